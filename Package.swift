@@ -1,0 +1,39 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// Layering (see docs/architecture.md): KilnModel and KilnRaster know nothing of each other or of C;
+// KilnScene joins them; KilnMedia is the only Swift module that imports CFFmpeg; KilnExport drives
+// the frame pipeline; the two executables only parse arguments and print.
+let strict: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
+
+let package = Package(
+    name: "Kiln",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "kiln", targets: ["kiln"]),
+        .executable(name: "kiln-bench", targets: ["kiln-bench"]),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CFFmpeg",
+            pkgConfig: "libavformat",
+            providers: [.apt(["libavcodec-dev", "libavformat-dev", "libavutil-dev", "libswscale-dev"])]
+        ),
+        .target(name: "KilnModel", swiftSettings: strict),
+        .target(name: "KilnRaster", swiftSettings: strict),
+        .target(name: "KilnScene", dependencies: ["KilnModel", "KilnRaster"], swiftSettings: strict),
+        .target(name: "KilnMedia", dependencies: ["CFFmpeg"], swiftSettings: strict),
+        .target(
+            name: "KilnExport", dependencies: ["KilnModel", "KilnRaster", "KilnScene", "KilnMedia"],
+            swiftSettings: strict),
+        .executableTarget(name: "kiln", dependencies: ["KilnExport"], swiftSettings: strict),
+        .executableTarget(name: "kiln-bench", dependencies: ["KilnExport"], swiftSettings: strict),
+        .testTarget(name: "KilnModelTests", dependencies: ["KilnModel"], swiftSettings: strict),
+        .testTarget(name: "KilnRasterTests", dependencies: ["KilnRaster"], swiftSettings: strict),
+        .testTarget(name: "KilnSceneTests", dependencies: ["KilnScene", "KilnMedia"], swiftSettings: strict),
+        .testTarget(name: "KilnMediaTests", dependencies: ["KilnMedia"], swiftSettings: strict),
+        .testTarget(name: "KilnExportTests", dependencies: ["KilnExport"], swiftSettings: strict),
+        .testTarget(name: "KilnCLITests", dependencies: ["KilnMedia"], swiftSettings: strict),
+    ],
+    swiftLanguageModes: [.v6]
+)

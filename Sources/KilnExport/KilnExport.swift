@@ -1,0 +1,1 @@
+// Module KilnExport: see docs/architecture.md.

@@ -1,0 +1,1 @@
+// Module KilnMedia: see docs/architecture.md.

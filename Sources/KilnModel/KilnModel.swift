@@ -1,0 +1,1 @@
+// Module KilnModel: see docs/architecture.md.

@@ -1,0 +1,1 @@
+// Module KilnRaster: see docs/architecture.md.

@@ -1,0 +1,1 @@
+// Module KilnScene: see docs/architecture.md.

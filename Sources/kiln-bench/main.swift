@@ -1,0 +1,2 @@
+import KilnExport
+print("kiln-bench")

@@ -1,0 +1,5 @@
+import XCTest
+
+final class KilnMediaTestsSmoke: XCTestCase {
+    func testBuilds() { XCTAssertTrue(true) }
+}

