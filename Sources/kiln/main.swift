@@ -1,2 +1,9 @@
+import Foundation
 import KilnExport
-print("kiln")
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+let cli = CommandLine.arguments.dropFirst()
+exit(KilnCommand.run(Array(cli)))

@@ -1,0 +1,86 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// One complete file at the final path or none: content goes to a hidden temp file in the same
+/// directory (same file system, so the rename is atomic), which is fsynced, renamed over the
+/// final path, and the directory fsynced. Anything else removes the temp file.
+public final class AtomicOutputFile: @unchecked Sendable {
+    public let finalURL: URL
+    public let temporaryURL: URL
+    private var finished = false
+
+    /// Fails with `ExportError.cannotCreateOutput` when the directory is missing or not writable.
+    public init(finalURL: URL) throws(ExportError) {
+        self.finalURL = finalURL
+        let directory = finalURL.deletingLastPathComponent()
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory),
+            isDirectory.boolValue
+        else {
+            throw .cannotCreateOutput(path: finalURL.path, reason: "directory \(directory.path) does not exist")
+        }
+        guard access(directory.path, W_OK) == 0 else {
+            throw .cannotCreateOutput(path: finalURL.path, reason: "directory \(directory.path) is not writable")
+        }
+        let ext = finalURL.pathExtension.isEmpty ? "" : "." + finalURL.pathExtension
+        let token = UInt32.random(in: 0...UInt32.max)
+        temporaryURL = directory.appendingPathComponent(
+            ".\(finalURL.lastPathComponent).kiln-\(getpid())-\(String(token, radix: 16))\(ext)")
+    }
+
+    /// Writes `bytes` to the temp file (for small outputs such as PNG previews).
+    public func write(_ bytes: [UInt8]) throws(ExportError) {
+        let fd = open(temporaryURL.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw .cannotCreateOutput(path: finalURL.path, reason: Self.errnoText()) }
+        defer { close(fd) }
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                let reason = Self.errnoText()
+                discard()
+                throw .cannotCreateOutput(path: finalURL.path, reason: reason)
+            }
+            offset += n
+        }
+    }
+
+    /// fsync, rename over the final path, fsync the directory.
+    public func commit() throws(ExportError) {
+        let fd = open(temporaryURL.path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw .cannotCreateOutput(path: finalURL.path, reason: Self.errnoText()) }
+        let synced = fsync(fd)
+        close(fd)
+        guard synced == 0 else {
+            let reason = Self.errnoText()
+            discard()
+            throw .cannotCreateOutput(path: finalURL.path, reason: "fsync failed: \(reason)")
+        }
+        guard rename(temporaryURL.path, finalURL.path) == 0 else {
+            let reason = Self.errnoText()
+            discard()
+            throw .cannotCreateOutput(path: finalURL.path, reason: "rename failed: \(reason)")
+        }
+        finished = true
+        let dir = open(finalURL.deletingLastPathComponent().path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if dir >= 0 {
+            _ = fsync(dir)
+            close(dir)
+        }
+    }
+
+    /// Removes the temp file if it exists; safe to call more than once.
+    public func discard() {
+        guard !finished else { return }
+        finished = true
+        unlink(temporaryURL.path)
+    }
+
+    deinit { discard() }
+
+    static func errnoText() -> String { String(cString: strerror(errno)) }
+}

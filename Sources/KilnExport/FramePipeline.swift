@@ -1,0 +1,191 @@
+import Foundation
+import KilnMedia
+import KilnModel
+import KilnRaster
+import KilnScene
+
+/// Progress of one export, reported after each encoded frame.
+public struct ExportProgress: Sendable {
+    public let frame: Int
+    public let totalFrames: Int
+    public let elapsedSeconds: Double
+    public var framesPerSecond: Double { elapsedSeconds > 0 ? Double(frame) / elapsedSeconds : 0 }
+    public var etaSeconds: Double? {
+        frame > 0 ? elapsedSeconds / Double(frame) * Double(totalFrames - frame) : nil
+    }
+}
+
+public struct ExportSummary: Sendable {
+    public let output: URL
+    public let frames: Int
+    public let elapsedSeconds: Double
+}
+
+/// Renders every frame of a job and encodes it to an MP4, atomically.
+///
+/// The renderer (all cores, band-parallel) fills frame n+1 while a dedicated encoder thread feeds
+/// frame n to libx264; a small fixed pool of YUV frames between them bounds memory whatever the
+/// video length.
+public struct VideoExport: Sendable {
+    public let job: Job
+    public let output: URL
+    public let threads: Int
+    public let poolSize = 3
+
+    public init(job: Job, output: URL? = nil, threads: Int? = nil) {
+        self.job = job
+        self.output = output ?? job.output.path
+        self.threads = max(1, threads ?? ProcessInfo.processInfo.activeProcessorCount)
+    }
+
+    public var videoSettings: VideoSettings {
+        let o = job.output
+        return VideoSettings(
+            width: o.width, height: o.height, frameRateNumerator: o.frameRate.numerator,
+            frameRateDenominator: o.frameRate.denominator, crf: o.crf, preset: o.preset, gop: o.gop)
+    }
+
+    public func run(
+        cancellation: CancellationFlag = CancellationFlag(),
+        progress: (@Sendable (ExportProgress) -> Void)? = nil
+    ) throws(ExportError) -> ExportSummary {
+        let start = Date()
+        let file = try AtomicOutputFile(finalURL: output)
+        defer { file.discard() }
+        let writer: MP4VideoWriter
+        do {
+            writer = try MP4VideoWriter(path: file.temporaryURL.path, settings: videoSettings)
+        } catch {
+            throw .media(error)
+        }
+        let o = job.output
+        let renderer = SceneRenderer(
+            layers: job.layers, canvas: Canvas(width: o.width, height: o.height), threads: threads)
+        let encoder = EncoderThread(writer: writer, frames: (0..<poolSize).map { _ in
+            YUV420Frame(width: o.width, height: o.height)
+        })
+        encoder.start()
+        var failure: ExportError?
+        for n in 0..<o.frameCount {
+            if let signal = cancellation.cancelledBySignal {
+                failure = .cancelled(signal: signal)
+                break
+            }
+            guard let frame = encoder.takeFreeFrame() else { break }  // the encoder failed
+            renderer.render(at: o.time(ofFrame: n), yuv: frame, rgba: nil)
+            encoder.submit(frame)
+            progress?(
+                ExportProgress(
+                    frame: encoder.framesEncoded, totalFrames: o.frameCount,
+                    elapsedSeconds: Date().timeIntervalSince(start)))
+        }
+        let encodeError = encoder.finish()
+        if let encodeError, failure == nil { failure = .media(encodeError) }
+        if let failure {
+            writer.abort()
+            throw failure
+        }
+        do {
+            try writer.finish()
+        } catch {
+            writer.abort()
+            throw .media(error)
+        }
+        if let signal = cancellation.cancelledBySignal { throw .cancelled(signal: signal) }
+        try file.commit()
+        let elapsed = Date().timeIntervalSince(start)
+        progress?(ExportProgress(frame: o.frameCount, totalFrames: o.frameCount, elapsedSeconds: elapsed))
+        return ExportSummary(output: output, frames: o.frameCount, elapsedSeconds: elapsed)
+    }
+}
+
+/// Owns the writer on its own thread; frames travel through two queues (free → filled → free).
+final class EncoderThread: @unchecked Sendable {
+    private let writer: MP4VideoWriter
+    private let condition = NSCondition()
+    private var free: [YUV420Frame]
+    private var filled: [YUV420Frame] = []
+    private var closed = false
+    private var error: MediaError?
+    private var encoded = 0
+    private var thread: Thread?
+    private let done = DispatchSemaphore(value: 0)
+
+    init(writer: MP4VideoWriter, frames: [YUV420Frame]) {
+        self.writer = writer
+        self.free = frames
+    }
+
+    var framesEncoded: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return encoded
+    }
+
+    func start() {
+        let thread = Thread { [self] in
+            loop()
+            done.signal()
+        }
+        thread.name = "kiln-encoder"
+        thread.start()
+        self.thread = thread
+    }
+
+    /// Blocks until a frame is free; nil once the encoder has failed.
+    func takeFreeFrame() -> YUV420Frame? {
+        condition.lock()
+        defer { condition.unlock() }
+        while free.isEmpty && error == nil { condition.wait() }
+        return error == nil ? free.removeLast() : nil
+    }
+
+    func submit(_ frame: YUV420Frame) {
+        condition.lock()
+        filled.append(frame)
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Waits for every submitted frame to be encoded; returns the first error, if any.
+    func finish() -> MediaError? {
+        condition.lock()
+        closed = true
+        condition.broadcast()
+        condition.unlock()
+        done.wait()
+        return error
+    }
+
+    private func loop() {
+        while true {
+            condition.lock()
+            while filled.isEmpty && !closed { condition.wait() }
+            if filled.isEmpty {
+                condition.unlock()
+                return
+            }
+            let frame = filled.removeFirst()
+            condition.unlock()
+            var failure: MediaError?
+            do {
+                try writer.append(
+                    y: frame.y, yStride: frame.yStride, u: frame.u, v: frame.v, uvStride: frame.uvStride)
+            } catch {
+                failure = error
+            }
+            condition.lock()
+            free.append(frame)
+            if let failure {
+                error = failure
+                filled.removeAll()
+                closed = true
+            } else {
+                encoded += 1
+            }
+            condition.broadcast()
+            condition.unlock()
+            if failure != nil { return }
+        }
+    }
+}

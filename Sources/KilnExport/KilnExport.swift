@@ -1,1 +1,0 @@
-// Module KilnExport: see docs/architecture.md.

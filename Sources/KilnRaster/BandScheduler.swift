@@ -1,0 +1,47 @@
+import Dispatch
+import Synchronization
+
+/// Splits a frame into horizontal bands and renders them on `threads` workers.
+///
+/// Workers pull band indices from a shared counter, so a slow band never idles the others. The
+/// decomposition only decides *who* computes a band, never *what* it computes: every kernel is a
+/// pure function of the pixel position, so the bytes are the same for any thread count.
+public struct BandScheduler: Sendable {
+    public let height: Int
+    public let bandHeight: Int
+    public let threads: Int
+
+    /// - Parameter bandHeight: rows per band; must be even so 4:2:0 chroma rows never straddle bands.
+    public init(height: Int, bandHeight: Int = 8, threads: Int) {
+        precondition(bandHeight > 0 && bandHeight % 2 == 0, "band height must be even")
+        self.height = height
+        self.bandHeight = bandHeight
+        self.threads = max(1, threads)
+    }
+
+    public var bandCount: Int { (height + bandHeight - 1) / bandHeight }
+
+    /// Calls `body(worker, firstRow, rowCount)` once per band. `worker` is in 0..<threads and no two
+    /// concurrent calls share it, so it can index per-worker scratch buffers.
+    public func run(_ body: @Sendable (_ worker: Int, _ firstRow: Int, _ rows: Int) -> Void) {
+        let bands = bandCount
+        let workers = min(threads, bands)
+        if workers <= 1 {
+            for band in 0..<bands { body(0, band * bandHeight, min(bandHeight, height - band * bandHeight)) }
+            return
+        }
+        let next = Atomic<Int>(0)
+        let bandHeight = self.bandHeight
+        let height = self.height
+        withoutActuallyEscaping(body) { body in
+            DispatchQueue.concurrentPerform(iterations: workers) { worker in
+                while true {
+                    let band = next.wrappingAdd(1, ordering: .relaxed).oldValue
+                    if band >= bands { break }
+                    let first = band * bandHeight
+                    body(worker, first, min(bandHeight, height - first))
+                }
+            }
+        }
+    }
+}

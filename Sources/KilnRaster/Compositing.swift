@@ -1,0 +1,20 @@
+/// Source-over compositing of premultiplied bands.
+public enum Compositing {
+    /// dst = src·opacity + dst·(1 − src.a·opacity), over `rows` rows.
+    public static func sourceOver(_ src: PlanarBand, onto dst: PlanarBand, opacity: Float, rows: Int) {
+        precondition(src.stride == dst.stride, "bands differ in width")
+        let count = src.stride * rows
+        let o = SIMD8<Float>(repeating: opacity)
+        let one = SIMD8<Float>(repeating: 1)
+        var i = 0
+        while i < count {
+            let sa = load(src.a + i) * o
+            let keep = one - sa
+            store(load(src.r + i) * o + load(dst.r + i) * keep, dst.r + i)
+            store(load(src.g + i) * o + load(dst.g + i) * keep, dst.g + i)
+            store(load(src.b + i) * o + load(dst.b + i) * keep, dst.b + i)
+            store(sa + load(dst.a + i) * keep, dst.a + i)
+            i &+= 8
+        }
+    }
+}

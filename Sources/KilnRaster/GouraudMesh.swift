@@ -1,0 +1,235 @@
+/// A list of triangles with a premultiplied colour per vertex, colours interpolated linearly
+/// across each triangle (Gouraud shading), painted in list order with source-over.
+///
+/// Mesh gradients tessellate into this; so can any later effect that needs smooth shading.
+/// Coverage is point-sampled at pixel centres with half-open spans computed from each edge in a
+/// canonical orientation, so triangles sharing an edge neither overlap nor leave gaps.
+public struct GouraudMesh: Sendable {
+    public struct Vertex: Sendable, Hashable {
+        public var x: Float
+        public var y: Float
+        public var color: SIMD4<Float>
+        public init(x: Float, y: Float, color: SIMD4<Float>) {
+            self.x = x
+            self.y = y
+            self.color = color
+        }
+    }
+
+    /// Per-triangle constants: the colour plane c(x, y) = base + dx·x + dy·y and the y extent.
+    struct Plane: Sendable {
+        var base: SIMD4<Float>
+        var dx: SIMD4<Float>
+        var dy: SIMD4<Float>
+        var opaque: Bool
+    }
+
+    public private(set) var vertices: [Vertex] = []
+    private var planes: [Plane] = []
+    private var yRange: [(min: Float, max: Float)] = []
+    /// Triangles whose y extent touches each band, in paint order (CSR layout).
+    private var binStarts: [Int32] = []
+    private var binItems: [Int32] = []
+    private var binHeight = 0
+
+    public init() {}
+
+    public var triangleCount: Int { planes.count }
+
+    public mutating func removeAll() {
+        vertices.removeAll(keepingCapacity: true)
+        planes.removeAll(keepingCapacity: true)
+        yRange.removeAll(keepingCapacity: true)
+    }
+
+    /// Appends a triangle; degenerate ones (no area) are dropped since they cover no pixel centre.
+    public mutating func addTriangle(_ v0: Vertex, _ v1: Vertex, _ v2: Vertex) {
+        // Solve the colour plane in double precision: near-degenerate triangles are common at
+        // folded mesh corners, and the plane must not blow up there.
+        let x0 = Double(v0.x), y0 = Double(v0.y)
+        let e1x = Double(v1.x) - x0, e1y = Double(v1.y) - y0
+        let e2x = Double(v2.x) - x0, e2y = Double(v2.y) - y0
+        let det = e1x * e2y - e2x * e1y
+        guard abs(det) > 1e-9 else { return }
+        var base = SIMD4<Float>(), dx = SIMD4<Float>(), dy = SIMD4<Float>()
+        for c in 0..<4 {
+            let c0 = Double(v0.color[c])
+            let d1 = Double(v1.color[c]) - c0
+            let d2 = Double(v2.color[c]) - c0
+            let gx = (d1 * e2y - d2 * e1y) / det
+            let gy = (d2 * e1x - d1 * e2x) / det
+            dx[c] = Float(gx)
+            dy[c] = Float(gy)
+            base[c] = Float(c0 - gx * x0 - gy * y0)
+        }
+        let opaque = v0.color.w >= 1 && v1.color.w >= 1 && v2.color.w >= 1
+        vertices.append(contentsOf: [v0, v1, v2])
+        planes.append(Plane(base: base, dx: dx, dy: dy, opaque: opaque))
+        yRange.append((min(v0.y, v1.y, v2.y), max(v0.y, v1.y, v2.y)))
+    }
+
+    /// Sorts triangles into bands of `bandHeight` rows so each band visits only its own triangles.
+    public mutating func bin(bandHeight: Int, frameHeight: Int) {
+        binHeight = bandHeight
+        let bands = (frameHeight + bandHeight - 1) / bandHeight
+        var counts = [Int32](repeating: 0, count: bands + 1)
+        func bandSpan(_ t: Int) -> ClosedRange<Int>? {
+            let (lo, hi) = yRange[t]
+            // Pixel rows whose centre y+0.5 lies in [lo, hi).
+            let first = max(0, Int((lo - 0.5).rounded(.up)))
+            let last = min(frameHeight - 1, Int((hi - 0.5).rounded(.up)) - 1)
+            guard first <= last else { return nil }
+            return (first / bandHeight)...(last / bandHeight)
+        }
+        for t in 0..<planes.count {
+            guard let span = bandSpan(t) else { continue }
+            for band in span { counts[band + 1] += 1 }
+        }
+        for i in 0..<bands { counts[i + 1] += counts[i] }
+        binStarts = counts
+        binItems = [Int32](repeating: 0, count: Int(counts[bands]))
+        var cursor = counts
+        for t in 0..<planes.count {
+            guard let span = bandSpan(t) else { continue }
+            for band in span {
+                binItems[Int(cursor[band])] = Int32(t)
+                cursor[band] += 1
+            }
+        }
+    }
+
+    /// Paints the triangles that touch band rows `firstRow..<firstRow+rows` into `band` (row 0 of
+    /// the band is frame row `firstRow`). Call `bin` first with the band height used here.
+    public func paint(into band: PlanarBand, firstRow: Int, rows: Int) {
+        precondition(binHeight > 0, "bin(bandHeight:frameHeight:) must run before paint")
+        let bandIndex = firstRow / binHeight
+        guard bandIndex + 1 < binStarts.count else { return }
+        let lo = Int(binStarts[bandIndex]), hi = Int(binStarts[bandIndex + 1])
+        vertices.withUnsafeBufferPointer { verts in
+            planes.withUnsafeBufferPointer { planes in
+                binItems.withUnsafeBufferPointer { items in
+                    for k in lo..<hi {
+                        let t = Int(items[k])
+                        paintTriangle(
+                            verts[3 * t], verts[3 * t + 1], verts[3 * t + 2], planes[t], band: band,
+                            firstRow: firstRow, rows: rows)
+                    }
+                }
+            }
+        }
+    }
+
+    @inline(__always)
+    private func paintTriangle(
+        _ v0: Vertex, _ v1: Vertex, _ v2: Vertex, _ plane: Plane, band: PlanarBand, firstRow: Int, rows: Int
+    ) {
+        let e0 = Edge(v0, v1), e1 = Edge(v1, v2), e2 = Edge(v2, v0)
+        let width = band.width
+        for row in 0..<rows {
+            let yc = Float(firstRow + row) + 0.5
+            // The two edges that cross this scanline bound the span.
+            var xl = Float.infinity, xr = -Float.infinity
+            var crossings = 0
+            @inline(__always) func take(_ edge: Edge) {
+                guard edge.crosses(yc) else { return }
+                let x = edge.x(at: yc)
+                xl = min(xl, x)
+                xr = max(xr, x)
+                crossings += 1
+            }
+            take(e0)
+            take(e1)
+            take(e2)
+            guard crossings >= 2 else { continue }
+            // Pixel i is covered when its centre i+0.5 lies in [xl, xr).
+            let first = max(0, Int(max(xl - 0.5, -1).rounded(.up)))
+            let end = min(width, Int(min(xr - 0.5, Float(width)).rounded(.up)))
+            guard first < end else { continue }
+            fillSpan(plane: plane, band: band, row: row, y: yc, from: first, to: end)
+        }
+    }
+
+    @inline(__always)
+    private func fillSpan(plane: Plane, band: PlanarBand, row: Int, y: Float, from first: Int, to end: Int) {
+        let rowBase = row &* band.stride
+        // Colour at x = 0.5 on this row, then stepped by dx per pixel; computed from the absolute
+        // position (not accumulated) so any split of the work gives the same floats.
+        let start = plane.base + plane.dx * 0.5 + plane.dy * y
+        let lane = SIMD8<Float>(0, 1, 2, 3, 4, 5, 6, 7)
+        let planesOut = (band.r + rowBase, band.g + rowBase, band.b + rowBase, band.a + rowBase)
+        var x = first
+        while x < end {
+            let count = min(8, end - x)
+            let xs = lane + Float(x)
+            let r = SIMD8(repeating: start.x) + xs * plane.dx.x
+            let g = SIMD8(repeating: start.y) + xs * plane.dx.y
+            let b = SIMD8(repeating: start.z) + xs * plane.dx.z
+            let a = clamp(SIMD8(repeating: start.w) + xs * plane.dx.w, 0, SIMD8(repeating: 1))
+            let cr = clamp(r, 0, a), cg = clamp(g, 0, a), cb = clamp(b, 0, a)
+            if count == 8 {
+                if plane.opaque {
+                    store(cr, planesOut.0 + x)
+                    store(cg, planesOut.1 + x)
+                    store(cb, planesOut.2 + x)
+                    store(a, planesOut.3 + x)
+                } else {
+                    let keep = 1 - a
+                    store(cr + load(planesOut.0 + x) * keep, planesOut.0 + x)
+                    store(cg + load(planesOut.1 + x) * keep, planesOut.1 + x)
+                    store(cb + load(planesOut.2 + x) * keep, planesOut.2 + x)
+                    store(a + load(planesOut.3 + x) * keep, planesOut.3 + x)
+                }
+            } else {
+                for i in 0..<count {
+                    let keep: Float = plane.opaque ? 0 : 1 - a[i]
+                    planesOut.0[x + i] = cr[i] + planesOut.0[x + i] * keep
+                    planesOut.1[x + i] = cg[i] + planesOut.1[x + i] * keep
+                    planesOut.2[x + i] = cb[i] + planesOut.2[x + i] * keep
+                    planesOut.3[x + i] = a[i] + planesOut.3[x + i] * keep
+                }
+            }
+            x &+= 8
+        }
+    }
+}
+
+/// One triangle edge in canonical orientation (top endpoint first), so the two triangles sharing
+/// it compute bit-identical crossings.
+private struct Edge {
+    let x0: Float, y0: Float, x1: Float, y1: Float
+    let slope: Float
+
+    @inline(__always)
+    init(_ a: GouraudMesh.Vertex, _ b: GouraudMesh.Vertex) {
+        if a.y < b.y || (a.y == b.y && a.x < b.x) {
+            (x0, y0, x1, y1) = (a.x, a.y, b.x, b.y)
+        } else {
+            (x0, y0, x1, y1) = (b.x, b.y, a.x, a.y)
+        }
+        slope = y1 > y0 ? (x1 - x0) / (y1 - y0) : 0
+    }
+
+    /// Half-open in y, so a vertex on the scanline is counted by exactly one of its two edges.
+    @inline(__always)
+    func crosses(_ y: Float) -> Bool { y0 <= y && y < y1 }
+
+    @inline(__always)
+    func x(at y: Float) -> Float { x0 + (y - y0) * slope }
+}
+
+/// Clamps lane-wise; `SIMD.clamped` compiles to a scalar loop, `replacing(with:where:)` to blends.
+@inline(__always)
+func clamp(_ v: SIMD8<Float>, _ lo: Float, _ hi: SIMD8<Float>) -> SIMD8<Float> {
+    let low = SIMD8<Float>(repeating: lo)
+    return v.replacing(with: low, where: v .< low).replacing(with: hi, where: v .> hi)
+}
+
+@inline(__always)
+func load(_ p: UnsafeMutablePointer<Float>) -> SIMD8<Float> {
+    UnsafeRawPointer(p).loadUnaligned(as: SIMD8<Float>.self)
+}
+
+@inline(__always)
+func store(_ v: SIMD8<Float>, _ p: UnsafeMutablePointer<Float>) {
+    UnsafeMutableRawPointer(p).storeBytes(of: v, as: SIMD8<Float>.self)
+}

@@ -1,1 +1,0 @@
-// Module KilnRaster: see docs/architecture.md.

@@ -1,0 +1,89 @@
+/// A horizontal band of premultiplied Float32 RGBA pixels, stored planar (one plane per channel) so
+/// kernels work on eight pixels of one channel per SIMD register.
+///
+/// Bands are reused from frame to frame; only the rows a kernel is told about are valid.
+public final class PlanarBand: @unchecked Sendable {
+    public let width: Int
+    public let capacityRows: Int
+    /// Padded row length: a multiple of 8 so SIMD loops never need a scalar tail.
+    public let stride: Int
+    public let r: UnsafeMutablePointer<Float>
+    public let g: UnsafeMutablePointer<Float>
+    public let b: UnsafeMutablePointer<Float>
+    public let a: UnsafeMutablePointer<Float>
+
+    public init(width: Int, rows: Int) {
+        precondition(width > 0 && rows > 0, "band must not be empty")
+        self.width = width
+        self.capacityRows = rows
+        self.stride = (width + 7) & ~7
+        let count = stride * rows
+        r = .allocate(capacity: count)
+        g = .allocate(capacity: count)
+        b = .allocate(capacity: count)
+        a = .allocate(capacity: count)
+        for plane in [r, g, b, a] { plane.initialize(repeating: 0, count: count) }
+    }
+
+    deinit {
+        r.deallocate()
+        g.deallocate()
+        b.deallocate()
+        a.deallocate()
+    }
+
+    /// Fills `rows` rows with one premultiplied colour.
+    public func fill(_ color: PremultipliedColor, rows: Int) {
+        let count = stride * rows
+        r.update(repeating: color.r, count: count)
+        g.update(repeating: color.g, count: count)
+        b.update(repeating: color.b, count: count)
+        a.update(repeating: color.a, count: count)
+    }
+
+    /// Reads one pixel (tests and previews only; kernels use the planes directly).
+    public func pixel(x: Int, row: Int) -> PremultipliedColor {
+        let i = row * stride + x
+        return PremultipliedColor(r: r[i], g: g[i], b: b[i], a: a[i])
+    }
+}
+
+/// A premultiplied colour in Kiln's working space (sRGB-encoded components, 0…1).
+public struct PremultipliedColor: Sendable, Hashable {
+    public var r: Float
+    public var g: Float
+    public var b: Float
+    public var a: Float
+
+    public init(r: Float, g: Float, b: Float, a: Float) {
+        self.r = r
+        self.g = g
+        self.b = b
+        self.a = a
+    }
+
+    /// Premultiplies a straight-alpha colour, clamping to the valid range so every stored pixel
+    /// keeps the invariant 0 ≤ colour ≤ alpha ≤ 1.
+    public init(straightR r: Double, g: Double, b: Double, a: Double) {
+        let alpha = Float(min(max(a, 0), 1))
+        self.a = alpha
+        self.r = Float(min(max(r, 0), 1)) * alpha
+        self.g = Float(min(max(g, 0), 1)) * alpha
+        self.b = Float(min(max(b, 0), 1)) * alpha
+    }
+
+    public static let transparent = PremultipliedColor(r: 0, g: 0, b: 0, a: 0)
+
+    public var simd: SIMD4<Float> { SIMD4(r, g, b, a) }
+
+    public init(_ v: SIMD4<Float>) {
+        self.init(r: v.x, g: v.y, b: v.z, a: v.w)
+    }
+
+    /// Keeps 0 ≤ alpha ≤ 1 and 0 ≤ colour ≤ alpha after interpolation that may overshoot.
+    public var clampedToPremultipliedRange: PremultipliedColor {
+        let alpha = min(max(a, 0), 1)
+        return PremultipliedColor(
+            r: min(max(r, 0), alpha), g: min(max(g, 0), alpha), b: min(max(b, 0), alpha), a: alpha)
+    }
+}

@@ -1,0 +1,225 @@
+/// Turns premultiplied float bands into 8-bit output: dithered RGB, and from exactly those RGB
+/// values BT.709 limited-range YUV 4:2:0 — fused in one pass over the band so no whole-frame
+/// float or RGBA intermediate is needed for video.
+///
+/// The frame is composited over opaque black (a premultiplied colour over black is itself).
+/// Dither is triangular (TPDF, ±1 code value) from a hash of the pixel position only, the same
+/// offset for R, G and B so it adds luma grain, not colour noise; it is static over time so the
+/// encoder does not spend bits on flickering noise.
+public enum Quantizer {
+    // BT.709 luma coefficients and the limited-range scale factors.
+    static let kr: Float = 0.2126
+    static let kg: Float = 0.7152
+    static let kb: Float = 0.0722
+    static let yScale: Float = 219.0 / 255.0
+    static let cbScale: Float = (224.0 / 255.0) / (2 * (1 - 0.0722))
+    static let crScale: Float = (224.0 / 255.0) / (2 * (1 - 0.2126))
+
+    /// Per-worker scratch: the sum of two quantized rows per channel, padded for 16-wide reads.
+    public final class Scratch: @unchecked Sendable {
+        let capacity: Int
+        let sumR: UnsafeMutablePointer<Float>
+        let sumG: UnsafeMutablePointer<Float>
+        let sumB: UnsafeMutablePointer<Float>
+
+        public init(width: Int) {
+            capacity = ((width + 15) & ~15) + 16
+            sumR = .allocate(capacity: capacity)
+            sumG = .allocate(capacity: capacity)
+            sumB = .allocate(capacity: capacity)
+            for p in [sumR, sumG, sumB] { p.initialize(repeating: 0, count: capacity) }
+        }
+
+        deinit {
+            sumR.deallocate()
+            sumG.deallocate()
+            sumB.deallocate()
+        }
+    }
+
+    /// Dither offsets in (−1, 1) code values for pixels x..x+7 of frame row y.
+    @inline(__always)
+    static func dither(x: Int, y: Int) -> SIMD8<Float> {
+        let xs = SIMD8<UInt32>(0, 1, 2, 3, 4, 5, 6, 7) &+ UInt32(truncatingIfNeeded: x)
+        var h = xs &* 0x9E37_79B1 ^ SIMD8(repeating: UInt32(truncatingIfNeeded: y) &* 0x85EB_CA77)
+        h ^= h &>> 15
+        h &*= 0x2C1B_3C6D
+        h ^= h &>> 12
+        h &*= 0x297A_2D39
+        h ^= h &>> 15
+        let u1 = SIMD8<Float>(h & 0xFFFF)
+        let u2 = SIMD8<Float>(h &>> 16)
+        return (u1 + u2) * (1.0 / 65536.0) - 1
+    }
+
+    /// Scalar form of `dither`, for reference implementations in tests.
+    public static func ditherScalar(x: Int, y: Int) -> Float { dither(x: x, y: y)[0] }
+
+    /// Writes dithered 8-bit values of band rows into `yuv` and/or `rgba` at frame rows
+    /// `firstRow..<firstRow+rows`. `firstRow` and `rows` must be even when `yuv` is given.
+    public static func write(
+        band: PlanarBand, firstRow: Int, rows: Int, yuv: YUV420Frame?, rgba: RGBA8Frame?, scratch: Scratch
+    ) {
+        let width = band.width
+        if let yuv {
+            precondition(firstRow % 2 == 0 && rows % 2 == 0, "4:2:0 rows come in pairs")
+            precondition(yuv.width == width, "frame and band widths differ")
+            precondition(scratch.capacity >= ((width + 15) & ~15) + 16, "scratch too small")
+        }
+        var pairRow = 0
+        while pairRow < rows {
+            let pairRows = min(2, rows - pairRow)
+            for k in 0..<pairRows {
+                let row = pairRow + k
+                writeRow(
+                    band: band, row: row, frameRow: firstRow + row, yuv: yuv, rgba: rgba, scratch: scratch,
+                    accumulate: k == 1)
+            }
+            if let yuv {
+                writeChroma(scratch: scratch, width: width, chromaRow: (firstRow + pairRow) / 2, into: yuv)
+            }
+            pairRow += 2
+        }
+    }
+
+    @inline(__always)
+    private static func quantize(_ c: SIMD8<Float>, _ d: SIMD8<Float>) -> SIMD8<Float> {
+        let v = clamp(c * 255 + d, 0, SIMD8(repeating: 255))
+        // Adding 2^23 rounds to the nearest integer (ties to even) in one add.
+        return (v + 8_388_608) - 8_388_608
+    }
+
+    @inline(__always)
+    private static func bytes(_ integral: SIMD8<Float>) -> SIMD8<UInt8> {
+        // For 0 ≤ v < 2^23, v + 2^23 carries v in its low mantissa bits.
+        let bits = unsafeBitCast(integral + 8_388_608, to: SIMD8<UInt32>.self)
+        return SIMD8<UInt8>(truncatingIfNeeded: bits)
+    }
+
+    private static func writeRow(
+        band: PlanarBand, row: Int, frameRow: Int, yuv: YUV420Frame?, rgba: RGBA8Frame?, scratch: Scratch,
+        accumulate: Bool
+    ) {
+        let width = band.width
+        let base = row &* band.stride
+        let yOut = yuv.map { $0.y + frameRow &* $0.yStride }
+        let rgbaOut = rgba.map { $0.bytes + frameRow &* $0.stride }
+        var x = 0
+        while x < width {
+            let d = dither(x: x, y: frameRow)
+            let r = quantize(load(band.r + (base &+ x)), d)
+            let g = quantize(load(band.g + (base &+ x)), d)
+            let b = quantize(load(band.b + (base &+ x)), d)
+            let count = min(8, width - x)
+            if let yOut {
+                var luma = r * kr
+                luma.addProduct(g, SIMD8(repeating: kg))
+                luma.addProduct(b, SIMD8(repeating: kb))
+                let yv = (luma * yScale + 16 + 8_388_608) - 8_388_608
+                store8(bytes(yv), yOut + x, count: count)
+                if accumulate {
+                    store(load(scratch.sumR + x) + r, scratch.sumR + x)
+                    store(load(scratch.sumG + x) + g, scratch.sumG + x)
+                    store(load(scratch.sumB + x) + b, scratch.sumB + x)
+                } else {
+                    store(r, scratch.sumR + x)
+                    store(g, scratch.sumG + x)
+                    store(b, scratch.sumB + x)
+                }
+            }
+            if let rgbaOut {
+                let rb = bytes(r), gb = bytes(g), bb = bytes(b)
+                for i in 0..<count {
+                    let p = rgbaOut + (x &+ i) &* 4
+                    p[0] = rb[i]
+                    p[1] = gb[i]
+                    p[2] = bb[i]
+                    p[3] = 255
+                }
+            }
+            x &+= 8
+        }
+    }
+
+    /// Chroma for one row pair: [1 2 1] horizontally around even columns (left siting) × the two
+    /// rows, from the summed rows in scratch.
+    private static func writeChroma(scratch: Scratch, width: Int, chromaRow: Int, into yuv: YUV420Frame) {
+        let chromaWidth = width / 2
+        let uOut = yuv.u + chromaRow &* yuv.uvStride
+        let vOut = yuv.v + chromaRow &* yuv.uvStride
+        // Column −1 repeats column 0.
+        var prevR = scratch.sumR[0], prevG = scratch.sumG[0], prevB = scratch.sumB[0]
+        var i = 0
+        while i < chromaWidth {
+            let x = 2 &* i
+            @inline(__always) func filtered(_ p: UnsafeMutablePointer<Float>, _ prev: inout Float) -> SIMD8<Float>
+            {
+                let lo = load(p + x), hi = load(p + (x &+ 8))
+                let even = SIMD8(lowHalf: lo.evenHalf, highHalf: hi.evenHalf)
+                let odd = SIMD8(lowHalf: lo.oddHalf, highHalf: hi.oddHalf)
+                let left = SIMD8(prev, odd[0], odd[1], odd[2], odd[3], odd[4], odd[5], odd[6])
+                prev = odd[7]
+                return (left + even * 2 + odd) * 0.125
+            }
+            let r = filtered(scratch.sumR, &prevR)
+            let g = filtered(scratch.sumG, &prevG)
+            let b = filtered(scratch.sumB, &prevB)
+            var luma = r * kr
+            luma.addProduct(g, SIMD8(repeating: kg))
+            luma.addProduct(b, SIMD8(repeating: kb))
+            let cb = ((b - luma) * cbScale + 128 + 8_388_608) - 8_388_608
+            let cr = ((r - luma) * crScale + 128 + 8_388_608) - 8_388_608
+            let count = min(8, chromaWidth - i)
+            store8(bytes(clamp(cb, 0, SIMD8(repeating: 255))), uOut + i, count: count)
+            store8(bytes(clamp(cr, 0, SIMD8(repeating: 255))), vOut + i, count: count)
+            i &+= 8
+        }
+    }
+
+    @inline(__always)
+    private static func store8(_ v: SIMD8<UInt8>, _ p: UnsafeMutablePointer<UInt8>, count: Int) {
+        if count == 8 {
+            UnsafeMutableRawPointer(p).storeBytes(of: v, as: SIMD8<UInt8>.self)
+        } else {
+            for i in 0..<count { p[i] = v[i] }
+        }
+    }
+}
+
+extension Quantizer {
+    /// Plain scalar BT.709 limited-range conversion of an RGBA8 frame with the same chroma siting,
+    /// written straight from the definitions: the reference the SIMD path is tested against.
+    public static func referenceYUV(from rgba: RGBA8Frame) -> (y: [UInt8], u: [UInt8], v: [UInt8]) {
+        let w = rgba.width, h = rgba.height
+        var yPlane = [UInt8](repeating: 0, count: w * h)
+        var uPlane = [UInt8](repeating: 0, count: w * h / 4)
+        var vPlane = [UInt8](repeating: 0, count: w * h / 4)
+        func rgb(_ x: Int, _ y: Int) -> (Double, Double, Double) {
+            let p = rgba.pixel(x: min(max(x, 0), w - 1), y: y)
+            return (Double(p[0]), Double(p[1]), Double(p[2]))
+        }
+        func luma(_ c: (Double, Double, Double)) -> Double { 0.2126 * c.0 + 0.7152 * c.1 + 0.0722 * c.2 }
+        func byte(_ v: Double) -> UInt8 { UInt8(min(max(v.rounded(), 0), 255)) }
+        for y in 0..<h {
+            for x in 0..<w { yPlane[y * w + x] = byte(16 + luma(rgb(x, y)) * 219 / 255) }
+        }
+        for cy in 0..<(h / 2) {
+            for cx in 0..<(w / 2) {
+                var s = (0.0, 0.0, 0.0)
+                for (dx, weight) in [(-1, 1.0), (0, 2.0), (1, 1.0)] {
+                    for row in [2 * cy, 2 * cy + 1] {
+                        let c = rgb(2 * cx + dx, row)
+                        s.0 += c.0 * weight
+                        s.1 += c.1 * weight
+                        s.2 += c.2 * weight
+                    }
+                }
+                let c = (s.0 / 8, s.1 / 8, s.2 / 8)
+                let l = luma(c)
+                uPlane[cy * w / 2 + cx] = byte(128 + (c.2 - l) / 1.8556 * 224 / 255)
+                vPlane[cy * w / 2 + cx] = byte(128 + (c.0 - l) / 1.5748 * 224 / 255)
+            }
+        }
+        return (yPlane, uPlane, vPlane)
+    }
+}

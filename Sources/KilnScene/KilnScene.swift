@@ -1,1 +1,0 @@
-// Module KilnScene: see docs/architecture.md.

@@ -1,0 +1,66 @@
+import KilnModel
+import KilnRaster
+
+/// Renders a job's layer tree into 8-bit frames, band by band on `threads` workers.
+///
+/// Per worker it owns an accumulator band, a layer band and quantizer scratch, allocated once, so
+/// steady-state rendering allocates nothing per band. The bytes of a frame depend only on the job
+/// and the time, never on the thread count.
+public final class SceneRenderer: @unchecked Sendable {
+    public let canvas: Canvas
+    public let threads: Int
+    private let layers: [(content: any LayerRendering, opacity: Animated<Double>)]
+    private let workers: [WorkerScratch]
+
+    final class WorkerScratch: @unchecked Sendable {
+        let accumulator: PlanarBand
+        let layer: PlanarBand
+        let quantizer: Quantizer.Scratch
+
+        init(canvas: Canvas) {
+            accumulator = PlanarBand(width: canvas.width, rows: canvas.bandHeight)
+            layer = PlanarBand(width: canvas.width, rows: canvas.bandHeight)
+            quantizer = Quantizer.Scratch(width: canvas.width)
+        }
+    }
+
+    public init(layers: [LayerNode], canvas: Canvas, threads: Int) {
+        self.canvas = canvas
+        self.threads = max(1, threads)
+        self.layers = layers.map { node in
+            guard let content = node.content as? any LayerRendering else {
+                preconditionFailure("layer kind '\(node.kind)' is registered without a renderer")
+            }
+            return (content, node.opacity)
+        }
+        workers = (0..<max(1, threads)).map { _ in WorkerScratch(canvas: canvas) }
+    }
+
+    /// Renders the frame at `time` into `yuv` and/or `rgba` (both hold identical pixels: the YUV
+    /// is converted from exactly the dithered RGB).
+    public func render(at time: Double, yuv: YUV420Frame?, rgba: RGBA8Frame?) {
+        let prepared = layers.compactMap { layer -> (any PreparedLayer, Float)? in
+            let opacity = Float(min(max(layer.opacity.value(at: time), 0), 1))
+            guard opacity > 0 else { return nil }
+            return (layer.content.prepare(at: time, canvas: canvas), opacity)
+        }
+        let scheduler = BandScheduler(height: canvas.height, bandHeight: canvas.bandHeight, threads: threads)
+        let workers = self.workers
+        scheduler.run { worker, firstRow, rows in
+            let scratch = workers[worker]
+            let acc = scratch.accumulator
+            if prepared.isEmpty { acc.fill(.transparent, rows: rows) }
+            for (index, (layer, opacity)) in prepared.enumerated() {
+                if index == 0 && opacity == 1 {
+                    layer.paint(into: acc, firstRow: firstRow, rows: rows)
+                } else {
+                    if index == 0 { acc.fill(.transparent, rows: rows) }
+                    layer.paint(into: scratch.layer, firstRow: firstRow, rows: rows)
+                    Compositing.sourceOver(scratch.layer, onto: acc, opacity: opacity, rows: rows)
+                }
+            }
+            Quantizer.write(
+                band: acc, firstRow: firstRow, rows: rows, yuv: yuv, rgba: rgba, scratch: scratch.quantizer)
+        }
+    }
+}

@@ -1,0 +1,29 @@
+import KilnModel
+import KilnRaster
+
+/// Fills the whole frame with one (animatable) colour.
+public struct SolidLayer: LayerRendering {
+    public let color: Animated<RGBA>
+
+    public static let parameters = ParameterTable([
+        Parameter("color", .color, help: "fill colour (#rrggbb, #rrggbbaa or [r, g, b, a]); animatable")
+    ])
+
+    public static let kind = LayerKind(
+        name: "solid", summary: "fills the frame with an animatable colour", parameters: parameters
+    ) { params, _, _ in
+        SolidLayer(color: params.color("color"))
+    }
+
+    public func prepare(at time: Double, canvas: Canvas) -> any PreparedLayer {
+        PreparedSolid(color: color.value(at: time).premultiplied)
+    }
+}
+
+struct PreparedSolid: PreparedLayer {
+    let color: PremultipliedColor
+
+    func paint(into band: PlanarBand, firstRow: Int, rows: Int) {
+        band.fill(color, rows: rows)
+    }
+}

@@ -1,0 +1,206 @@
+import Foundation
+import KilnExport
+import KilnModel
+import KilnScene
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Set by SIGINT/SIGTERM; the pipeline polls it once per frame, cleans up and exits 128+signal.
+let interruption = CancellationFlag()
+
+func installInterruptHandlers() {
+    _ = interruption.cancelledBySignal  // initialise the global before a handler can touch it
+    for sig in [SIGINT, SIGTERM] {
+        signal(sig) { number in
+            interruption.cancel(signal: number)
+            // A second signal ends the process at once.
+            signal(number, SIG_DFL)
+        }
+    }
+}
+
+enum RenderCommand {
+    static func run(_ raw: [String]) throws -> Int32 {
+        let args = try Arguments(raw, command: "render", valued: ["-o", "--output", "--threads", "--progress"])
+        if args.flags.contains("--help") {
+            print(Help.render)
+            return ExitCode.ok
+        }
+        guard args.positionals.count == 1 else {
+            throw UsageError(message: "render takes exactly one job file", command: "render")
+        }
+        let threads = try args.int("--threads", command: "render", range: 1...256)
+        let mode = try ProgressMode(args.values["--progress"] ?? "auto")
+        let job: Job
+        switch loadJob(args.positionals[0]) {
+        case .success(let loaded): job = loaded
+        case .failure(let error): return report(error)
+        }
+        let output = (args.values["-o"] ?? args.values["--output"]).map { URL(fileURLWithPath: $0) }
+        let export = VideoExport(job: job, output: output, threads: threads)
+        installInterruptHandlers()
+        let reporter = ProgressReporter(mode: mode)
+        do {
+            let summary = try export.run(cancellation: interruption) { reporter.update($0) }
+            reporter.finish()
+            if mode != .json {
+                Output.stderr(
+                    "kiln: wrote \(summary.output.path) (\(summary.frames) frames, "
+                        + String(format: "%.1f s)", summary.elapsedSeconds))
+            }
+            return ExitCode.ok
+        } catch {
+            reporter.finish()
+            Output.error(error.description)
+            return error.exitCode
+        }
+    }
+}
+
+enum PreviewCommand {
+    static func run(_ raw: [String]) throws -> Int32 {
+        let args = try Arguments(
+            raw, command: "preview", valued: ["-o", "--output", "--threads", "--at", "--frame"])
+        if args.flags.contains("--help") {
+            print(Help.preview)
+            return ExitCode.ok
+        }
+        guard args.positionals.count == 1 else {
+            throw UsageError(message: "preview takes exactly one job file", command: "preview")
+        }
+        guard let out = args.values["-o"] ?? args.values["--output"] else {
+            throw UsageError(message: "preview needs -o OUT.png", command: "preview")
+        }
+        let at = try args.double("--at", command: "preview")
+        let frameArg = try args.int("--frame", command: "preview", range: 0...Int(Int32.max))
+        guard (at == nil) != (frameArg == nil) else {
+            throw UsageError(message: "preview needs exactly one of --at SECONDS or --frame N", command: "preview")
+        }
+        let threads = try args.int("--threads", command: "preview", range: 1...256)
+        let job: Job
+        switch loadJob(args.positionals[0]) {
+        case .success(let loaded): job = loaded
+        case .failure(let error): return report(error)
+        }
+        let preview = FramePreview(job: job, threads: threads)
+        let frame: Int
+        if let at {
+            frame = preview.frameIndex(atSeconds: at)
+        } else {
+            frame = frameArg!
+            guard frame < job.output.frameCount else {
+                throw UsageError(
+                    message: "--frame \(frame) is past the last frame (\(job.output.frameCount - 1))",
+                    command: "preview")
+            }
+        }
+        do {
+            try preview.writePNG(frame: frame, to: URL(fileURLWithPath: out))
+            return ExitCode.ok
+        } catch {
+            Output.error(error.description)
+            return error.exitCode
+        }
+    }
+}
+
+enum ValidateCommand {
+    static func run(_ raw: [String]) throws -> Int32 {
+        let args = try Arguments(raw, command: "validate", valued: [], boolean: ["--json"])
+        if args.flags.contains("--help") {
+            print(Help.validate)
+            return ExitCode.ok
+        }
+        guard !args.positionals.isEmpty else {
+            throw UsageError(message: "validate needs at least one job file", command: "validate")
+        }
+        var worst = ExitCode.ok
+        var results: [[String: Any]] = []
+        for path in args.positionals {
+            switch loadJob(path) {
+            case .success(let job):
+                if !args.flags.contains("--json") {
+                    print(
+                        "\(path): ok (\(job.output.width)×\(job.output.height), \(job.output.frameRate) fps, "
+                            + "\(job.output.frameCount) frames, \(job.layers.count) layers)")
+                }
+                results.append(["file": path, "valid": true, "errors": [Any]()])
+            case .failure(let error):
+                worst = max(worst, error.exitCode)
+                if args.flags.contains("--json") {
+                    results.append(["file": path, "valid": false, "errors": jsonErrors(error, file: path)])
+                } else {
+                    _ = report(error)
+                }
+            }
+        }
+        if args.flags.contains("--json") {
+            let data = try JSONSerialization.data(withJSONObject: results, options: [.sortedKeys])
+            print(String(decoding: data, as: UTF8.self))
+        }
+        return worst
+    }
+
+    static func jsonErrors(_ error: JobLoadError, file: String) -> [[String: Any]] {
+        switch error {
+        case .fileMissing(_, let reason):
+            return [["path": "$", "message": reason]]
+        case .invalid(let diagnostics):
+            return diagnostics.map { d in
+                var entry: [String: Any] = ["path": d.path.description, "message": d.message]
+                if let loc = d.location {
+                    entry["line"] = loc.line
+                    entry["column"] = loc.column
+                }
+                return entry
+            }
+        }
+    }
+}
+
+enum LayersCommand {
+    static func run(_ raw: [String]) throws -> Int32 {
+        let args = try Arguments(raw, command: "layers", valued: [])
+        if args.flags.contains("--help") {
+            print(Help.layers)
+            return ExitCode.ok
+        }
+        for kind in LayerRegistry.kinds {
+            print("\(kind.name) — \(kind.summary)")
+            for p in kind.parameters.parameters {
+                let requirement = p.defaultValue.map { "default \(describe($0))" } ?? "required"
+                print("    \(p.name) (\(describe(p.kind)); \(requirement)): \(p.help)")
+            }
+            print("")
+        }
+        return ExitCode.ok
+    }
+
+    static func describe(_ kind: ParameterKind) -> String {
+        switch kind {
+        case .number(let r): return "number \(r.lowerBound)…\(r.upperBound), animatable"
+        case .integer(let r): return "integer \(r.lowerBound)…\(r.upperBound)"
+        case .boolean: return "boolean"
+        case .string: return "string"
+        case .choice(let options): return options.joined(separator: "|")
+        case .color: return "color, animatable"
+        case .point: return "point [x, y], animatable"
+        case .colorList: return "array of colors"
+        case .pointList: return "array of points"
+        case .assetPath: return "file path relative to the job"
+        }
+    }
+
+    static func describe(_ value: ParameterValue) -> String {
+        switch value {
+        case .number(let v): return "\(v)"
+        case .integer(let v): return "\(v)"
+        case .boolean(let v): return "\(v)"
+        case .string(let v): return "\"\(v)\""
+        case .color(let c): return "[\(c.r), \(c.g), \(c.b), \(c.a)]"
+        case .point(let p): return "[\(p.x), \(p.y)]"
+        }
+    }
+}

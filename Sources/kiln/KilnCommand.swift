@@ -1,0 +1,156 @@
+import Foundation
+import KilnExport
+import KilnMedia
+import KilnModel
+import KilnScene
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// sysexits(3) codes Kiln exits with.
+enum ExitCode {
+    static let ok: Int32 = 0
+    static let usage: Int32 = 64
+    static let dataError: Int32 = 65
+    static let noInput: Int32 = 66
+    static let software: Int32 = 70
+    static let cannotCreate: Int32 = 73
+}
+
+struct UsageError: Error {
+    let message: String
+    let command: String?
+}
+
+let kilnVersion = "0.1.0"
+
+enum KilnCommand {
+    static func run(_ args: [String]) -> Int32 {
+        guard let first = args.first else {
+            print(Help.top)
+            return ExitCode.usage
+        }
+        do {
+            switch first {
+            case "-h", "--help", "help":
+                if let topic = args.dropFirst().first, let text = Help.command(topic) {
+                    print(text)
+                } else {
+                    print(Help.top)
+                }
+                return ExitCode.ok
+            case "--version", "version":
+                print("kiln \(kilnVersion) (\(MediaLibraries.versionSummary))")
+                return ExitCode.ok
+            case "render": return try RenderCommand.run(Array(args.dropFirst()))
+            case "preview": return try PreviewCommand.run(Array(args.dropFirst()))
+            case "validate": return try ValidateCommand.run(Array(args.dropFirst()))
+            case "layers": return try LayersCommand.run(Array(args.dropFirst()))
+            default:
+                throw UsageError(message: "unknown command '\(first)'", command: nil)
+            }
+        } catch let error as UsageError {
+            Output.error(error.message)
+            Output.stderr("run 'kiln \(error.command.map { "\($0) " } ?? "")--help' for usage")
+            return ExitCode.usage
+        } catch {
+            Output.error("\(error)")
+            return ExitCode.software
+        }
+    }
+}
+
+enum Output {
+    static func stderr(_ text: String) {
+        FileHandle.standardError.write(Data((text + "\n").utf8))
+    }
+
+    static func error(_ text: String) {
+        stderr("kiln: error: \(text)")
+    }
+
+    static var stderrIsTerminal: Bool { isatty(2) == 1 }
+}
+
+/// A tiny argument parser: flags with values, boolean flags, positionals, `--help` everywhere.
+struct Arguments {
+    var positionals: [String] = []
+    var values: [String: String] = [:]
+    var flags: Set<String> = []
+
+    init(_ args: [String], command: String, valued: Set<String>, boolean: Set<String> = []) throws {
+        var i = 0
+        var onlyPositionals = false
+        while i < args.count {
+            let arg = args[i]
+            i += 1
+            if onlyPositionals || !arg.hasPrefix("-") || arg == "-" {
+                positionals.append(arg)
+                continue
+            }
+            if arg == "--" {
+                onlyPositionals = true
+                continue
+            }
+            var name = arg
+            var inline: String?
+            if let eq = arg.firstIndex(of: "="), arg.hasPrefix("--") {
+                name = String(arg[..<eq])
+                inline = String(arg[arg.index(after: eq)...])
+            }
+            if name == "-h" || name == "--help" {
+                flags.insert("--help")
+            } else if valued.contains(name) {
+                if let inline {
+                    values[name] = inline
+                } else {
+                    guard i < args.count else { throw UsageError(message: "\(name) needs a value", command: command) }
+                    values[name] = args[i]
+                    i += 1
+                }
+            } else if boolean.contains(name) {
+                flags.insert(name)
+            } else {
+                throw UsageError(message: "unknown option '\(arg)'", command: command)
+            }
+        }
+    }
+
+    func int(_ name: String, command: String, range: ClosedRange<Int>) throws -> Int? {
+        guard let text = values[name] else { return nil }
+        guard let value = Int(text), range.contains(value) else {
+            throw UsageError(
+                message: "\(name) expects an integer in \(range.lowerBound)…\(range.upperBound), got '\(text)'",
+                command: command)
+        }
+        return value
+    }
+
+    func double(_ name: String, command: String) throws -> Double? {
+        guard let text = values[name] else { return nil }
+        guard let value = Double(text), value.isFinite, value >= 0 else {
+            throw UsageError(message: "\(name) expects a number of seconds ≥ 0, got '\(text)'", command: command)
+        }
+        return value
+    }
+}
+
+/// Loads a job or prints its diagnostics; returns nil with the exit code to use.
+func loadJob(_ path: String) -> Result<Job, JobLoadError> {
+    do {
+        return .success(try JobLoader.load(file: path, kinds: LayerRegistry.kinds))
+    } catch {
+        return .failure(error)
+    }
+}
+
+func report(_ error: JobLoadError) -> Int32 {
+    switch error {
+    case .invalid(let diagnostics):
+        for d in diagnostics { Output.stderr("kiln: error: \(d)") }
+    case .fileMissing:
+        Output.error(error.description)
+    }
+    return error.exitCode
+}
