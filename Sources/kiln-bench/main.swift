@@ -1,2 +1,211 @@
-import KilnExport
-print("kiln-bench")
+import Foundation
+import KilnMedia
+import KilnModel
+import KilnRaster
+import KilnScene
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// kiln-bench: the numbers of docs/performance.md, measured in one run so they compare as ratios.
+/// Medians over `--frames` frames (after one warm-up frame) for every row.
+
+struct Options {
+    var frames = 24
+    var width = 1920
+    var height = 1080
+    var json = false
+    var encodeFrames = 24
+
+    init(_ args: [String]) {
+        var i = 0
+        func value() -> String {
+            i += 1
+            guard i < args.count else { fail("\(args[i - 1]) needs a value") }
+            return args[i]
+        }
+        while i < args.count {
+            switch args[i] {
+            case "--json": json = true
+            case "--frames": frames = max(3, Int(value()) ?? 24)
+            case "--encode-frames": encodeFrames = max(3, Int(value()) ?? 24)
+            case "--size":
+                let parts = value().split(separator: "x").compactMap { Int($0) }
+                guard parts.count == 2, parts[0] % 2 == 0, parts[1] % 2 == 0 else { fail("--size WxH, even numbers") }
+                (width, height) = (parts[0], parts[1])
+            case "-h", "--help":
+                print(
+                    """
+                    usage: kiln-bench [--frames N] [--encode-frames N] [--size WxH] [--json]
+
+                    Measures, at the given size (default 1920x1080), on an animated 3×3 mesh gradient:
+                    render ms/frame and ns·core/px with 1 thread and with all threads; float→YUV (Kiln's
+                    fused SIMD pass) against RGBA→YUV with libswscale; libx264 encode at veryfast and
+                    medium on the same frames (1 encoder thread, so the cost is per core).
+                    """)
+                exit(0)
+            default: fail("unknown option \(args[i])")
+            }
+            i += 1
+        }
+    }
+}
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("kiln-bench: error: \(message)\n".utf8))
+    exit(64)
+}
+
+struct Row {
+    let name: String
+    let threads: Int
+    let msPerFrame: Double
+    let pixels: Int
+    var nsCorePerPixel: Double { msPerFrame * 1e6 * Double(threads) / Double(pixels) }
+}
+
+func median(_ values: [Double]) -> Double {
+    let s = values.sorted()
+    return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
+}
+
+func measure(_ count: Int, _ body: (Int) -> Void) -> Double {
+    body(0)  // warm-up: caches, lazy allocations
+    var times: [Double] = []
+    for i in 0..<count {
+        let start = DispatchTime.now().uptimeNanoseconds
+        body(i + 1)
+        times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+    }
+    return median(times)
+}
+
+/// The seed mesh gradient (3×3, black/blue/green rows) with its centre point moving.
+func benchLayer() -> LayerNode {
+    let fixed: [Point2] = [
+        .init(x: 0, y: 0), .init(x: 0.5, y: 0), .init(x: 1, y: 0),
+        .init(x: 0, y: 0.5), .init(x: 0.9, y: 0.3), .init(x: 1, y: 0.5),
+        .init(x: 0, y: 1), .init(x: 0.5, y: 1), .init(x: 1, y: 1),
+    ]
+    var points = fixed.map { Animated<Point2>.constant($0) }
+    points[4] = .keyframes([
+        Keyframe(time: 0, value: Point2(x: 0.5, y: 0.5), easing: .linear),
+        Keyframe(time: 2, value: Point2(x: 0.9, y: 0.3), easing: .easeInOut),
+    ])
+    let black = RGBA(r: 0, g: 0, b: 0, a: 1), blue = RGBA(r: 0, g: 0, b: 1, a: 1)
+    let green = RGBA(r: 0, g: 1, b: 0, a: 1)
+    let colors = [black, black, black, blue, blue, blue, green, green, green].map { Animated<RGBA>.constant($0) }
+    let mesh = MeshGradientLayer(
+        columns: 3, rows: 3, points: points, colors: colors, background: .constant(black), smoothsColors: true)
+    return LayerNode(kind: "meshGradient", name: nil, opacity: .constant(1), content: mesh, path: .root)
+}
+
+let options = Options(Array(CommandLine.arguments.dropFirst()))
+let width = options.width, height = options.height, pixels = width * height
+let cores = ProcessInfo.processInfo.activeProcessorCount
+let canvas = Canvas(width: width, height: height)
+let layers = [benchLayer()]
+let fps = 30.0
+var rows: [Row] = []
+
+// Render (mesh tessellation + raster + fused dither/YUV), 1 thread and all threads.
+let frame = YUV420Frame(width: width, height: height)
+for threads in Set([1, cores]).sorted() {
+    let renderer = SceneRenderer(layers: layers, canvas: canvas, threads: threads)
+    let ms = measure(options.frames) { renderer.render(at: Double($0) / fps, yuv: frame, rgba: nil) }
+    rows.append(Row(name: "render mesh gradient → YUV", threads: threads, msPerFrame: ms, pixels: pixels))
+}
+
+// Conversion alone, 1 thread: Kiln's fused float→dither→YUV pass against libswscale RGBA→YUV.
+let full = PlanarBand(width: width, rows: height)
+let single = SceneRenderer(layers: layers, canvas: Canvas(width: width, height: height, bandHeight: height), threads: 1)
+let rgba = RGBA8Frame(width: width, height: height)
+single.render(at: 1.0, yuv: nil, rgba: rgba)
+for y in 0..<height {
+    for x in 0..<width {
+        let p = rgba.pixel(x: x, y: y)
+        let i = y * full.stride + x
+        (full.r[i], full.g[i], full.b[i], full.a[i]) = (Float(p[0]) / 255, Float(p[1]) / 255, Float(p[2]) / 255, 1)
+    }
+}
+let scratch = Quantizer.Scratch(width: width)
+let fusedMs = measure(options.frames) { _ in
+    Quantizer.write(band: full, firstRow: 0, rows: height, yuv: frame, rgba: nil, scratch: scratch)
+}
+rows.append(Row(name: "convert float → YUV (fused SIMD)", threads: 1, msPerFrame: fusedMs, pixels: pixels))
+let toRGBAms = measure(options.frames) { _ in
+    Quantizer.write(band: full, firstRow: 0, rows: height, yuv: nil, rgba: rgba, scratch: scratch)
+}
+rows.append(Row(name: "convert float → RGBA8", threads: 1, msPerFrame: toRGBAms, pixels: pixels))
+do {
+    let sws = try SwscaleConverter(width: width, height: height)
+    let swsMs = measure(options.frames) { _ in
+        sws.convert(
+            rgba: rgba.bytes, rgbaStride: rgba.stride, y: frame.y, yStride: frame.yStride, u: frame.u, v: frame.v,
+            uvStride: frame.uvStride)
+    }
+    rows.append(Row(name: "convert RGBA8 → YUV (swscale)", threads: 1, msPerFrame: swsMs, pixels: pixels))
+} catch {
+    fail("swscale: \(error)")
+}
+
+// libx264 on the same rendered frames, one encoder thread so the figure is per core.
+let renderer = SceneRenderer(layers: layers, canvas: canvas, threads: cores)
+let encodeInput = (0..<options.encodeFrames).map { n -> YUV420Frame in
+    let f = YUV420Frame(width: width, height: height)
+    renderer.render(at: Double(n) / fps, yuv: f, rgba: nil)
+    return f
+}
+let tmp = FileManager.default.temporaryDirectory.appendingPathComponent("kiln-bench-\(getpid()).mp4").path
+for preset in ["veryfast", "medium"] {
+    do {
+        let settings = VideoSettings(
+            width: width, height: height, frameRateNumerator: 30, frameRateDenominator: 1, crf: 18, preset: preset,
+            gop: 60, encoderThreads: 1, faststart: false)
+        let writer = try MP4VideoWriter(path: tmp, settings: settings)
+        let start = DispatchTime.now().uptimeNanoseconds
+        for f in encodeInput {
+            try writer.append(y: f.y, yStride: f.yStride, u: f.u, v: f.v, uvStride: f.uvStride)
+        }
+        try writer.finish()
+        let ms = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6 / Double(encodeInput.count)
+        rows.append(Row(name: "libx264 \(preset) encode", threads: 1, msPerFrame: ms, pixels: pixels))
+    } catch {
+        fail("encode: \(error)")
+    }
+}
+unlink(tmp)
+
+let render1 = rows.first { $0.name.hasPrefix("render") && $0.threads == 1 }!
+let renderN = rows.last { $0.name.hasPrefix("render") }!
+let veryfast = rows.first { $0.name == "libx264 veryfast encode" }!
+let ratios: [(String, Double)] = [
+    ("render speed-up, \(renderN.threads) threads vs 1", render1.msPerFrame / renderN.msPerFrame),
+    ("render+convert ÷ x264 veryfast (per core)", render1.nsCorePerPixel / veryfast.nsCorePerPixel),
+    ("swscale ÷ fused conversion", (rows.first { $0.name.contains("swscale") }!.msPerFrame) / fusedMs),
+]
+
+if options.json {
+    var object: [String: Any] = [
+        "width": width, "height": height, "cores": cores,
+        "rows": rows.map {
+            ["name": $0.name, "threads": $0.threads, "msPerFrame": $0.msPerFrame, "nsCorePerPixel": $0.nsCorePerPixel]
+        },
+    ]
+    object["ratios"] = Dictionary(uniqueKeysWithValues: ratios.map { ($0.0, $0.1) })
+    let data = try! JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .prettyPrinted])
+    print(String(decoding: data, as: UTF8.self))
+} else {
+    print("kiln-bench \(width)×\(height), \(cores) cores, median of \(options.frames) frames\n")
+    let header = "what".padding(toLength: 36, withPad: " ", startingAt: 0) + "threads   ms/frame   ns·core/px"
+    print(header)
+    print(String(repeating: "-", count: header.count))
+    for r in rows {
+        print(
+            r.name.padding(toLength: 36, withPad: " ", startingAt: 0)
+                + String(format: "%7d %10.2f %12.2f", r.threads, r.msPerFrame, r.nsCorePerPixel))
+    }
+    print("")
+    for (name, value) in ratios { print(String(format: "%@: %.2f", name, value)) }
+}

@@ -1,5 +1,0 @@
-import XCTest
-
-final class KilnCLITestsSmoke: XCTestCase {
-    func testBuilds() { XCTAssertTrue(true) }
-}

@@ -1,0 +1,127 @@
+import Foundation
+import KilnMedia
+import XCTest
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+final class RenderCommandTests: TemporaryDirectoryTestCase {
+    /// The issue's acceptance check: the shipped job renders to a 1080p H.264 MP4 that our decoder
+    /// and ffprobe both read back with the right facts.
+    func testMeshGradientJobRendersToCorrectMP4() throws {
+        let out = directory.appendingPathComponent("m.mp4").path
+        let result = try KilnProcess.run(["render", "jobs/mesh-gradient.json", "-o", out])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(try contents(), ["m.mp4"])
+        // stderr is not a terminal here: no progress bar, just the closing line.
+        XCTAssertFalse(result.stderr.contains("ETA"), result.stderr)
+
+        let info = try VideoDecodeBack.decode(path: out)
+        XCTAssertEqual(info.codecName, "h264")
+        XCTAssertEqual(info.pixelFormat, "yuv420p")
+        XCTAssertEqual(info.width, 1920)
+        XCTAssertEqual(info.height, 1080)
+        XCTAssertEqual(info.frameRateNumerator, 30)
+        XCTAssertEqual(info.frameRateDenominator, 1)
+        XCTAssertEqual(info.decodedFrameCount, 180)
+        XCTAssertEqual(info.decodeErrors, 0)
+        XCTAssertEqual(info.containerDurationSeconds, 6, accuracy: 0.001)
+        XCTAssertEqual(
+            [info.colorPrimaries, info.colorTransfer, info.colorSpace, info.colorRange], ["bt709", "bt709", "bt709", "tv"])
+        let boxes = try MP4Boxes.topLevel(path: out)
+        XCTAssertLessThan(try XCTUnwrap(boxes.firstIndex(of: "moov")), try XCTUnwrap(boxes.firstIndex(of: "mdat")))
+
+        guard
+            let probe = try KilnProcess.tool(
+                "/usr/bin/ffprobe",
+                ["-v", "error", "-select_streams", "v:0", "-count_frames", "-show_streams", "-show_format", out])
+        else { throw XCTSkip("ffprobe is not installed") }
+        XCTAssertEqual(probe.status, 0, probe.stderr)
+        XCTAssertEqual(probe.stderr, "", "ffprobe reported decode errors")
+        for line in [
+            "codec_name=h264", "pix_fmt=yuv420p", "width=1920", "height=1080", "r_frame_rate=30/1",
+            "color_range=tv", "color_space=bt709", "color_transfer=bt709", "color_primaries=bt709",
+            "nb_read_frames=180",
+        ] {
+            XCTAssertTrue(probe.stdout.contains(line + "\n"), "ffprobe lacks \(line)")
+        }
+    }
+
+    func testMissingOutputDirectoryIs73AndWritesNothing() throws {
+        let out = directory.appendingPathComponent("missing/m.mp4").path
+        let result = try KilnProcess.run(["render", "jobs/mesh-gradient.json", "-o", out])
+        XCTAssertEqual(result.status, 73)
+        XCTAssertTrue(result.stderr.contains("kiln: error: cannot create \(out)"), result.stderr)
+        XCTAssertEqual(try contents(), [])
+    }
+
+    func testInvalidJobIs65AndWritesNothing() throws {
+        let job = try write("odd.json", #"{"kiln": 1, "output": {"width": 101, "height": 64, "fps": 30, "duration": 1}, "layers": []}"#)
+        let result = try KilnProcess.run(["render", job, "-o", directory.appendingPathComponent("o.mp4").path])
+        XCTAssertEqual(result.status, 65)
+        XCTAssertTrue(result.stderr.contains("output.width"), result.stderr)
+        XCTAssertEqual(try contents(), ["odd.json"])
+    }
+
+    func testInterruptLeavesNoFileAndExits130() throws {
+        let job = try write(
+            "long.json",
+            """
+            {"kiln": 1, "output": {"width": 1280, "height": 720, "fps": 30, "duration": 600, "preset": "medium"},
+             "layers": [{"type": "meshGradient", "width": 2, "height": 2, "points": [[0,0],[1,0],[0,1],[1,1]],
+                         "colors": ["#ff0000","#00ff00","#0000ff","#ffffff"]}]}
+            """)
+        for (sig, status) in [(SIGINT, Int32(130)), (SIGTERM, Int32(143))] {
+            let out = directory.appendingPathComponent("long.mp4").path
+            let (process, stdout, _) = try KilnProcess.start(["render", job, "-o", out, "--progress", "json"])
+            // Wait until frames are being encoded, so the temp file exists and the encoder is busy.
+            let reader = stdout.fileHandleForReading
+            var seen = ""
+            while !seen.contains("\"frame\":5,") {
+                let chunk = reader.availableData
+                XCTAssertFalse(chunk.isEmpty, "kiln exited before encoding")
+                if chunk.isEmpty { break }
+                seen += String(decoding: chunk, as: UTF8.self)
+            }
+            XCTAssertTrue(try contents().contains { $0.hasPrefix(".long.mp4.kiln-") }, "no temp file while rendering")
+            kill(process.processIdentifier, sig)
+            process.waitUntilExit()
+            XCTAssertEqual(process.terminationStatus, status)
+            XCTAssertEqual(try contents(), ["long.json"], "signal \(sig) left files behind")
+        }
+    }
+
+    func testProgressJSONAndPreview() throws {
+        let job = try write(
+            "small.json",
+            """
+            {"kiln": 1, "output": {"width": 320, "height": 180, "fps": 25, "duration": {"frames": 10}},
+             "layers": [{"type": "solid", "color": {"keyframes": [{"t": 0, "v": "#000000"}, {"t": 0.4, "v": "#ffffff"}]}}]}
+            """)
+        let out = directory.appendingPathComponent("small.mp4").path
+        let result = try KilnProcess.run(["render", job, "-o", out, "--progress", "json", "--threads", "1"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let lines = result.stdout.split(separator: "\n")
+        XCTAssertGreaterThanOrEqual(lines.count, 10)
+        for line in lines {
+            let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            XCTAssertEqual(object?["total"] as? Int, 10)
+            XCTAssertNotNil(object?["fps"])
+        }
+        XCTAssertEqual(
+            (try JSONSerialization.jsonObject(with: Data(lines.last!.utf8)) as? [String: Any])?["frame"] as? Int, 10)
+
+        let png = directory.appendingPathComponent("f.png").path
+        let preview = try KilnProcess.run(["preview", job, "--at", "0.2", "-o", png])
+        XCTAssertEqual(preview.status, 0, preview.stderr)
+        let image = try PNGCodec.decode(Array(try Data(contentsOf: URL(fileURLWithPath: png))))
+        XCTAssertEqual(image.width, 320)
+        XCTAssertEqual(image.height, 180)
+        // Frame 5 of 10 at 25 fps is t = 0.2 s: halfway from black to white.
+        XCTAssertEqual(Double(image.rgba[0]), 127.5, accuracy: 1.5)
+
+        let pastEnd = try KilnProcess.run(["preview", job, "--frame", "10", "-o", png])
+        XCTAssertEqual(pastEnd.status, 64)
+    }
+}

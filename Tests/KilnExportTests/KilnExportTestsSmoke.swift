@@ -1,5 +1,0 @@
-import XCTest
-
-final class KilnExportTestsSmoke: XCTestCase {
-    func testBuilds() { XCTAssertTrue(true) }
-}

@@ -1,5 +1,0 @@
-import XCTest
-
-final class KilnRasterTestsSmoke: XCTestCase {
-    func testBuilds() { XCTAssertTrue(true) }
-}

@@ -1,0 +1,148 @@
+import KilnRaster
+import XCTest
+
+final class QuantizerTests: XCTestCase {
+    /// A deterministic pseudo-random generator so failures reproduce.
+    struct SplitMix: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    func fillBand(_ band: PlanarBand, rows: Int, _ value: (Int, Int) -> PremultipliedColor) {
+        for row in 0..<rows {
+            for x in 0..<band.width {
+                let c = value(x, row)
+                let i = row * band.stride + x
+                band.r[i] = c.r
+                band.g[i] = c.g
+                band.b[i] = c.b
+                band.a[i] = c.a
+            }
+        }
+    }
+
+    /// The fused SIMD path must agree with the scalar definition applied to its own RGBA output.
+    func testFusedYUVMatchesScalarReference() {
+        var rng = SplitMix(state: 42)
+        for (width, height) in [(64, 8), (70, 12), (18, 2), (1920, 8)] {
+            let band = PlanarBand(width: width, rows: height)
+            fillBand(band, rows: height) { _, _ in
+                let a = Float.random(in: 0...1, using: &rng)
+                return PremultipliedColor(
+                    r: Float.random(in: 0...1, using: &rng) * a, g: Float.random(in: 0...1, using: &rng) * a,
+                    b: Float.random(in: 0...1, using: &rng) * a, a: a)
+            }
+            let yuv = YUV420Frame(width: width, height: height)
+            let rgba = RGBA8Frame(width: width, height: height)
+            Quantizer.write(
+                band: band, firstRow: 0, rows: height, yuv: yuv, rgba: rgba, scratch: Quantizer.Scratch(width: width))
+            let reference = Quantizer.referenceYUV(from: rgba)
+            var exact = 0, total = 0, worst = 0
+            func compare(_ ours: UnsafeMutablePointer<UInt8>, _ theirs: [UInt8]) {
+                for i in theirs.indices {
+                    let d = abs(Int(ours[i]) - Int(theirs[i]))
+                    worst = max(worst, d)
+                    exact += d == 0 ? 1 : 0
+                    total += 1
+                }
+            }
+            compare(yuv.y, reference.y)
+            compare(yuv.u, reference.u)
+            compare(yuv.v, reference.v)
+            XCTAssertLessThanOrEqual(worst, 1, "\(width)×\(height)")
+            XCTAssertGreaterThan(Double(exact) / Double(total), 0.995, "\(width)×\(height)")
+        }
+    }
+
+    func testFlatColoursConvertToBT709LimitedRange() {
+        let cases: [(PremultipliedColor, (Int, Int, Int))] = [
+            (PremultipliedColor(r: 1, g: 1, b: 1, a: 1), (235, 128, 128)),
+            (PremultipliedColor(r: 0, g: 0, b: 0, a: 1), (16, 128, 128)),
+            (PremultipliedColor(r: 1, g: 0, b: 0, a: 1), (63, 102, 240)),
+            (PremultipliedColor(r: 0, g: 1, b: 0, a: 1), (173, 42, 26)),
+            (PremultipliedColor(r: 0, g: 0, b: 1, a: 1), (32, 240, 118)),
+        ]
+        for (color, expected) in cases {
+            let band = PlanarBand(width: 16, rows: 2)
+            band.fill(color, rows: 2)
+            let yuv = YUV420Frame(width: 16, height: 2)
+            Quantizer.write(band: band, firstRow: 0, rows: 2, yuv: yuv, rgba: nil, scratch: .init(width: 16))
+            XCTAssertEqual(Int(yuv.y[5]), expected.0, "Y of \(color)")
+            XCTAssertEqual(Int(yuv.u[3]), expected.1, "Cb of \(color)")
+            XCTAssertEqual(Int(yuv.v[3]), expected.2, "Cr of \(color)")
+        }
+    }
+
+    /// A value halfway between two codes must come out as a mix of both, averaging to the value:
+    /// that is what keeps slow gradients from banding.
+    func testDitherPreservesMeanBetweenCodes() {
+        let width = 256, rows = 64
+        let band = PlanarBand(width: width, rows: rows)
+        let level: Float = 100.25 / 255
+        band.fill(PremultipliedColor(r: level, g: level, b: level, a: 1), rows: rows)
+        let rgba = RGBA8Frame(width: width, height: rows)
+        Quantizer.write(band: band, firstRow: 0, rows: rows, yuv: nil, rgba: rgba, scratch: .init(width: width))
+        var sum = 0.0
+        var seen = Set<UInt8>()
+        for y in 0..<rows {
+            for x in 0..<width {
+                let p = rgba.pixel(x: x, y: y)
+                sum += Double(p[0])
+                seen.insert(p[0])
+                XCTAssertEqual(p[0], p[1])
+                XCTAssertEqual(p[3], 255)
+            }
+        }
+        XCTAssertEqual(sum / Double(width * rows), 100.25, accuracy: 0.05)
+        XCTAssertTrue(seen.isSubset(of: [99, 100, 101, 102]), "\(seen)")
+        XCTAssertTrue(seen.contains(100) && seen.contains(101))
+    }
+
+    func testDitherIsBoundedAndCentred() {
+        var sum = 0.0
+        for y in 0..<64 {
+            for x in 0..<64 {
+                let d = Quantizer.ditherScalar(x: x, y: y)
+                XCTAssertGreaterThan(d, -1)
+                XCTAssertLessThan(d, 1)
+                sum += Double(d)
+            }
+        }
+        XCTAssertEqual(sum / 4096, 0, accuracy: 0.03)
+    }
+
+    /// Writing a frame band by band at any split gives the same bytes as one pass.
+    func testBandSplitDoesNotChangeBytes() {
+        let width = 40, height = 24
+        let band = PlanarBand(width: width, rows: height)
+        fillBand(band, rows: height) { x, y in
+            PremultipliedColor(r: Float(x) / 40, g: Float(y) / 24, b: 0.3, a: 1)
+        }
+        let whole = YUV420Frame(width: width, height: height)
+        Quantizer.write(band: band, firstRow: 0, rows: height, yuv: whole, rgba: nil, scratch: .init(width: width))
+        let split = YUV420Frame(width: width, height: height)
+        for first in stride(from: 0, to: height, by: 6) {
+            let part = PlanarBand(width: width, rows: 6)
+            for row in 0..<6 {
+                for x in 0..<width {
+                    let c = band.pixel(x: x, row: first + row)
+                    let i = row * part.stride + x
+                    (part.r[i], part.g[i], part.b[i], part.a[i]) = (c.r, c.g, c.b, c.a)
+                }
+            }
+            Quantizer.write(band: part, firstRow: first, rows: 6, yuv: split, rgba: nil, scratch: .init(width: width))
+        }
+        XCTAssertEqual(
+            Array(UnsafeBufferPointer(start: whole.y, count: width * height)),
+            Array(UnsafeBufferPointer(start: split.y, count: width * height)))
+        XCTAssertEqual(
+            Array(UnsafeBufferPointer(start: whole.u, count: width * height / 4)),
+            Array(UnsafeBufferPointer(start: split.u, count: width * height / 4)))
+    }
+}

@@ -1,5 +1,0 @@
-import XCTest
-
-final class KilnSceneTestsSmoke: XCTestCase {
-    func testBuilds() { XCTAssertTrue(true) }
-}

@@ -1,0 +1,125 @@
+import KilnModel
+import KilnRaster
+import KilnScene
+import XCTest
+
+final class MeshGradientTests: XCTestCase {
+    let points: [(Double, Double)] = [
+        (0, 0), (0.5, 0), (1, 0), (0, 0.5), (0.9, 0.3), (1, 0.5), (0, 1), (0.5, 1), (1, 1),
+    ]
+    let colors: [SIMD3<Int>] = [
+        [0, 0, 0], [0, 0, 0], [0, 0, 0], [0, 0, 255], [0, 0, 255], [0, 0, 255], [0, 255, 0], [0, 255, 0], [0, 255, 0],
+    ]
+
+    func pixel(_ frame: RGBA8Frame, at p: (Double, Double)) -> SIMD3<Int> {
+        let x = min(Int(p.0 * Double(frame.width)), frame.width - 1)
+        let y = min(Int(p.1 * Double(frame.height)), frame.height - 1)
+        let v = frame.pixel(x: x, y: y)
+        return SIMD3(Int(v[0]), Int(v[1]), Int(v[2]))
+    }
+
+    func testEveryControlPointHasItsColourInBothModes() throws {
+        for smooth in [true, false] {
+            let frame = Fixture.render(try Fixture.seedMeshJob(center: (0.9, 0.3), smooth: smooth))
+            for (p, expected) in zip(points, colors) {
+                let got = pixel(frame, at: p)
+                let worst = (got &- expected).replacing(with: expected &- got, where: got .< expected).max()
+                XCTAssertLessThanOrEqual(worst, 1, "point \(p) smooth=\(smooth): got \(got), expected \(expected)")
+            }
+        }
+    }
+
+    func testSmoothAndBilinearDifferOnlyBetweenPoints() throws {
+        let smooth = Fixture.render(try Fixture.seedMeshJob(center: (0.9, 0.3), smooth: true))
+        let bilinear = Fixture.render(try Fixture.seedMeshJob(center: (0.9, 0.3), smooth: false))
+        for p in points {
+            let d = pixel(smooth, at: p) &- pixel(bilinear, at: p)
+            XCTAssertLessThanOrEqual(max(abs(d.x), abs(d.y), abs(d.z)), 2, "at control point \(p)")
+        }
+        var largest = 0
+        for y in stride(from: 0, to: 1080, by: 7) {
+            for x in stride(from: 0, to: 1920, by: 7) {
+                let a = smooth.pixel(x: x, y: y), b = bilinear.pixel(x: x, y: y)
+                largest = max(largest, abs(Int(a[1]) - Int(b[1])), abs(Int(a[2]) - Int(b[2])))
+            }
+        }
+        XCTAssertGreaterThan(largest, 8, "smooth and bilinear interpolation should differ between points")
+    }
+
+    /// The seed: moving the centre point to [0.9, 0.3] pulls the blue region up and to the right.
+    func testMovingTheCentrePointMovesTheColours() throws {
+        let centred = Fixture.render(try Fixture.seedMeshJob(center: (0.5, 0.5)))
+        let moved = Fixture.render(try Fixture.seedMeshJob(center: (0.9, 0.3)))
+        let probe = (0.8, 0.3)
+        XCTAssertGreaterThan(pixel(moved, at: probe).z - pixel(centred, at: probe).z, 40)
+        // Corners are pinned by their own points and do not move.
+        for corner in [(0.0, 0.0), (0.999, 0.999)] {
+            XCTAssertEqual(pixel(moved, at: corner), pixel(centred, at: corner))
+        }
+        // With the centre in the middle, the middle row is uniformly blue.
+        for x in [0.1, 0.3, 0.5, 0.7, 0.9] {
+            let p = pixel(centred, at: (x, 0.5))
+            XCTAssertLessThanOrEqual(abs(p.z - 255) + p.x + p.y, 3, "at \(x)")
+        }
+    }
+
+    func testKeyframedPointAnimatesOverTime() throws {
+        let job = try Fixture.job(
+            """
+            {"kiln": 1, "output": {"width": 320, "height": 180, "fps": 30, "duration": 2},
+             "layers": [{"type": "meshGradient", "width": 2, "height": 2,
+               "points": [[0,0],[1,0],[0,1],{"keyframes": [{"t": 0, "v": [1,1]}, {"t": 2, "v": [0.5,0.5]}]}],
+               "colors": ["#ff0000","#ff0000","#ff0000","#0000ff"], "background": "#00ff00"}]}
+            """)
+        let start = Fixture.render(job, at: 0), end = Fixture.render(job, at: 2)
+        // At t=0 the mesh covers the frame; at t=2 the bottom-right corner shows the background.
+        XCTAssertEqual(start.pixel(x: 318, y: 178)[1], 0)
+        XCTAssertEqual(end.pixel(x: 318, y: 178), SIMD4(0, 255, 0, 255))
+    }
+
+    func testPointCountMustMatchGrid() {
+        XCTAssertThrowsError(
+            try Fixture.job(
+                """
+                {"kiln": 1, "output": {"width": 64, "height": 64, "fps": 30, "duration": 1},
+                 "layers": [{"type": "meshGradient", "width": 3, "height": 2,
+                   "points": [[0,0],[1,0],[0,1],[1,1]], "colors": ["#000000","#000000","#000000","#000000","#000000","#000000"]}]}
+                """)
+        ) { error in
+            let text = "\(error)"
+            XCTAssertTrue(text.contains("layers[0].points"), text)
+            XCTAssertTrue(text.contains("expected 6 points"), text)
+        }
+    }
+}
+
+final class DeterminismTests: XCTestCase {
+    func testOneThreadAndManyThreadsGiveIdenticalBytes() throws {
+        let job = try JobLoader.load(
+            file: Fixture.repositoryRoot.appendingPathComponent("jobs/showcase.json").path, kinds: LayerRegistry.kinds)
+        for time in [0.5, 2.7, 6.1] {
+            let reference = Fixture.renderYUV(job, at: time, threads: 1)
+            for threads in [2, 3, 8] {
+                XCTAssertEqual(reference, Fixture.renderYUV(job, at: time, threads: threads), "t=\(time) threads=\(threads)")
+            }
+            XCTAssertEqual(
+                Fixture.render(job, at: time, threads: 1).byteArray, Fixture.render(job, at: time, threads: 5).byteArray)
+        }
+    }
+}
+
+final class RegistryTests: XCTestCase {
+    /// Every registered kind has a unique name and an example job in jobs/ that uses it and is valid.
+    func testEveryLayerKindHasAnExampleJob() throws {
+        let names = LayerRegistry.kinds.map(\.name)
+        XCTAssertEqual(Set(names).count, names.count)
+        let jobsDir = Fixture.repositoryRoot.appendingPathComponent("jobs")
+        let files = try FileManager.default.contentsOfDirectory(atPath: jobsDir.path).filter { $0.hasSuffix(".json") }
+        var used = Set<String>()
+        for file in files {
+            let job = try JobLoader.load(file: jobsDir.appendingPathComponent(file).path, kinds: LayerRegistry.kinds)
+            used.formUnion(job.layers.map(\.kind))
+        }
+        for name in names { XCTAssertTrue(used.contains(name), "no job in jobs/ uses layer kind '\(name)'") }
+    }
+}

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Installs what Kiln and its tests need, builds (release, warnings are errors), checks formatting
+# and the Dockerfile, and runs the whole test suite.
+source "$(dirname "$0")/common.sh"
+bash scripts/install-deps.sh --test
+export PATH="${KILN_TOOLS_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/kiln/tools}/bin:$PATH"
+
+echo "== lint: swift format"
+swift format lint --strict --recursive --parallel Package.swift Sources Tests
+echo "== lint: hadolint Dockerfile"
+hadolint Dockerfile
+echo "== build"
+kiln_build
+echo "== test"
+swift test "${KILN_SWIFT_FLAGS[@]}" "$@"
