@@ -1,0 +1,39 @@
+import CFFmpeg
+
+/// The one colour description Kiln writes: BT.709 primaries/transfer/matrix, limited (tv) range,
+/// chroma sited left. Applied to the codec context (H.264 VUI, then stream codecpar → MP4 `colr`)
+/// and to every frame, so no layer falls back to "unspecified".
+enum BT709Tags {
+    static func apply(to context: UnsafeMutablePointer<AVCodecContext>) {
+        context.pointee.color_primaries = AVCOL_PRI_BT709
+        context.pointee.color_trc = AVCOL_TRC_BT709
+        context.pointee.colorspace = AVCOL_SPC_BT709
+        context.pointee.color_range = AVCOL_RANGE_MPEG
+        context.pointee.chroma_sample_location = AVCHROMA_LOC_LEFT
+    }
+
+    static func apply(to frame: UnsafeMutablePointer<AVFrame>) {
+        frame.pointee.color_primaries = AVCOL_PRI_BT709
+        frame.pointee.color_trc = AVCOL_TRC_BT709
+        frame.pointee.colorspace = AVCOL_SPC_BT709
+        frame.pointee.color_range = AVCOL_RANGE_MPEG
+        frame.pointee.chroma_location = AVCHROMA_LOC_LEFT
+    }
+}
+
+/// BT.709 limited-range Y'CbCr → R'G'B' in 0…255 (clamped).
+enum BT709 {
+    static let kr = 0.2126, kb = 0.0722
+    static let kg = 1 - kr - kb
+
+    static func rgb(y: Double, cb: Double, cr: Double) -> (r: Double, g: Double, b: Double) {
+        let luma = (y - 16) / 219
+        let blue = (cb - 128) / 224
+        let red = (cr - 128) / 224
+        let r = luma + 2 * (1 - kr) * red
+        let b = luma + 2 * (1 - kb) * blue
+        let g = luma - (2 * kb * (1 - kb) / kg) * blue - (2 * kr * (1 - kr) / kg) * red
+        func byte(_ value: Double) -> Double { min(max(value * 255, 0), 255) }
+        return (byte(r), byte(g), byte(b))
+    }
+}

@@ -1,1 +1,0 @@
-// Module KilnMedia: see docs/architecture.md.

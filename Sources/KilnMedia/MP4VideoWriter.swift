@@ -1,0 +1,180 @@
+import CFFmpeg
+
+/// H.264 (libx264) in MP4 through libavformat. Input: 8-bit YUV 4:2:0 planes, BT.709, limited range,
+/// chroma sited left (MPEG-2/H.264 default).
+///
+/// `@unchecked Sendable` so it can be handed to an encoder thread; it has no internal locking and
+/// must be used from one thread at a time.
+public final class MP4VideoWriter: @unchecked Sendable {
+    private enum State { case open, finished, closed }
+
+    public let settings: VideoSettings
+    public private(set) var framesAppended = 0
+
+    private var state = State.closed
+    private var formatContext: UnsafeMutablePointer<AVFormatContext>?
+    private var codecContext: UnsafeMutablePointer<AVCodecContext>?
+    private var stream: UnsafeMutablePointer<AVStream>?
+    // Reused for every frame/packet so steady-state appends allocate nothing of ours.
+    private var frame: UnsafeMutablePointer<AVFrame>?
+    private var packet: UnsafeMutablePointer<AVPacket>?
+
+    public init(path: String, settings: VideoSettings) throws(MediaError) {
+        self.settings = settings
+        do throws(MediaError) {
+            try settings.validate()
+            try open(path: path)
+            state = .open
+        } catch {
+            release()
+            throw error
+        }
+    }
+
+    deinit { release() }
+
+    /// Appends the next frame; pts = number of frames appended so far (constant frame rate).
+    public func append(
+        y: UnsafePointer<UInt8>, yStride: Int, u: UnsafePointer<UInt8>, v: UnsafePointer<UInt8>, uvStride: Int
+    ) throws(MediaError) {
+        guard state == .open, let frame, let codecContext else {
+            throw MediaError.failure("MP4VideoWriter.append", "writer is \(state == .finished ? "finished" : "closed")")
+        }
+        do throws(MediaError) {
+            // The encoder may still reference the previous buffer; this only copies if it does.
+            try check(av_frame_make_writable(frame), "av_frame_make_writable")
+            let width = Int32(settings.width), height = Int32(settings.height)
+            av_image_copy_plane(frame.pointee.data.0, frame.pointee.linesize.0, y, Int32(yStride), width, height)
+            av_image_copy_plane(frame.pointee.data.1, frame.pointee.linesize.1, u, Int32(uvStride), width / 2, height / 2)
+            av_image_copy_plane(frame.pointee.data.2, frame.pointee.linesize.2, v, Int32(uvStride), width / 2, height / 2)
+            frame.pointee.pts = Int64(framesAppended)
+            try check(avcodec_send_frame(codecContext, frame), "avcodec_send_frame")
+            framesAppended += 1
+            try writeAvailablePackets()
+        } catch {
+            release()
+            throw error
+        }
+    }
+
+    /// Flushes the encoder, writes the trailer (moov moved to the front when faststart), closes the file.
+    /// Returns the number of frames written.
+    @discardableResult
+    public func finish() throws(MediaError) -> Int {
+        guard state == .open, let codecContext, let formatContext else {
+            throw MediaError.failure("MP4VideoWriter.finish", "writer is \(state == .finished ? "finished" : "closed")")
+        }
+        do throws(MediaError) {
+            try check(avcodec_send_frame(codecContext, nil), "avcodec_send_frame")
+            try writeAvailablePackets()
+            try check(av_write_trailer(formatContext), "av_write_trailer")
+            try check(avio_closep(&formatContext.pointee.pb), "avio_closep")
+        } catch {
+            release()
+            throw error
+        }
+        release()
+        state = .finished
+        return framesAppended
+    }
+
+    /// Closes everything without a trailer (the caller deletes the file). Safe to call twice / after finish.
+    public func abort() {
+        release()
+    }
+
+    // MARK: - Setup
+
+    private func open(path: String) throws(MediaError) {
+        try check(avformat_alloc_output_context2(&formatContext, nil, "mp4", path), "avformat_alloc_output_context2")
+        let formatContext = try require(formatContext, "avformat_alloc_output_context2")
+        let codec = try require(
+            avcodec_find_encoder_by_name("libx264"), "avcodec_find_encoder_by_name", "libx264 is not available")
+        let stream = try require(avformat_new_stream(formatContext, nil), "avformat_new_stream")
+        self.stream = stream
+        codecContext = avcodec_alloc_context3(codec)
+        let codecContext = try require(codecContext, "avcodec_alloc_context3")
+
+        try configure(codecContext, globalHeader: formatContext.pointee.oformat.pointee.flags & kiln_avfmt_globalheader() != 0)
+        try check(avcodec_open2(codecContext, codec, nil), "avcodec_open2")
+
+        try check(avcodec_parameters_from_context(stream.pointee.codecpar, codecContext), "avcodec_parameters_from_context")
+        // A hint only: the MP4 muxer picks its own timescale in avformat_write_header.
+        stream.pointee.time_base = codecContext.pointee.time_base
+        stream.pointee.avg_frame_rate = codecContext.pointee.framerate
+        stream.pointee.r_frame_rate = codecContext.pointee.framerate
+
+        try allocateFrameAndPacket()
+
+        if formatContext.pointee.oformat.pointee.flags & kiln_avfmt_flag_nofile() == 0 {
+            try check(avio_open(&formatContext.pointee.pb, path, kiln_avio_flag_write()), "avio_open")
+        }
+        var options: OpaquePointer? = nil
+        defer { av_dict_free(&options) }
+        if settings.faststart {
+            try check(av_dict_set(&options, "movflags", "+faststart", 0), "av_dict_set")
+        }
+        try check(avformat_write_header(formatContext, &options), "avformat_write_header")
+    }
+
+    private func configure(_ context: UnsafeMutablePointer<AVCodecContext>, globalHeader: Bool) throws(MediaError) {
+        let rate = AVRational(num: Int32(settings.frameRateNumerator), den: Int32(settings.frameRateDenominator))
+        context.pointee.width = Int32(settings.width)
+        context.pointee.height = Int32(settings.height)
+        context.pointee.pix_fmt = AV_PIX_FMT_YUV420P
+        context.pointee.time_base = av_inv_q(rate)
+        context.pointee.framerate = rate
+        context.pointee.gop_size = Int32(settings.gop)
+        context.pointee.thread_count = Int32(settings.encoderThreads)
+        BT709Tags.apply(to: context)
+        if globalHeader {
+            context.pointee.flags |= kiln_codec_flag_global_header()
+        }
+        try check(av_opt_set(context.pointee.priv_data, "crf", String(settings.crf), 0), "av_opt_set(crf)")
+        try check(av_opt_set(context.pointee.priv_data, "preset", settings.preset, 0), "av_opt_set(preset)")
+    }
+
+    private func allocateFrameAndPacket() throws(MediaError) {
+        frame = av_frame_alloc()
+        let frame = try require(frame, "av_frame_alloc")
+        frame.pointee.format = AV_PIX_FMT_YUV420P.rawValue
+        frame.pointee.width = Int32(settings.width)
+        frame.pointee.height = Int32(settings.height)
+        BT709Tags.apply(to: frame)
+        try check(av_frame_get_buffer(frame, 0), "av_frame_get_buffer")
+        packet = try require(av_packet_alloc(), "av_packet_alloc")
+    }
+
+    // MARK: - Encoding
+
+    private func writeAvailablePackets() throws(MediaError) {
+        guard let codecContext, let formatContext, let stream, let packet else { return }
+        while true {
+            let status = avcodec_receive_packet(codecContext, packet)
+            if status == kiln_averror_eagain() || status == kiln_averror_eof() { return }
+            try check(status, "avcodec_receive_packet")
+            // One frame per packet at constant rate, so the container duration is frames / fps exactly.
+            if packet.pointee.duration == 0 { packet.pointee.duration = 1 }
+            av_packet_rescale_ts(packet, codecContext.pointee.time_base, stream.pointee.time_base)
+            packet.pointee.stream_index = stream.pointee.index
+            let written = av_interleaved_write_frame(formatContext, packet)
+            av_packet_unref(packet)
+            try check(written, "av_interleaved_write_frame")
+        }
+    }
+
+    private func release() {
+        if let formatContext {
+            if formatContext.pointee.oformat.pointee.flags & kiln_avfmt_flag_nofile() == 0 {
+                avio_closep(&formatContext.pointee.pb)
+            }
+            avformat_free_context(formatContext)
+            self.formatContext = nil
+        }
+        stream = nil
+        avcodec_free_context(&codecContext)
+        av_frame_free(&frame)
+        av_packet_free(&packet)
+        if state == .open { state = .closed }
+    }
+}

@@ -1,0 +1,190 @@
+import CFFmpeg
+
+/// What `VideoDecodeBack` found in a file's first video stream.
+public struct VideoStreamInfo: Sendable {
+    public var codecName: String
+    public var width: Int
+    public var height: Int
+    public var pixelFormat: String
+    /// Stream r_frame_rate (avg_frame_rate if r_frame_rate is unset).
+    public var frameRateNumerator: Int
+    public var frameRateDenominator: Int
+    public var colorPrimaries: String
+    public var colorTransfer: String
+    public var colorSpace: String
+    public var colorRange: String
+    public var decodedFrameCount: Int
+    /// send/receive errors plus frames flagged corrupt or with decode_error_flags.
+    public var decodeErrors: Int
+    public var containerDurationSeconds: Double
+    public var streamDurationSeconds: Double
+    /// Per decoded frame, seconds, in output order.
+    public var presentationTimestamps: [Double]
+    /// Output-order indices of frames whose packet carried AV_PKT_FLAG_KEY.
+    public var keyFrameIndices: [Int]
+    public var hasAudio: Bool
+}
+
+/// Decode-back for tests and `kiln` self-checks: opens an MP4 (or any file), reports the first video
+/// stream and decodes every frame.
+public enum VideoDecodeBack {
+    public static func decode(path: String, onFrame: ((DecodedFrame) -> Void)? = nil) throws(MediaError)
+        -> VideoStreamInfo
+    {
+        let session = try DecodeSession(path: path)
+        return try session.run(onFrame: onFrame)
+    }
+}
+
+/// Owns the demuxer/decoder state of one decode-back pass.
+private final class DecodeSession {
+    private var formatContext: UnsafeMutablePointer<AVFormatContext>?
+    private var codecContext: UnsafeMutablePointer<AVCodecContext>?
+    private var packet: UnsafeMutablePointer<AVPacket>?
+    private var frame: UnsafeMutablePointer<AVFrame>?
+    private var converted: UnsafeMutablePointer<AVFrame>?
+    private var scaler: ScaleContext?
+    private let stream: UnsafeMutablePointer<AVStream>
+
+    private var decodeErrors = 0
+    private var timestamps: [Double] = []
+    private var keyFrameIndices: [Int] = []
+    private var keyPacketTimestamps: Set<Int64> = []
+
+    init(path: String) throws(MediaError) {
+        // avformat_open_input frees the context itself on failure.
+        try check(avformat_open_input(&formatContext, path, nil, nil), "avformat_open_input")
+        guard let formatContext else { throw MediaError.failure("avformat_open_input", "returned NULL") }
+        do throws(MediaError) {
+            try check(avformat_find_stream_info(formatContext, nil), "avformat_find_stream_info")
+            let index = try check(
+                av_find_best_stream(formatContext, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0), "av_find_best_stream")
+            stream = formatContext.pointee.streams[Int(index)]!
+        } catch {
+            avformat_close_input(&self.formatContext)
+            throw error
+        }
+        let parameters = stream.pointee.codecpar!
+        let decoder = try require(
+            avcodec_find_decoder(parameters.pointee.codec_id), "avcodec_find_decoder",
+            "no decoder for \(String(cString: avcodec_get_name(parameters.pointee.codec_id)))")
+        codecContext = try require(avcodec_alloc_context3(decoder), "avcodec_alloc_context3")
+        try check(avcodec_parameters_to_context(codecContext, parameters), "avcodec_parameters_to_context")
+        codecContext!.pointee.pkt_timebase = stream.pointee.time_base
+        try check(avcodec_open2(codecContext, decoder, nil), "avcodec_open2")
+        packet = try require(av_packet_alloc(), "av_packet_alloc")
+        frame = try require(av_frame_alloc(), "av_frame_alloc")
+    }
+
+    deinit {
+        av_frame_free(&converted)
+        av_frame_free(&frame)
+        av_packet_free(&packet)
+        avcodec_free_context(&codecContext)
+        avformat_close_input(&formatContext)
+    }
+
+    func run(onFrame: ((DecodedFrame) -> Void)?) throws(MediaError) -> VideoStreamInfo {
+        guard let formatContext, let codecContext, let packet else { fatalError("DecodeSession not initialised") }
+        while true {
+            let status = av_read_frame(formatContext, packet)
+            if status == kiln_averror_eof() { break }
+            try check(status, "av_read_frame")
+            defer { av_packet_unref(packet) }
+            guard packet.pointee.stream_index == stream.pointee.index else { continue }
+            if packet.pointee.flags & AV_PKT_FLAG_KEY != 0 { keyPacketTimestamps.insert(packet.pointee.pts) }
+            if avcodec_send_packet(codecContext, packet) < 0 { decodeErrors += 1 }
+            try receiveFrames(onFrame)
+        }
+        if avcodec_send_packet(codecContext, nil) < 0 { decodeErrors += 1 }
+        try receiveFrames(onFrame)
+        return info()
+    }
+
+    private func receiveFrames(_ onFrame: ((DecodedFrame) -> Void)?) throws(MediaError) {
+        guard let codecContext, let frame else { return }
+        while true {
+            let status = avcodec_receive_frame(codecContext, frame)
+            if status == kiln_averror_eagain() || status == kiln_averror_eof() { return }
+            if status < 0 {
+                decodeErrors += 1
+                return
+            }
+            defer { av_frame_unref(frame) }
+            if frame.pointee.flags & AV_FRAME_FLAG_CORRUPT != 0 || frame.pointee.decode_error_flags != 0 {
+                decodeErrors += 1
+            }
+            var pts = frame.pointee.best_effort_timestamp
+            if pts == kiln_av_nopts_value() { pts = frame.pointee.pts }
+            if keyPacketTimestamps.contains(pts) { keyFrameIndices.append(timestamps.count) }
+            timestamps.append(pts == kiln_av_nopts_value() ? .nan : Double(pts) * av_q2d(stream.pointee.time_base))
+            if let onFrame { try onFrame(planar420(frame, index: timestamps.count - 1)) }
+        }
+    }
+
+    /// Hands out the frame as 8-bit 4:2:0, converting other decoder outputs through swscale.
+    private func planar420(_ frame: UnsafeMutablePointer<AVFrame>, index: Int) throws(MediaError) -> DecodedFrame {
+        let width = Int(frame.pointee.width), height = Int(frame.pointee.height)
+        var source = frame
+        let format = AVPixelFormat(rawValue: frame.pointee.format)
+        if format != AV_PIX_FMT_YUV420P && format != AV_PIX_FMT_YUVJ420P {
+            source = try convertTo420(frame, format: format)
+        }
+        let yStride = Int(source.pointee.linesize.0), uvStride = Int(source.pointee.linesize.1)
+        let chromaRows = (height + 1) / 2
+        return DecodedFrame(
+            index: index, width: width, height: height,
+            y: UnsafeBufferPointer(start: source.pointee.data.0, count: yStride * height),
+            u: UnsafeBufferPointer(start: source.pointee.data.1, count: uvStride * chromaRows),
+            v: UnsafeBufferPointer(start: source.pointee.data.2, count: uvStride * chromaRows),
+            yStride: yStride, uvStride: uvStride)
+    }
+
+    private func convertTo420(_ frame: UnsafeMutablePointer<AVFrame>, format: AVPixelFormat) throws(MediaError)
+        -> UnsafeMutablePointer<AVFrame>
+    {
+        if converted == nil {
+            converted = try require(av_frame_alloc(), "av_frame_alloc")
+            converted!.pointee.format = AV_PIX_FMT_YUV420P.rawValue
+            converted!.pointee.width = frame.pointee.width
+            converted!.pointee.height = frame.pointee.height
+            try check(av_frame_get_buffer(converted, 0), "av_frame_get_buffer")
+            scaler = try ScaleContext(
+                width: Int(frame.pointee.width), height: Int(frame.pointee.height), from: format,
+                to: AV_PIX_FMT_YUV420P, flags: SWS_BILINEAR | SWS_ACCURATE_RND)
+        }
+        let output = converted!
+        let source = withUnsafeBytes(of: frame.pointee.data) { Array($0.bindMemory(to: UnsafePointer<UInt8>?.self).prefix(4)) }
+        let sourceStrides = withUnsafeBytes(of: frame.pointee.linesize) { Array($0.bindMemory(to: Int32.self).prefix(4)) }
+        scaler!.scale(
+            source: source, sourceStrides: sourceStrides,
+            destination: planes(output.pointee.data.0, output.pointee.data.1, output.pointee.data.2),
+            destinationStrides: [output.pointee.linesize.0, output.pointee.linesize.1, output.pointee.linesize.2, 0])
+        return output
+    }
+
+    private func info() -> VideoStreamInfo {
+        let parameters = stream.pointee.codecpar.pointee
+        var rate = stream.pointee.r_frame_rate
+        if rate.num <= 0 || rate.den <= 0 { rate = stream.pointee.avg_frame_rate }
+        func name(_ cString: UnsafePointer<CChar>?) -> String { cString.map { String(cString: $0) } ?? "unknown" }
+        func seconds(_ value: Int64, _ base: AVRational) -> Double {
+            value == kiln_av_nopts_value() ? 0 : Double(value) * av_q2d(base)
+        }
+        let streams = UnsafeBufferPointer(start: formatContext!.pointee.streams, count: Int(formatContext!.pointee.nb_streams))
+        return VideoStreamInfo(
+            codecName: name(avcodec_get_name(parameters.codec_id)),
+            width: Int(parameters.width), height: Int(parameters.height),
+            pixelFormat: name(av_get_pix_fmt_name(AVPixelFormat(rawValue: parameters.format))),
+            frameRateNumerator: Int(rate.num), frameRateDenominator: Int(rate.den),
+            colorPrimaries: name(av_color_primaries_name(parameters.color_primaries)),
+            colorTransfer: name(av_color_transfer_name(parameters.color_trc)),
+            colorSpace: name(av_color_space_name(parameters.color_space)),
+            colorRange: name(av_color_range_name(parameters.color_range)),
+            decodedFrameCount: timestamps.count, decodeErrors: decodeErrors,
+            containerDurationSeconds: seconds(formatContext!.pointee.duration, AVRational(num: 1, den: AV_TIME_BASE)),
+            streamDurationSeconds: seconds(stream.pointee.duration, stream.pointee.time_base),
+            presentationTimestamps: timestamps, keyFrameIndices: keyFrameIndices,
+            hasAudio: streams.contains { $0?.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_AUDIO })
+    }
+}

@@ -1,0 +1,48 @@
+/// Encoder settings for `MP4VideoWriter`.
+public struct VideoSettings: Sendable, Hashable {
+    /// Must be even: 4:2:0 chroma halves both dimensions.
+    public var width: Int
+    public var height: Int
+    public var frameRateNumerator: Int
+    public var frameRateDenominator: Int
+    public var crf: Double
+    /// x264 preset name, e.g. "veryfast", "medium".
+    public var preset: String
+    /// Maximum GOP length (x264 keyint).
+    public var gop: Int
+    /// 0 lets libx264 choose.
+    public var encoderThreads: Int
+    /// Moves `moov` before `mdat` so players can start before the whole file is read.
+    public var faststart: Bool
+
+    public init(
+        width: Int, height: Int, frameRateNumerator: Int, frameRateDenominator: Int,
+        crf: Double = 18, preset: String = "medium", gop: Int = 60, encoderThreads: Int = 0,
+        faststart: Bool = true
+    ) {
+        self.width = width
+        self.height = height
+        self.frameRateNumerator = frameRateNumerator
+        self.frameRateDenominator = frameRateDenominator
+        self.crf = crf
+        self.preset = preset
+        self.gop = gop
+        self.encoderThreads = encoderThreads
+        self.faststart = faststart
+    }
+
+    func validate() throws(MediaError) {
+        func fail(_ message: String) -> MediaError { .failure("VideoSettings", message) }
+        guard width > 0, height > 0, width % 2 == 0, height % 2 == 0 else {
+            throw fail("width and height must be positive and even, got \(width)x\(height)")
+        }
+        guard frameRateNumerator > 0, frameRateDenominator > 0,
+            frameRateNumerator <= Int(Int32.max), frameRateDenominator <= Int(Int32.max)
+        else {
+            throw fail("invalid frame rate \(frameRateNumerator)/\(frameRateDenominator)")
+        }
+        guard gop > 0 else { throw fail("gop must be positive, got \(gop)") }
+        guard encoderThreads >= 0 else { throw fail("encoderThreads must be >= 0") }
+        guard crf.isFinite, crf >= 0 else { throw fail("invalid crf \(crf)") }
+    }
+}

@@ -1,5 +1,0 @@
-import XCTest
-
-final class KilnMediaTestsSmoke: XCTestCase {
-    func testBuilds() { XCTAssertTrue(true) }
-}

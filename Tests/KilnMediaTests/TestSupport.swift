@@ -1,0 +1,106 @@
+import Foundation
+import KilnMedia
+import XCTest
+
+/// Test-side BT.709 limited-range forward transform, independent of the code under test.
+enum ReferenceBT709 {
+    static func yuv(r: Double, g: Double, b: Double) -> (y: Double, cb: Double, cr: Double) {
+        let luma = 0.2126 * r + 0.7152 * g + 0.0722 * b
+        return (
+            16 + 219 * luma / 255,
+            128 + 224 * (b - luma) / (1.8556 * 255),
+            128 + 224 * (r - luma) / (1.5748 * 255)
+        )
+    }
+
+    static func yuvBytes(r: Double, g: Double, b: Double) -> (y: UInt8, cb: UInt8, cr: UInt8) {
+        let value = yuv(r: r, g: g, b: b)
+        func byte(_ x: Double) -> UInt8 { UInt8(min(max(x.rounded(), 0), 255)) }
+        return (byte(value.y), byte(value.cb), byte(value.cr))
+    }
+}
+
+/// The synthetic clip: one flat colour per frame, with luma ramping with the frame index.
+struct FlatColourClip {
+    static let frameRate = (numerator: 30000, denominator: 1001)
+
+    let width: Int
+    let height: Int
+    let frameCount: Int
+
+    func colour(ofFrame index: Int) -> (r: Double, g: Double, b: Double) {
+        (Double(30 + 4 * index), Double(60 + 3 * index), Double(200 - 3 * index))
+    }
+
+    static let standard = FlatColourClip(width: 320, height: 240, frameCount: 48)
+
+    static func settings(width: Int = 320, height: Int = 240, gop: Int = 12) -> VideoSettings {
+        VideoSettings(
+            width: width, height: height, frameRateNumerator: frameRate.numerator,
+            frameRateDenominator: frameRate.denominator, crf: 18, preset: "veryfast", gop: gop)
+    }
+
+    /// Writes the clip through MP4VideoWriter; returns the frame count reported by finish().
+    @discardableResult
+    func write(to path: String, settings: VideoSettings) throws -> Int {
+        let writer = try MP4VideoWriter(path: path, settings: settings)
+        let uvWidth = width / 2, uvHeight = height / 2
+        var y = [UInt8](repeating: 0, count: width * height)
+        var u = [UInt8](repeating: 0, count: uvWidth * uvHeight)
+        var v = [UInt8](repeating: 0, count: uvWidth * uvHeight)
+        for index in 0..<frameCount {
+            let c = colour(ofFrame: index)
+            let yuv = ReferenceBT709.yuvBytes(r: c.r, g: c.g, b: c.b)
+            y.withUnsafeMutableBufferPointer { $0.update(repeating: yuv.y) }
+            u.withUnsafeMutableBufferPointer { $0.update(repeating: yuv.cb) }
+            v.withUnsafeMutableBufferPointer { $0.update(repeating: yuv.cr) }
+            try writer.append(y: y, yStride: width, u: u, v: v, uvStride: uvWidth)
+        }
+        XCTAssertEqual(writer.framesAppended, frameCount)
+        return try writer.finish()
+    }
+}
+
+/// A per-test scratch directory, removed on deinit.
+final class TemporaryDirectory {
+    let url: URL
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("kiln-media-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
+
+    deinit { try? FileManager.default.removeItem(at: url) }
+}
+
+/// FNV-1a, enough to compare decoded planes between runs.
+struct FNV1a {
+    private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
+
+    mutating func add(_ bytes: UnsafeBufferPointer<UInt8>, rowLength: Int, rows: Int, stride: Int) {
+        for row in 0..<rows {
+            for byte in bytes[(row * stride)..<(row * stride + rowLength)] {
+                value = (value ^ UInt64(byte)) &* 0x100_0000_01b3
+            }
+        }
+    }
+}
+
+/// Deterministic bytes for round-trip tests (SplitMix64).
+struct SplitMix64 {
+    var state: UInt64
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9e37_79b9_7f4a_7c15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
+        z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
+        return z ^ (z >> 31)
+    }
+
+    mutating func bytes(_ count: Int) -> [UInt8] { (0..<count).map { _ in UInt8(truncatingIfNeeded: next()) } }
+}
+
+func quietFFmpegLogs() { MediaLibraries.setLogLevel(.error) }
