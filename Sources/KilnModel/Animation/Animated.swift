@@ -1,0 +1,48 @@
+/// A value that may change over time, sampled at absolute job time in seconds.
+public enum Animated<Value: Interpolatable>: Sendable {
+    case constant(Value)
+    /// Sorted by time, at least one. Before the first keyframe the first value holds, after the
+    /// last the last value holds.
+    case keyframes([Keyframe<Value>])
+    /// Holds `from` until `start`, then springs towards `to`.
+    case spring(from: Value, to: Value, start: Double, spring: Spring)
+
+    public func value(at time: Double) -> Value {
+        switch self {
+        case .constant(let value):
+            return value
+        case .keyframes(let keyframes):
+            return Self.sample(keyframes, at: time)
+        case .spring(let from, let to, let start, let spring):
+            if time <= start { return from }
+            return Value.interpolate(from, to, spring.progress(at: time - start))
+        }
+    }
+
+    /// True when the value cannot change, so renderers may cache work derived from it.
+    public var isConstant: Bool {
+        switch self {
+        case .constant: true
+        case .keyframes(let keyframes): keyframes.count <= 1
+        case .spring: false
+        }
+    }
+
+    private static func sample(_ keyframes: [Keyframe<Value>], at time: Double) -> Value {
+        guard let first = keyframes.first, let last = keyframes.last else {
+            preconditionFailure("Animated.keyframes needs at least one keyframe")
+        }
+        if time <= first.time { return first.value }
+        if time >= last.time { return last.value }
+        // Binary search for the segment: jobs may hold thousands of keyframes.
+        var low = 0
+        var high = keyframes.count - 1
+        while high - low > 1 {
+            let middle = (low + high) / 2
+            if keyframes[middle].time <= time { low = middle } else { high = middle }
+        }
+        let start = keyframes[low], end = keyframes[high]
+        let fraction = (time - start.time) / (end.time - start.time)
+        return Value.interpolate(start.value, end.value, end.easing(fraction))
+    }
+}

@@ -1,0 +1,24 @@
+/// One problem in a job file, phrased for the person who wrote it.
+public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
+    public let file: String
+    public let path: JSONPath
+    public let location: SourceLocation?
+    public let message: String
+
+    public init(file: String, path: JSONPath, location: SourceLocation?, message: String) {
+        self.file = file
+        self.path = path
+        self.location = location
+        self.message = message
+    }
+
+    /// `jobs/x.json:12:5: layers[1].points[4]: expected a point [x, y], got a string`.
+    /// The root path `$` is left out: it adds nothing for whole-document problems.
+    public var description: String {
+        var text = file
+        if let location { text += ":\(location.line):\(location.column)" }
+        text += ": "
+        if !path.isRoot { text += "\(path): " }
+        return text + message
+    }
+}

@@ -1,0 +1,122 @@
+/// Walks a parsed job document, decoding the top level and every layer.
+struct JobDecoding {
+    let context: DecodeContext
+    let kindsByName: [String: LayerKind]
+    let kindNames: [String]
+
+    init(context: DecodeContext, kinds: [LayerKind]) {
+        self.context = context
+        var byName: [String: LayerKind] = [:]
+        for kind in kinds where byName[kind.name] == nil { byName[kind.name] = kind }
+        self.kindsByName = byName
+        self.kindNames = kinds.map(\.name).filter { byName[$0] != nil }.uniqued()
+    }
+
+    func decode(_ root: JSONNode) -> Job? {
+        guard let members = root.members else {
+            context.error("a job file must be a JSON object, got \(root.value.typeName)", at: root, path: .root)
+            return nil
+        }
+        ObjectKeys.check(members, path: .root, allowed: JobLoader.topLevelKeys, context: context)
+        checkVersion(root)
+
+        var output: OutputSettings?
+        if let outputNode = root["output"] {
+            output = OutputDecoding.decode(outputNode, path: .root.key("output"), jobFile: context.file, context: context)
+        } else {
+            context.error("missing required key 'output'", at: root, path: .root)
+        }
+
+        var layers: [LayerNode] = []
+        if let layersNode = root["layers"] {
+            if let elements = layersNode.elements {
+                for (index, element) in elements.enumerated() {
+                    if let layer = decodeLayer(element, path: JSONPath.root.key("layers").index(index)) {
+                        layers.append(layer)
+                    }
+                }
+            } else {
+                context.error(
+                    "expected an array of layers, got \(layersNode.value.typeName)", at: layersNode, path: .root.key("layers"))
+            }
+        } else {
+            context.error("missing required key 'layers'", at: root, path: .root)
+        }
+
+        guard let output else { return nil }
+        return Job(file: context.file, output: output, layers: layers)
+    }
+
+    private func checkVersion(_ root: JSONNode) {
+        let path = JSONPath.root.key("kiln")
+        guard let node = root["kiln"] else {
+            context.error("missing required key 'kiln' (the job format version, 1)", at: root, path: .root)
+            return
+        }
+        guard let version = node.number else {
+            context.error("expected the job format version number 1, got \(node.value.typeName)", at: node, path: path)
+            return
+        }
+        if version != Double(Job.formatVersion) {
+            context.error(
+                "unsupported job format version \(NumberText.format(version)); this Kiln reads version \(Job.formatVersion)",
+                at: node, path: path)
+        }
+    }
+
+    private func decodeLayer(_ node: JSONNode, path: JSONPath) -> LayerNode? {
+        guard node.members != nil else {
+            context.error("expected a layer object, got \(node.value.typeName)", at: node, path: path)
+            return nil
+        }
+        let before = context.diagnostics.count
+
+        var layerName: String?
+        if let nameNode = node["name"] {
+            layerName = ValueDecoding.decodeString(nameNode, path: path.key("name"), context: context)
+        }
+        var opacity = Animated<Double>.constant(1)
+        if let opacityNode = node["opacity"] {
+            opacity = ValueDecoding.decodeNumber(opacityNode, path: path.key("opacity"), range: 0...1, context: context)
+                ?? opacity
+        }
+
+        guard let kind = resolveKind(node, path: path) else { return nil }
+        let parameters = kind.parameters.decode(node, path: path, context: context, extraKeys: LayerKind.commonKeys)
+        guard context.diagnostics.count == before else { return nil }
+        guard let content = kind.make(parameters, path, context) else {
+            if context.diagnostics.count == before {
+                context.error("could not build this \(kind.name) layer", at: node, path: path)
+            }
+            return nil
+        }
+        guard context.diagnostics.count == before else { return nil }
+        return LayerNode(kind: kind.name, name: layerName, opacity: opacity, content: content, path: path)
+    }
+
+    private func resolveKind(_ node: JSONNode, path: JSONPath) -> LayerKind? {
+        guard let typeNode = node["type"] else {
+            context.error(
+                "missing required key 'type' (one of: \(kindNames.joined(separator: ", ")))", at: node, path: path)
+            return nil
+        }
+        guard let typeName = ValueDecoding.decodeString(typeNode, path: path.key("type"), context: context) else {
+            return nil
+        }
+        guard let kind = kindsByName[typeName] else {
+            let hint = Suggestion.hint(for: typeName, among: kindNames)
+            context.error(
+                "unknown layer type '\(typeName)'\(hint) (known types: \(kindNames.joined(separator: ", ")))",
+                at: typeNode, path: path.key("type"))
+            return nil
+        }
+        return kind
+    }
+}
+
+extension Array where Element: Hashable {
+    fileprivate func uniqued() -> [Element] {
+        var seen = Set<Element>()
+        return filter { seen.insert($0).inserted }
+    }
+}

@@ -1,0 +1,18 @@
+/// One decoded layer, bottom to top in job order.
+public struct LayerNode: Sendable {
+    /// The kind's name (`"type"` in the job).
+    public let kind: String
+    public let name: String?
+    /// 0…1, default 1.
+    public let opacity: Animated<Double>
+    public let content: any LayerContent
+    public let path: JSONPath
+
+    public init(kind: String, name: String?, opacity: Animated<Double>, content: any LayerContent, path: JSONPath) {
+        self.kind = kind
+        self.name = name
+        self.opacity = opacity
+        self.content = content
+        self.path = path
+    }
+}

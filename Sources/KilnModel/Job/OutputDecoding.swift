@@ -1,0 +1,83 @@
+import Foundation
+
+/// Decodes the `"output"` object. Plain keys go through a parameter table; `fps`, `duration` and
+/// `gop` depend on each other and are decoded by hand.
+enum OutputDecoding {
+    static let table = ParameterTable([
+        Parameter("path", .string, default: .string(""),
+            help: "Output file, relative to the job file. Default: the job file's name with .mp4."),
+        Parameter("width", .integer(OutputSettings.dimensionRange), help: "Frame width in pixels; even."),
+        Parameter("height", .integer(OutputSettings.dimensionRange), help: "Frame height in pixels; even."),
+        Parameter("crf", .number(OutputSettings.crfRange), default: .number(18),
+            help: "x264 constant rate factor; lower is higher quality."),
+        Parameter("preset", .choice(OutputSettings.presets), default: .string("medium"),
+            help: "x264 speed/size trade-off."),
+    ])
+    static let handledKeys: Set<String> = ["fps", "duration", "gop"]
+
+    static func decode(
+        _ node: JSONNode, path: JSONPath, jobFile: String, context: DecodeContext
+    ) -> OutputSettings? {
+        let before = context.diagnostics.count
+        let parameters = table.decode(node, path: path, context: context, extraKeys: handledKeys)
+        guard node.members != nil else { return nil }
+
+        for dimension in ["width", "height"] {
+            let value = parameters.integer(dimension)
+            if parameters.isPresent(dimension), value % 2 != 0 {
+                context.error(
+                    "must be even (yuv420p needs even dimensions), got \(value)",
+                    at: parameters.node(dimension), path: parameters.path(dimension))
+            }
+        }
+        if let crfNode = parameters.node("crf"), crfNode.members != nil {
+            context.error("crf cannot be animated", at: crfNode, path: parameters.path("crf"))
+        }
+
+        var outputURL = context.resolvePath(defaultOutputName(for: jobFile))
+        if parameters.isPresent("path") {
+            let written = parameters.string("path")
+            if written.isEmpty {
+                context.error("output path must not be empty", at: parameters.node("path"), path: parameters.path("path"))
+            } else {
+                outputURL = context.resolvePath(written)
+            }
+        }
+
+        var rate: Rational?
+        if let fpsNode = node["fps"] {
+            rate = FrameRateDecoding.decode(fpsNode, path: path.key("fps"), context: context)
+        } else {
+            context.error("missing required key 'fps'", at: node, path: path)
+        }
+
+        var frameCount: Int?
+        if let durationNode = node["duration"] {
+            let durationPath = path.key("duration")
+            if let written = DurationDecoding.decode(durationNode, path: durationPath, context: context), let rate {
+                frameCount = DurationDecoding.frameCount(
+                    written, rate: rate, node: durationNode, path: durationPath, context: context)
+            }
+        } else {
+            context.error("missing required key 'duration'", at: node, path: path)
+        }
+
+        var gop: Int?
+        if let gopNode = node["gop"] {
+            gop = ValueDecoding.decodeInteger(
+                gopNode, path: path.key("gop"), range: OutputSettings.gopRange, context: context)
+        }
+
+        guard context.diagnostics.count == before, let rate, let frameCount else { return nil }
+        return OutputSettings(
+            path: outputURL, width: parameters.integer("width"), height: parameters.integer("height"),
+            frameRate: rate, frameCount: frameCount, crf: parameters.number("crf").value(at: 0),
+            preset: parameters.string("preset"), gop: gop)
+    }
+
+    /// `jobs/intro.json` renders to `jobs/intro.mp4` unless told otherwise.
+    static func defaultOutputName(for jobFile: String) -> String {
+        let base = URL(fileURLWithPath: jobFile).deletingPathExtension().lastPathComponent
+        return (base.isEmpty || base == "/" ? "output" : base) + ".mp4"
+    }
+}

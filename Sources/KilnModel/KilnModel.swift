@@ -1,1 +1,0 @@
-// Module KilnModel: see docs/architecture.md.

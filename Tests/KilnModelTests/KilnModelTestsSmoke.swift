@@ -1,5 +1,0 @@
-import XCTest
-
-final class KilnModelTestsSmoke: XCTestCase {
-    func testBuilds() { XCTAssertTrue(true) }
-}

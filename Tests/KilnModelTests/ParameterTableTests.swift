@@ -1,0 +1,109 @@
+import Foundation
+import KilnModel
+import XCTest
+
+final class ParameterTableTests: XCTestCase {
+    let table = ParameterTable([
+        Parameter("width", .integer(1...100), help: "Columns."),
+        Parameter("amount", .number(0...1), default: .number(0.5), help: "How much."),
+        Parameter("tint", .color, default: .color(.white), help: "Tint."),
+        Parameter("center", .point(nil), default: .point(Point2(x: 0.5, y: 0.5)), help: "Center."),
+        Parameter("mode", .choice(["fill", "fit"]), default: .string("fill"), help: "Mode."),
+        Parameter("enabled", .boolean, default: .boolean(true), help: "On."),
+        Parameter("label", .string, default: .string(""), help: "Label."),
+        Parameter("stops", .colorList, help: "Stops."),
+        Parameter("image", .assetPath, default: .string(""), help: "Image."),
+    ])
+    let path = JSONPath.root.key("layers").index(0)
+
+    func testDefaultsAndPresence() {
+        let context = makeContext()
+        let decoded = table.decode(parse(#"{"width": 3, "type": "x"}"#), path: path, context: context, extraKeys: ["type"])
+        XCTAssertTrue(context.diagnostics.isEmpty, "\(context.diagnostics)")
+        XCTAssertEqual(decoded.integer("width"), 3)
+        XCTAssertEqual(decoded.number("amount").value(at: 0), 0.5)
+        XCTAssertEqual(decoded.color("tint").value(at: 0), .white)
+        XCTAssertEqual(decoded.point("center").value(at: 0), Point2(x: 0.5, y: 0.5))
+        XCTAssertEqual(decoded.string("mode"), "fill")
+        XCTAssertTrue(decoded.boolean("enabled"))
+        XCTAssertEqual(decoded.colors("stops").count, 0)
+        XCTAssertNil(decoded.asset("image"))
+        XCTAssertTrue(decoded.isPresent("width"))
+        XCTAssertFalse(decoded.isPresent("amount"))
+        XCTAssertEqual(decoded.node("width")?.number, 3)
+        XCTAssertEqual(decoded.path("width").description, "layers[0].width")
+    }
+
+    func testReportsEveryProblem() {
+        let context = makeContext()
+        let json = """
+            {
+              "widht": 3,
+              "amount": 1.5,
+              "tint": "#12345",
+              "mode": "fil",
+              "enabled": "yes",
+              "stops": ["#000000", 4],
+              "label": "a",
+              "label": "b"
+            }
+            """
+        let decoded = table.decode(parse(json), path: path, context: context)
+        let lines = context.diagnostics.map { "\($0.location.map(\.description) ?? "-") \($0.path): \($0.message)" }
+        XCTAssertEqual(Set(lines), [
+            "2:3 layers[0].widht: unknown key 'widht'; did you mean 'width'?",
+            "9:3 layers[0].label: duplicate key 'label'",
+            "1:1 layers[0]: missing required key 'width'",
+            "3:13 layers[0].amount: 1.5 is out of range 0…1",
+            ##"4:11 layers[0].tint: invalid color '#12345'; expected "#rrggbb" or "#rrggbbaa""##,
+            "5:11 layers[0].mode: 'fil' is not one of fill, fit; did you mean 'fill'?",
+            "6:14 layers[0].enabled: expected true or false, got a string",
+            ##"7:24 layers[0].stops[1]: expected a color ("#rrggbb", "#rrggbbaa" or [r, g, b, a]), got a number"##,
+        ])
+        XCTAssertEqual(lines.count, 8)
+        // Failed values fall back to defaults or in-range placeholders.
+        XCTAssertEqual(decoded.number("amount").value(at: 0), 0.5)
+        XCTAssertEqual(decoded.integer("width"), 1)
+        XCTAssertEqual(decoded.string("label"), "a")
+    }
+
+    func testUnknownKeyWithoutSuggestionListsAllowedKeys() {
+        let context = makeContext()
+        let small = ParameterTable([Parameter("a", .number(0...1), default: .number(0), help: "")])
+        _ = small.decode(parse(#"{"zzz": 1}"#), path: .root, context: context, extraKeys: ["type"])
+        XCTAssertEqual(context.diagnostics.map(\.message), ["unknown key 'zzz' (allowed keys: a, type)"])
+    }
+
+    func testNonObjectIsReported() {
+        let context = makeContext()
+        let decoded = table.decode(parse("[1]"), path: path, context: context)
+        XCTAssertEqual(context.diagnostics.map(\.message), ["expected an object, got an array"])
+        XCTAssertEqual(decoded.integer("width"), 1)
+    }
+
+    func testAssetPathsResolveRelativeToTheJobAndMustExist() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("kiln-model-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Data([1, 2, 3]).write(to: directory.appendingPathComponent("logo.png"))
+
+        let context = DecodeContext(file: "job.json", baseDirectory: directory)
+        let found = table.decode(parse(#"{"width": 1, "image": "logo.png"}"#), path: path, context: context)
+        XCTAssertEqual(found.asset("image")?.lastPathComponent, "logo.png")
+        XCTAssertEqual(found.string("image"), "logo.png")
+        XCTAssertTrue(context.diagnostics.isEmpty)
+
+        _ = table.decode(parse(#"{"width": 1, "image": "missing.png"}"#), path: path, context: context)
+        XCTAssertEqual(context.diagnostics.count, 1)
+        XCTAssertTrue(context.diagnostics[0].message.hasPrefix("file not found: missing.png"), context.diagnostics[0].message)
+
+        XCTAssertEqual(context.resolvePath("/abs/x.png").path, "/abs/x.png")
+        XCTAssertEqual(context.resolvePath("sub/../y.png"), directory.appendingPathComponent("y.png").standardizedFileURL)
+    }
+
+    func testKindDescriptions() {
+        XCTAssertEqual(ParameterKind.number(0...1).description, "number 0…1 (animatable)")
+        XCTAssertEqual(ParameterKind.integer(2...16).description, "integer 2…16")
+        XCTAssertEqual(ParameterKind.choice(["a", "b"]).description, "one of a, b")
+    }
+}
