@@ -27,9 +27,12 @@ let package = Package(
             name: "KilnExport", dependencies: ["KilnModel", "KilnRaster", "KilnScene", "KilnMedia"],
             swiftSettings: strict),
         .executableTarget(
-            name: "kiln", dependencies: ["KilnExport", "KilnScene", "KilnMedia", "KilnModel"], swiftSettings: strict),
+            name: "kiln", dependencies: ["KilnExport", "KilnScene", "KilnMedia", "KilnModel"],
+            swiftSettings: strict),
         .executableTarget(
-            name: "kiln-bench", dependencies: ["KilnExport", "KilnScene", "KilnRaster", "KilnMedia", "KilnModel"], swiftSettings: strict),
+            name: "kiln-bench",
+            dependencies: ["KilnExport", "KilnScene", "KilnRaster", "KilnMedia", "KilnModel"],
+            swiftSettings: strict),
         .testTarget(name: "KilnModelTests", dependencies: ["KilnModel"], swiftSettings: strict),
         .testTarget(name: "KilnRasterTests", dependencies: ["KilnRaster"], swiftSettings: strict),
         .testTarget(name: "KilnSceneTests", dependencies: ["KilnScene", "KilnMedia"], swiftSettings: strict),

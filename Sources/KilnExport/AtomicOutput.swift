@@ -20,10 +20,12 @@ public final class AtomicOutputFile: @unchecked Sendable {
         guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory),
             isDirectory.boolValue
         else {
-            throw .cannotCreateOutput(path: finalURL.path, reason: "directory \(directory.path) does not exist")
+            throw .cannotCreateOutput(
+                path: finalURL.path, reason: "directory \(directory.path) does not exist")
         }
         guard access(directory.path, W_OK) == 0 else {
-            throw .cannotCreateOutput(path: finalURL.path, reason: "directory \(directory.path) is not writable")
+            throw .cannotCreateOutput(
+                path: finalURL.path, reason: "directory \(directory.path) is not writable")
         }
         let ext = finalURL.pathExtension.isEmpty ? "" : "." + finalURL.pathExtension
         let token = UInt32.random(in: 0...UInt32.max)
@@ -38,7 +40,7 @@ public final class AtomicOutputFile: @unchecked Sendable {
         defer { close(fd) }
         var offset = 0
         while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
+            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
             if n < 0 {
                 if errno == EINTR { continue }
                 let reason = Self.errnoText()

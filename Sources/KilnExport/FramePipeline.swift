@@ -61,9 +61,11 @@ public struct VideoExport: Sendable {
         let o = job.output
         let renderer = SceneRenderer(
             layers: job.layers, canvas: Canvas(width: o.width, height: o.height), threads: threads)
-        let encoder = EncoderThread(writer: writer, frames: (0..<poolSize).map { _ in
-            YUV420Frame(width: o.width, height: o.height)
-        })
+        let encoder = EncoderThread(
+            writer: writer,
+            frames: (0..<poolSize).map { _ in
+                YUV420Frame(width: o.width, height: o.height)
+            })
         encoder.start()
         var failure: ExportError?
         for n in 0..<o.frameCount {

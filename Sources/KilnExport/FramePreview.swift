@@ -36,7 +36,8 @@ public struct FramePreview: Sendable {
         let image = render(frame: frame)
         let bytes: [UInt8]
         do {
-            bytes = try PNGCodec.encode(rgba: image.bytes, width: image.width, height: image.height, stride: image.stride)
+            bytes = try PNGCodec.encode(
+                rgba: image.bytes, width: image.width, height: image.height, stride: image.stride)
         } catch {
             throw .media(error)
         }

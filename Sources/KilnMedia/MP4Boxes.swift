@@ -52,16 +52,20 @@ private final class BoxFile {
             let type = String(decoding: header[4..<8], as: UTF8.self)
             var headerSize: UInt64 = 8
             if boxSize == 1 {
-                guard header.count == 16 else { throw MediaError.failure("MP4Boxes", "truncated 64-bit box header") }
+                guard header.count == 16 else {
+                    throw MediaError.failure("MP4Boxes", "truncated 64-bit box header")
+                }
                 boxSize = header[8..<16].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
                 headerSize = 16
             } else if boxSize == 0 {
                 boxSize = size - offset  // extends to end of file
             }
             guard boxSize >= headerSize, boxSize <= size - offset else {
-                throw MediaError.failure("MP4Boxes", "invalid size \(boxSize) for box '\(type)' at offset \(offset) in \(path)")
+                throw MediaError.failure(
+                    "MP4Boxes", "invalid size \(boxSize) for box '\(type)' at offset \(offset) in \(path)")
             }
-            boxes.append(Box(type: type, payloadOffset: offset + headerSize, payloadSize: Int(boxSize - headerSize)))
+            boxes.append(
+                Box(type: type, payloadOffset: offset + headerSize, payloadSize: Int(boxSize - headerSize)))
             offset += boxSize
         }
         return boxes

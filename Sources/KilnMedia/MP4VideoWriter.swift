@@ -38,15 +38,19 @@ public final class MP4VideoWriter: @unchecked Sendable {
         y: UnsafePointer<UInt8>, yStride: Int, u: UnsafePointer<UInt8>, v: UnsafePointer<UInt8>, uvStride: Int
     ) throws(MediaError) {
         guard state == .open, let frame, let codecContext else {
-            throw MediaError.failure("MP4VideoWriter.append", "writer is \(state == .finished ? "finished" : "closed")")
+            throw MediaError.failure(
+                "MP4VideoWriter.append", "writer is \(state == .finished ? "finished" : "closed")")
         }
         do throws(MediaError) {
             // The encoder may still reference the previous buffer; this only copies if it does.
             try check(av_frame_make_writable(frame), "av_frame_make_writable")
             let width = Int32(settings.width), height = Int32(settings.height)
-            av_image_copy_plane(frame.pointee.data.0, frame.pointee.linesize.0, y, Int32(yStride), width, height)
-            av_image_copy_plane(frame.pointee.data.1, frame.pointee.linesize.1, u, Int32(uvStride), width / 2, height / 2)
-            av_image_copy_plane(frame.pointee.data.2, frame.pointee.linesize.2, v, Int32(uvStride), width / 2, height / 2)
+            av_image_copy_plane(
+                frame.pointee.data.0, frame.pointee.linesize.0, y, Int32(yStride), width, height)
+            av_image_copy_plane(
+                frame.pointee.data.1, frame.pointee.linesize.1, u, Int32(uvStride), width / 2, height / 2)
+            av_image_copy_plane(
+                frame.pointee.data.2, frame.pointee.linesize.2, v, Int32(uvStride), width / 2, height / 2)
             frame.pointee.pts = Int64(framesAppended)
             try check(avcodec_send_frame(codecContext, frame), "avcodec_send_frame")
             framesAppended += 1
@@ -62,7 +66,8 @@ public final class MP4VideoWriter: @unchecked Sendable {
     @discardableResult
     public func finish() throws(MediaError) -> Int {
         guard state == .open, let codecContext, let formatContext else {
-            throw MediaError.failure("MP4VideoWriter.finish", "writer is \(state == .finished ? "finished" : "closed")")
+            throw MediaError.failure(
+                "MP4VideoWriter.finish", "writer is \(state == .finished ? "finished" : "closed")")
         }
         do throws(MediaError) {
             try check(avcodec_send_frame(codecContext, nil), "avcodec_send_frame")
@@ -86,19 +91,26 @@ public final class MP4VideoWriter: @unchecked Sendable {
     // MARK: - Setup
 
     private func open(path: String) throws(MediaError) {
-        try check(avformat_alloc_output_context2(&formatContext, nil, "mp4", path), "avformat_alloc_output_context2")
+        try check(
+            avformat_alloc_output_context2(&formatContext, nil, "mp4", path), "avformat_alloc_output_context2"
+        )
         let formatContext = try require(formatContext, "avformat_alloc_output_context2")
         let codec = try require(
-            avcodec_find_encoder_by_name("libx264"), "avcodec_find_encoder_by_name", "libx264 is not available")
+            avcodec_find_encoder_by_name("libx264"), "avcodec_find_encoder_by_name",
+            "libx264 is not available")
         let stream = try require(avformat_new_stream(formatContext, nil), "avformat_new_stream")
         self.stream = stream
         codecContext = avcodec_alloc_context3(codec)
         let codecContext = try require(codecContext, "avcodec_alloc_context3")
 
-        try configure(codecContext, globalHeader: formatContext.pointee.oformat.pointee.flags & kiln_avfmt_globalheader() != 0)
+        try configure(
+            codecContext,
+            globalHeader: formatContext.pointee.oformat.pointee.flags & kiln_avfmt_globalheader() != 0)
         try check(avcodec_open2(codecContext, codec, nil), "avcodec_open2")
 
-        try check(avcodec_parameters_from_context(stream.pointee.codecpar, codecContext), "avcodec_parameters_from_context")
+        try check(
+            avcodec_parameters_from_context(stream.pointee.codecpar, codecContext),
+            "avcodec_parameters_from_context")
         // A hint only: the MP4 muxer picks its own timescale in avformat_write_header.
         stream.pointee.time_base = codecContext.pointee.time_base
         stream.pointee.avg_frame_rate = codecContext.pointee.framerate
@@ -117,8 +129,11 @@ public final class MP4VideoWriter: @unchecked Sendable {
         try check(avformat_write_header(formatContext, &options), "avformat_write_header")
     }
 
-    private func configure(_ context: UnsafeMutablePointer<AVCodecContext>, globalHeader: Bool) throws(MediaError) {
-        let rate = AVRational(num: Int32(settings.frameRateNumerator), den: Int32(settings.frameRateDenominator))
+    private func configure(_ context: UnsafeMutablePointer<AVCodecContext>, globalHeader: Bool)
+        throws(MediaError)
+    {
+        let rate = AVRational(
+            num: Int32(settings.frameRateNumerator), den: Int32(settings.frameRateDenominator))
         context.pointee.width = Int32(settings.width)
         context.pointee.height = Int32(settings.height)
         context.pointee.pix_fmt = AV_PIX_FMT_YUV420P

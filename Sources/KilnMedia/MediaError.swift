@@ -41,7 +41,8 @@ func check(_ code: Int32, _ function: String) throws(MediaError) -> Int32 {
 }
 
 /// For FFmpeg allocators and lookups that signal failure with NULL.
-func require<T>(_ value: T?, _ function: String, _ message: String = "returned NULL") throws(MediaError) -> T {
+func require<T>(_ value: T?, _ function: String, _ message: String = "returned NULL") throws(MediaError) -> T
+{
     guard let value else { throw MediaError.failure(function, message) }
     return value
 }

@@ -15,7 +15,8 @@ public struct DecodedImage: Sendable {
 
 /// PNG through libavcodec's PNG encoder/decoder. Encoded images carry an sRGB chunk (plus cHRM/gAMA).
 public enum PNGCodec {
-    public static func encode(rgba: UnsafePointer<UInt8>, width: Int, height: Int, stride: Int) throws(MediaError)
+    public static func encode(rgba: UnsafePointer<UInt8>, width: Int, height: Int, stride: Int)
+        throws(MediaError)
         -> [UInt8]
     {
         guard width > 0, height > 0, stride >= width * 4 else {
@@ -30,12 +31,15 @@ public enum PNGCodec {
         frame.pointee.color_primaries = AVCOL_PRI_BT709
         frame.pointee.color_trc = AVCOL_TRC_IEC61966_2_1
         try check(av_frame_get_buffer(frame, 0), "av_frame_get_buffer")
-        av_image_copy_plane(frame.pointee.data.0, frame.pointee.linesize.0, rgba, Int32(stride), Int32(width * 4), Int32(height))
+        av_image_copy_plane(
+            frame.pointee.data.0, frame.pointee.linesize.0, rgba, Int32(stride), Int32(width * 4),
+            Int32(height))
 
         try check(avcodec_send_frame(session.context, frame), "avcodec_send_frame")
         try check(avcodec_send_frame(session.context, nil), "avcodec_send_frame")
         try check(avcodec_receive_packet(session.context, session.packet), "avcodec_receive_packet")
-        return Array(UnsafeBufferPointer(start: session.packet.pointee.data, count: Int(session.packet.pointee.size)))
+        return Array(
+            UnsafeBufferPointer(start: session.packet.pointee.data, count: Int(session.packet.pointee.size)))
     }
 
     /// Any PNG (palette, grey, 16-bit …) → RGBA8.
@@ -51,20 +55,28 @@ public enum PNGCodec {
         return try rgbaImage(from: session.frame)
     }
 
-    private static func rgbaImage(from frame: UnsafeMutablePointer<AVFrame>) throws(MediaError) -> DecodedImage {
+    private static func rgbaImage(from frame: UnsafeMutablePointer<AVFrame>) throws(MediaError)
+        -> DecodedImage
+    {
         let width = Int(frame.pointee.width), height = Int(frame.pointee.height)
         let format = AVPixelFormat(rawValue: frame.pointee.format)
         var rgba = [UInt8](repeating: 0, count: width * height * 4)
         if format == AV_PIX_FMT_RGBA {
             rgba.withUnsafeMutableBufferPointer {
-                av_image_copy_plane($0.baseAddress, Int32(width * 4), frame.pointee.data.0, frame.pointee.linesize.0, Int32(width * 4), Int32(height))
+                av_image_copy_plane(
+                    $0.baseAddress, Int32(width * 4), frame.pointee.data.0, frame.pointee.linesize.0,
+                    Int32(width * 4), Int32(height))
             }
         } else {
             let scaler = try ScaleContext(
                 width: width, height: height, from: format, to: AV_PIX_FMT_RGBA,
                 flags: SWS_POINT | SWS_ACCURATE_RND | SWS_BITEXACT)
-            let source = withUnsafeBytes(of: frame.pointee.data) { Array($0.bindMemory(to: UnsafePointer<UInt8>?.self).prefix(4)) }
-            let sourceStrides = withUnsafeBytes(of: frame.pointee.linesize) { Array($0.bindMemory(to: Int32.self).prefix(4)) }
+            let source = withUnsafeBytes(of: frame.pointee.data) {
+                Array($0.bindMemory(to: UnsafePointer<UInt8>?.self).prefix(4))
+            }
+            let sourceStrides = withUnsafeBytes(of: frame.pointee.linesize) {
+                Array($0.bindMemory(to: Int32.self).prefix(4))
+            }
             rgba.withUnsafeMutableBufferPointer {
                 scaler.scale(
                     source: source, sourceStrides: sourceStrides,

@@ -9,17 +9,21 @@ final class ScaleContext {
         throws(MediaError)
     {
         let context = sws_getContext(
-            Int32(width), Int32(height), source, Int32(width), Int32(height), destination, flags, nil, nil, nil)
+            Int32(width), Int32(height), source, Int32(width), Int32(height), destination, flags, nil, nil,
+            nil)
         self.context = try require(
             context, "sws_getContext",
-            "cannot convert \(pixelFormatName(source)) to \(pixelFormatName(destination)) at \(width)x\(height)")
+            "cannot convert \(pixelFormatName(source)) to \(pixelFormatName(destination)) at \(width)x\(height)"
+        )
         self.height = height
     }
 
     deinit { sws_freeContext(context) }
 
     /// Both sides use the same matrix; `sourceFullRange`/`destinationFullRange` pick JPEG vs MPEG range.
-    func setColorspace(_ colorspace: Int32, sourceFullRange: Bool, destinationFullRange: Bool) throws(MediaError) {
+    func setColorspace(_ colorspace: Int32, sourceFullRange: Bool, destinationFullRange: Bool)
+        throws(MediaError)
+    {
         let coefficients = sws_getCoefficients(colorspace)
         try check(
             sws_setColorspaceDetails(
@@ -42,4 +46,6 @@ func pixelFormatName(_ format: AVPixelFormat) -> String {
 
 /// Pads the 3–4 used plane pointers of a C `uint8_t *data[8]`-style argument to what sws_scale reads.
 func planes<T>(_ pointers: T?...) -> [T?] { pointers + Array(repeating: nil, count: 4 - pointers.count) }
-func strides(_ values: Int...) -> [Int32] { values.map(Int32.init) + Array(repeating: 0, count: 4 - values.count) }
+func strides(_ values: Int...) -> [Int32] {
+    values.map(Int32.init) + Array(repeating: 0, count: 4 - values.count)
+}

@@ -85,7 +85,9 @@ private final class DecodeSession {
     }
 
     func run(onFrame: ((DecodedFrame) -> Void)?) throws(MediaError) -> VideoStreamInfo {
-        guard let formatContext, let codecContext, let packet else { fatalError("DecodeSession not initialised") }
+        guard let formatContext, let codecContext, let packet else {
+            fatalError("DecodeSession not initialised")
+        }
         while true {
             let status = av_read_frame(formatContext, packet)
             if status == kiln_averror_eof() { break }
@@ -117,13 +119,16 @@ private final class DecodeSession {
             var pts = frame.pointee.best_effort_timestamp
             if pts == kiln_av_nopts_value() { pts = frame.pointee.pts }
             if keyPacketTimestamps.contains(pts) { keyFrameIndices.append(timestamps.count) }
-            timestamps.append(pts == kiln_av_nopts_value() ? .nan : Double(pts) * av_q2d(stream.pointee.time_base))
+            timestamps.append(
+                pts == kiln_av_nopts_value() ? .nan : Double(pts) * av_q2d(stream.pointee.time_base))
             if let onFrame { try onFrame(planar420(frame, index: timestamps.count - 1)) }
         }
     }
 
     /// Hands out the frame as 8-bit 4:2:0, converting other decoder outputs through swscale.
-    private func planar420(_ frame: UnsafeMutablePointer<AVFrame>, index: Int) throws(MediaError) -> DecodedFrame {
+    private func planar420(_ frame: UnsafeMutablePointer<AVFrame>, index: Int) throws(MediaError)
+        -> DecodedFrame
+    {
         let width = Int(frame.pointee.width), height = Int(frame.pointee.height)
         var source = frame
         let format = AVPixelFormat(rawValue: frame.pointee.format)
@@ -140,7 +145,8 @@ private final class DecodeSession {
             yStride: yStride, uvStride: uvStride)
     }
 
-    private func convertTo420(_ frame: UnsafeMutablePointer<AVFrame>, format: AVPixelFormat) throws(MediaError)
+    private func convertTo420(_ frame: UnsafeMutablePointer<AVFrame>, format: AVPixelFormat)
+        throws(MediaError)
         -> UnsafeMutablePointer<AVFrame>
     {
         if converted == nil {
@@ -154,12 +160,18 @@ private final class DecodeSession {
                 to: AV_PIX_FMT_YUV420P, flags: SWS_BILINEAR | SWS_ACCURATE_RND)
         }
         let output = converted!
-        let source = withUnsafeBytes(of: frame.pointee.data) { Array($0.bindMemory(to: UnsafePointer<UInt8>?.self).prefix(4)) }
-        let sourceStrides = withUnsafeBytes(of: frame.pointee.linesize) { Array($0.bindMemory(to: Int32.self).prefix(4)) }
+        let source = withUnsafeBytes(of: frame.pointee.data) {
+            Array($0.bindMemory(to: UnsafePointer<UInt8>?.self).prefix(4))
+        }
+        let sourceStrides = withUnsafeBytes(of: frame.pointee.linesize) {
+            Array($0.bindMemory(to: Int32.self).prefix(4))
+        }
         scaler!.scale(
             source: source, sourceStrides: sourceStrides,
             destination: planes(output.pointee.data.0, output.pointee.data.1, output.pointee.data.2),
-            destinationStrides: [output.pointee.linesize.0, output.pointee.linesize.1, output.pointee.linesize.2, 0])
+            destinationStrides: [
+                output.pointee.linesize.0, output.pointee.linesize.1, output.pointee.linesize.2, 0,
+            ])
         return output
     }
 
@@ -167,11 +179,14 @@ private final class DecodeSession {
         let parameters = stream.pointee.codecpar.pointee
         var rate = stream.pointee.r_frame_rate
         if rate.num <= 0 || rate.den <= 0 { rate = stream.pointee.avg_frame_rate }
-        func name(_ cString: UnsafePointer<CChar>?) -> String { cString.map { String(cString: $0) } ?? "unknown" }
+        func name(_ cString: UnsafePointer<CChar>?) -> String {
+            cString.map { String(cString: $0) } ?? "unknown"
+        }
         func seconds(_ value: Int64, _ base: AVRational) -> Double {
             value == kiln_av_nopts_value() ? 0 : Double(value) * av_q2d(base)
         }
-        let streams = UnsafeBufferPointer(start: formatContext!.pointee.streams, count: Int(formatContext!.pointee.nb_streams))
+        let streams = UnsafeBufferPointer(
+            start: formatContext!.pointee.streams, count: Int(formatContext!.pointee.nb_streams))
         return VideoStreamInfo(
             codecName: name(avcodec_get_name(parameters.codec_id)),
             width: Int(parameters.width), height: Int(parameters.height),
@@ -182,7 +197,8 @@ private final class DecodeSession {
             colorSpace: name(av_color_space_name(parameters.color_space)),
             colorRange: name(av_color_range_name(parameters.color_range)),
             decodedFrameCount: timestamps.count, decodeErrors: decodeErrors,
-            containerDurationSeconds: seconds(formatContext!.pointee.duration, AVRational(num: 1, den: AV_TIME_BASE)),
+            containerDurationSeconds: seconds(
+                formatContext!.pointee.duration, AVRational(num: 1, den: AV_TIME_BASE)),
             streamDurationSeconds: seconds(stream.pointee.duration, stream.pointee.time_base),
             presentationTimestamps: timestamps, keyFrameIndices: keyFrameIndices,
             hasAudio: streams.contains { $0?.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_AUDIO })

@@ -3,9 +3,11 @@
 /// float or RGBA intermediate is needed for video.
 ///
 /// The frame is composited over opaque black (a premultiplied colour over black is itself).
-/// Dither is triangular (TPDF, ±1 code value) from a hash of the pixel position only, the same
-/// offset for R, G and B so it adds luma grain, not colour noise; it is static over time so the
-/// encoder does not spend bits on flickering noise.
+/// Dither is uniform in (−½, ½) code value from a hash of the pixel position only: enough to turn
+/// bands into a fine grain whose average is the exact value, while colours that are already exact
+/// codes (flat black, pure primaries) stay exact and noise-free. The offset is the same for R, G
+/// and B so it adds luma grain, not colour noise, and static over time so the encoder does not
+/// spend bits on flickering noise.
 public enum Quantizer {
     // BT.709 luma coefficients and the limited-range scale factors.
     static let kr: Float = 0.2126
@@ -37,7 +39,7 @@ public enum Quantizer {
         }
     }
 
-    /// Dither offsets in (−1, 1) code values for pixels x..x+7 of frame row y.
+    /// Dither offsets in (−½, ½) code value for pixels x..x+7 of frame row y.
     @inline(__always)
     static func dither(x: Int, y: Int) -> SIMD8<Float> {
         let xs = SIMD8<UInt32>(0, 1, 2, 3, 4, 5, 6, 7) &+ UInt32(truncatingIfNeeded: x)
@@ -47,9 +49,8 @@ public enum Quantizer {
         h ^= h &>> 12
         h &*= 0x297A_2D39
         h ^= h &>> 15
-        let u1 = SIMD8<Float>(h & 0xFFFF)
-        let u2 = SIMD8<Float>(h &>> 16)
-        return (u1 + u2) * (1.0 / 65536.0) - 1
+        // 24 bits → uniform in the open interval (−0.5, 0.5).
+        return (SIMD8<Float>(h &>> 8) + 0.5) * (1.0 / 16_777_216.0) - 0.5
     }
 
     /// Scalar form of `dither`, for reference implementations in tests.
@@ -152,8 +153,9 @@ public enum Quantizer {
         var i = 0
         while i < chromaWidth {
             let x = 2 &* i
-            @inline(__always) func filtered(_ p: UnsafeMutablePointer<Float>, _ prev: inout Float) -> SIMD8<Float>
-            {
+            @inline(__always) func filtered(_ p: UnsafeMutablePointer<Float>, _ prev: inout Float) -> SIMD8<
+                Float
+            > {
                 let lo = load(p + x), hi = load(p + (x &+ 8))
                 let even = SIMD8(lowHalf: lo.evenHalf, highHalf: hi.evenHalf)
                 let odd = SIMD8(lowHalf: lo.oddHalf, highHalf: hi.oddHalf)

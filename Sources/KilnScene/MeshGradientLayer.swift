@@ -63,7 +63,8 @@ public struct MeshGradientLayer: LayerRendering {
         columns: Int, rows: Int, points: [Animated<Point2>], colors: [Animated<RGBA>],
         background: Animated<RGBA>, smoothsColors: Bool
     ) {
-        precondition(columns >= 2 && rows >= 2 && points.count == columns * rows && colors.count == points.count)
+        precondition(
+            columns >= 2 && rows >= 2 && points.count == columns * rows && colors.count == points.count)
         self.columns = columns
         self.rows = rows
         self.points = points
@@ -76,7 +77,9 @@ public struct MeshGradientLayer: LayerRendering {
         let scale = SIMD2(Double(canvas.width), Double(canvas.height))
         let grid = MeshGrid(
             columns: columns, rows: rows,
-            positions: points.map { let p = $0.value(at: time); return SIMD2(p.x, p.y) * scale },
+            positions: points.map {
+                let p = $0.value(at: time); return SIMD2(p.x, p.y) * scale
+            },
             colors: colors.map { c in
                 let p = c.value(at: time).premultiplied
                 return SIMD4(Double(p.r), Double(p.g), Double(p.b), Double(p.a))
@@ -153,25 +156,34 @@ struct MeshGrid {
         return top * (1 - v) + bottom * v
     }
 
-    /// Splits every patch into an n×n grid of quads (two triangles each), n chosen so edges are
-    /// about `targetEdge` pixels.
+    /// Splits every patch into a grid of quads (two triangles each) with edges of about
+    /// `targetEdge` pixels. Subdivision counts are per patch column (along u) and per patch row
+    /// (along v), so neighbouring patches place identical vertices on their shared edge: no
+    /// T-junctions, so no cracks.
     func tessellate(into mesh: inout GouraudMesh, smoothColors: Bool, targetEdge: Double) {
+        func count(_ length: Double) -> Int { min(64, max(2, Int((length / targetEdge).rounded(.up)))) }
+        func distance(_ a: Int, _ b: Int) -> Double {
+            let d = positions[a] - positions[b]
+            return (d * d).sum().squareRoot()
+        }
+        // A patch edge's chord underestimates its curve a little; the cap and the 12 px target
+        // leave ample margin for the colour error of linear shading.
+        let uCounts = (0..<(columns - 1)).map { c in
+            count((0..<rows).map { r in distance(r * columns + c, r * columns + c + 1) }.max()!)
+        }
+        let vCounts = (0..<(rows - 1)).map { r in
+            count((0..<columns).map { c in distance(r * columns + c, (r + 1) * columns + c) }.max()!)
+        }
         for r in 0..<(rows - 1) {
             for c in 0..<(columns - 1) {
-                let corners = [
-                    positions[r * columns + c], positions[r * columns + c + 1],
-                    positions[(r + 1) * columns + c], positions[(r + 1) * columns + c + 1],
-                ]
-                var extent = 0.0
-                for a in corners { for b in corners { extent = max(extent, ((a - b) * (a - b)).sum().squareRoot()) } }
-                let n = min(64, max(2, Int((extent / targetEdge).rounded(.up))))
+                let nu = uCounts[c], nv = vCounts[r]
                 var row = [GouraudMesh.Vertex]()
                 var previous = [GouraudMesh.Vertex]()
-                for j in 0...n {
+                for j in 0...nv {
                     row.removeAll(keepingCapacity: true)
-                    let v = Double(j) / Double(n)
-                    for i in 0...n {
-                        let u = Double(i) / Double(n)
+                    let v = Double(j) / Double(nv)
+                    for i in 0...nu {
+                        let u = Double(i) / Double(nu)
                         let p = surface(positions, column: c, row: r, u: u, v: v)
                         let color =
                             smoothColors
@@ -183,7 +195,7 @@ struct MeshGrid {
                         row.append(GouraudMesh.Vertex(x: Float(p.x), y: Float(p.y), color: clamped.simd))
                     }
                     if j > 0 {
-                        for i in 0..<n {
+                        for i in 0..<nu {
                             mesh.addTriangle(previous[i], previous[i + 1], row[i])
                             mesh.addTriangle(previous[i + 1], row[i + 1], row[i])
                         }

@@ -32,7 +32,9 @@ struct Options {
             case "--encode-frames": encodeFrames = max(3, Int(value()) ?? 24)
             case "--size":
                 let parts = value().split(separator: "x").compactMap { Int($0) }
-                guard parts.count == 2, parts[0] % 2 == 0, parts[1] % 2 == 0 else { fail("--size WxH, even numbers") }
+                guard parts.count == 2, parts[0] % 2 == 0, parts[1] % 2 == 0 else {
+                    fail("--size WxH, even numbers")
+                }
                 (width, height) = (parts[0], parts[1])
             case "-h", "--help":
                 print(
@@ -95,9 +97,12 @@ func benchLayer() -> LayerNode {
     ])
     let black = RGBA(r: 0, g: 0, b: 0, a: 1), blue = RGBA(r: 0, g: 0, b: 1, a: 1)
     let green = RGBA(r: 0, g: 1, b: 0, a: 1)
-    let colors = [black, black, black, blue, blue, blue, green, green, green].map { Animated<RGBA>.constant($0) }
+    let colors = [black, black, black, blue, blue, blue, green, green, green].map {
+        Animated<RGBA>.constant($0)
+    }
     let mesh = MeshGradientLayer(
-        columns: 3, rows: 3, points: points, colors: colors, background: .constant(black), smoothsColors: true)
+        columns: 3, rows: 3, points: points, colors: colors, background: .constant(black), smoothsColors: true
+    )
     return LayerNode(kind: "meshGradient", name: nil, opacity: .constant(1), content: mesh, path: .root)
 }
 
@@ -119,14 +124,17 @@ for threads in Set([1, cores]).sorted() {
 
 // Conversion alone, 1 thread: Kiln's fused float→dither→YUV pass against libswscale RGBA→YUV.
 let full = PlanarBand(width: width, rows: height)
-let single = SceneRenderer(layers: layers, canvas: Canvas(width: width, height: height, bandHeight: height), threads: 1)
+let single = SceneRenderer(
+    layers: layers, canvas: Canvas(width: width, height: height, bandHeight: height), threads: 1)
 let rgba = RGBA8Frame(width: width, height: height)
 single.render(at: 1.0, yuv: nil, rgba: rgba)
 for y in 0..<height {
     for x in 0..<width {
         let p = rgba.pixel(x: x, y: y)
         let i = y * full.stride + x
-        (full.r[i], full.g[i], full.b[i], full.a[i]) = (Float(p[0]) / 255, Float(p[1]) / 255, Float(p[2]) / 255, 1)
+        (full.r[i], full.g[i], full.b[i], full.a[i]) = (
+            Float(p[0]) / 255, Float(p[1]) / 255, Float(p[2]) / 255, 1
+        )
     }
 }
 let scratch = Quantizer.Scratch(width: width)
@@ -142,7 +150,8 @@ do {
     let sws = try SwscaleConverter(width: width, height: height)
     let swsMs = measure(options.frames) { _ in
         sws.convert(
-            rgba: rgba.bytes, rgbaStride: rgba.stride, y: frame.y, yStride: frame.yStride, u: frame.u, v: frame.v,
+            rgba: rgba.bytes, rgbaStride: rgba.stride, y: frame.y, yStride: frame.yStride, u: frame.u,
+            v: frame.v,
             uvStride: frame.uvStride)
     }
     rows.append(Row(name: "convert RGBA8 → YUV (swscale)", threads: 1, msPerFrame: swsMs, pixels: pixels))
@@ -161,7 +170,8 @@ let tmp = FileManager.default.temporaryDirectory.appendingPathComponent("kiln-be
 for preset in ["veryfast", "medium"] {
     do {
         let settings = VideoSettings(
-            width: width, height: height, frameRateNumerator: 30, frameRateDenominator: 1, crf: 18, preset: preset,
+            width: width, height: height, frameRateNumerator: 30, frameRateDenominator: 1, crf: 18,
+            preset: preset,
             gop: 60, encoderThreads: 1, faststart: false)
         let writer = try MP4VideoWriter(path: tmp, settings: settings)
         let start = DispatchTime.now().uptimeNanoseconds
@@ -190,7 +200,10 @@ if options.json {
     var object: [String: Any] = [
         "width": width, "height": height, "cores": cores,
         "rows": rows.map {
-            ["name": $0.name, "threads": $0.threads, "msPerFrame": $0.msPerFrame, "nsCorePerPixel": $0.nsCorePerPixel]
+            [
+                "name": $0.name, "threads": $0.threads, "msPerFrame": $0.msPerFrame,
+                "nsCorePerPixel": $0.nsCorePerPixel,
+            ]
         },
     ]
     object["ratios"] = Dictionary(uniqueKeysWithValues: ratios.map { ($0.0, $0.1) })

@@ -23,7 +23,8 @@ func installInterruptHandlers() {
 
 enum RenderCommand {
     static func run(_ raw: [String]) throws -> Int32 {
-        let args = try Arguments(raw, command: "render", valued: ["-o", "--output", "--threads", "--progress"])
+        let args = try Arguments(
+            raw, command: "render", valued: ["-o", "--output", "--threads", "--progress"])
         if args.flags.contains("--help") {
             print(Help.render)
             return ExitCode.ok
@@ -76,7 +77,8 @@ enum PreviewCommand {
         let at = try args.double("--at", command: "preview")
         let frameArg = try args.int("--frame", command: "preview", range: 0...Int(Int32.max))
         guard (at == nil) != (frameArg == nil) else {
-            throw UsageError(message: "preview needs exactly one of --at SECONDS or --frame N", command: "preview")
+            throw UsageError(
+                message: "preview needs exactly one of --at SECONDS or --frame N", command: "preview")
         }
         let threads = try args.int("--threads", command: "preview", range: 1...256)
         let job: Job

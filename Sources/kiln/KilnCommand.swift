@@ -105,7 +105,9 @@ struct Arguments {
                 if let inline {
                     values[name] = inline
                 } else {
-                    guard i < args.count else { throw UsageError(message: "\(name) needs a value", command: command) }
+                    guard i < args.count else {
+                        throw UsageError(message: "\(name) needs a value", command: command)
+                    }
                     values[name] = args[i]
                     i += 1
                 }
@@ -121,7 +123,8 @@ struct Arguments {
         guard let text = values[name] else { return nil }
         guard let value = Int(text), range.contains(value) else {
             throw UsageError(
-                message: "\(name) expects an integer in \(range.lowerBound)…\(range.upperBound), got '\(text)'",
+                message:
+                    "\(name) expects an integer in \(range.lowerBound)…\(range.upperBound), got '\(text)'",
                 command: command)
         }
         return value
@@ -130,7 +133,8 @@ struct Arguments {
     func double(_ name: String, command: String) throws -> Double? {
         guard let text = values[name] else { return nil }
         guard let value = Double(text), value.isFinite, value >= 0 else {
-            throw UsageError(message: "\(name) expects a number of seconds ≥ 0, got '\(text)'", command: command)
+            throw UsageError(
+                message: "\(name) expects a number of seconds ≥ 0, got '\(text)'", command: command)
         }
         return value
     }

@@ -16,7 +16,8 @@ enum ProgressMode: Equatable {
         case "json": self = .json
         case "none": self = .none
         default:
-            throw UsageError(message: "--progress expects auto, bar, json or none, got '\(text)'", command: "render")
+            throw UsageError(
+                message: "--progress expects auto, bar, json or none, got '\(text)'", command: "render")
         }
     }
 }
@@ -36,8 +37,8 @@ final class ProgressReporter: @unchecked Sendable {
             var object = "{\"frame\":\(p.frame),\"total\":\(p.totalFrames),"
             object += String(format: "\"elapsed\":%.3f,\"fps\":%.2f", p.elapsedSeconds, p.framesPerSecond)
             if let eta = p.etaSeconds { object += String(format: ",\"eta\":%.1f", eta) }
-            print(object + "}")
-            fflush(stdout)
+            // Unbuffered, so a reading program sees each step as it happens.
+            FileHandle.standardOutput.write(Data((object + "}\n").utf8))
         case .bar:
             // Redraw at most ten times a second, and always for the last frame.
             guard p.elapsedSeconds - lastDraw >= 0.1 || p.frame == p.totalFrames else { return }
@@ -63,6 +64,7 @@ final class ProgressReporter: @unchecked Sendable {
     static func clock(_ seconds: Double) -> String {
         let s = Int(seconds.rounded())
         return s >= 3600
-            ? String(format: "%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60) : String(format: "%d:%02d", s / 60, s % 60)
+            ? String(format: "%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60)
+            : String(format: "%d:%02d", s / 60, s % 60)
     }
 }

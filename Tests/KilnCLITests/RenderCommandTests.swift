@@ -28,14 +28,19 @@ final class RenderCommandTests: TemporaryDirectoryTestCase {
         XCTAssertEqual(info.decodeErrors, 0)
         XCTAssertEqual(info.containerDurationSeconds, 6, accuracy: 0.001)
         XCTAssertEqual(
-            [info.colorPrimaries, info.colorTransfer, info.colorSpace, info.colorRange], ["bt709", "bt709", "bt709", "tv"])
+            [info.colorPrimaries, info.colorTransfer, info.colorSpace, info.colorRange],
+            ["bt709", "bt709", "bt709", "tv"])
         let boxes = try MP4Boxes.topLevel(path: out)
-        XCTAssertLessThan(try XCTUnwrap(boxes.firstIndex(of: "moov")), try XCTUnwrap(boxes.firstIndex(of: "mdat")))
+        XCTAssertLessThan(
+            try XCTUnwrap(boxes.firstIndex(of: "moov")), try XCTUnwrap(boxes.firstIndex(of: "mdat")))
 
         guard
             let probe = try KilnProcess.tool(
                 "/usr/bin/ffprobe",
-                ["-v", "error", "-select_streams", "v:0", "-count_frames", "-show_streams", "-show_format", out])
+                [
+                    "-v", "error", "-select_streams", "v:0", "-count_frames", "-show_streams", "-show_format",
+                    out,
+                ])
         else { throw XCTSkip("ffprobe is not installed") }
         XCTAssertEqual(probe.status, 0, probe.stderr)
         XCTAssertEqual(probe.stderr, "", "ffprobe reported decode errors")
@@ -57,8 +62,12 @@ final class RenderCommandTests: TemporaryDirectoryTestCase {
     }
 
     func testInvalidJobIs65AndWritesNothing() throws {
-        let job = try write("odd.json", #"{"kiln": 1, "output": {"width": 101, "height": 64, "fps": 30, "duration": 1}, "layers": []}"#)
-        let result = try KilnProcess.run(["render", job, "-o", directory.appendingPathComponent("o.mp4").path])
+        let job = try write(
+            "odd.json",
+            #"{"kiln": 1, "output": {"width": 101, "height": 64, "fps": 30, "duration": 1}, "layers": []}"#)
+        let result = try KilnProcess.run([
+            "render", job, "-o", directory.appendingPathComponent("o.mp4").path,
+        ])
         XCTAssertEqual(result.status, 65)
         XCTAssertTrue(result.stderr.contains("output.width"), result.stderr)
         XCTAssertEqual(try contents(), ["odd.json"])
@@ -84,7 +93,8 @@ final class RenderCommandTests: TemporaryDirectoryTestCase {
                 if chunk.isEmpty { break }
                 seen += String(decoding: chunk, as: UTF8.self)
             }
-            XCTAssertTrue(try contents().contains { $0.hasPrefix(".long.mp4.kiln-") }, "no temp file while rendering")
+            XCTAssertTrue(
+                try contents().contains { $0.hasPrefix(".long.mp4.kiln-") }, "no temp file while rendering")
             kill(process.processIdentifier, sig)
             process.waitUntilExit()
             XCTAssertEqual(process.terminationStatus, status)
@@ -110,7 +120,8 @@ final class RenderCommandTests: TemporaryDirectoryTestCase {
             XCTAssertNotNil(object?["fps"])
         }
         XCTAssertEqual(
-            (try JSONSerialization.jsonObject(with: Data(lines.last!.utf8)) as? [String: Any])?["frame"] as? Int, 10)
+            (try JSONSerialization.jsonObject(with: Data(lines.last!.utf8)) as? [String: Any])?["frame"]
+                as? Int, 10)
 
         let png = directory.appendingPathComponent("f.png").path
         let preview = try KilnProcess.run(["preview", job, "--at", "0.2", "-o", png])

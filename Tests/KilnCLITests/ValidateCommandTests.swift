@@ -13,7 +13,8 @@ final class ValidateCommandTests: TemporaryDirectoryTestCase {
     }
 
     func testMalformedJSONSaysWhere() throws {
-        let path = try write("broken.json", "{\n  \"kiln\": 1,\n  \"output\": {\"width\": 64\n    \"height\": 64}\n}\n")
+        let path = try write(
+            "broken.json", "{\n  \"kiln\": 1,\n  \"output\": {\"width\": 64\n    \"height\": 64}\n}\n")
         let result = try KilnProcess.run(["validate", path])
         XCTAssertEqual(result.status, 65)
         XCTAssertTrue(result.stderr.contains("kiln: error: \(path):4:5:"), result.stderr)
@@ -60,7 +61,10 @@ final class ValidateCommandTests: TemporaryDirectoryTestCase {
     }
 
     func testJSONOutput() throws {
-        let path = try write("typo.json", #"{"kiln": 1, "output": {"width": "wide", "height": 64, "fps": 30, "duration": 1}, "layers": []}"#)
+        let path = try write(
+            "typo.json",
+            #"{"kiln": 1, "output": {"width": "wide", "height": 64, "fps": 30, "duration": 1}, "layers": []}"#
+        )
         let result = try KilnProcess.run(["validate", "--json", path])
         XCTAssertEqual(result.status, 65)
         let parsed = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]]
@@ -72,7 +76,10 @@ final class ValidateCommandTests: TemporaryDirectoryTestCase {
 
 final class GeneralCommandTests: XCTestCase {
     func testHelpAndVersion() throws {
-        for args in [["--help"], ["render", "--help"], ["preview", "--help"], ["validate", "--help"], ["layers", "--help"]] {
+        for args in [
+            ["--help"], ["render", "--help"], ["preview", "--help"], ["validate", "--help"],
+            ["layers", "--help"],
+        ] {
             let result = try KilnProcess.run(args)
             XCTAssertEqual(result.status, 0, "\(args)")
             XCTAssertTrue(result.stdout.contains("usage: kiln"), "\(args): \(result.stdout)")
@@ -84,9 +91,10 @@ final class GeneralCommandTests: XCTestCase {
     }
 
     func testUsageErrorsAre64() throws {
-        for args in [["frobnicate"], ["render"], ["render", "jobs/mesh-gradient.json", "--threads", "0"],
-            ["preview", "jobs/mesh-gradient.json", "-o", "/tmp/x.png"], ["render", "--bogus", "x.json"]]
-        {
+        for args in [
+            ["frobnicate"], ["render"], ["render", "jobs/mesh-gradient.json", "--threads", "0"],
+            ["preview", "jobs/mesh-gradient.json", "-o", "/tmp/x.png"], ["render", "--bogus", "x.json"],
+        ] {
             let result = try KilnProcess.run(args)
             XCTAssertEqual(result.status, 64, "\(args): \(result.stderr)")
             XCTAssertTrue(result.stderr.hasPrefix("kiln: error: "), "\(args): \(result.stderr)")

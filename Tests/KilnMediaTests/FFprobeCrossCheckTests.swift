@@ -16,7 +16,9 @@ final class FFprobeCrossCheckTests: XCTestCase {
         let path = directory.path("clip.mp4")
         try FlatColourClip.standard.write(to: path, settings: FlatColourClip.settings())
 
-        let fields = try probe(["-v", "error", "-count_frames", "-select_streams", "v:0", "-show_streams", path])
+        let fields = try probe([
+            "-v", "error", "-count_frames", "-select_streams", "v:0", "-show_streams", path,
+        ])
         XCTAssertEqual(fields["codec_name"], "h264")
         XCTAssertEqual(fields["pix_fmt"], "yuv420p")
         XCTAssertEqual(fields["width"], "320")
@@ -37,16 +39,23 @@ final class FFprobeCrossCheckTests: XCTestCase {
     /// The container `colr` box could mask a missing VUI; trace_headers reads the SPS itself.
     func testH264VUICarriesBT709LimitedRange() throws {
         let ffmpeg = "/usr/bin/ffmpeg"
-        guard FileManager.default.isExecutableFile(atPath: ffmpeg) else { throw XCTSkip("\(ffmpeg) not installed") }
+        guard FileManager.default.isExecutableFile(atPath: ffmpeg) else {
+            throw XCTSkip("\(ffmpeg) not installed")
+        }
         let directory = try TemporaryDirectory()
         let path = directory.path("vui.mp4")
         try FlatColourClip(width: 64, height: 48, frameCount: 2).write(
             to: path, settings: FlatColourClip.settings(width: 64, height: 48))
 
-        let trace = try run(ffmpeg, ["-v", "trace", "-i", path, "-c", "copy", "-bsf:v", "trace_headers", "-f", "null", "-"])
+        let trace = try run(
+            ffmpeg, ["-v", "trace", "-i", path, "-c", "copy", "-bsf:v", "trace_headers", "-f", "null", "-"])
         func syntaxElement(_ name: String) -> String? {
-            let line = trace.split(separator: "\n").first { $0.contains(" \(name) ") && $0.contains("trace_headers") }
-            return line.flatMap { $0.split(separator: "=").last }.map { $0.trimmingCharacters(in: .whitespaces) }
+            let line = trace.split(separator: "\n").first {
+                $0.contains(" \(name) ") && $0.contains("trace_headers")
+            }
+            return line.flatMap { $0.split(separator: "=").last }.map {
+                $0.trimmingCharacters(in: .whitespaces)
+            }
         }
         XCTAssertEqual(syntaxElement("colour_primaries"), "1")
         XCTAssertEqual(syntaxElement("transfer_characteristics"), "1")

@@ -31,7 +31,8 @@ final class MP4VideoWriterTests: XCTestCase {
         XCTAssertEqual(info.decodeErrors, 0)
         XCTAssertFalse(info.hasAudio)
         XCTAssertEqual(
-            [info.colorPrimaries, info.colorTransfer, info.colorSpace, info.colorRange], ["bt709", "bt709", "bt709", "tv"])
+            [info.colorPrimaries, info.colorTransfer, info.colorSpace, info.colorRange],
+            ["bt709", "bt709", "bt709", "tv"])
         XCTAssertEqual(info.frameRateNumerator, 30000)
         XCTAssertEqual(info.frameRateDenominator, 1001)
         XCTAssertEqual(colourErrors, [])
@@ -58,11 +59,13 @@ final class MP4VideoWriterTests: XCTestCase {
         let directory = try TemporaryDirectory()
         let path = directory.path("slow.mp4")
         try FlatColourClip(width: 64, height: 48, frameCount: 5).write(
-            to: path, settings: VideoSettings(
+            to: path,
+            settings: VideoSettings(
                 width: 64, height: 48, frameRateNumerator: 25, frameRateDenominator: 1, preset: "ultrafast",
                 faststart: false))
         let boxes = try MP4Boxes.topLevel(path: path)
-        XCTAssertLessThan(try XCTUnwrap(boxes.firstIndex(of: "mdat")), try XCTUnwrap(boxes.firstIndex(of: "moov")))
+        XCTAssertLessThan(
+            try XCTUnwrap(boxes.firstIndex(of: "mdat")), try XCTUnwrap(boxes.firstIndex(of: "moov")))
         XCTAssertEqual(try VideoDecodeBack.decode(path: path).decodedFrameCount, 5)
     }
 
@@ -137,10 +140,12 @@ final class MP4VideoWriterTests: XCTestCase {
     func testInvalidSettingsAndUnknownPresetThrow() throws {
         let directory = try TemporaryDirectory()
         XCTAssertThrowsError(
-            try MP4VideoWriter(path: directory.path("odd.mp4"), settings: FlatColourClip.settings(width: 321)))
+            try MP4VideoWriter(path: directory.path("odd.mp4"), settings: FlatColourClip.settings(width: 321))
+        )
         var settings = FlatColourClip.settings()
         settings.preset = "no-such-preset"
-        XCTAssertThrowsError(try MP4VideoWriter(path: directory.path("preset.mp4"), settings: settings)) { error in
+        XCTAssertThrowsError(try MP4VideoWriter(path: directory.path("preset.mp4"), settings: settings)) {
+            error in
             XCTAssertEqual((error as? MediaError)?.function, "avcodec_open2")
         }
     }

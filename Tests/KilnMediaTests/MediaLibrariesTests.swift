@@ -5,7 +5,9 @@ final class MediaLibrariesTests: XCTestCase {
     func testVersionSummaryNamesEachLibraryWithDottedVersion() {
         let summary = MediaLibraries.versionSummary
         for library in ["libavcodec", "libavformat", "libavutil", "libswscale"] {
-            XCTAssertNotNil(summary.range(of: "\(library) [0-9]+\\.[0-9]+\\.[0-9]+", options: .regularExpression), summary)
+            XCTAssertNotNil(
+                summary.range(of: "\(library) [0-9]+\\.[0-9]+\\.[0-9]+", options: .regularExpression), summary
+            )
         }
     }
 

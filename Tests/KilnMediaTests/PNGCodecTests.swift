@@ -38,7 +38,9 @@ final class PNGCodecTests: XCTestCase {
 
     func testRGB24PNGFromFFmpegDecodesToOpaqueRGBA() throws {
         let ffmpeg = "/usr/bin/ffmpeg"
-        guard FileManager.default.isExecutableFile(atPath: ffmpeg) else { throw XCTSkip("\(ffmpeg) not installed") }
+        guard FileManager.default.isExecutableFile(atPath: ffmpeg) else {
+            throw XCTSkip("\(ffmpeg) not installed")
+        }
         let directory = try TemporaryDirectory()
         let path = directory.path("red.png")
         let process = Process()
@@ -50,7 +52,8 @@ final class PNGCodecTests: XCTestCase {
         process.waitUntilExit()
         XCTAssertEqual(process.terminationStatus, 0)
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-        XCTAssertEqual(bytes[25], 2, "expected PNG colour type 2 (RGB, no alpha) so the swscale path is exercised")
+        XCTAssertEqual(
+            bytes[25], 2, "expected PNG colour type 2 (RGB, no alpha) so the swscale path is exercised")
         let image = try PNGCodec.decode(bytes)
         XCTAssertEqual(image.width, 8)
         XCTAssertEqual(image.height, 6)

@@ -6,7 +6,8 @@ final class SwscaleConverterTests: XCTestCase {
         let width = 16, height = 8
         let converter = try SwscaleConverter(width: width, height: height)
         let colours: [(UInt8, UInt8, UInt8)] = [
-            (255, 255, 255), (0, 0, 0), (255, 0, 0), (0, 255, 0), (0, 0, 255), (128, 128, 128), (37, 150, 211),
+            (255, 255, 255), (0, 0, 0), (255, 0, 0), (0, 255, 0), (0, 0, 255), (128, 128, 128),
+            (37, 150, 211),
             (250, 200, 10),
         ]
         for (r, g, b) in colours {
@@ -25,9 +26,12 @@ final class SwscaleConverterTests: XCTestCase {
             }
             let expected = ReferenceBT709.yuv(r: Double(r), g: Double(g), b: Double(b))
             let label = "RGB(\(r),\(g),\(b))"
-            XCTAssertLessThanOrEqual(y.map { abs(Double($0) - expected.y) }.max()!, 1, "\(label) Y \(Set(y)) vs \(expected.y)")
-            XCTAssertLessThanOrEqual(u.map { abs(Double($0) - expected.cb) }.max()!, 1, "\(label) Cb \(Set(u)) vs \(expected.cb)")
-            XCTAssertLessThanOrEqual(v.map { abs(Double($0) - expected.cr) }.max()!, 1, "\(label) Cr \(Set(v)) vs \(expected.cr)")
+            XCTAssertLessThanOrEqual(
+                y.map { abs(Double($0) - expected.y) }.max()!, 1, "\(label) Y \(Set(y)) vs \(expected.y)")
+            XCTAssertLessThanOrEqual(
+                u.map { abs(Double($0) - expected.cb) }.max()!, 1, "\(label) Cb \(Set(u)) vs \(expected.cb)")
+            XCTAssertLessThanOrEqual(
+                v.map { abs(Double($0) - expected.cr) }.max()!, 1, "\(label) Cr \(Set(v)) vs \(expected.cr)")
         }
     }
 

@@ -43,7 +43,8 @@ final class AnimatedTests: XCTestCase {
     }
 
     func testSpringHoldsUntilStartThenOvershoots() {
-        let value = Animated<Double>.spring(from: 0, to: 1, start: 0.5, spring: Spring(response: 0.5, dampingFraction: 0.3))
+        let value = Animated<Double>.spring(
+            from: 0, to: 1, start: 0.5, spring: Spring(response: 0.5, dampingFraction: 0.3))
         XCTAssertEqual(value.value(at: 0), 0)
         XCTAssertEqual(value.value(at: 0.5), 0)
         XCTAssertGreaterThan(value.value(at: 0.5 + 0.27), 1)

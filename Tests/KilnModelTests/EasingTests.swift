@@ -2,7 +2,9 @@ import KilnModel
 import XCTest
 
 final class EasingTests: XCTestCase {
-    let all: [Easing] = [.linear, .easeIn, .easeOut, .easeInOut, .cubicBezier(0.25, 0.1, 0.25, 1), .cubicBezier(1, 0, 0, 1)]
+    let all: [Easing] = [
+        .linear, .easeIn, .easeOut, .easeInOut, .cubicBezier(0.25, 0.1, 0.25, 1), .cubicBezier(1, 0, 0, 1),
+    ]
 
     func testEndpointsAndClamping() {
         for easing in all {

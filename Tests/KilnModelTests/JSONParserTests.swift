@@ -3,7 +3,8 @@ import XCTest
 
 final class JSONParserTests: XCTestCase {
     func testParsesAllValueKindsWithLocations() {
-        let root = parse("""
+        let root = parse(
+            """
             {
               "a": [1, -2.5e2, 0.125],
               "b": {"c": true, "d": false, "e": null},
@@ -98,7 +99,8 @@ final class JSONParserTests: XCTestCase {
         ]
         for (text, line, column, message) in cases {
             guard let error = syntaxError(text) else { continue }
-            XCTAssertEqual(error.location, SourceLocation(line: line, column: column), "for \(text.debugDescription)")
+            XCTAssertEqual(
+                error.location, SourceLocation(line: line, column: column), "for \(text.debugDescription)")
             XCTAssertEqual(error.message, message, "for \(text.debugDescription)")
         }
     }
@@ -111,7 +113,9 @@ final class JSONParserTests: XCTestCase {
     }
 
     func testNestingDepthIsBounded() {
-        let ok = String(repeating: "[", count: JSONParser.maximumDepth) + String(repeating: "]", count: JSONParser.maximumDepth)
+        let ok =
+            String(repeating: "[", count: JSONParser.maximumDepth)
+            + String(repeating: "]", count: JSONParser.maximumDepth)
         XCTAssertNoThrow(try JSONParser.parse(Array(ok.utf8)))
         let deep = String(repeating: "[", count: 100_000)
         let error = syntaxError(deep)

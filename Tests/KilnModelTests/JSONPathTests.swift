@@ -4,7 +4,8 @@ import XCTest
 final class JSONPathTests: XCTestCase {
     func testFormatsKeysAndIndices() {
         XCTAssertEqual(JSONPath.root.description, "$")
-        XCTAssertEqual(JSONPath.root.key("layers").index(1).key("points").index(4).description, "layers[1].points[4]")
+        XCTAssertEqual(
+            JSONPath.root.key("layers").index(1).key("points").index(4).description, "layers[1].points[4]")
         XCTAssertEqual(JSONPath.root.key("output").key("width").description, "output.width")
         XCTAssertEqual(JSONPath.root.index(0).description, "[0]")
     }
@@ -21,9 +22,12 @@ final class JSONPathTests: XCTestCase {
         let located = Diagnostic(
             file: "jobs/x.json", path: path, location: SourceLocation(line: 12, column: 5),
             message: "expected a point [x, y], got a string")
-        XCTAssertEqual(located.description, "jobs/x.json:12:5: layers[1].points[4]: expected a point [x, y], got a string")
+        XCTAssertEqual(
+            located.description,
+            "jobs/x.json:12:5: layers[1].points[4]: expected a point [x, y], got a string")
         let unlocated = Diagnostic(
-            file: "jobs/x.json", path: .root.key("output"), location: nil, message: "missing required key 'width'")
+            file: "jobs/x.json", path: .root.key("output"), location: nil,
+            message: "missing required key 'width'")
         XCTAssertEqual(unlocated.description, "jobs/x.json: output: missing required key 'width'")
     }
 

@@ -22,7 +22,8 @@ final class JobLoaderTests: XCTestCase {
 
     private func decode(_ json: String, file: String = "jobs/x.json") throws(JobLoadError) -> Job {
         try JobLoader.decode(
-            bytes: Array(json.utf8), file: file, baseDirectory: URL(fileURLWithPath: "/work/jobs"), kinds: testKinds)
+            bytes: Array(json.utf8), file: file, baseDirectory: URL(fileURLWithPath: "/work/jobs"),
+            kinds: testKinds)
     }
 
     private func diagnostics(_ json: String) -> [Diagnostic] {
@@ -94,11 +95,15 @@ final class JobLoaderTests: XCTestCase {
             ("output.duration", 4, 70, "duration must be > 0 seconds, got -1"),
             ("output.crf", 4, 81, "60 is out of range 0…51"),
             ("layers[0].color", 6, 33, ##"invalid color '#12345'; expected "#rrggbb" or "#rrggbbaa""##),
-            ("layers[1].type", 7, 15,
-                "unknown layer type 'meshGradiant'; did you mean 'meshGradient'? (known types: solid, meshGradient)"),
+            (
+                "layers[1].type", 7, 15,
+                "unknown layer type 'meshGradiant'; did you mean 'meshGradient'? (known types: solid, meshGradient)"
+            ),
             ("layers[2].smoothColors", 8, 56, "unknown key 'smoothColors'; did you mean 'smoothsColors'?"),
-            ("layers[2].points[3].keyframes[1].t", 10, 61,
-                "keyframe time 1 is not after the previous keyframe's time 1; times must be strictly increasing"),
+            (
+                "layers[2].points[3].keyframes[1].t", 10, 61,
+                "keyframe time 1 is not after the previous keyframe's time 1; times must be strictly increasing"
+            ),
             ("layers[2].opacity", 12, 18, "2 is out of range 0…1"),
             ("layers[4].points", 14, 66, "expected 4 points (width × height), got 1"),
         ]
@@ -114,39 +119,49 @@ final class JobLoaderTests: XCTestCase {
     }
 
     func testBadFrameRateStringAndVersion() {
-        let found = diagnostics("""
+        let found = diagnostics(
+            """
             {"kiln": 2, "output": {"width": 64, "height": 64, "fps": "30000/0", "duration": 1}, "layers": {}}
             """)
         XCTAssertEqual(found.map(\.path.description), ["kiln", "output.fps", "layers"])
-        XCTAssertEqual(found.map(\.message), [
-            "unsupported job format version 2; this Kiln reads version 1",
-            #"invalid frame rate '30000/0'; expected a number or "numerator/denominator" with a non-zero denominator, e.g. "30000/1001""#,
-            "expected an array of layers, got an object",
-        ])
+        XCTAssertEqual(
+            found.map(\.message),
+            [
+                "unsupported job format version 2; this Kiln reads version 1",
+                #"invalid frame rate '30000/0'; expected a number or "numerator/denominator" with a non-zero denominator, e.g. "30000/1001""#,
+                "expected an array of layers, got an object",
+            ])
     }
 
     func testMissingTopLevelKeys() {
         let found = diagnostics(#"{"comment": ["anything", 1]}"#)
-        XCTAssertEqual(found.map(\.message), [
-            "missing required key 'kiln' (the job format version, 1)",
-            "missing required key 'output'",
-            "missing required key 'layers'",
-        ])
-        XCTAssertEqual(found.first?.description, "jobs/x.json:1:1: missing required key 'kiln' (the job format version, 1)")
+        XCTAssertEqual(
+            found.map(\.message),
+            [
+                "missing required key 'kiln' (the job format version, 1)",
+                "missing required key 'output'",
+                "missing required key 'layers'",
+            ])
+        XCTAssertEqual(
+            found.first?.description,
+            "jobs/x.json:1:1: missing required key 'kiln' (the job format version, 1)")
         let output = diagnostics(##"{"kiln": 1, "output": {}, "layers": [{"color": "#000000"}, 3]}"##)
-        XCTAssertEqual(output.map { "\($0.path): \($0.message)" }, [
-            "output: missing required key 'width'",
-            "output: missing required key 'height'",
-            "output: missing required key 'fps'",
-            "output: missing required key 'duration'",
-            "layers[0]: missing required key 'type' (one of: solid, meshGradient)",
-            "layers[1]: expected a layer object, got a number",
-        ])
+        XCTAssertEqual(
+            output.map { "\($0.path): \($0.message)" },
+            [
+                "output: missing required key 'width'",
+                "output: missing required key 'height'",
+                "output: missing required key 'fps'",
+                "output: missing required key 'duration'",
+                "layers[0]: missing required key 'type' (one of: solid, meshGradient)",
+                "layers[1]: expected a layer object, got a number",
+            ])
     }
 
     func testDuplicateKeysAreErrors() {
         let found = diagnostics(
-            #"{"kiln": 1, "kiln": 1, "output": {"width": 64, "height": 64, "fps": 30, "duration": 1}, "layers": []}"#)
+            #"{"kiln": 1, "kiln": 1, "output": {"width": 64, "height": 64, "fps": 30, "duration": 1}, "layers": []}"#
+        )
         XCTAssertEqual(found.map(\.message), ["duplicate key 'kiln'"])
         XCTAssertEqual(found.first?.location, SourceLocation(line: 1, column: 13))
     }
@@ -177,11 +192,13 @@ final class JobLoaderTests: XCTestCase {
     }
 
     func testLoadsFromDiskRelativeToTheJobFile() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("kiln-model-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "kiln-model-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("intro.json")
-        try Data(Self.example.replacingOccurrences(of: #""path": "mesh.mp4", "#, with: "").utf8).write(to: file)
+        try Data(Self.example.replacingOccurrences(of: #""path": "mesh.mp4", "#, with: "").utf8).write(
+            to: file)
         let job = try JobLoader.load(file: file.path, kinds: testKinds)
         XCTAssertEqual(job.output.path, directory.appendingPathComponent("intro.mp4").standardizedFileURL)
         XCTAssertEqual(job.layers.count, 2)
@@ -197,7 +214,8 @@ final class JobLoaderTests: XCTestCase {
     func testOversizedInputIsRejectedBeforeParsing() {
         let bytes = [UInt8](repeating: UInt8(ascii: " "), count: JobLoader.maximumFileSize + 1)
         do {
-            _ = try JobLoader.decode(bytes: bytes, file: "big.json", baseDirectory: URL(fileURLWithPath: "/"), kinds: [])
+            _ = try JobLoader.decode(
+                bytes: bytes, file: "big.json", baseDirectory: URL(fileURLWithPath: "/"), kinds: [])
             XCTFail("expected an error")
         } catch {
             XCTAssertEqual(error.exitCode, 65)

@@ -17,11 +17,13 @@ final class OutputSettingsTests: XCTestCase {
     }
 
     private func output(_ fields: String) -> (OutputSettings?, [Diagnostic]) {
-        let json = #"{"kiln": 1, "output": {"width": 1920, "height": 1080, "#
+        let json =
+            #"{"kiln": 1, "output": {"width": 1920, "height": 1080, "#
             + fields + #"}, "layers": []}"#
         do {
             let job = try JobLoader.decode(
-                bytes: Array(json.utf8), file: "jobs/intro.json", baseDirectory: URL(fileURLWithPath: "/work/jobs"),
+                bytes: Array(json.utf8), file: "jobs/intro.json",
+                baseDirectory: URL(fileURLWithPath: "/work/jobs"),
                 kinds: [])
             return (job.output, [])
         } catch {
@@ -31,16 +33,32 @@ final class OutputSettingsTests: XCTestCase {
     }
 
     func testFrameRateForms() {
-        XCTAssertEqual(output(#""fps": 30, "duration": 1"#).0?.frameRate, Rational(numerator: 30, denominator: 1))
-        XCTAssertEqual(output(#""fps": "30000/1001", "duration": 1"#).0?.frameRate, Rational(numerator: 30000, denominator: 1001))
-        XCTAssertEqual(output(#""fps": 29.97, "duration": 1"#).0?.frameRate, Rational(numerator: 30000, denominator: 1001))
-        XCTAssertEqual(output(#""fps": 23.976, "duration": 1"#).0?.frameRate, Rational(numerator: 24000, denominator: 1001))
-        XCTAssertEqual(output(#""fps": 59.94, "duration": 1"#).0?.frameRate, Rational(numerator: 60000, denominator: 1001))
-        XCTAssertEqual(output(#""fps": 12.5, "duration": 1"#).0?.frameRate, Rational(numerator: 25, denominator: 2))
-        XCTAssertEqual(output(#""fps": 240, "duration": 1"#).0?.frameRate, Rational(numerator: 240, denominator: 1))
-        XCTAssertEqual(output(#""fps": 241, "duration": 1"#).1.map(\.message), ["frame rate must be > 0 and ≤ 240, got 241"])
-        XCTAssertEqual(output(#""fps": "480/1", "duration": 1"#).1.map(\.message), ["frame rate must be > 0 and ≤ 240, got 480"])
-        XCTAssertEqual(output(#""fps": true, "duration": 1"#).1.map(\.message),
+        XCTAssertEqual(
+            output(#""fps": 30, "duration": 1"#).0?.frameRate, Rational(numerator: 30, denominator: 1))
+        XCTAssertEqual(
+            output(#""fps": "30000/1001", "duration": 1"#).0?.frameRate,
+            Rational(numerator: 30000, denominator: 1001))
+        XCTAssertEqual(
+            output(#""fps": 29.97, "duration": 1"#).0?.frameRate,
+            Rational(numerator: 30000, denominator: 1001))
+        XCTAssertEqual(
+            output(#""fps": 23.976, "duration": 1"#).0?.frameRate,
+            Rational(numerator: 24000, denominator: 1001))
+        XCTAssertEqual(
+            output(#""fps": 59.94, "duration": 1"#).0?.frameRate,
+            Rational(numerator: 60000, denominator: 1001))
+        XCTAssertEqual(
+            output(#""fps": 12.5, "duration": 1"#).0?.frameRate, Rational(numerator: 25, denominator: 2))
+        XCTAssertEqual(
+            output(#""fps": 240, "duration": 1"#).0?.frameRate, Rational(numerator: 240, denominator: 1))
+        XCTAssertEqual(
+            output(#""fps": 241, "duration": 1"#).1.map(\.message),
+            ["frame rate must be > 0 and ≤ 240, got 241"])
+        XCTAssertEqual(
+            output(#""fps": "480/1", "duration": 1"#).1.map(\.message),
+            ["frame rate must be > 0 and ≤ 240, got 480"])
+        XCTAssertEqual(
+            output(#""fps": true, "duration": 1"#).1.map(\.message),
             [#"expected a frame rate (a number or a string like "30000/1001"), got a boolean"#])
     }
 
@@ -57,19 +75,29 @@ final class OutputSettingsTests: XCTestCase {
         XCTAssertEqual(output(#""fps": 30, "duration": {"seconds": 0.5}"#).0?.frameCount, 15)
         XCTAssertEqual(output(#""fps": 30, "duration": 0.001"#).0?.frameCount, 1)
         XCTAssertEqual(output(#""fps": "30000/1001", "duration": 10"#).0?.frameCount, 300)
-        XCTAssertEqual(output(#""fps": 24, "duration": 1, "gop": 12, "crf": 23.5, "preset": "veryfast", "path": "../out/a.mp4""#).0,
+        XCTAssertEqual(
+            output(
+                #""fps": 24, "duration": 1, "gop": 12, "crf": 23.5, "preset": "veryfast", "path": "../out/a.mp4""#
+            ).0,
             OutputSettings(
                 path: URL(fileURLWithPath: "/work/out/a.mp4"), width: 1920, height: 1080,
-                frameRate: Rational(numerator: 24, denominator: 1)!, frameCount: 24, crf: 23.5, preset: "veryfast", gop: 12))
+                frameRate: Rational(numerator: 24, denominator: 1)!, frameCount: 24, crf: 23.5,
+                preset: "veryfast", gop: 12))
     }
 
     func testDurationLimits() {
-        XCTAssertEqual(output(#""fps": 1, "duration": {"frames": 100000}"#).1.map(\.message),
+        XCTAssertEqual(
+            output(#""fps": 1, "duration": {"frames": 100000}"#).1.map(\.message),
             ["100000 frames at 1 fps last 100000 s, longer than the 24-hour limit"])
-        XCTAssertEqual(output(#""fps": 30, "duration": 90000"#).1.map(\.message),
+        XCTAssertEqual(
+            output(#""fps": 30, "duration": 90000"#).1.map(\.message),
             ["duration 90000 s is longer than the 24-hour limit (86400 s)"])
-        XCTAssertEqual(output(#""fps": 30, "duration": {"frames": 0}"#).1.map(\.message), ["0 is out of range 1…10000000"])
-        XCTAssertEqual(output(#""fps": 30, "duration": {"frame": 3}"#).1.map(\.message), ["unknown key 'frame'; did you mean 'frames'?"])
+        XCTAssertEqual(
+            output(#""fps": 30, "duration": {"frames": 0}"#).1.map(\.message),
+            ["0 is out of range 1…10000000"])
+        XCTAssertEqual(
+            output(#""fps": 30, "duration": {"frame": 3}"#).1.map(\.message),
+            ["unknown key 'frame'; did you mean 'frames'?"])
     }
 
     func testAnimatedCrfIsRejected() {

@@ -18,7 +18,8 @@ final class ParameterTableTests: XCTestCase {
 
     func testDefaultsAndPresence() {
         let context = makeContext()
-        let decoded = table.decode(parse(#"{"width": 3, "type": "x"}"#), path: path, context: context, extraKeys: ["type"])
+        let decoded = table.decode(
+            parse(#"{"width": 3, "type": "x"}"#), path: path, context: context, extraKeys: ["type"])
         XCTAssertTrue(context.diagnostics.isEmpty, "\(context.diagnostics)")
         XCTAssertEqual(decoded.integer("width"), 3)
         XCTAssertEqual(decoded.number("amount").value(at: 0), 0.5)
@@ -49,17 +50,21 @@ final class ParameterTableTests: XCTestCase {
             }
             """
         let decoded = table.decode(parse(json), path: path, context: context)
-        let lines = context.diagnostics.map { "\($0.location.map(\.description) ?? "-") \($0.path): \($0.message)" }
-        XCTAssertEqual(Set(lines), [
-            "2:3 layers[0].widht: unknown key 'widht'; did you mean 'width'?",
-            "9:3 layers[0].label: duplicate key 'label'",
-            "1:1 layers[0]: missing required key 'width'",
-            "3:13 layers[0].amount: 1.5 is out of range 0…1",
-            ##"4:11 layers[0].tint: invalid color '#12345'; expected "#rrggbb" or "#rrggbbaa""##,
-            "5:11 layers[0].mode: 'fil' is not one of fill, fit; did you mean 'fill'?",
-            "6:14 layers[0].enabled: expected true or false, got a string",
-            ##"7:24 layers[0].stops[1]: expected a color ("#rrggbb", "#rrggbbaa" or [r, g, b, a]), got a number"##,
-        ])
+        let lines = context.diagnostics.map {
+            "\($0.location.map(\.description) ?? "-") \($0.path): \($0.message)"
+        }
+        XCTAssertEqual(
+            Set(lines),
+            [
+                "2:3 layers[0].widht: unknown key 'widht'; did you mean 'width'?",
+                "9:3 layers[0].label: duplicate key 'label'",
+                "1:1 layers[0]: missing required key 'width'",
+                "3:13 layers[0].amount: 1.5 is out of range 0…1",
+                ##"4:11 layers[0].tint: invalid color '#12345'; expected "#rrggbb" or "#rrggbbaa""##,
+                "5:11 layers[0].mode: 'fil' is not one of fill, fit; did you mean 'fill'?",
+                "6:14 layers[0].enabled: expected true or false, got a string",
+                ##"7:24 layers[0].stops[1]: expected a color ("#rrggbb", "#rrggbbaa" or [r, g, b, a]), got a number"##,
+            ])
         XCTAssertEqual(lines.count, 8)
         // Failed values fall back to defaults or in-range placeholders.
         XCTAssertEqual(decoded.number("amount").value(at: 0), 0.5)
@@ -82,7 +87,8 @@ final class ParameterTableTests: XCTestCase {
     }
 
     func testAssetPathsResolveRelativeToTheJobAndMustExist() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("kiln-model-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "kiln-model-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         try Data([1, 2, 3]).write(to: directory.appendingPathComponent("logo.png"))
@@ -95,10 +101,14 @@ final class ParameterTableTests: XCTestCase {
 
         _ = table.decode(parse(#"{"width": 1, "image": "missing.png"}"#), path: path, context: context)
         XCTAssertEqual(context.diagnostics.count, 1)
-        XCTAssertTrue(context.diagnostics[0].message.hasPrefix("file not found: missing.png"), context.diagnostics[0].message)
+        XCTAssertTrue(
+            context.diagnostics[0].message.hasPrefix("file not found: missing.png"),
+            context.diagnostics[0].message)
 
         XCTAssertEqual(context.resolvePath("/abs/x.png").path, "/abs/x.png")
-        XCTAssertEqual(context.resolvePath("sub/../y.png"), directory.appendingPathComponent("y.png").standardizedFileURL)
+        XCTAssertEqual(
+            context.resolvePath("sub/../y.png"), directory.appendingPathComponent("y.png").standardizedFileURL
+        )
     }
 
     func testKindDescriptions() {

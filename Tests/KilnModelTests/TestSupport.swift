@@ -72,7 +72,9 @@ extension Array where Element == Diagnostic {
     func at(_ path: String, file: StaticString = #filePath, line: UInt = #line) -> Diagnostic? {
         let match = first { $0.path.description == path }
         if match == nil {
-            XCTFail("no diagnostic at \(path); got:\n\(map(\.description).joined(separator: "\n"))", file: file, line: line)
+            XCTFail(
+                "no diagnostic at \(path); got:\n\(map(\.description).joined(separator: "\n"))", file: file,
+                line: line)
         }
         return match
     }

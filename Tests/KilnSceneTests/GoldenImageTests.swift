@@ -14,7 +14,8 @@ final class GoldenImageTests: XCTestCase {
     func check(_ name: String, _ frame: RGBA8Frame) throws {
         let url = Fixture.goldens.appendingPathComponent(name + ".png")
         if ProcessInfo.processInfo.environment["KILN_UPDATE_GOLDENS"] == "1" {
-            let png = try PNGCodec.encode(rgba: frame.bytes, width: frame.width, height: frame.height, stride: frame.stride)
+            let png = try PNGCodec.encode(
+                rgba: frame.bytes, width: frame.width, height: frame.height, stride: frame.stride)
             try Data(png).write(to: url)
         }
         let golden = try PNGCodec.decode(Array(try Data(contentsOf: url)))
@@ -29,20 +30,25 @@ final class GoldenImageTests: XCTestCase {
             total += d
         }
         XCTAssertLessThanOrEqual(worst, maxDifference, "\(name): largest difference")
-        XCTAssertLessThanOrEqual(Double(total) / Double(ours.count), maxMeanDifference, "\(name): mean difference")
+        XCTAssertLessThanOrEqual(
+            Double(total) / Double(ours.count), maxMeanDifference, "\(name): mean difference")
     }
 
     func testSeedMeshGradient() throws {
-        try check("mesh-seed-smooth", Fixture.render(try Fixture.seedMeshJob(center: (0.9, 0.3), width: 480, height: 270)))
+        try check(
+            "mesh-seed-smooth",
+            Fixture.render(try Fixture.seedMeshJob(center: (0.9, 0.3), width: 480, height: 270)))
         try check(
             "mesh-seed-bilinear",
-            Fixture.render(try Fixture.seedMeshJob(center: (0.9, 0.3), smooth: false, width: 480, height: 270)))
+            Fixture.render(
+                try Fixture.seedMeshJob(center: (0.9, 0.3), smooth: false, width: 480, height: 270)))
     }
 
     func testShowcaseFrame() throws {
         let job = try Fixture.job(
             String(
-                decoding: try Data(contentsOf: Fixture.repositoryRoot.appendingPathComponent("jobs/showcase.json")),
+                decoding: try Data(
+                    contentsOf: Fixture.repositoryRoot.appendingPathComponent("jobs/showcase.json")),
                 as: UTF8.self
             ).replacingOccurrences(of: "\"width\": 1920", with: "\"width\": 480").replacingOccurrences(
                 of: "\"height\": 1080", with: "\"height\": 270"))

@@ -1,3 +1,4 @@
+import Foundation
 import KilnModel
 import KilnRaster
 import KilnScene
@@ -8,7 +9,8 @@ final class MeshGradientTests: XCTestCase {
         (0, 0), (0.5, 0), (1, 0), (0, 0.5), (0.9, 0.3), (1, 0.5), (0, 1), (0.5, 1), (1, 1),
     ]
     let colors: [SIMD3<Int>] = [
-        [0, 0, 0], [0, 0, 0], [0, 0, 0], [0, 0, 255], [0, 0, 255], [0, 0, 255], [0, 255, 0], [0, 255, 0], [0, 255, 0],
+        [0, 0, 0], [0, 0, 0], [0, 0, 0], [0, 0, 255], [0, 0, 255], [0, 0, 255], [0, 255, 0], [0, 255, 0],
+        [0, 255, 0],
     ]
 
     func pixel(_ frame: RGBA8Frame, at p: (Double, Double)) -> SIMD3<Int> {
@@ -24,7 +26,8 @@ final class MeshGradientTests: XCTestCase {
             for (p, expected) in zip(points, colors) {
                 let got = pixel(frame, at: p)
                 let worst = (got &- expected).replacing(with: expected &- got, where: got .< expected).max()
-                XCTAssertLessThanOrEqual(worst, 1, "point \(p) smooth=\(smooth): got \(got), expected \(expected)")
+                XCTAssertLessThanOrEqual(
+                    worst, 1, "point \(p) smooth=\(smooth): got \(got), expected \(expected)")
             }
         }
     }
@@ -77,6 +80,27 @@ final class MeshGradientTests: XCTestCase {
         XCTAssertEqual(end.pixel(x: 318, y: 178), SIMD4(0, 255, 0, 255))
     }
 
+    /// With every border point on the frame's edge the mesh covers the whole frame: a magenta
+    /// solid under it must not show through anywhere (a crack between patches would).
+    func testAnimatedMeshLeavesNoCracks() throws {
+        let text = String(
+            decoding: try Data(
+                contentsOf: Fixture.repositoryRoot.appendingPathComponent("jobs/showcase.json")),
+            as: UTF8.self
+        ).replacingOccurrences(of: "\"color\": \"#0b0a1a\"", with: "\"color\": \"#ff00ff\"")
+        let job = try Fixture.job(text)
+        for time in stride(from: 1.5, through: 8, by: 0.7) {
+            let frame = Fixture.render(job, at: time)
+            var cracks = 0
+            for y in 0..<frame.height {
+                for x in 0..<frame.width where frame.pixel(x: x, y: y) == SIMD4(255, 0, 255, 255) {
+                    cracks += 1
+                }
+            }
+            XCTAssertEqual(cracks, 0, "t=\(time)")
+        }
+    }
+
     func testPointCountMustMatchGrid() {
         XCTAssertThrowsError(
             try Fixture.job(
@@ -96,14 +120,18 @@ final class MeshGradientTests: XCTestCase {
 final class DeterminismTests: XCTestCase {
     func testOneThreadAndManyThreadsGiveIdenticalBytes() throws {
         let job = try JobLoader.load(
-            file: Fixture.repositoryRoot.appendingPathComponent("jobs/showcase.json").path, kinds: LayerRegistry.kinds)
+            file: Fixture.repositoryRoot.appendingPathComponent("jobs/showcase.json").path,
+            kinds: LayerRegistry.kinds)
         for time in [0.5, 2.7, 6.1] {
             let reference = Fixture.renderYUV(job, at: time, threads: 1)
             for threads in [2, 3, 8] {
-                XCTAssertEqual(reference, Fixture.renderYUV(job, at: time, threads: threads), "t=\(time) threads=\(threads)")
+                XCTAssertEqual(
+                    reference, Fixture.renderYUV(job, at: time, threads: threads),
+                    "t=\(time) threads=\(threads)")
             }
             XCTAssertEqual(
-                Fixture.render(job, at: time, threads: 1).byteArray, Fixture.render(job, at: time, threads: 5).byteArray)
+                Fixture.render(job, at: time, threads: 1).byteArray,
+                Fixture.render(job, at: time, threads: 5).byteArray)
         }
     }
 }
@@ -114,10 +142,13 @@ final class RegistryTests: XCTestCase {
         let names = LayerRegistry.kinds.map(\.name)
         XCTAssertEqual(Set(names).count, names.count)
         let jobsDir = Fixture.repositoryRoot.appendingPathComponent("jobs")
-        let files = try FileManager.default.contentsOfDirectory(atPath: jobsDir.path).filter { $0.hasSuffix(".json") }
+        let files = try FileManager.default.contentsOfDirectory(atPath: jobsDir.path).filter {
+            $0.hasSuffix(".json")
+        }
         var used = Set<String>()
         for file in files {
-            let job = try JobLoader.load(file: jobsDir.appendingPathComponent(file).path, kinds: LayerRegistry.kinds)
+            let job = try JobLoader.load(
+                file: jobsDir.appendingPathComponent(file).path, kinds: LayerRegistry.kinds)
             used.formUnion(job.layers.map(\.kind))
         }
         for name in names { XCTAssertTrue(used.contains(name), "no job in jobs/ uses layer kind '\(name)'") }

@@ -7,7 +7,8 @@ import KilnScene
 enum Fixture {
     static let repositoryRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let goldens = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Goldens")
+    static let goldens = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+        "Goldens")
 
     static func job(_ json: String, file: String = "test.json") throws -> Job {
         try JobLoader.decode(
@@ -16,7 +17,9 @@ enum Fixture {
     }
 
     /// The seed's 3×3 mesh (black, blue, green rows) with the centre point at `center`.
-    static func seedMeshJob(center: (Double, Double), smooth: Bool = true, width: Int = 1920, height: Int = 1080)
+    static func seedMeshJob(
+        center: (Double, Double), smooth: Bool = true, width: Int = 1920, height: Int = 1080
+    )
         throws -> Job
     {
         try job(
@@ -32,14 +35,16 @@ enum Fixture {
     static func render(_ job: Job, at time: Double = 0, threads: Int = 2) -> RGBA8Frame {
         let canvas = Canvas(width: job.output.width, height: job.output.height)
         let frame = RGBA8Frame(width: canvas.width, height: canvas.height)
-        SceneRenderer(layers: job.layers, canvas: canvas, threads: threads).render(at: time, yuv: nil, rgba: frame)
+        SceneRenderer(layers: job.layers, canvas: canvas, threads: threads).render(
+            at: time, yuv: nil, rgba: frame)
         return frame
     }
 
     static func renderYUV(_ job: Job, at time: Double = 0, threads: Int) -> [UInt8] {
         let canvas = Canvas(width: job.output.width, height: job.output.height)
         let frame = YUV420Frame(width: canvas.width, height: canvas.height)
-        SceneRenderer(layers: job.layers, canvas: canvas, threads: threads).render(at: time, yuv: frame, rgba: nil)
+        SceneRenderer(layers: job.layers, canvas: canvas, threads: threads).render(
+            at: time, yuv: frame, rgba: nil)
         let w = canvas.width, h = canvas.height
         return Array(UnsafeBufferPointer(start: frame.y, count: w * h))
             + Array(UnsafeBufferPointer(start: frame.u, count: w * h / 4))

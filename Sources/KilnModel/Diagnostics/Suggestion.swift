@@ -10,7 +10,9 @@ public enum Suggestion {
             let distance = editDistance(target, other)
             let shorter = min(target.count, other.count)
             // Short words are only "close" if most of them survives; otherwise "x" would suggest "t".
-            guard distance < max(shorter, 1) || distance == 0, distance <= max(1, shorter / 3) else { continue }
+            guard distance < max(shorter, 1) || distance == 0, distance <= max(1, shorter / 3) else {
+                continue
+            }
             if best == nil || distance < best!.distance { best = (candidate, distance) }
         }
         return best?.candidate

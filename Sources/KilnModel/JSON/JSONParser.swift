@@ -34,7 +34,8 @@ private enum ASCII {
 
     static func isDigit(_ byte: UInt8) -> Bool { byte >= zero && byte <= nine }
     static func isLetter(_ byte: UInt8) -> Bool {
-        (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+        (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
+            || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
     }
 }
 
@@ -113,7 +114,8 @@ private struct JSONReader {
         case ASCII.openBrace: return try parseObject()
         case ASCII.openBracket: return try parseArray()
         case ASCII.quote: return JSONNode(value: .string(try parseString()), location: start)
-        case ASCII.minus, ASCII.zero...ASCII.nine: return JSONNode(value: .number(try parseNumber()), location: start)
+        case ASCII.minus, ASCII.zero...ASCII.nine:
+            return JSONNode(value: .number(try parseNumber()), location: start)
         default:
             if ASCII.isLetter(byte) { return JSONNode(value: try parseLiteral(), location: start) }
             throw failure("expected a value, got \(describeCurrent())")
@@ -142,7 +144,9 @@ private struct JSONReader {
         while true {
             try skipWhitespace()
             guard current == ASCII.quote else {
-                if current == ASCII.closeBrace, let commaLocation { throw failure("trailing comma", at: commaLocation) }
+                if current == ASCII.closeBrace, let commaLocation {
+                    throw failure("trailing comma", at: commaLocation)
+                }
                 if atEnd { throw failure("unexpected end of input inside an object; expected a key") }
                 throw failure("expected a key in double quotes, got \(describeCurrent())")
             }
@@ -187,7 +191,9 @@ private struct JSONReader {
         var commaLocation: SourceLocation?
         while true {
             try skipWhitespace()
-            if current == ASCII.closeBracket, let commaLocation { throw failure("trailing comma", at: commaLocation) }
+            if current == ASCII.closeBracket, let commaLocation {
+                throw failure("trailing comma", at: commaLocation)
+            }
             elements.append(try parseValue())
             try skipWhitespace()
             switch current {
@@ -236,17 +242,18 @@ private struct JSONReader {
         let escapeLocation = location
         advance()
         guard let byte = current else { throw failure("unterminated string") }
-        let simple: UInt8? = switch byte {
-        case ASCII.quote: ASCII.quote
-        case ASCII.backslash: ASCII.backslash
-        case ASCII.slash: ASCII.slash
-        case UInt8(ascii: "b"): 0x08
-        case UInt8(ascii: "f"): 0x0C
-        case UInt8(ascii: "n"): ASCII.newline
-        case UInt8(ascii: "r"): ASCII.carriageReturn
-        case UInt8(ascii: "t"): ASCII.tab
-        default: nil
-        }
+        let simple: UInt8? =
+            switch byte {
+            case ASCII.quote: ASCII.quote
+            case ASCII.backslash: ASCII.backslash
+            case ASCII.slash: ASCII.slash
+            case UInt8(ascii: "b"): 0x08
+            case UInt8(ascii: "f"): 0x0C
+            case UInt8(ascii: "n"): ASCII.newline
+            case UInt8(ascii: "r"): ASCII.carriageReturn
+            case UInt8(ascii: "t"): ASCII.tab
+            default: nil
+            }
         if let simple {
             buffer.append(simple)
             advance()
@@ -262,7 +269,8 @@ private struct JSONReader {
         }
         if (0xD800...0xDBFF).contains(scalarValue) {
             let lowLocation = location
-            guard current == ASCII.backslash, offset + 1 < bytes.count, bytes[offset + 1] == UInt8(ascii: "u") else {
+            guard current == ASCII.backslash, offset + 1 < bytes.count, bytes[offset + 1] == UInt8(ascii: "u")
+            else {
                 throw failure("unpaired surrogate \\u\(hex4(scalarValue)) in string", at: escapeLocation)
             }
             advance()
@@ -340,7 +348,9 @@ private struct JSONReader {
     mutating func parseLiteral() throws(JSONSyntaxError) -> JSONValue {
         let start = location
         let startOffset = offset
-        while let byte = current, ASCII.isLetter(byte) || ASCII.isDigit(byte) || byte == UInt8(ascii: "_") { advance() }
+        while let byte = current, ASCII.isLetter(byte) || ASCII.isDigit(byte) || byte == UInt8(ascii: "_") {
+            advance()
+        }
         let word = String(decoding: bytes[startOffset..<offset], as: UTF8.self)
         switch word {
         case "true": return .bool(true)

@@ -60,7 +60,8 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
             case "\r": text += "\\r"
             default:
                 if scalar.value < 0x20 {
-                    text += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
+                    text +=
+                        "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
                         + String(scalar.value, radix: 16)
                 } else {
                     text.unicodeScalars.append(scalar)

@@ -16,12 +16,15 @@ enum DurationDecoding {
                 return seconds(secondsNode, path: path.key("seconds"), context: context).map(Written.seconds)
             case (nil, let framesNode?):
                 return ValueDecoding.decodeInteger(
-                    framesNode, path: path.key("frames"), range: 1...OutputSettings.maximumFrameCount, context: context
+                    framesNode, path: path.key("frames"), range: 1...OutputSettings.maximumFrameCount,
+                    context: context
                 ).map(Written.frames)
             case (.some, .some):
                 context.error("give either 'seconds' or 'frames', not both", at: node, path: path)
             case (nil, nil):
-                if members.isEmpty { context.error("expected {\"seconds\": S} or {\"frames\": N}", at: node, path: path) }
+                if members.isEmpty {
+                    context.error("expected {\"seconds\": S} or {\"frames\": N}", at: node, path: path)
+                }
             }
             return nil
         default:
@@ -45,7 +48,8 @@ enum DurationDecoding {
         }
         guard frames <= OutputSettings.maximumFrameCount else {
             context.error(
-                "\(frames) frames is too many (at most \(OutputSettings.maximumFrameCount))", at: node, path: path)
+                "\(frames) frames is too many (at most \(OutputSettings.maximumFrameCount))", at: node,
+                path: path)
             return nil
         }
         let seconds = Double(frames) * Double(rate.denominator) / Double(rate.numerator)
@@ -59,11 +63,13 @@ enum DurationDecoding {
     }
 
     private static func seconds(_ node: JSONNode, path: JSONPath, context: DecodeContext) -> Double? {
-        guard let seconds = ValueDecoding.constantNumber(node, path: path, range: nil, context: context) else {
+        guard let seconds = ValueDecoding.constantNumber(node, path: path, range: nil, context: context)
+        else {
             return nil
         }
         guard seconds > 0 else {
-            context.error("duration must be > 0 seconds, got \(NumberText.format(seconds))", at: node, path: path)
+            context.error(
+                "duration must be > 0 seconds, got \(NumberText.format(seconds))", at: node, path: path)
             return nil
         }
         guard seconds <= Double(OutputSettings.maximumDurationSeconds) else {

@@ -14,7 +14,8 @@ struct JobDecoding {
 
     func decode(_ root: JSONNode) -> Job? {
         guard let members = root.members else {
-            context.error("a job file must be a JSON object, got \(root.value.typeName)", at: root, path: .root)
+            context.error(
+                "a job file must be a JSON object, got \(root.value.typeName)", at: root, path: .root)
             return nil
         }
         ObjectKeys.check(members, path: .root, allowed: JobLoader.topLevelKeys, context: context)
@@ -22,7 +23,8 @@ struct JobDecoding {
 
         var output: OutputSettings?
         if let outputNode = root["output"] {
-            output = OutputDecoding.decode(outputNode, path: .root.key("output"), jobFile: context.file, context: context)
+            output = OutputDecoding.decode(
+                outputNode, path: .root.key("output"), jobFile: context.file, context: context)
         } else {
             context.error("missing required key 'output'", at: root, path: .root)
         }
@@ -37,7 +39,8 @@ struct JobDecoding {
                 }
             } else {
                 context.error(
-                    "expected an array of layers, got \(layersNode.value.typeName)", at: layersNode, path: .root.key("layers"))
+                    "expected an array of layers, got \(layersNode.value.typeName)", at: layersNode,
+                    path: .root.key("layers"))
             }
         } else {
             context.error("missing required key 'layers'", at: root, path: .root)
@@ -54,7 +57,8 @@ struct JobDecoding {
             return
         }
         guard let version = node.number else {
-            context.error("expected the job format version number 1, got \(node.value.typeName)", at: node, path: path)
+            context.error(
+                "expected the job format version number 1, got \(node.value.typeName)", at: node, path: path)
             return
         }
         if version != Double(Job.formatVersion) {
@@ -77,12 +81,15 @@ struct JobDecoding {
         }
         var opacity = Animated<Double>.constant(1)
         if let opacityNode = node["opacity"] {
-            opacity = ValueDecoding.decodeNumber(opacityNode, path: path.key("opacity"), range: 0...1, context: context)
+            opacity =
+                ValueDecoding.decodeNumber(
+                    opacityNode, path: path.key("opacity"), range: 0...1, context: context)
                 ?? opacity
         }
 
         guard let kind = resolveKind(node, path: path) else { return nil }
-        let parameters = kind.parameters.decode(node, path: path, context: context, extraKeys: LayerKind.commonKeys)
+        let parameters = kind.parameters.decode(
+            node, path: path, context: context, extraKeys: LayerKind.commonKeys)
         guard context.diagnostics.count == before else { return nil }
         guard let content = kind.make(parameters, path, context) else {
             if context.diagnostics.count == before {
@@ -97,10 +104,12 @@ struct JobDecoding {
     private func resolveKind(_ node: JSONNode, path: JSONPath) -> LayerKind? {
         guard let typeNode = node["type"] else {
             context.error(
-                "missing required key 'type' (one of: \(kindNames.joined(separator: ", ")))", at: node, path: path)
+                "missing required key 'type' (one of: \(kindNames.joined(separator: ", ")))", at: node,
+                path: path)
             return nil
         }
-        guard let typeName = ValueDecoding.decodeString(typeNode, path: path.key("type"), context: context) else {
+        guard let typeName = ValueDecoding.decodeString(typeNode, path: path.key("type"), context: context)
+        else {
             return nil
         }
         guard let kind = kindsByName[typeName] else {

@@ -10,7 +10,8 @@ public enum JobLoader {
         let url = URL(fileURLWithPath: file)
         let bytes = try read(url, file: file)
         return try decode(
-            bytes: bytes, file: file, baseDirectory: url.deletingLastPathComponent().standardizedFileURL, kinds: kinds)
+            bytes: bytes, file: file, baseDirectory: url.deletingLastPathComponent().standardizedFileURL,
+            kinds: kinds)
     }
 
     public static func decode(
@@ -23,7 +24,9 @@ public enum JobLoader {
         do {
             root = try JSONParser.parse(bytes)
         } catch {
-            throw .invalid([Diagnostic(file: file, path: .root, location: error.location, message: error.message)])
+            throw .invalid([
+                Diagnostic(file: file, path: .root, location: error.location, message: error.message)
+            ])
         }
         let context = DecodeContext(file: file, baseDirectory: baseDirectory)
         let job = JobDecoding(context: context, kinds: kinds).decode(root)
@@ -38,7 +41,9 @@ public enum JobLoader {
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
             throw .fileMissing(file: file, reason: "no such file")
         }
-        guard !isDirectory.boolValue else { throw .fileMissing(file: file, reason: "is a directory, not a job file") }
+        guard !isDirectory.boolValue else {
+            throw .fileMissing(file: file, reason: "is a directory, not a job file")
+        }
         if let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int,
             size > maximumFileSize
         {

@@ -8,7 +8,9 @@ public struct LayerNode: Sendable {
     public let content: any LayerContent
     public let path: JSONPath
 
-    public init(kind: String, name: String?, opacity: Animated<Double>, content: any LayerContent, path: JSONPath) {
+    public init(
+        kind: String, name: String?, opacity: Animated<Double>, content: any LayerContent, path: JSONPath
+    ) {
         self.kind = kind
         self.name = name
         self.opacity = opacity

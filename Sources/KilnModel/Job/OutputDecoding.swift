@@ -4,13 +4,16 @@ import Foundation
 /// `gop` depend on each other and are decoded by hand.
 enum OutputDecoding {
     static let table = ParameterTable([
-        Parameter("path", .string, default: .string(""),
+        Parameter(
+            "path", .string, default: .string(""),
             help: "Output file, relative to the job file. Default: the job file's name with .mp4."),
         Parameter("width", .integer(OutputSettings.dimensionRange), help: "Frame width in pixels; even."),
         Parameter("height", .integer(OutputSettings.dimensionRange), help: "Frame height in pixels; even."),
-        Parameter("crf", .number(OutputSettings.crfRange), default: .number(18),
+        Parameter(
+            "crf", .number(OutputSettings.crfRange), default: .number(18),
             help: "x264 constant rate factor; lower is higher quality."),
-        Parameter("preset", .choice(OutputSettings.presets), default: .string("medium"),
+        Parameter(
+            "preset", .choice(OutputSettings.presets), default: .string("medium"),
             help: "x264 speed/size trade-off."),
     ])
     static let handledKeys: Set<String> = ["fps", "duration", "gop"]
@@ -38,7 +41,9 @@ enum OutputDecoding {
         if parameters.isPresent("path") {
             let written = parameters.string("path")
             if written.isEmpty {
-                context.error("output path must not be empty", at: parameters.node("path"), path: parameters.path("path"))
+                context.error(
+                    "output path must not be empty", at: parameters.node("path"),
+                    path: parameters.path("path"))
             } else {
                 outputURL = context.resolvePath(written)
             }
@@ -54,7 +59,9 @@ enum OutputDecoding {
         var frameCount: Int?
         if let durationNode = node["duration"] {
             let durationPath = path.key("duration")
-            if let written = DurationDecoding.decode(durationNode, path: durationPath, context: context), let rate {
+            if let written = DurationDecoding.decode(durationNode, path: durationPath, context: context),
+                let rate
+            {
                 frameCount = DurationDecoding.frameCount(
                     written, rate: rate, node: durationNode, path: durationPath, context: context)
             }

@@ -30,7 +30,8 @@ public struct OutputSettings: Sendable, Hashable {
     }
 
     public static let presets = [
-        "ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow", "placebo",
+        "ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow",
+        "placebo",
     ]
     public static let dimensionRange = 16...8192
     public static let crfRange = 0.0...51.0

@@ -6,7 +6,9 @@ public struct Parameter: Sendable {
     public let defaultValue: ParameterValue?
     public let help: String
 
-    public init(_ name: String, _ kind: ParameterKind, default defaultValue: ParameterValue? = nil, help: String) {
+    public init(
+        _ name: String, _ kind: ParameterKind, default defaultValue: ParameterValue? = nil, help: String
+    ) {
         // A mismatched default is a bug in the table, not in a user's job: fail loudly at startup.
         precondition(
             defaultValue.map { $0.fits(kind) } ?? true,

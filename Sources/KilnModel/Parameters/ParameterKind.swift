@@ -43,9 +43,11 @@ public enum ParameterKind: Sendable, CustomStringConvertible {
         case .string: text = "string"
         case .choice(let choices): text = "one of " + choices.joined(separator: ", ")
         case .color: text = "color"
-        case .point(let range): text = "point [x, y]" + (range.map { " with x, y in \(Self.rangeText($0))" } ?? "")
+        case .point(let range):
+            text = "point [x, y]" + (range.map { " with x, y in \(Self.rangeText($0))" } ?? "")
         case .colorList: text = "array of colors"
-        case .pointList(let range): text = "array of points" + (range.map { " with x, y in \(Self.rangeText($0))" } ?? "")
+        case .pointList(let range):
+            text = "array of points" + (range.map { " with x, y in \(Self.rangeText($0))" } ?? "")
         case .assetPath: text = "file path"
         }
         return isAnimatable ? text + " (animatable)" : text

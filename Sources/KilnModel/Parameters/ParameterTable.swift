@@ -24,7 +24,9 @@ public struct ParameterTable: Sendable {
         var nodes: [String: JSONNode] = [:]
         guard let members = node.members else {
             context.error("expected an object, got \(node.value.typeName)", at: node, path: path)
-            for parameter in parameters { values[parameter.name] = fallback(for: parameter, context: context) }
+            for parameter in parameters {
+                values[parameter.name] = fallback(for: parameter, context: context)
+            }
             return DecodedParameters(objectPath: path, values: values, nodes: nodes)
         }
         ObjectKeys.check(
@@ -50,25 +52,37 @@ public struct ParameterTable: Sendable {
     ) -> DecodedParameters.Stored? {
         switch parameter.kind {
         case .number(let range):
-            return ValueDecoding.decodeNumber(node, path: path, range: range, context: context).map { .number($0) }
+            return ValueDecoding.decodeNumber(node, path: path, range: range, context: context).map {
+                .number($0)
+            }
         case .integer(let range):
-            return ValueDecoding.decodeInteger(node, path: path, range: range, context: context).map { .integer($0) }
+            return ValueDecoding.decodeInteger(node, path: path, range: range, context: context).map {
+                .integer($0)
+            }
         case .boolean:
             return ValueDecoding.decodeBoolean(node, path: path, context: context).map { .boolean($0) }
         case .string:
             return ValueDecoding.decodeString(node, path: path, context: context).map { .string($0) }
         case .choice(let choices):
-            return ValueDecoding.decodeChoice(node, path: path, choices: choices, context: context).map { .string($0) }
+            return ValueDecoding.decodeChoice(node, path: path, choices: choices, context: context).map {
+                .string($0)
+            }
         case .color:
             return ValueDecoding.decodeColor(node, path: path, context: context).map { .color($0) }
         case .point(let range):
-            return ValueDecoding.decodePoint(node, path: path, range: range, context: context).map { .point($0) }
+            return ValueDecoding.decodePoint(node, path: path, range: range, context: context).map {
+                .point($0)
+            }
         case .colorList:
             return ValueDecoding.decodeColorList(node, path: path, context: context).map { .colors($0) }
         case .pointList(let range):
-            return ValueDecoding.decodePointList(node, path: path, range: range, context: context).map { .points($0) }
+            return ValueDecoding.decodePointList(node, path: path, range: range, context: context).map {
+                .points($0)
+            }
         case .assetPath:
-            guard let written = ValueDecoding.decodeString(node, path: path, context: context) else { return nil }
+            guard let written = ValueDecoding.decodeString(node, path: path, context: context) else {
+                return nil
+            }
             return AssetResolution.resolve(written, node: node, path: path, context: context)
                 .map { .asset($0, written: written) }
         }
@@ -80,7 +94,8 @@ public struct ParameterTable: Sendable {
         switch (parameter.kind, parameter.defaultValue) {
         case (.number, .number(let value)?): return .number(.constant(value))
         case (.number, .integer(let value)?): return .number(.constant(Double(value)))
-        case (.number(let range), _): return .number(.constant(min(max(0, range.lowerBound), range.upperBound)))
+        case (.number(let range), _):
+            return .number(.constant(min(max(0, range.lowerBound), range.upperBound)))
         case (.integer, .integer(let value)?): return .integer(value)
         case (.integer(let range), _): return .integer(min(max(0, range.lowerBound), range.upperBound))
         case (.boolean, .boolean(let value)?): return .boolean(value)

@@ -16,7 +16,9 @@ public enum ValueDecoding {
         }
     }
 
-    public static func decodeColor(_ node: JSONNode, path: JSONPath, context: DecodeContext) -> Animated<RGBA>? {
+    public static func decodeColor(_ node: JSONNode, path: JSONPath, context: DecodeContext) -> Animated<
+        RGBA
+    >? {
         decodeAnimated(node, path: path, context: context) { node, path in
             constantColor(node, path: path, context: context)
         }
@@ -32,7 +34,9 @@ public enum ValueDecoding {
 
     /// Elements that fail are replaced by `placeholder` so indices stay aligned; the result is
     /// nil if any element (or the array itself) was wrong.
-    public static func decodeColorList(_ node: JSONNode, path: JSONPath, context: DecodeContext) -> [Animated<RGBA>]? {
+    public static func decodeColorList(_ node: JSONNode, path: JSONPath, context: DecodeContext) -> [Animated<
+        RGBA
+    >]? {
         decodeList(node, path: path, what: "an array of colors", context: context) { node, path in
             decodeColor(node, path: path, context: context)
         }
@@ -80,7 +84,9 @@ public enum ValueDecoding {
 
     public static func decodeBoolean(_ node: JSONNode, path: JSONPath, context: DecodeContext) -> Bool? {
         guard let bool = node.bool else {
-            context.error("expected true or false, got \(node.value.typeName)\(notAnimatable(node))", at: node, path: path)
+            context.error(
+                "expected true or false, got \(node.value.typeName)\(notAnimatable(node))", at: node,
+                path: path)
             return nil
         }
         return bool
@@ -88,7 +94,8 @@ public enum ValueDecoding {
 
     public static func decodeString(_ node: JSONNode, path: JSONPath, context: DecodeContext) -> String? {
         guard let string = node.string else {
-            context.error("expected a string, got \(node.value.typeName)\(notAnimatable(node))", at: node, path: path)
+            context.error(
+                "expected a string, got \(node.value.typeName)\(notAnimatable(node))", at: node, path: path)
             return nil
         }
         return string
@@ -111,14 +118,16 @@ public enum ValueDecoding {
         switch node.value {
         case .string(let text):
             guard let color = RGBA(hex: text) else {
-                context.error("invalid color '\(text)'; expected \"#rrggbb\" or \"#rrggbbaa\"", at: node, path: path)
+                context.error(
+                    "invalid color '\(text)'; expected \"#rrggbb\" or \"#rrggbbaa\"", at: node, path: path)
                 return nil
             }
             return color
         case .array(let elements):
             guard elements.count == 3 || elements.count == 4 else {
                 context.error(
-                    "expected a color [r, g, b] or [r, g, b, a], got \(elements.count) components", at: node, path: path)
+                    "expected a color [r, g, b] or [r, g, b, a], got \(elements.count) components", at: node,
+                    path: path)
                 return nil
             }
             let components = elements.enumerated().map { index, element in
@@ -143,7 +152,8 @@ public enum ValueDecoding {
             return nil
         }
         guard elements.count == 2 else {
-            context.error("expected a point [x, y], got an array of \(elements.count) elements", at: node, path: path)
+            context.error(
+                "expected a point [x, y], got an array of \(elements.count) elements", at: node, path: path)
             return nil
         }
         let x = constantNumber(elements[0], path: path.index(0), range: range, context: context)
@@ -183,7 +193,8 @@ public enum ValueDecoding {
             let controlsPath = path.key("cubicBezier")
             guard let elements = controls.elements, elements.count == 4 else {
                 context.error(
-                    "expected 4 numbers [x1, y1, x2, y2], got \(describe(controls))", at: controls, path: controlsPath)
+                    "expected 4 numbers [x1, y1, x2, y2], got \(describe(controls))", at: controls,
+                    path: controlsPath)
                 return nil
             }
             let numbers = elements.enumerated().map { index, element in
@@ -193,7 +204,8 @@ public enum ValueDecoding {
             guard values.count == 4 else { return nil }
             return bezier(values, node: controls, path: controlsPath, context: context)
         default:
-            context.error("expected an easing name or {\"cubicBezier\": [x1, y1, x2, y2]}, got \(node.value.typeName)",
+            context.error(
+                "expected an easing name or {\"cubicBezier\": [x1, y1, x2, y2]}, got \(node.value.typeName)",
                 at: node, path: path)
             return nil
         }
@@ -214,15 +226,18 @@ public enum ValueDecoding {
         var result: Animated<Value>?
         switch (keyframesNode, springNode) {
         case (let keyframesNode?, nil):
-            result = decodeKeyframes(keyframesNode, path: path.key("keyframes"), context: context, constant: constant)
+            result = decodeKeyframes(
+                keyframesNode, path: path.key("keyframes"), context: context, constant: constant)
         case (nil, let springNode?):
             result = decodeSpring(springNode, path: path.key("spring"), context: context, constant: constant)
         case (.some, .some):
-            context.error("an animated value has either 'keyframes' or 'spring', not both", at: node, path: path)
+            context.error(
+                "an animated value has either 'keyframes' or 'spring', not both", at: node, path: path)
         case (nil, nil):
             if members.isEmpty {
                 context.error(
-                    "empty object; an animated value is {\"keyframes\": […]} or {\"spring\": {…}}", at: node, path: path)
+                    "empty object; an animated value is {\"keyframes\": […]} or {\"spring\": {…}}", at: node,
+                    path: path)
             }
         }
         return context.diagnostics.count == before ? result : nil
@@ -257,7 +272,9 @@ public enum ValueDecoding {
                 let timePath = keyframePath.key("t")
                 if let t = constantNumber(timeNode, path: timePath, range: nil, context: context) {
                     if t < 0 {
-                        context.error("keyframe time must be ≥ 0, got \(NumberText.format(t))", at: timeNode, path: timePath)
+                        context.error(
+                            "keyframe time must be ≥ 0, got \(NumberText.format(t))", at: timeNode,
+                            path: timePath)
                     } else if let previousTime, t <= previousTime {
                         context.error(
                             "keyframe time \(NumberText.format(t)) is not after the previous keyframe's time "
@@ -294,12 +311,14 @@ public enum ValueDecoding {
     ) -> Animated<Value>? {
         guard let members = node.members else {
             context.error(
-                "expected a spring {\"from\": …, \"to\": …, …}, got \(node.value.typeName)", at: node, path: path)
+                "expected a spring {\"from\": …, \"to\": …, …}, got \(node.value.typeName)", at: node,
+                path: path)
             return nil
         }
         let before = context.diagnostics.count
         ObjectKeys.check(
-            members, path: path, allowed: ["from", "to", "at", "response", "dampingFraction", "duration", "bounce"],
+            members, path: path,
+            allowed: ["from", "to", "at", "response", "dampingFraction", "duration", "bounce"],
             context: context)
 
         func required(_ key: String) -> Value? {
@@ -309,13 +328,16 @@ public enum ValueDecoding {
             }
             return constant(child, path.key(key))
         }
-        func number(_ key: String, _ fallback: Double, _ isValid: (Double) -> Bool, _ rule: String) -> Double {
+        func number(_ key: String, _ fallback: Double, _ isValid: (Double) -> Bool, _ rule: String) -> Double
+        {
             guard let child = node[key] else { return fallback }
             guard let value = constantNumber(child, path: path.key(key), range: nil, context: context) else {
                 return fallback
             }
             guard isValid(value) else {
-                context.error("\(NumberText.format(value)) is out of range: \(key) must be \(rule)", at: child, path: path.key(key))
+                context.error(
+                    "\(NumberText.format(value)) is out of range: \(key) must be \(rule)", at: child,
+                    path: path.key(key))
                 return fallback
             }
             return value
@@ -329,15 +351,19 @@ public enum ValueDecoding {
         var spring = Spring.default
         if usesPhysical && usesPerceptual {
             context.error(
-                "give either 'response'/'dampingFraction' or 'duration'/'bounce', not both", at: node, path: path)
+                "give either 'response'/'dampingFraction' or 'duration'/'bounce', not both", at: node,
+                path: path)
         } else if usesPerceptual {
             spring = Spring(
-                duration: number("duration", Spring.default.response, { $0 > 0 && $0 <= 10 }, "in (0, 10] seconds"),
+                duration: number(
+                    "duration", Spring.default.response, { $0 > 0 && $0 <= 10 }, "in (0, 10] seconds"),
                 bounce: number("bounce", 0, { $0 > -1 && $0 < 1 }, "in (-1, 1)"))
         } else {
             spring = Spring(
-                response: number("response", Spring.default.response, { $0 > 0 && $0 <= 10 }, "in (0, 10] seconds"),
-                dampingFraction: number("dampingFraction", Spring.default.dampingFraction, { $0 >= 0 && $0 <= 10 }, "in 0…10"))
+                response: number(
+                    "response", Spring.default.response, { $0 > 0 && $0 <= 10 }, "in (0, 10] seconds"),
+                dampingFraction: number(
+                    "dampingFraction", Spring.default.dampingFraction, { $0 >= 0 && $0 <= 10 }, "in 0…10"))
         }
         guard let from, let to, context.diagnostics.count == before else { return nil }
         return .spring(from: from, to: to, start: start, spring: spring)
@@ -372,7 +398,8 @@ public enum ValueDecoding {
         return numbers.compactMap { $0 }
     }
 
-    static func bezier(_ values: [Double], node: JSONNode, path: JSONPath, context: DecodeContext) -> Easing? {
+    static func bezier(_ values: [Double], node: JSONNode, path: JSONPath, context: DecodeContext) -> Easing?
+    {
         guard (0...1).contains(values[0]), (0...1).contains(values[2]) else {
             context.error(
                 "cubicBezier x1 and x2 must be in 0…1, got \(NumberText.format(values[0])) and \(NumberText.format(values[2]))",
@@ -385,8 +412,10 @@ public enum ValueDecoding {
     static func outOfRange(_ value: Double, _ range: ClosedRange<Double>) -> String {
         let number = NumberText.format(value)
         switch (range.lowerBound.isFinite, range.upperBound.isFinite) {
-        case (true, false): return "\(number) is out of range (must be ≥ \(NumberText.format(range.lowerBound)))"
-        case (false, true): return "\(number) is out of range (must be ≤ \(NumberText.format(range.upperBound)))"
+        case (true, false):
+            return "\(number) is out of range (must be ≥ \(NumberText.format(range.lowerBound)))"
+        case (false, true):
+            return "\(number) is out of range (must be ≤ \(NumberText.format(range.upperBound)))"
         default: return "\(number) is out of range \(NumberText.format(range))"
         }
     }

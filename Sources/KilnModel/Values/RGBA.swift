@@ -23,11 +23,15 @@ public struct RGBA: Sendable, Hashable, CustomStringConvertible {
         var components: [Double] = []
         var index = 1
         while index < digits.count {
-            guard let high = Self.hexValue(digits[index]), let low = Self.hexValue(digits[index + 1]) else { return nil }
+            guard let high = Self.hexValue(digits[index]), let low = Self.hexValue(digits[index + 1]) else {
+                return nil
+            }
             components.append(Double(high * 16 + low) / 255)
             index += 2
         }
-        self.init(r: components[0], g: components[1], b: components[2], a: components.count == 4 ? components[3] : 1)
+        self.init(
+            r: components[0], g: components[1], b: components[2], a: components.count == 4 ? components[3] : 1
+        )
     }
 
     private static func hexValue(_ byte: UInt8) -> Int? {
