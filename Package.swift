@@ -35,7 +35,9 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(name: "KilnModelTests", dependencies: ["KilnModel"], swiftSettings: strict),
         .testTarget(name: "KilnRasterTests", dependencies: ["KilnRaster"], swiftSettings: strict),
-        .testTarget(name: "KilnSceneTests", dependencies: ["KilnScene", "KilnMedia"], swiftSettings: strict),
+        .testTarget(
+            name: "KilnSceneTests", dependencies: ["KilnScene", "KilnMedia"], exclude: ["Goldens"],
+            swiftSettings: strict),
         .testTarget(name: "KilnMediaTests", dependencies: ["KilnMedia"], swiftSettings: strict),
         .testTarget(name: "KilnExportTests", dependencies: ["KilnExport"], swiftSettings: strict),
         .testTarget(name: "KilnCLITests", dependencies: ["KilnMedia"], swiftSettings: strict),

@@ -24,8 +24,8 @@ public struct GouraudMesh: Sendable {
         var opaque: Bool
     }
 
-    public private(set) var vertices: [Vertex] = []
     private var planes: [Plane] = []
+    private var edges: [(Edge, Edge, Edge)] = []
     private var yRange: [(min: Float, max: Float)] = []
     /// Triangles whose y extent touches each band, in paint order (CSR layout).
     private var binStarts: [Int32] = []
@@ -37,8 +37,8 @@ public struct GouraudMesh: Sendable {
     public var triangleCount: Int { planes.count }
 
     public mutating func removeAll() {
-        vertices.removeAll(keepingCapacity: true)
         planes.removeAll(keepingCapacity: true)
+        edges.removeAll(keepingCapacity: true)
         yRange.removeAll(keepingCapacity: true)
     }
 
@@ -63,7 +63,7 @@ public struct GouraudMesh: Sendable {
             base[c] = Float(c0 - gx * x0 - gy * y0)
         }
         let opaque = v0.color.w >= 1 && v1.color.w >= 1 && v2.color.w >= 1
-        vertices.append(contentsOf: [v0, v1, v2])
+        edges.append((Edge(v0, v1), Edge(v1, v2), Edge(v2, v0)))
         planes.append(Plane(base: base, dx: dx, dy: dy, opaque: opaque))
         yRange.append((min(v0.y, v1.y, v2.y), max(v0.y, v1.y, v2.y)))
     }
@@ -105,14 +105,12 @@ public struct GouraudMesh: Sendable {
         let bandIndex = firstRow / binHeight
         guard bandIndex + 1 < binStarts.count else { return }
         let lo = Int(binStarts[bandIndex]), hi = Int(binStarts[bandIndex + 1])
-        vertices.withUnsafeBufferPointer { verts in
+        edges.withUnsafeBufferPointer { edges in
             planes.withUnsafeBufferPointer { planes in
                 binItems.withUnsafeBufferPointer { items in
                     for k in lo..<hi {
                         let t = Int(items[k])
-                        paintTriangle(
-                            verts[3 * t], verts[3 * t + 1], verts[3 * t + 2], planes[t], band: band,
-                            firstRow: firstRow, rows: rows)
+                        paintTriangle(edges[t], planes[t], band: band, firstRow: firstRow, rows: rows)
                     }
                 }
             }
@@ -121,9 +119,9 @@ public struct GouraudMesh: Sendable {
 
     @inline(__always)
     private func paintTriangle(
-        _ v0: Vertex, _ v1: Vertex, _ v2: Vertex, _ plane: Plane, band: PlanarBand, firstRow: Int, rows: Int
+        _ edges: (Edge, Edge, Edge), _ plane: Plane, band: PlanarBand, firstRow: Int, rows: Int
     ) {
-        let e0 = Edge(v0, v1), e1 = Edge(v1, v2), e2 = Edge(v2, v0)
+        let (e0, e1, e2) = edges
         let width = band.width
         for row in 0..<rows {
             let yc = Float(firstRow + row) + 0.5
@@ -141,9 +139,10 @@ public struct GouraudMesh: Sendable {
             take(e1)
             take(e2)
             guard crossings >= 2 else { continue }
-            // Pixel i is covered when its centre i+0.5 lies in [xl, xr).
-            let first = max(0, Int(max(xl - 0.5, -1).rounded(.up)))
-            let end = min(width, Int(min(xr - 0.5, Float(width)).rounded(.up)))
+            // Pixel i is covered when its centre i+0.5 lies in [xl, xr). Clamped in float first so
+            // the conversions cannot trap.
+            let first = Int(min(max(xl - 0.5, 0), Float(width)).rounded(.up))
+            let end = Int(min(max(xr - 0.5, 0), Float(width)).rounded(.up))
             guard first < end else { continue }
             fillSpan(plane: plane, band: band, row: row, y: yc, from: first, to: end)
         }
@@ -159,35 +158,31 @@ public struct GouraudMesh: Sendable {
         let planesOut = (band.r + rowBase, band.g + rowBase, band.b + rowBase, band.a + rowBase)
         var x = first
         while x < end {
-            let count = min(8, end - x)
             let xs = lane + Float(x)
             let r = SIMD8(repeating: start.x) + xs * plane.dx.x
             let g = SIMD8(repeating: start.y) + xs * plane.dx.y
             let b = SIMD8(repeating: start.z) + xs * plane.dx.z
             let a = clamp(SIMD8(repeating: start.w) + xs * plane.dx.w, 0, SIMD8(repeating: 1))
             let cr = clamp(r, 0, a), cg = clamp(g, 0, a), cb = clamp(b, 0, a)
-            if count == 8 {
-                if plane.opaque {
-                    store(cr, planesOut.0 + x)
-                    store(cg, planesOut.1 + x)
-                    store(cb, planesOut.2 + x)
-                    store(a, planesOut.3 + x)
-                } else {
-                    let keep = 1 - a
-                    store(cr + load(planesOut.0 + x) * keep, planesOut.0 + x)
-                    store(cg + load(planesOut.1 + x) * keep, planesOut.1 + x)
-                    store(cb + load(planesOut.2 + x) * keep, planesOut.2 + x)
-                    store(a + load(planesOut.3 + x) * keep, planesOut.3 + x)
+            // The last chunk of a span writes all eight lanes but keeps the old value beyond the
+            // span (bands are padded, so lanes past the row end stay inside the allocation).
+            let remaining = end &- x
+            let inside = LaneMask.first(min(8, remaining))
+            @inline(__always) func put(
+                _ value: SIMD8<Float>, _ alpha: SIMD8<Float>, _ p: UnsafeMutablePointer<Float>
+            ) {
+                if plane.opaque && remaining >= 8 {
+                    store(value, p)  // the common case: nothing underneath to read
+                    return
                 }
-            } else {
-                for i in 0..<count {
-                    let keep: Float = plane.opaque ? 0 : 1 - a[i]
-                    planesOut.0[x + i] = cr[i] + planesOut.0[x + i] * keep
-                    planesOut.1[x + i] = cg[i] + planesOut.1[x + i] * keep
-                    planesOut.2[x + i] = cb[i] + planesOut.2[x + i] * keep
-                    planesOut.3[x + i] = a[i] + planesOut.3[x + i] * keep
-                }
+                let old = load(p)
+                let new = plane.opaque ? value : value + old * (1 - alpha)
+                store(LaneMask.select(inside, new, old), p)
             }
+            put(cr, a, planesOut.0 + x)
+            put(cg, a, planesOut.1 + x)
+            put(cb, a, planesOut.2 + x)
+            put(a, a, planesOut.3 + x)
             x &+= 8
         }
     }
@@ -195,7 +190,7 @@ public struct GouraudMesh: Sendable {
 
 /// One triangle edge in canonical orientation (top endpoint first), so the two triangles sharing
 /// it compute bit-identical crossings.
-private struct Edge {
+private struct Edge: Sendable {
     let x0: Float, y0: Float, x1: Float, y1: Float
     let slope: Float
 
@@ -215,6 +210,31 @@ private struct Edge {
 
     @inline(__always)
     func x(at y: Float) -> Float { x0 + (y - y0) * slope }
+}
+
+/// Bit masks selecting the first n of eight lanes, for partial chunks. Comparing lanes into a
+/// `SIMDMask` that is used more than once gets scalarized by the compiler; integer bit operations
+/// on a loaded mask stay vector instructions.
+enum LaneMask {
+    /// Built once by the lazy initialiser (thread-safe), read-only afterwards.
+    nonisolated(unsafe) static let table: UnsafePointer<SIMD8<UInt32>> = {
+        let t = UnsafeMutablePointer<SIMD8<UInt32>>.allocate(capacity: 9)
+        for n in 0...8 {
+            var m = SIMD8<UInt32>()
+            for lane in 0..<n { m[lane] = .max }
+            t[n] = m
+        }
+        return UnsafePointer(t)
+    }()
+
+    @inline(__always)
+    static func first(_ n: Int) -> SIMD8<UInt32> { table[n] }
+
+    @inline(__always)
+    static func select(_ mask: SIMD8<UInt32>, _ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> {
+        let ai = unsafeBitCast(a, to: SIMD8<UInt32>.self), bi = unsafeBitCast(b, to: SIMD8<UInt32>.self)
+        return unsafeBitCast((ai & mask) | (bi & ~mask), to: SIMD8<Float>.self)
+    }
 }
 
 /// Clamps lane-wise; `SIMD.clamped` compiles to a scalar loop, `replacing(with:where:)` to blends.

@@ -17,7 +17,9 @@ public final class PlanarBand: @unchecked Sendable {
         self.width = width
         self.capacityRows = rows
         self.stride = (width + 7) & ~7
-        let count = stride * rows
+        // Eight floats of tail padding let a SIMD chunk that starts near the end of the last row
+        // load and store without a scalar tail.
+        let count = stride * rows + 8
         r = .allocate(capacity: count)
         g = .allocate(capacity: count)
         b = .allocate(capacity: count)

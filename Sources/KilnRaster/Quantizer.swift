@@ -39,22 +39,32 @@ public enum Quantizer {
         }
     }
 
-    /// Dither offsets in (−½, ½) code value for pixels x..x+7 of frame row y.
-    @inline(__always)
-    static func dither(x: Int, y: Int) -> SIMD8<Float> {
-        let xs = SIMD8<UInt32>(0, 1, 2, 3, 4, 5, 6, 7) &+ UInt32(truncatingIfNeeded: x)
-        var h = xs &* 0x9E37_79B1 ^ SIMD8(repeating: UInt32(truncatingIfNeeded: y) &* 0x85EB_CA77)
-        h ^= h &>> 15
-        h &*= 0x2C1B_3C6D
-        h ^= h &>> 12
-        h &*= 0x297A_2D39
-        h ^= h &>> 15
-        // 24 bits → uniform in the open interval (−0.5, 0.5).
-        return (SIMD8<Float>(h &>> 8) + 0.5) * (1.0 / 16_777_216.0) - 0.5
-    }
+    /// Dither offsets in (−½, ½) code value, a 64×64 tile repeated over the frame. The tile is
+    /// filled from an integer hash of the position, so it is white noise within the tile; a table
+    /// lookup costs one load where hashing per pixel cost a dozen vector integer ops.
+    /// Filled once by the lazy initialiser (thread-safe) and only read afterwards.
+    nonisolated(unsafe) static let ditherTile: UnsafePointer<Float> = {
+        let tile = UnsafeMutablePointer<Float>.allocate(capacity: ditherTileSize * ditherTileSize)
+        for y in 0..<ditherTileSize {
+            for x in 0..<ditherTileSize {
+                var h = UInt32(x) &* 0x9E37_79B1 ^ UInt32(y) &* 0x85EB_CA77
+                h ^= h >> 15
+                h &*= 0x2C1B_3C6D
+                h ^= h >> 12
+                h &*= 0x297A_2D39
+                h ^= h >> 15
+                // 24 bits → uniform in the open interval (−0.5, 0.5).
+                tile[y * ditherTileSize + x] = (Float(h >> 8) + 0.5) / 16_777_216 - 0.5
+            }
+        }
+        return UnsafePointer(tile)
+    }()
+    static let ditherTileSize = 64
 
-    /// Scalar form of `dither`, for reference implementations in tests.
-    public static func ditherScalar(x: Int, y: Int) -> Float { dither(x: x, y: y)[0] }
+    /// The dither offset of one pixel, for reference implementations in tests.
+    public static func ditherScalar(x: Int, y: Int) -> Float {
+        ditherTile[(y & (ditherTileSize - 1)) * ditherTileSize + (x & (ditherTileSize - 1))]
+    }
 
     /// Writes dithered 8-bit values of band rows into `yuv` and/or `rgba` at frame rows
     /// `firstRow..<firstRow+rows`. `firstRow` and `rows` must be even when `yuv` is given.
@@ -83,16 +93,24 @@ public enum Quantizer {
         }
     }
 
+    /// Bands hold valid premultiplied values (0 ≤ colour ≤ alpha ≤ 1: every kernel that writes a
+    /// band keeps that invariant), so c·255 + dither stays within (−0.5, 255.5) and rounds into
+    /// 0…255 without a clamp.
     @inline(__always)
     private static func quantize(_ c: SIMD8<Float>, _ d: SIMD8<Float>) -> SIMD8<Float> {
-        let v = clamp(c * 255 + d, 0, SIMD8(repeating: 255))
-        // Adding 2^23 rounds to the nearest integer (ties to even) in one add.
-        return (v + 8_388_608) - 8_388_608
+        roundToInteger(d.addingProduct(c, SIMD8(repeating: 255)))
+    }
+
+    /// Round to nearest (ties to even) in two adds: at 1.5·2^23 the float spacing is exactly 1, on
+    /// both sides of zero (plain 2^23 would mis-round small negative values).
+    @inline(__always)
+    static func roundToInteger(_ v: SIMD8<Float>) -> SIMD8<Float> {
+        (v + 12_582_912) - 12_582_912
     }
 
     @inline(__always)
     private static func bytes(_ integral: SIMD8<Float>) -> SIMD8<UInt8> {
-        // For 0 ≤ v < 2^23, v + 2^23 carries v in its low mantissa bits.
+        // For integral 0 ≤ v < 2^23 (or −0), v + 2^23 carries v in its low mantissa bits.
         let bits = unsafeBitCast(integral + 8_388_608, to: SIMD8<UInt32>.self)
         return SIMD8<UInt8>(truncatingIfNeeded: bits)
     }
@@ -103,29 +121,33 @@ public enum Quantizer {
     ) {
         let width = band.width
         let base = row &* band.stride
+        let (inR, inG, inB) = (band.r + base, band.g + base, band.b + base)
+        let (sumR, sumG, sumB) = (scratch.sumR, scratch.sumG, scratch.sumB)
+        let ditherRow = ditherTile + (frameRow & (ditherTileSize - 1)) &* ditherTileSize
         let yOut = yuv.map { $0.y + frameRow &* $0.yStride }
         let rgbaOut = rgba.map { $0.bytes + frameRow &* $0.stride }
         var x = 0
         while x < width {
-            let d = dither(x: x, y: frameRow)
-            let r = quantize(load(band.r + (base &+ x)), d)
-            let g = quantize(load(band.g + (base &+ x)), d)
-            let b = quantize(load(band.b + (base &+ x)), d)
-            let count = min(8, width - x)
+            let d = UnsafeRawPointer(ditherRow + (x & (ditherTileSize - 1))).loadUnaligned(
+                as: SIMD8<Float>.self)
+            let r = quantize(load(inR + x), d)
+            let g = quantize(load(inG + x), d)
+            let b = quantize(load(inB + x), d)
+            let count = min(8, width &- x)
             if let yOut {
-                var luma = r * kr
-                luma.addProduct(g, SIMD8(repeating: kg))
-                luma.addProduct(b, SIMD8(repeating: kb))
-                let yv = (luma * yScale + 16 + 8_388_608) - 8_388_608
+                var luma = r * (kr * yScale)
+                luma.addProduct(g, SIMD8(repeating: kg * yScale))
+                luma.addProduct(b, SIMD8(repeating: kb * yScale))
+                let yv = roundToInteger(luma + 16)
                 store8(bytes(yv), yOut + x, count: count)
                 if accumulate {
-                    store(load(scratch.sumR + x) + r, scratch.sumR + x)
-                    store(load(scratch.sumG + x) + g, scratch.sumG + x)
-                    store(load(scratch.sumB + x) + b, scratch.sumB + x)
+                    store(load(sumR + x) + r, sumR + x)
+                    store(load(sumG + x) + g, sumG + x)
+                    store(load(sumB + x) + b, sumB + x)
                 } else {
-                    store(r, scratch.sumR + x)
-                    store(g, scratch.sumG + x)
-                    store(b, scratch.sumB + x)
+                    store(r, sumR + x)
+                    store(g, sumG + x)
+                    store(b, sumB + x)
                 }
             }
             if let rgbaOut {
@@ -169,11 +191,12 @@ public enum Quantizer {
             var luma = r * kr
             luma.addProduct(g, SIMD8(repeating: kg))
             luma.addProduct(b, SIMD8(repeating: kb))
-            let cb = ((b - luma) * cbScale + 128 + 8_388_608) - 8_388_608
-            let cr = ((r - luma) * crScale + 128 + 8_388_608) - 8_388_608
+            // From RGB averages in 0…255, Cb and Cr land in 16…240: no clamp needed.
+            let cb = roundToInteger((b - luma) * cbScale + 128)
+            let cr = roundToInteger((r - luma) * crScale + 128)
             let count = min(8, chromaWidth - i)
-            store8(bytes(clamp(cb, 0, SIMD8(repeating: 255))), uOut + i, count: count)
-            store8(bytes(clamp(cr, 0, SIMD8(repeating: 255))), vOut + i, count: count)
+            store8(bytes(cb), uOut + i, count: count)
+            store8(bytes(cr), vOut + i, count: count)
             i &+= 8
         }
     }

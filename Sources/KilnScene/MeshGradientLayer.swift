@@ -8,7 +8,7 @@ import KilnRaster
 /// Colours follow the same surface when `smoothsColors` is true, or are bilinear inside each patch
 /// when false; both pass exactly through each point's colour. Colours are interpolated
 /// premultiplied in sRGB-encoded space. The surface is tessellated into small Gouraud triangles
-/// (≈ 12 px), so per-pixel work is a linear colour step; `background` shows where the mesh does not
+/// (≈ 24 px by default), so per-pixel work is a linear colour step; `background` shows where the mesh does not
 /// reach (e.g. when border points move inward).
 public struct MeshGradientLayer: LayerRendering {
     public let columns: Int
@@ -17,6 +17,10 @@ public struct MeshGradientLayer: LayerRendering {
     public let colors: [Animated<RGBA>]
     public let background: Animated<RGBA>
     public let smoothsColors: Bool
+    /// Target triangle edge in pixels. 24 px keeps the linear-shading error of the bicubic colour
+    /// surface well under one code value (tested against a 3 px tessellation) at a third of the
+    /// cost of 12 px; see docs/performance.md.
+    public let tessellationEdge: Double
 
     public static let parameters = ParameterTable([
         Parameter("width", .integer(2...32), help: "number of control points per row"),
@@ -61,7 +65,7 @@ public struct MeshGradientLayer: LayerRendering {
 
     public init(
         columns: Int, rows: Int, points: [Animated<Point2>], colors: [Animated<RGBA>],
-        background: Animated<RGBA>, smoothsColors: Bool
+        background: Animated<RGBA>, smoothsColors: Bool, tessellationEdge: Double = 24
     ) {
         precondition(
             columns >= 2 && rows >= 2 && points.count == columns * rows && colors.count == points.count)
@@ -71,6 +75,7 @@ public struct MeshGradientLayer: LayerRendering {
         self.colors = colors
         self.background = background
         self.smoothsColors = smoothsColors
+        self.tessellationEdge = tessellationEdge
     }
 
     public func prepare(at time: Double, canvas: Canvas) -> any PreparedLayer {
@@ -85,7 +90,7 @@ public struct MeshGradientLayer: LayerRendering {
                 return SIMD4(Double(p.r), Double(p.g), Double(p.b), Double(p.a))
             })
         var mesh = GouraudMesh()
-        grid.tessellate(into: &mesh, smoothColors: smoothsColors, targetEdge: 12)
+        grid.tessellate(into: &mesh, smoothColors: smoothsColors, targetEdge: tessellationEdge)
         mesh.bin(bandHeight: canvas.bandHeight, frameHeight: canvas.height)
         return PreparedMesh(mesh: mesh, background: background.value(at: time).premultiplied)
     }
@@ -101,56 +106,75 @@ struct PreparedMesh: PreparedLayer {
     }
 }
 
-/// Control points evaluated for one frame, in pixels, with premultiplied colours.
+/// Control points evaluated for one frame, in pixels, with premultiplied colours, and their
+/// Catmull-Rom tangents along the grid's u (columns) and v (rows) directions.
 struct MeshGrid {
     let columns: Int
     let rows: Int
     let positions: [SIMD2<Double>]
     let colors: [SIMD4<Double>]
+    let positionTangents: (u: [SIMD2<Double>], v: [SIMD2<Double>])
+    let colorTangents: (u: [SIMD4<Double>], v: [SIMD4<Double>])
 
-    /// Hermite basis: values at the ends (h0, h1) and tangent weights (h2, h3).
-    @inline(__always)
-    static func hermite(_ t: Double) -> (Double, Double, Double, Double) {
-        let t2 = t * t, t3 = t2 * t
-        return (2 * t3 - 3 * t2 + 1, -2 * t3 + 3 * t2, t3 - 2 * t2 + t, t3 - t2)
+    init(columns: Int, rows: Int, positions: [SIMD2<Double>], colors: [SIMD4<Double>]) {
+        self.columns = columns
+        self.rows = rows
+        self.positions = positions
+        self.colors = colors
+        positionTangents = Self.tangents(positions, columns: columns, rows: rows)
+        colorTangents = Self.tangents(colors, columns: columns, rows: rows)
     }
 
-    /// Catmull-Rom tangent along one grid direction, one-sided at the border.
-    static func tangent<V: SIMD>(_ values: [V], _ index: (Int) -> Int, at i: Int, count: Int) -> V
+    /// Central differences inside the grid, one-sided at its border.
+    static func tangents<V: SIMD>(_ values: [V], columns: Int, rows: Int) -> (u: [V], v: [V])
     where V.Scalar == Double {
-        if count < 2 { return V() }
-        if i == 0 { return values[index(1)] - values[index(0)] }
-        if i == count - 1 { return values[index(i)] - values[index(i - 1)] }
-        return (values[index(i + 1)] - values[index(i - 1)]) * 0.5
-    }
-
-    func uTangent<V: SIMD>(_ values: [V], column c: Int, row r: Int) -> V where V.Scalar == Double {
-        Self.tangent(values, { r * columns + $0 }, at: c, count: columns)
-    }
-
-    func vTangent<V: SIMD>(_ values: [V], column c: Int, row r: Int) -> V where V.Scalar == Double {
-        Self.tangent(values, { $0 * columns + c }, at: r, count: rows)
-    }
-
-    /// Bicubic Hermite (Ferguson, zero twist) surface of patch (c, r) at local (u, v).
-    func surface<V: SIMD>(_ values: [V], column c: Int, row r: Int, u: Double, v: Double) -> V
-    where V.Scalar == Double {
-        let hu = Self.hermite(u), hv = Self.hermite(v)
-        var result = V()
-        for (dc, wu, tu) in [(0, hu.0, hu.2), (1, hu.1, hu.3)] {
-            for (dr, wv, tv) in [(0, hv.0, hv.2), (1, hv.1, hv.3)] {
-                let i = (r + dr) * columns + c + dc
-                result += values[i] * (wu * wv)
-                result += uTangent(values, column: c + dc, row: r + dr) * (tu * wv)
-                result += vTangent(values, column: c + dc, row: r + dr) * (wu * tv)
+        func derivative(_ i: Int, _ count: Int, _ at: (Int) -> V) -> V {
+            if i == 0 { return at(1) - at(0) }
+            if i == count - 1 { return at(i) - at(i - 1) }
+            return (at(i + 1) - at(i - 1)) * 0.5
+        }
+        var u = [V](), v = [V]()
+        u.reserveCapacity(values.count)
+        v.reserveCapacity(values.count)
+        for r in 0..<rows {
+            for c in 0..<columns {
+                u.append(derivative(c, columns) { values[r * columns + $0] })
+                v.append(derivative(r, rows) { values[$0 * columns + c] })
             }
         }
+        return (u, v)
+    }
+
+    /// Hermite basis at t: weights of the two end values (h0, h1) and of their tangents (h2, h3).
+    struct Basis {
+        let h0: Double, h1: Double, h2: Double, h3: Double
+
+        init(_ t: Double) {
+            let t2 = t * t, t3 = t2 * t
+            h0 = 2 * t3 - 3 * t2 + 1
+            h1 = -2 * t3 + 3 * t2
+            h2 = t3 - 2 * t2 + t
+            h3 = t3 - t2
+        }
+    }
+
+    /// Bicubic Hermite (Ferguson, zero twist) patch whose top-left control point is `i`.
+    @inline(__always)
+    func surface<V: SIMD>(_ values: [V], _ tangents: (u: [V], v: [V]), at i: Int, _ bu: Basis, _ bv: Basis)
+        -> V
+    where V.Scalar == Double {
+        let i00 = i, i10 = i + 1, i01 = i + columns, i11 = i + columns + 1
+        var result = values[i00] * (bu.h0 * bv.h0) + values[i10] * (bu.h1 * bv.h0)
+        result += values[i01] * (bu.h0 * bv.h1) + values[i11] * (bu.h1 * bv.h1)
+        result += tangents.u[i00] * (bu.h2 * bv.h0) + tangents.u[i10] * (bu.h3 * bv.h0)
+        result += tangents.u[i01] * (bu.h2 * bv.h1) + tangents.u[i11] * (bu.h3 * bv.h1)
+        result += tangents.v[i00] * (bu.h0 * bv.h2) + tangents.v[i10] * (bu.h1 * bv.h2)
+        result += tangents.v[i01] * (bu.h0 * bv.h3) + tangents.v[i11] * (bu.h1 * bv.h3)
         return result
     }
 
-    func bilinear<V: SIMD>(_ values: [V], column c: Int, row r: Int, u: Double, v: Double) -> V
-    where V.Scalar == Double {
-        let i = r * columns + c
+    @inline(__always)
+    func bilinear(_ values: [SIMD4<Double>], at i: Int, u: Double, v: Double) -> SIMD4<Double> {
         let top = values[i] * (1 - u) + values[i + 1] * u
         let bottom = values[i + columns] * (1 - u) + values[i + columns + 1] * u
         return top * (1 - v) + bottom * v
@@ -166,29 +190,33 @@ struct MeshGrid {
             let d = positions[a] - positions[b]
             return (d * d).sum().squareRoot()
         }
-        // A patch edge's chord underestimates its curve a little; the cap and the 12 px target
-        // leave ample margin for the colour error of linear shading.
+        // A patch edge's chord underestimates its curve a little; the target leaves ample margin
+        // for the colour error of linear shading.
         let uCounts = (0..<(columns - 1)).map { c in
             count((0..<rows).map { r in distance(r * columns + c, r * columns + c + 1) }.max()!)
         }
         let vCounts = (0..<(rows - 1)).map { r in
             count((0..<columns).map { c in distance(r * columns + c, (r + 1) * columns + c) }.max()!)
         }
+        var row = [GouraudMesh.Vertex](), previous = [GouraudMesh.Vertex]()
         for r in 0..<(rows - 1) {
             for c in 0..<(columns - 1) {
                 let nu = uCounts[c], nv = vCounts[r]
-                var row = [GouraudMesh.Vertex]()
-                var previous = [GouraudMesh.Vertex]()
+                let corner = r * columns + c
+                let uBases = (0...nu).map { Basis(Double($0) / Double(nu)) }
+                row.removeAll(keepingCapacity: true)
+                previous.removeAll(keepingCapacity: true)
                 for j in 0...nv {
                     row.removeAll(keepingCapacity: true)
                     let v = Double(j) / Double(nv)
+                    let bv = Basis(v)
                     for i in 0...nu {
                         let u = Double(i) / Double(nu)
-                        let p = surface(positions, column: c, row: r, u: u, v: v)
+                        let p = surface(positions, positionTangents, at: corner, uBases[i], bv)
                         let color =
                             smoothColors
-                            ? surface(colors, column: c, row: r, u: u, v: v)
-                            : bilinear(colors, column: c, row: r, u: u, v: v)
+                            ? surface(colors, colorTangents, at: corner, uBases[i], bv)
+                            : bilinear(colors, at: corner, u: u, v: v)
                         let clamped = PremultipliedColor(
                             r: Float(color.x), g: Float(color.y), b: Float(color.z), a: Float(color.w)
                         ).clampedToPremultipliedRange

@@ -107,6 +107,7 @@ func benchLayer() -> LayerNode {
 }
 
 let options = Options(Array(CommandLine.arguments.dropFirst()))
+MediaLibraries.setLogLevel(.error)
 let width = options.width, height = options.height, pixels = width * height
 let cores = ProcessInfo.processInfo.activeProcessorCount
 let canvas = Canvas(width: width, height: height)
@@ -122,30 +123,39 @@ for threads in Set([1, cores]).sorted() {
     rows.append(Row(name: "render mesh gradient → YUV", threads: threads, msPerFrame: ms, pixels: pixels))
 }
 
+// The serial part of a frame: evaluating the layer's animated values, tessellating and binning.
+let meshContent = layers[0].content as! any LayerRendering
+let prepareMs = measure(options.frames) { _ = meshContent.prepare(at: Double($0) / fps, canvas: canvas) }
+rows.append(Row(name: "prepare mesh (tessellate + bin)", threads: 1, msPerFrame: prepareMs, pixels: pixels))
+
 // Conversion alone, 1 thread: Kiln's fused float→dither→YUV pass against libswscale RGBA→YUV.
-let full = PlanarBand(width: width, rows: height)
-let single = SceneRenderer(
-    layers: layers, canvas: Canvas(width: width, height: height, bandHeight: height), threads: 1)
+// The fused pass runs on a band that is still in cache, as in the pipeline, so it is measured
+// band by band over the frame; swscale gets the whole RGBA frame, as it would.
+let single = SceneRenderer(layers: layers, canvas: canvas, threads: 1)
 let rgba = RGBA8Frame(width: width, height: height)
 single.render(at: 1.0, yuv: nil, rgba: rgba)
-for y in 0..<height {
+let bandRows = canvas.bandHeight
+let band = PlanarBand(width: width, rows: bandRows)
+for row in 0..<bandRows {
     for x in 0..<width {
-        let p = rgba.pixel(x: x, y: y)
-        let i = y * full.stride + x
-        (full.r[i], full.g[i], full.b[i], full.a[i]) = (
+        let p = rgba.pixel(x: x, y: height / 2 + row)
+        let i = row * band.stride + x
+        (band.r[i], band.g[i], band.b[i], band.a[i]) = (
             Float(p[0]) / 255, Float(p[1]) / 255, Float(p[2]) / 255, 1
         )
     }
 }
 let scratch = Quantizer.Scratch(width: width)
-let fusedMs = measure(options.frames) { _ in
-    Quantizer.write(band: full, firstRow: 0, rows: height, yuv: frame, rgba: nil, scratch: scratch)
+func convertFrame(yuv: YUV420Frame?, rgba: RGBA8Frame?) {
+    for first in stride(from: 0, to: height - bandRows + 1, by: bandRows) {
+        Quantizer.write(band: band, firstRow: first, rows: bandRows, yuv: yuv, rgba: rgba, scratch: scratch)
+    }
 }
+let fusedMs = measure(options.frames) { _ in convertFrame(yuv: frame, rgba: nil) }
 rows.append(Row(name: "convert float → YUV (fused SIMD)", threads: 1, msPerFrame: fusedMs, pixels: pixels))
-let toRGBAms = measure(options.frames) { _ in
-    Quantizer.write(band: full, firstRow: 0, rows: height, yuv: nil, rgba: rgba, scratch: scratch)
-}
-rows.append(Row(name: "convert float → RGBA8", threads: 1, msPerFrame: toRGBAms, pixels: pixels))
+let scratchRGBA = RGBA8Frame(width: width, height: height)
+let toRGBAms = measure(options.frames) { _ in convertFrame(yuv: nil, rgba: scratchRGBA) }
+rows.append(Row(name: "convert float → RGBA8 (previews)", threads: 1, msPerFrame: toRGBAms, pixels: pixels))
 do {
     let sws = try SwscaleConverter(width: width, height: height)
     let swsMs = measure(options.frames) { _ in

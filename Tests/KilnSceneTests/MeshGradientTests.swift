@@ -101,6 +101,38 @@ final class MeshGradientTests: XCTestCase {
         }
     }
 
+    /// Linear shading of ~24 px triangles stays within two code values of a much finer
+    /// tessellation of the same bicubic surface, except along the silhouette of a fold (where the
+    /// springs push points past each other), whose outline is polygonal at the coarser step.
+    func testDefaultTessellationMatchesFineReference() throws {
+        let job = try JobLoader.load(
+            file: Fixture.repositoryRoot.appendingPathComponent("jobs/showcase.json").path,
+            kinds: LayerRegistry.kinds)
+        func withEdge(_ edge: Double) -> Job {
+            let layers = job.layers.map { node -> LayerNode in
+                guard let mesh = node.content as? MeshGradientLayer else { return node }
+                let finer = MeshGradientLayer(
+                    columns: mesh.columns, rows: mesh.rows, points: mesh.points, colors: mesh.colors,
+                    background: mesh.background, smoothsColors: mesh.smoothsColors, tessellationEdge: edge)
+                return LayerNode(
+                    kind: node.kind, name: node.name, opacity: node.opacity, content: finer, path: node.path)
+            }
+            return Job(file: job.file, output: job.output, layers: layers)
+        }
+        for time in [2.0, 5.5] {
+            let coarse = Fixture.render(withEdge(24), at: time).byteArray
+            let fine = Fixture.render(withEdge(3), at: time).byteArray
+            var outliers = 0, total = 0
+            for i in coarse.indices {
+                let d = abs(Int(coarse[i]) - Int(fine[i]))
+                outliers += d > 2 ? 1 : 0
+                total += d
+            }
+            XCTAssertLessThan(Double(outliers) / Double(coarse.count), 0.001, "t=\(time)")
+            XCTAssertLessThan(Double(total) / Double(coarse.count), 0.2, "t=\(time)")
+        }
+    }
+
     func testPointCountMustMatchGrid() {
         XCTAssertThrowsError(
             try Fixture.job(
