@@ -25,7 +25,7 @@ public struct GouraudMesh: Sendable {
     }
 
     private var planes: [Plane] = []
-    private var edges: [(Edge, Edge, Edge)] = []
+    private var edges: [Outline] = []
     private var yRange: [(min: Float, max: Float)] = []
     /// Triangles whose y extent touches each band, in paint order (CSR layout).
     private var binStarts: [Int32] = []
@@ -63,7 +63,7 @@ public struct GouraudMesh: Sendable {
             base[c] = Float(c0 - gx * x0 - gy * y0)
         }
         let opaque = v0.color.w >= 1 && v1.color.w >= 1 && v2.color.w >= 1
-        edges.append((Edge(v0, v1), Edge(v1, v2), Edge(v2, v0)))
+        edges.append(Outline(v0, v1, v2))
         planes.append(Plane(base: base, dx: dx, dy: dy, opaque: opaque))
         yRange.append((min(v0.y, v1.y, v2.y), max(v0.y, v1.y, v2.y)))
     }
@@ -118,33 +118,31 @@ public struct GouraudMesh: Sendable {
     }
 
     @inline(__always)
-    private func paintTriangle(
-        _ edges: (Edge, Edge, Edge), _ plane: Plane, band: PlanarBand, firstRow: Int, rows: Int
-    ) {
-        let (e0, e1, e2) = edges
+    private func paintTriangle(_ outline: Outline, _ plane: Plane, band: PlanarBand, firstRow: Int, rows: Int)
+    {
         let width = band.width
-        for row in 0..<rows {
-            let yc = Float(firstRow + row) + 0.5
-            // The two edges that cross this scanline bound the span.
-            var xl = Float.infinity, xr = -Float.infinity
-            var crossings = 0
-            @inline(__always) func take(_ edge: Edge) {
-                guard edge.crosses(yc) else { return }
-                let x = edge.x(at: yc)
-                xl = min(xl, x)
-                xr = max(xr, x)
-                crossings += 1
+        // Rows whose centre lies in [top, bottom): the long edge bounds one side of every span,
+        // the upper or the lower short edge the other.
+        let startRow = max(
+            0, Int(min(max(outline.long.y0 - 0.5 - Float(firstRow), -1), Float(rows)).rounded(.up)))
+        let endRow = min(
+            rows, Int(min(max(outline.long.y1 - 0.5 - Float(firstRow), 0), Float(rows)).rounded(.up)))
+        var row = startRow
+        while row < endRow {
+            let yc = Float(firstRow &+ row) + 0.5
+            guard outline.long.crosses(yc) else {
+                row &+= 1
+                continue
             }
-            take(e0)
-            take(e1)
-            take(e2)
-            guard crossings >= 2 else { continue }
+            let short = yc < outline.lower.y0 ? outline.upper : outline.lower
+            let a = outline.long.x(at: yc), b = short.x(at: yc)
+            let xl = min(a, b), xr = max(a, b)
             // Pixel i is covered when its centre i+0.5 lies in [xl, xr). Clamped in float first so
             // the conversions cannot trap.
             let first = Int(min(max(xl - 0.5, 0), Float(width)).rounded(.up))
             let end = Int(min(max(xr - 0.5, 0), Float(width)).rounded(.up))
-            guard first < end else { continue }
-            fillSpan(plane: plane, band: band, row: row, y: yc, from: first, to: end)
+            if first < end { fillSpan(plane: plane, band: band, row: row, y: yc, from: first, to: end) }
+            row &+= 1
         }
     }
 
@@ -159,11 +157,13 @@ public struct GouraudMesh: Sendable {
         var x = first
         while x < end {
             let xs = lane + Float(x)
-            let r = SIMD8(repeating: start.x) + xs * plane.dx.x
-            let g = SIMD8(repeating: start.y) + xs * plane.dx.y
-            let b = SIMD8(repeating: start.z) + xs * plane.dx.z
-            let a = clamp(SIMD8(repeating: start.w) + xs * plane.dx.w, 0, SIMD8(repeating: 1))
-            let cr = clamp(r, 0, a), cg = clamp(g, 0, a), cb = clamp(b, 0, a)
+            // Pixel centres inside the triangle get convex combinations of valid premultiplied
+            // vertex colours, so no clamp is needed (float error is far below a code value and
+            // the quantizer rounds tiny excursions correctly).
+            let cr = SIMD8(repeating: start.x).addingProduct(xs, plane.dx.x)
+            let cg = SIMD8(repeating: start.y).addingProduct(xs, plane.dx.y)
+            let cb = SIMD8(repeating: start.z).addingProduct(xs, plane.dx.z)
+            let a = SIMD8(repeating: start.w).addingProduct(xs, plane.dx.w)
             // The last chunk of a span writes all eight lanes but keeps the old value beyond the
             // span (bands are padded, so lanes past the row end stay inside the allocation).
             let remaining = end &- x
@@ -185,6 +185,26 @@ public struct GouraudMesh: Sendable {
             put(a, a, planesOut.3 + x)
             x &+= 8
         }
+    }
+}
+
+/// A triangle's edges, from its vertices sorted top to bottom: the long edge spans the whole
+/// height; `upper` and `lower` meet at the middle vertex. Every row inside the triangle crosses
+/// the long edge and exactly one short edge (half-open in y).
+private struct Outline: Sendable {
+    let long: Edge, upper: Edge, lower: Edge
+
+    init(_ a: GouraudMesh.Vertex, _ b: GouraudMesh.Vertex, _ c: GouraudMesh.Vertex) {
+        func above(_ p: GouraudMesh.Vertex, _ q: GouraudMesh.Vertex) -> Bool {
+            p.y < q.y || (p.y == q.y && p.x < q.x)
+        }
+        var (top, mid, bottom) = (a, b, c)
+        if above(mid, top) { swap(&mid, &top) }
+        if above(bottom, mid) { swap(&bottom, &mid) }
+        if above(mid, top) { swap(&mid, &top) }
+        long = Edge(top, bottom)
+        upper = Edge(top, mid)
+        lower = Edge(mid, bottom)
     }
 }
 
@@ -235,13 +255,6 @@ enum LaneMask {
         let ai = unsafeBitCast(a, to: SIMD8<UInt32>.self), bi = unsafeBitCast(b, to: SIMD8<UInt32>.self)
         return unsafeBitCast((ai & mask) | (bi & ~mask), to: SIMD8<Float>.self)
     }
-}
-
-/// Clamps lane-wise; `SIMD.clamped` compiles to a scalar loop, `replacing(with:where:)` to blends.
-@inline(__always)
-func clamp(_ v: SIMD8<Float>, _ lo: Float, _ hi: SIMD8<Float>) -> SIMD8<Float> {
-    let low = SIMD8<Float>(repeating: lo)
-    return v.replacing(with: low, where: v .< low).replacing(with: hi, where: v .> hi)
 }
 
 @inline(__always)

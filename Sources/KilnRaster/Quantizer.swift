@@ -17,26 +17,26 @@ public enum Quantizer {
     static let cbScale: Float = (224.0 / 255.0) / (2 * (1 - 0.0722))
     static let crScale: Float = (224.0 / 255.0) / (2 * (1 - 0.2126))
 
-    /// Per-worker scratch: the sum of two quantized rows per channel, padded for 16-wide reads.
+    /// Per-worker scratch: the sum of two quantized rows per channel, with one float of front
+    /// padding (column −1, for the left chroma tap) and tail padding for 16-wide reads.
     public final class Scratch: @unchecked Sendable {
         let capacity: Int
+        private let storage: UnsafeMutablePointer<Float>
         let sumR: UnsafeMutablePointer<Float>
         let sumG: UnsafeMutablePointer<Float>
         let sumB: UnsafeMutablePointer<Float>
 
         public init(width: Int) {
             capacity = ((width + 15) & ~15) + 16
-            sumR = .allocate(capacity: capacity)
-            sumG = .allocate(capacity: capacity)
-            sumB = .allocate(capacity: capacity)
-            for p in [sumR, sumG, sumB] { p.initialize(repeating: 0, count: capacity) }
+            let plane = capacity + 8
+            storage = .allocate(capacity: 3 * plane)
+            storage.initialize(repeating: 0, count: 3 * plane)
+            sumR = storage + 8
+            sumG = storage + plane + 8
+            sumB = storage + 2 * plane + 8
         }
 
-        deinit {
-            sumR.deallocate()
-            sumG.deallocate()
-            sumB.deallocate()
-        }
+        deinit { storage.deallocate() }
     }
 
     /// Dither offsets in (−½, ½) code value, a 64×64 tile repeated over the frame. The tile is
@@ -171,23 +171,24 @@ public enum Quantizer {
         let uOut = yuv.u + chromaRow &* yuv.uvStride
         let vOut = yuv.v + chromaRow &* yuv.uvStride
         // Column −1 repeats column 0.
-        var prevR = scratch.sumR[0], prevG = scratch.sumG[0], prevB = scratch.sumB[0]
+        scratch.sumR[-1] = scratch.sumR[0]
+        scratch.sumG[-1] = scratch.sumG[0]
+        scratch.sumB[-1] = scratch.sumB[0]
         var i = 0
         while i < chromaWidth {
             let x = 2 &* i
-            @inline(__always) func filtered(_ p: UnsafeMutablePointer<Float>, _ prev: inout Float) -> SIMD8<
-                Float
-            > {
+            // Taps at columns 2i−1, 2i, 2i+1 for eight chroma samples, from three pairs of
+            // unaligned loads and even/odd lane selections (no lane-by-lane inserts).
+            @inline(__always) func filtered(_ p: UnsafeMutablePointer<Float>) -> SIMD8<Float> {
                 let lo = load(p + x), hi = load(p + (x &+ 8))
                 let even = SIMD8(lowHalf: lo.evenHalf, highHalf: hi.evenHalf)
                 let odd = SIMD8(lowHalf: lo.oddHalf, highHalf: hi.oddHalf)
-                let left = SIMD8(prev, odd[0], odd[1], odd[2], odd[3], odd[4], odd[5], odd[6])
-                prev = odd[7]
+                let left = SIMD8(lowHalf: load(p + (x &- 1)).evenHalf, highHalf: load(p + (x &+ 7)).evenHalf)
                 return (left + even * 2 + odd) * 0.125
             }
-            let r = filtered(scratch.sumR, &prevR)
-            let g = filtered(scratch.sumG, &prevG)
-            let b = filtered(scratch.sumB, &prevB)
+            let r = filtered(scratch.sumR)
+            let g = filtered(scratch.sumG)
+            let b = filtered(scratch.sumB)
             var luma = r * kr
             luma.addProduct(g, SIMD8(repeating: kg))
             luma.addProduct(b, SIMD8(repeating: kb))

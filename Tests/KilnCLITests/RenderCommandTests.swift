@@ -102,6 +102,29 @@ final class RenderCommandTests: TemporaryDirectoryTestCase {
         }
     }
 
+    /// Memory stays flat however long the video: a render 30× longer peaks at (nearly) the same
+    /// resident size (each render's own peak, from wait4).
+    func testPeakMemoryDoesNotGrowWithDuration() throws {
+        func peakKiB(frames: Int) throws -> Int {
+            let job = try write(
+                "mem-\(frames).json",
+                """
+                {"kiln": 1, "output": {"width": 640, "height": 360, "fps": 30, "duration": {"frames": \(frames)},
+                                        "preset": "ultrafast"},
+                 "layers": [{"type": "meshGradient", "width": 2, "height": 2,
+                             "points": [[0,0],[1,0],[0,1],{"keyframes": [{"t": 0, "v": [1,1]}, {"t": 20, "v": [0.7,0.8]}]}],
+                             "colors": ["#ff0000","#00ff00","#0000ff","#ffffff"]}]}
+                """)
+            let (status, peak) = try KilnProcess.runMeasuringPeakMemory(
+                ["render", job, "-o", directory.appendingPathComponent("mem.mp4").path])
+            XCTAssertEqual(status, 0)
+            return peak
+        }
+        let short = try peakKiB(frames: 30)
+        let long = try peakKiB(frames: 900)
+        XCTAssertLessThan(Double(long), Double(short) * 1.15 + 4096, "short \(short) KiB, long \(long) KiB")
+    }
+
     func testProgressJSONAndPreview() throws {
         let job = try write(
             "small.json",
