@@ -74,7 +74,8 @@ public struct VideoExport: Sendable {
                 break
             }
             guard let frame = encoder.takeFreeFrame() else { break }  // the encoder failed
-            renderer.render(at: o.time(ofFrame: n), yuv: frame, rgba: nil)
+            let next = n + 1 < o.frameCount ? o.time(ofFrame: n + 1) : nil
+            renderer.render(at: o.time(ofFrame: n), prefetching: next, yuv: frame, rgba: nil)
             encoder.submit(frame)
             progress?(
                 ExportProgress(

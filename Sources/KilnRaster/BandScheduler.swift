@@ -24,23 +24,39 @@ public struct BandScheduler: Sendable {
     /// Calls `body(worker, firstRow, rowCount)` once per band. `worker` is in 0..<threads and no two
     /// concurrent calls share it, so it can index per-worker scratch buffers.
     public func run(_ body: @Sendable (_ worker: Int, _ firstRow: Int, _ rows: Int) -> Void) {
-        let bands = bandCount
-        let workers = min(threads, bands)
+        run(leading: nil, body)
+    }
+
+    /// As `run(_:)`, but first hands `leading` to one worker as an extra work item, so a task that
+    /// is independent of the bands (preparing the next frame) overlaps them instead of running
+    /// alone before or after.
+    public func run(
+        leading: (@Sendable () -> Void)?,
+        _ body: @Sendable (_ worker: Int, _ firstRow: Int, _ rows: Int) -> Void
+    ) {
+        let extra = leading == nil ? 0 : 1
+        let items = bandCount + extra
+        let bandHeight = self.bandHeight
+        let height = self.height
+        @Sendable @inline(__always) func perform(_ item: Int, _ worker: Int) {
+            if item < extra {
+                leading?()
+                return
+            }
+            let first = (item - extra) * bandHeight
+            body(worker, first, min(bandHeight, height - first))
+        }
+        let workers = min(threads, items)
         if workers <= 1 {
-            for band in 0..<bands { body(0, band * bandHeight, min(bandHeight, height - band * bandHeight)) }
+            for item in 0..<items { perform(item, 0) }
             return
         }
         let next = Atomic<Int>(0)
-        let bandHeight = self.bandHeight
-        let height = self.height
-        withoutActuallyEscaping(body) { body in
-            DispatchQueue.concurrentPerform(iterations: workers) { worker in
-                while true {
-                    let band = next.wrappingAdd(1, ordering: .relaxed).oldValue
-                    if band >= bands { break }
-                    let first = band * bandHeight
-                    body(worker, first, min(bandHeight, height - first))
-                }
+        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+            while true {
+                let item = next.wrappingAdd(1, ordering: .relaxed).oldValue
+                if item >= items { break }
+                perform(item, worker)
             }
         }
     }

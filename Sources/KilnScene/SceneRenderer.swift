@@ -38,29 +38,74 @@ public final class SceneRenderer: @unchecked Sendable {
 
     /// Renders the frame at `time` into `yuv` and/or `rgba` (both hold identical pixels: the YUV
     /// is converted from exactly the dithered RGB).
-    public func render(at time: Double, yuv: YUV420Frame?, rgba: RGBA8Frame?) {
-        let prepared = layers.compactMap { layer -> (any PreparedLayer, Float)? in
-            let opacity = Float(min(max(layer.opacity.value(at: time), 0), 1))
-            guard opacity > 0 else { return nil }
-            return (layer.content.prepare(at: time, canvas: canvas), opacity)
+    ///
+    /// With `next`, the layers for that time are prepared as one more work item alongside this
+    /// frame's bands, and the following call for `next` starts painting at once. Preparing is pure,
+    /// so prefetching changes when the work happens, never the bytes.
+    public func render(at time: Double, prefetching next: Double? = nil, yuv: YUV420Frame?, rgba: RGBA8Frame?)
+    {
+        let prepared: [Prepared]
+        if let ready = prefetched.take(for: time) {
+            prepared = ready
+        } else {
+            prepared = prepare(at: time)
         }
         let scheduler = BandScheduler(height: canvas.height, bandHeight: canvas.bandHeight, threads: threads)
         let workers = self.workers
-        scheduler.run { worker, firstRow, rows in
+        var leading: (@Sendable () -> Void)?
+        if let next {
+            leading = { [self] in prefetched.store(prepare(at: next), for: next) }
+        }
+        scheduler.run(leading: leading) { worker, firstRow, rows in
             let scratch = workers[worker]
             let acc = scratch.accumulator
             if prepared.isEmpty { acc.fill(.transparent, rows: rows) }
-            for (index, (layer, opacity)) in prepared.enumerated() {
-                if index == 0 && opacity == 1 {
-                    layer.paint(into: acc, firstRow: firstRow, rows: rows)
+            for (index, item) in prepared.enumerated() {
+                if index == 0 && item.opacity == 1 {
+                    item.layer.paint(into: acc, firstRow: firstRow, rows: rows)
                 } else {
                     if index == 0 { acc.fill(.transparent, rows: rows) }
-                    layer.paint(into: scratch.layer, firstRow: firstRow, rows: rows)
-                    Compositing.sourceOver(scratch.layer, onto: acc, opacity: opacity, rows: rows)
+                    item.layer.paint(into: scratch.layer, firstRow: firstRow, rows: rows)
+                    Compositing.sourceOver(scratch.layer, onto: acc, opacity: item.opacity, rows: rows)
                 }
             }
             Quantizer.write(
                 band: acc, firstRow: firstRow, rows: rows, yuv: yuv, rgba: rgba, scratch: scratch.quantizer)
+        }
+    }
+
+    struct Prepared: Sendable {
+        let layer: any PreparedLayer
+        let opacity: Float
+    }
+
+    private func prepare(at time: Double) -> [Prepared] {
+        layers.compactMap { layer in
+            let opacity = Float(min(max(layer.opacity.value(at: time), 0), 1))
+            guard opacity > 0 else { return nil }
+            return Prepared(layer: layer.content.prepare(at: time, canvas: canvas), opacity: opacity)
+        }
+    }
+
+    private let prefetched = PrefetchSlot()
+
+    /// Holds layers prepared ahead for one time. Written by one work item inside a band run and
+    /// read after the run has completed, so the run's completion orders the accesses.
+    final class PrefetchSlot: @unchecked Sendable {
+        private var time: Double?
+        private var layers: [Prepared] = []
+
+        func store(_ layers: [Prepared], for time: Double) {
+            self.layers = layers
+            self.time = time
+        }
+
+        func take(for time: Double) -> [Prepared]? {
+            defer {
+                self.time = nil
+                layers = []
+            }
+            return self.time == time ? layers : nil
         }
     }
 }

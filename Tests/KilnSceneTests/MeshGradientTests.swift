@@ -168,6 +168,28 @@ final class DeterminismTests: XCTestCase {
     }
 }
 
+extension DeterminismTests {
+    /// Preparing the next frame alongside the current one's bands changes nothing in the bytes,
+    /// and a prefetch for a time that is not asked for next is ignored.
+    func testPrefetchingTheNextFrameGivesIdenticalBytes() throws {
+        let job = try JobLoader.load(
+            file: Fixture.repositoryRoot.appendingPathComponent("jobs/showcase.json").path,
+            kinds: LayerRegistry.kinds)
+        let canvas = Canvas(width: 480, height: 270)
+        let plain = SceneRenderer(layers: job.layers, canvas: canvas, threads: 2)
+        let ahead = SceneRenderer(layers: job.layers, canvas: canvas, threads: 2)
+        let a = RGBA8Frame(width: 480, height: 270), b = RGBA8Frame(width: 480, height: 270)
+        let times = [0.5, 0.6, 0.7, 2.0, 2.1]
+        for (i, t) in times.enumerated() {
+            plain.render(at: t, yuv: nil, rgba: a)
+            // The prefetch for 0.8 after 0.7 is wasted on purpose: 2.0 must not reuse it.
+            let next = i + 1 < times.count ? (t == 0.7 ? 0.8 : times[i + 1]) : nil
+            ahead.render(at: t, prefetching: next, yuv: nil, rgba: b)
+            XCTAssertEqual(a.byteArray, b.byteArray, "t=\(t)")
+        }
+    }
+}
+
 final class RegistryTests: XCTestCase {
     /// Every registered kind has a unique name and an example job in jobs/ that uses it and is valid.
     func testEveryLayerKindHasAnExampleJob() throws {
