@@ -160,10 +160,10 @@ public struct GouraudMesh: Sendable {
             // Pixel centres inside the triangle get convex combinations of valid premultiplied
             // vertex colours, so no clamp is needed (float error is far below a code value and
             // the quantizer rounds tiny excursions correctly).
-            let cr = SIMD8(repeating: start.x).addingProduct(xs, plane.dx.x)
-            let cg = SIMD8(repeating: start.y).addingProduct(xs, plane.dx.y)
-            let cb = SIMD8(repeating: start.z).addingProduct(xs, plane.dx.z)
-            let a = SIMD8(repeating: start.w).addingProduct(xs, plane.dx.w)
+            let cr = SIMD8(repeating: start.x) + xs * plane.dx.x
+            let cg = SIMD8(repeating: start.y) + xs * plane.dx.y
+            let cb = SIMD8(repeating: start.z) + xs * plane.dx.z
+            let a = SIMD8(repeating: start.w) + xs * plane.dx.w
             // The last chunk of a span writes all eight lanes but keeps the old value beyond the
             // span (bands are padded, so lanes past the row end stay inside the allocation).
             let remaining = end &- x

@@ -8,6 +8,11 @@
 /// codes (flat black, pure primaries) stay exact and noise-free. The offset is the same for R, G
 /// and B so it adds luma grain, not colour noise, and static over time so the encoder does not
 /// spend bits on flickering noise.
+///
+/// Kernels here and in the rest of the raster core use plain `a * b + c`, never fused
+/// multiply-add: Swift does not contract them, so a portable x86-64 build (no FMA unit, where
+/// `addingProduct` becomes a library call per lane) and a Haswell-level build compute the same
+/// floats, and so the same bytes.
 public enum Quantizer {
     // BT.709 luma coefficients and the limited-range scale factors.
     static let kr: Float = 0.2126
@@ -98,7 +103,7 @@ public enum Quantizer {
     /// 0…255 without a clamp.
     @inline(__always)
     private static func quantize(_ c: SIMD8<Float>, _ d: SIMD8<Float>) -> SIMD8<Float> {
-        roundToInteger(d.addingProduct(c, SIMD8(repeating: 255)))
+        roundToInteger(c * 255 + d)
     }
 
     /// Round to nearest (ties to even) in two adds: at 1.5·2^23 the float spacing is exactly 1, on
@@ -135,9 +140,7 @@ public enum Quantizer {
             let b = quantize(load(inB + x), d)
             let count = min(8, width &- x)
             if let yOut {
-                var luma = r * (kr * yScale)
-                luma.addProduct(g, SIMD8(repeating: kg * yScale))
-                luma.addProduct(b, SIMD8(repeating: kb * yScale))
+                let luma = r * (kr * yScale) + g * (kg * yScale) + b * (kb * yScale)
                 let yv = roundToInteger(luma + 16)
                 store8(bytes(yv), yOut + x, count: count)
                 if accumulate {
@@ -189,9 +192,7 @@ public enum Quantizer {
             let r = filtered(scratch.sumR)
             let g = filtered(scratch.sumG)
             let b = filtered(scratch.sumB)
-            var luma = r * kr
-            luma.addProduct(g, SIMD8(repeating: kg))
-            luma.addProduct(b, SIMD8(repeating: kb))
+            let luma = r * kr + g * kg + b * kb
             // From RGB averages in 0…255, Cb and Cr land in 16…240: no clamp needed.
             let cb = roundToInteger((b - luma) * cbScale + 128)
             let cr = roundToInteger((r - luma) * crScale + 128)
