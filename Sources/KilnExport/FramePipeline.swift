@@ -4,7 +4,8 @@ import KilnModel
 import KilnRaster
 import KilnScene
 
-/// Progress of one export, reported after each encoded frame.
+/// Progress of one export: reported after each rendered frame (the encoder trails by at most the
+/// frame pool) and, for the last frame, once the file is complete.
 public struct ExportProgress: Sendable {
     public let frame: Int
     public let totalFrames: Int
@@ -77,10 +78,13 @@ public struct VideoExport: Sendable {
             let next = n + 1 < o.frameCount ? o.time(ofFrame: n + 1) : nil
             renderer.render(at: o.time(ofFrame: n), prefetching: next, yuv: frame, rgba: nil)
             encoder.submit(frame)
-            progress?(
-                ExportProgress(
-                    frame: encoder.framesEncoded, totalFrames: o.frameCount,
-                    elapsedSeconds: Date().timeIntervalSince(start)))
+            // One step per rendered frame; the last is reported once the file is committed.
+            if n + 1 < o.frameCount {
+                progress?(
+                    ExportProgress(
+                        frame: n + 1, totalFrames: o.frameCount,
+                        elapsedSeconds: Date().timeIntervalSince(start)))
+            }
         }
         let encodeError = encoder.finish()
         if let encodeError, failure == nil { failure = .media(encodeError) }
@@ -110,19 +114,12 @@ final class EncoderThread: @unchecked Sendable {
     private var filled: [YUV420Frame] = []
     private var closed = false
     private var error: MediaError?
-    private var encoded = 0
     private var thread: Thread?
     private let done = DispatchSemaphore(value: 0)
 
     init(writer: MP4VideoWriter, frames: [YUV420Frame]) {
         self.writer = writer
         self.free = frames
-    }
-
-    var framesEncoded: Int {
-        condition.lock()
-        defer { condition.unlock() }
-        return encoded
     }
 
     func start() {
@@ -183,8 +180,6 @@ final class EncoderThread: @unchecked Sendable {
                 error = failure
                 filled.removeAll()
                 closed = true
-            } else {
-                encoded += 1
             }
             condition.broadcast()
             condition.unlock()

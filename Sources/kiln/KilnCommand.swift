@@ -140,7 +140,7 @@ struct Arguments {
     }
 }
 
-/// Loads a job or prints its diagnostics; returns nil with the exit code to use.
+/// Loads a job with every registered layer kind.
 func loadJob(_ path: String) -> Result<Job, JobLoadError> {
     do {
         return .success(try JobLoader.load(file: path, kinds: LayerRegistry.kinds))

@@ -25,8 +25,12 @@ struct KilnProcess {
     }
 
     static func start(_ args: [String], cwd: URL = repositoryRoot) throws -> (Process, Pipe, Pipe) {
+        try launch(binary, args, cwd: cwd)
+    }
+
+    static func launch(_ executable: URL, _ args: [String], cwd: URL) throws -> (Process, Pipe, Pipe) {
         let process = Process()
-        process.executableURL = binary
+        process.executableURL = executable
         process.arguments = args
         process.currentDirectoryURL = cwd
         let out = Pipe(), err = Pipe()
@@ -36,15 +40,26 @@ struct KilnProcess {
         return (process, out, err)
     }
 
-    static func run(_ args: [String], cwd: URL = repositoryRoot) throws -> Result {
-        let (process, out, err) = try start(args, cwd: cwd)
-        // Read before waiting so a chatty child cannot block on a full pipe.
+    /// Reads both pipes to the end (stderr on another thread, so a child that fills one pipe
+    /// while we wait on the other cannot deadlock) and waits for the exit.
+    static func collect(_ process: Process, _ out: Pipe, _ err: Pipe) -> Result {
+        nonisolated(unsafe) var stderr = Data()
+        let done = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            stderr = err.fileHandleForReading.readDataToEndOfFile()
+            done.signal()
+        }
         let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        done.wait()
         process.waitUntilExit()
         return Result(
             status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
             stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    static func run(_ args: [String], cwd: URL = repositoryRoot) throws -> Result {
+        let (process, out, err) = try start(args, cwd: cwd)
+        return collect(process, out, err)
     }
 
     /// Runs kiln with output discarded and returns its exit status and peak resident set (KiB),
@@ -68,19 +83,8 @@ struct KilnProcess {
 
     static func tool(_ path: String, _ args: [String]) throws -> Result? {
         guard FileManager.default.isExecutableFile(atPath: path) else { return nil }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = args
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(
-            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-            stderr: String(decoding: stderr, as: UTF8.self))
+        let (process, out, err) = try launch(URL(fileURLWithPath: path), args, cwd: repositoryRoot)
+        return collect(process, out, err)
     }
 }
 
