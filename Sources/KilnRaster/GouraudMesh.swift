@@ -3,7 +3,10 @@
 ///
 /// Mesh gradients tessellate into this; so can any later effect that needs smooth shading.
 /// Coverage is point-sampled at pixel centres with half-open spans computed from each edge in a
-/// canonical orientation, so triangles sharing an edge neither overlap nor leave gaps.
+/// canonical orientation, so triangles sharing an edge neither overlap nor leave gaps. Edges
+/// where colour is discontinuous (the outline of the mesh, the crease of a fold) are declared as
+/// silhouettes; pixels along them are resolved again from 16 subsamples, so those edges are
+/// anti-aliased (see GouraudMesh+Silhouettes.swift).
 public struct GouraudMesh: Sendable {
     public struct Vertex: Sendable, Hashable {
         public var x: Float
@@ -24,13 +27,20 @@ public struct GouraudMesh: Sendable {
         var opaque: Bool
     }
 
-    private var planes: [Plane] = []
-    private var edges: [Outline] = []
-    private var yRange: [(min: Float, max: Float)] = []
+    var planes: [Plane] = []
+    var edges: [Outline] = []
+    var yRange: [(min: Float, max: Float)] = []
+    var xRange: [(min: Float, max: Float)] = []
     /// Triangles whose y extent touches each band, in paint order (CSR layout).
-    private var binStarts: [Int32] = []
-    private var binItems: [Int32] = []
-    private var binHeight = 0
+    var binStarts: [Int32] = []
+    var binItems: [Int32] = []
+    var binHeight = 0
+    /// Silhouette segments and, per band, those within a pixel of it (CSR layout).
+    var silhouettes: [Segment] = []
+    var silhouetteBinStarts: [Int32] = []
+    var silhouetteBinItems: [Int32] = []
+    /// What lies beneath the mesh where no triangle covers a subsample (premultiplied).
+    public var underlay = SIMD4<Float>()
 
     public init() {}
 
@@ -40,6 +50,8 @@ public struct GouraudMesh: Sendable {
         planes.removeAll(keepingCapacity: true)
         edges.removeAll(keepingCapacity: true)
         yRange.removeAll(keepingCapacity: true)
+        xRange.removeAll(keepingCapacity: true)
+        silhouettes.removeAll(keepingCapacity: true)
     }
 
     /// Appends a triangle; degenerate ones (no area) are dropped since they cover no pixel centre.
@@ -66,6 +78,7 @@ public struct GouraudMesh: Sendable {
         edges.append(Outline(v0, v1, v2))
         planes.append(Plane(base: base, dx: dx, dy: dy, opaque: opaque))
         yRange.append((min(v0.y, v1.y, v2.y), max(v0.y, v1.y, v2.y)))
+        xRange.append((min(v0.x, v1.x, v2.x), max(v0.x, v1.x, v2.x)))
     }
 
     /// Sorts triangles into bands of `bandHeight` rows so each band visits only its own triangles.
@@ -75,9 +88,10 @@ public struct GouraudMesh: Sendable {
         var counts = [Int32](repeating: 0, count: bands + 1)
         func bandSpan(_ t: Int) -> ClosedRange<Int>? {
             let (lo, hi) = yRange[t]
-            // Pixel rows whose centre y+0.5 lies in [lo, hi).
-            let first = max(0, Int((lo - 0.5).rounded(.up)))
-            let last = min(frameHeight - 1, Int((hi - 0.5).rounded(.up)) - 1)
+            // Every pixel row the triangle touches, not only those whose centre it covers:
+            // silhouette subsamples need the triangles that cover any part of a row.
+            let first = max(0, Int(lo.rounded(.down)))
+            let last = min(frameHeight - 1, Int(hi.rounded(.up)))
             guard first <= last else { return nil }
             return (first / bandHeight)...(last / bandHeight)
         }
@@ -96,6 +110,7 @@ public struct GouraudMesh: Sendable {
                 cursor[band] += 1
             }
         }
+        binSilhouettes(bands: bands, frameHeight: frameHeight)
     }
 
     /// Paints the triangles that touch band rows `firstRow..<firstRow+rows` into `band` (row 0 of
@@ -115,6 +130,7 @@ public struct GouraudMesh: Sendable {
                 }
             }
         }
+        resolveSilhouettes(into: band, firstRow: firstRow, rows: rows)
     }
 
     @inline(__always)
@@ -191,7 +207,7 @@ public struct GouraudMesh: Sendable {
 /// A triangle's edges, from its vertices sorted top to bottom: the long edge spans the whole
 /// height; `upper` and `lower` meet at the middle vertex. Every row inside the triangle crosses
 /// the long edge and exactly one short edge (half-open in y).
-private struct Outline: Sendable {
+struct Outline: Sendable {
     let long: Edge, upper: Edge, lower: Edge
 
     init(_ a: GouraudMesh.Vertex, _ b: GouraudMesh.Vertex, _ c: GouraudMesh.Vertex) {
@@ -210,7 +226,7 @@ private struct Outline: Sendable {
 
 /// One triangle edge in canonical orientation (top endpoint first), so the two triangles sharing
 /// it compute bit-identical crossings.
-private struct Edge: Sendable {
+struct Edge: Sendable {
     let x0: Float, y0: Float, x1: Float, y1: Float
     let slope: Float
 

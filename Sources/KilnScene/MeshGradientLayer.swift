@@ -90,9 +90,11 @@ public struct MeshGradientLayer: LayerRendering {
                 return SIMD4(Double(p.r), Double(p.g), Double(p.b), Double(p.a))
             })
         var mesh = GouraudMesh()
-        grid.tessellate(into: &mesh, smoothColors: smoothsColors, targetEdge: tessellationEdge)
+        grid.tessellate(into: &mesh, smoothColors: smoothsColors, targetEdge: tessellationEdge, frame: scale)
+        let background = background.value(at: time).premultiplied
+        mesh.underlay = background.simd
         mesh.bin(bandHeight: canvas.bandHeight, frameHeight: canvas.height)
-        return PreparedMesh(mesh: mesh, background: background.value(at: time).premultiplied)
+        return PreparedMesh(mesh: mesh, background: background)
     }
 }
 
@@ -180,11 +182,37 @@ struct MeshGrid {
         return top * (1 - v) + bottom * v
     }
 
-    /// Splits every patch into a grid of quads (two triangles each) with edges of about
+    /// One sample of the global tessellation grid along u or v: which patch column (row) it
+    /// falls in, and where inside that patch.
+    struct Sample {
+        let patch: Int
+        let t: Double
+        let basis: Basis
+    }
+
+    /// Samples along one direction: `counts[p]` steps in patch p, the shared end of two patches
+    /// taken once (from the earlier patch, whose surface gives the same bits there).
+    static func samples(_ counts: [Int]) -> [Sample] {
+        var result: [Sample] = []
+        for (patch, n) in counts.enumerated() {
+            for i in (patch == 0 ? 0 : 1)...n {
+                let t = Double(i) / Double(n)
+                result.append(Sample(patch: patch, t: t, basis: Basis(t)))
+            }
+        }
+        return result
+    }
+
+    /// Splits the whole surface into one grid of quads (two triangles each) with edges of about
     /// `targetEdge` pixels. Subdivision counts are per patch column (along u) and per patch row
-    /// (along v), so neighbouring patches place identical vertices on their shared edge: no
-    /// T-junctions, so no cracks.
-    func tessellate(into mesh: inout GouraudMesh, smoothColors: Bool, targetEdge: Double) {
+    /// (along v), and neighbouring patches share the vertices of their common edge, so there are
+    /// no T-junctions and no cracks. Quads are painted row by row across the whole mesh.
+    ///
+    /// Silhouettes — where colour jumps — are the grid's outline (unless it lies on the frame's
+    /// own edge) and every edge between two triangles of opposite orientation (a fold's crease).
+    func tessellate(
+        into mesh: inout GouraudMesh, smoothColors: Bool, targetEdge: Double, frame: SIMD2<Double>
+    ) {
         func count(_ length: Double) -> Int { min(64, max(2, Int((length / targetEdge).rounded(.up)))) }
         func distance(_ a: Int, _ b: Int) -> Double {
             let d = positions[a] - positions[b]
@@ -192,45 +220,81 @@ struct MeshGrid {
         }
         // A patch edge's chord underestimates its curve a little; the target leaves ample margin
         // for the colour error of linear shading.
-        let uCounts = (0..<(columns - 1)).map { c in
-            count((0..<rows).map { r in distance(r * columns + c, r * columns + c + 1) }.max()!)
-        }
-        let vCounts = (0..<(rows - 1)).map { r in
-            count((0..<columns).map { c in distance(r * columns + c, (r + 1) * columns + c) }.max()!)
-        }
-        var row = [GouraudMesh.Vertex](), previous = [GouraudMesh.Vertex]()
-        for r in 0..<(rows - 1) {
-            for c in 0..<(columns - 1) {
-                let nu = uCounts[c], nv = vCounts[r]
-                let corner = r * columns + c
-                let uBases = (0...nu).map { Basis(Double($0) / Double(nu)) }
-                row.removeAll(keepingCapacity: true)
-                previous.removeAll(keepingCapacity: true)
-                for j in 0...nv {
-                    row.removeAll(keepingCapacity: true)
-                    let v = Double(j) / Double(nv)
-                    let bv = Basis(v)
-                    for i in 0...nu {
-                        let u = Double(i) / Double(nu)
-                        let p = surface(positions, positionTangents, at: corner, uBases[i], bv)
-                        let color =
-                            smoothColors
-                            ? surface(colors, colorTangents, at: corner, uBases[i], bv)
-                            : bilinear(colors, at: corner, u: u, v: v)
-                        let clamped = PremultipliedColor(
-                            r: Float(color.x), g: Float(color.y), b: Float(color.z), a: Float(color.w)
-                        ).clampedToPremultipliedRange
-                        row.append(GouraudMesh.Vertex(x: Float(p.x), y: Float(p.y), color: clamped.simd))
-                    }
-                    if j > 0 {
-                        for i in 0..<nu {
-                            mesh.addTriangle(previous[i], previous[i + 1], row[i])
-                            mesh.addTriangle(previous[i + 1], row[i + 1], row[i])
-                        }
-                    }
-                    swap(&row, &previous)
-                }
+        let us = Self.samples(
+            (0..<(columns - 1)).map { c in
+                count((0..<rows).map { r in distance(r * columns + c, r * columns + c + 1) }.max()!)
+            })
+        let vs = Self.samples(
+            (0..<(rows - 1)).map { r in
+                count((0..<columns).map { c in distance(r * columns + c, (r + 1) * columns + c) }.max()!)
+            })
+        let width = us.count
+        var grid: [GouraudMesh.Vertex] = []
+        grid.reserveCapacity(width * vs.count)
+        for v in vs {
+            for u in us {
+                let corner = v.patch * columns + u.patch
+                let p = surface(positions, positionTangents, at: corner, u.basis, v.basis)
+                let color =
+                    smoothColors
+                    ? surface(colors, colorTangents, at: corner, u.basis, v.basis)
+                    : bilinear(colors, at: corner, u: u.t, v: v.t)
+                let clamped = PremultipliedColor(
+                    r: Float(color.x), g: Float(color.y), b: Float(color.z), a: Float(color.w)
+                ).clampedToPremultipliedRange
+                grid.append(GouraudMesh.Vertex(x: Float(p.x), y: Float(p.y), color: clamped.simd))
             }
+        }
+        // Orientation of the two triangles of each quad: (p00, p10, p01) and (p10, p11, p01).
+        func orientation(_ a: GouraudMesh.Vertex, _ b: GouraudMesh.Vertex, _ c: GouraudMesh.Vertex) -> Int8 {
+            let cross = (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x)
+            return cross > 0 ? 1 : (cross < 0 ? -1 : 0)
+        }
+        let quadsWide = width - 1, quadsHigh = vs.count - 1
+        var first = [Int8](repeating: 0, count: quadsWide * quadsHigh)
+        var second = first
+        for j in 0..<quadsHigh {
+            for i in 0..<quadsWide {
+                let p00 = grid[j * width + i], p10 = grid[j * width + i + 1]
+                let p01 = grid[(j + 1) * width + i], p11 = grid[(j + 1) * width + i + 1]
+                mesh.addTriangle(p00, p10, p01)
+                mesh.addTriangle(p10, p11, p01)
+                first[j * quadsWide + i] = orientation(p00, p10, p01)
+                second[j * quadsWide + i] = orientation(p10, p11, p01)
+            }
+        }
+        func point(_ i: Int, _ j: Int) -> SIMD2<Float> { SIMD2(grid[j * width + i].x, grid[j * width + i].y) }
+        func onFrameEdge(_ a: SIMD2<Float>, _ b: SIMD2<Float>) -> Bool {
+            let size = SIMD2<Float>(frame)
+            return (a.x == 0 && b.x == 0) || (a.y == 0 && b.y == 0) || (a.x == size.x && b.x == size.x)
+                || (a.y == size.y && b.y == size.y)
+        }
+        func silhouette(_ a: SIMD2<Float>, _ b: SIMD2<Float>, between s: Int8?, _ t: Int8?) {
+            if let s, let t, s == t && s != 0 { return }  // a seam inside one smooth sheet
+            if s == nil || t == nil, onFrameEdge(a, b) { return }  // the outline on the frame's edge
+            mesh.addSilhouette(a, b)
+        }
+        for j in 0..<quadsHigh {
+            for i in 0..<quadsWide {
+                let q = j * quadsWide + i
+                // The diagonal p10–p01 between the quad's own two triangles.
+                silhouette(point(i + 1, j), point(i, j + 1), between: first[q], second[q])
+                // The top edge p00–p10: this quad's first triangle and the second of the quad above.
+                silhouette(
+                    point(i, j), point(i + 1, j), between: first[q], j > 0 ? second[q - quadsWide] : nil)
+                // The left edge p00–p01: this quad's first triangle and the second of the quad to the left.
+                silhouette(point(i, j), point(i, j + 1), between: first[q], i > 0 ? second[q - 1] : nil)
+            }
+        }
+        for i in 0..<quadsWide {  // bottom outline
+            silhouette(
+                point(i, quadsHigh), point(i + 1, quadsHigh),
+                between: second[(quadsHigh - 1) * quadsWide + i], nil)
+        }
+        for j in 0..<quadsHigh {  // right outline
+            silhouette(
+                point(quadsWide, j), point(quadsWide, j + 1), between: second[j * quadsWide + quadsWide - 1],
+                nil)
         }
     }
 }

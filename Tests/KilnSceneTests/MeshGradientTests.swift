@@ -80,25 +80,73 @@ final class MeshGradientTests: XCTestCase {
         XCTAssertEqual(end.pixel(x: 318, y: 178), SIMD4(0, 255, 0, 255))
     }
 
-    /// With every border point on the frame's edge the mesh covers the whole frame: a magenta
-    /// solid under it must not show through anywhere (a crack between patches would).
+    /// With every border point on the frame's edge the mesh covers the whole frame, folds and
+    /// all: painted alone, every pixel of the layer must be fully opaque (a crack between
+    /// patches, or a silhouette subsample that no triangle claims, would let alpha drop).
     func testAnimatedMeshLeavesNoCracks() throws {
-        let text = String(
-            decoding: try Data(
-                contentsOf: Fixture.repositoryRoot.appendingPathComponent("jobs/showcase.json")),
-            as: UTF8.self
-        ).replacingOccurrences(of: "\"color\": \"#0b0a1a\"", with: "\"color\": \"#ff00ff\"")
-        let job = try Fixture.job(text)
-        for time in stride(from: 1.5, through: 8, by: 0.7) {
-            let frame = Fixture.render(job, at: time)
-            var cracks = 0
-            for y in 0..<frame.height {
-                for x in 0..<frame.width where frame.pixel(x: x, y: y) == SIMD4(255, 0, 255, 255) {
-                    cracks += 1
+        let job = try JobLoader.load(
+            file: Fixture.repositoryRoot.appendingPathComponent("jobs/showcase.json").path,
+            kinds: LayerRegistry.kinds)
+        let mesh = try XCTUnwrap(
+            job.layers.first { $0.kind == "meshGradient" }?.content as? MeshGradientLayer)
+        let canvas = Canvas(width: 960, height: 540)
+        let band = PlanarBand(width: canvas.width, rows: canvas.bandHeight)
+        for time in stride(from: 0.0, through: 8, by: 0.35) {
+            let prepared = mesh.prepare(at: time, canvas: canvas)
+            var holes = 0
+            for first in stride(from: 0, to: canvas.height, by: canvas.bandHeight) {
+                let rows = min(canvas.bandHeight, canvas.height - first)
+                prepared.paint(into: band, firstRow: first, rows: rows)
+                for row in 0..<rows {
+                    for x in 0..<canvas.width where band.pixel(x: x, row: row).a < 0.999 { holes += 1 }
                 }
             }
-            XCTAssertEqual(cracks, 0, "t=\(time)")
+            XCTAssertEqual(holes, 0, "t=\(time)")
         }
+    }
+
+    /// Where the mesh ends inside the frame its outline is anti-aliased: pixels along a straight
+    /// outline take the analytic coverage of the pixel square (within the 16-sample step).
+    func testOutlineIsAntialiased() throws {
+        // Black mesh over white: pulling the bottom-right corner in to (0.7, 0.4) makes the right
+        // boundary the straight segment from (256, 0) to (179.2, 102.4): x = 256 − 0.75·y.
+        let job = try Fixture.job(
+            """
+            {"kiln": 1, "output": {"width": 256, "height": 256, "fps": 30, "duration": 1},
+             "layers": [{"type": "solid", "color": "#ffffff"},
+                        {"type": "meshGradient", "width": 2, "height": 2,
+                         "points": [[0,0],[1,0],[0,1],[0.7,0.4]],
+                         "colors": ["#000000","#000000","#000000","#000000"]}]}
+            """)
+        let frame = Fixture.render(job)
+        var compared = 0, intermediate = 0
+        var errorSum = 0.0, worst = 0.0
+        for y in 4..<96 {
+            for x in 170..<256 {
+                // Fraction of the pixel square with x + y < 256, by fine sampling in Double.
+                var inside = 0
+                for sy in 0..<32 {
+                    for sx in 0..<32
+                    where Double(x) + (Double(sx) + 0.5) / 32 < 256 - 0.75
+                        * (Double(y) + (Double(sy) + 0.5) / 32)
+                    {
+                        inside += 1
+                    }
+                }
+                let coverage = Double(inside) / 1024
+                guard coverage > 0 && coverage < 1 else { continue }
+                let expected = 255 * (1 - coverage)
+                let got = Double(frame.pixel(x: x, y: y)[0])
+                errorSum += abs(got - expected)
+                worst = max(worst, abs(got - expected))
+                compared += 1
+                if got > 8 && got < 247 { intermediate += 1 }
+            }
+        }
+        XCTAssertGreaterThan(compared, 90)
+        XCTAssertGreaterThan(Double(intermediate) / Double(compared), 0.8, "edge pixels are not blended")
+        XCTAssertLessThan(errorSum / Double(compared), 8, "mean error against analytic coverage")
+        XCTAssertLessThanOrEqual(worst, 32)
     }
 
     /// Linear shading of ~24 px triangles stays within two code values of a much finer
@@ -191,6 +239,42 @@ extension DeterminismTests {
 }
 
 final class RegistryTests: XCTestCase {
+    /// Every layer of every shipped job, painted alone at many times: all values finite and
+    /// premultiplied (0 ≤ colour ≤ alpha ≤ 1), the invariant the quantizer relies on.
+    func testLayersKeepThePremultipliedInvariant() throws {
+        let jobsDir = Fixture.repositoryRoot.appendingPathComponent("jobs")
+        let canvas = Canvas(width: 320, height: 180)
+        let band = PlanarBand(width: canvas.width, rows: canvas.bandHeight)
+        for file in try FileManager.default.contentsOfDirectory(atPath: jobsDir.path)
+        where file.hasSuffix(".json") {
+            let job = try JobLoader.load(
+                file: jobsDir.appendingPathComponent(file).path, kinds: LayerRegistry.kinds)
+            for layer in job.layers {
+                let content = try XCTUnwrap(layer.content as? any LayerRendering)
+                for time in stride(from: 0.0, through: job.output.durationSeconds, by: 0.45) {
+                    let prepared = content.prepare(at: time, canvas: canvas)
+                    var bad = 0
+                    for first in stride(from: 0, to: canvas.height, by: canvas.bandHeight) {
+                        let rows = min(canvas.bandHeight, canvas.height - first)
+                        prepared.paint(into: band, firstRow: first, rows: rows)
+                        for row in 0..<rows {
+                            for x in 0..<canvas.width {
+                                let p = band.pixel(x: x, row: row)
+                                let ok =
+                                    p.a.isFinite && p.a >= 0 && p.a <= 1.0001
+                                    && [p.r, p.g, p.b].allSatisfy {
+                                        $0.isFinite && $0 >= -1e-4 && $0 <= p.a + 1e-4
+                                    }
+                                bad += ok ? 0 : 1
+                            }
+                        }
+                    }
+                    XCTAssertEqual(bad, 0, "\(file) \(layer.path) t=\(time)")
+                }
+            }
+        }
+    }
+
     /// Every registered kind has a unique name and an example job in jobs/ that uses it and is valid.
     func testEveryLayerKindHasAnExampleJob() throws {
         let names = LayerRegistry.kinds.map(\.name)
