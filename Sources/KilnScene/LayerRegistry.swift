@@ -5,5 +5,6 @@ public enum LayerRegistry {
     public static let kinds: [LayerKind] = [
         SolidLayer.kind,
         MeshGradientLayer.kind,
+        ShapeLayer.kind,
     ]
 }

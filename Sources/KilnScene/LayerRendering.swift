@@ -1,3 +1,4 @@
+import Foundation
 import KilnModel
 import KilnRaster
 
@@ -6,7 +7,58 @@ import KilnRaster
 /// threads at once. Preparing is the only place time enters, so a prepared layer is a pure
 /// function of the pixel position.
 public protocol LayerRendering: LayerContent {
-    func prepare(at time: Double, canvas: Canvas) -> any PreparedLayer
+    /// `transform` maps the content's own space ([0, w] × [0, h] of `contentSize`) into the frame.
+    func prepare(at time: Double, canvas: Canvas, transform: Affine2D) -> any PreparedLayer
+
+    /// The size of the content's own space, which anchors refer to. Content that is defined in
+    /// frame coordinates (solids, mesh gradients) has the frame's size, so the default transform
+    /// is the identity.
+    func contentSize(at time: Double, canvas: Canvas) -> SIMD2<Double>
+}
+
+extension LayerRendering {
+    public func contentSize(at time: Double, canvas: Canvas) -> SIMD2<Double> {
+        SIMD2(Double(canvas.width), Double(canvas.height))
+    }
+
+    public func prepare(at time: Double, canvas: Canvas) -> any PreparedLayer {
+        prepare(at: time, canvas: canvas, transform: .identity)
+    }
+}
+
+extension LayerNode {
+    /// The layer's content prepared at `time` with its transform at that time.
+    public func prepare(at time: Double, canvas: Canvas) -> any PreparedLayer {
+        guard let content = content as? any LayerRendering else {
+            preconditionFailure("layer kind '\(kind)' is registered without a renderer")
+        }
+        let size = content.contentSize(at: time, canvas: canvas)
+        return content.prepare(
+            at: time, canvas: canvas, transform: transform.affine(at: time, contentSize: size, canvas: canvas)
+        )
+    }
+}
+
+extension LayerTransform {
+    /// frame ← translate(position) · rotate · skew · scale · translate(−anchor · size).
+    public func affine(at time: Double, contentSize size: SIMD2<Double>, canvas: Canvas) -> Affine2D {
+        let anchor = self.anchor.value(at: time)
+        let pivot = SIMD2(anchor.x * size.x, anchor.y * size.y)
+        let place =
+            position.map { p in
+                let v = p.value(at: time); return SIMD2(v.x, v.y)
+            }
+            ?? SIMD2(Double(canvas.width) / 2, Double(canvas.height) / 2) - SIMD2(size.x / 2, size.y / 2)
+            + pivot
+        let uniform = scale.value(at: time)
+        let radians = rotation.value(at: time) * .pi / 180
+        let skew = (skewX.value(at: time) * .pi / 180, skewY.value(at: time) * .pi / 180)
+        return Affine2D.translation(place.x, place.y)
+            .concatenating(.rotation(sin: sin(radians), cos: cos(radians)))
+            .concatenating(.skew(tanX: tan(skew.0), tanY: tan(skew.1)))
+            .concatenating(.scale(uniform * scaleX.value(at: time), uniform * scaleY.value(at: time)))
+            .concatenating(.translation(-pivot.x, -pivot.y))
+    }
 }
 
 public protocol PreparedLayer: Sendable {

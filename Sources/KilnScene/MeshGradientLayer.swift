@@ -78,12 +78,15 @@ public struct MeshGradientLayer: LayerRendering {
         self.tessellationEdge = tessellationEdge
     }
 
-    public func prepare(at time: Double, canvas: Canvas) -> any PreparedLayer {
+    public func prepare(at time: Double, canvas: Canvas, transform: Affine2D) -> any PreparedLayer {
         let scale = SIMD2(Double(canvas.width), Double(canvas.height))
+        // Points are placed in the frame, then moved by the layer's transform: an affine map of
+        // the control points is the same map of the whole surface.
         let grid = MeshGrid(
             columns: columns, rows: rows,
             positions: points.map {
-                let p = $0.value(at: time); return SIMD2(p.x, p.y) * scale
+                let p = $0.value(at: time)
+                return transform.apply(SIMD2(p.x, p.y) * scale)
             },
             colors: colors.map { c in
                 let p = c.value(at: time).premultiplied

@@ -9,7 +9,7 @@ import KilnRaster
 public final class SceneRenderer: @unchecked Sendable {
     public let canvas: Canvas
     public let threads: Int
-    private let layers: [(content: any LayerRendering, opacity: Animated<Double>)]
+    private let layers: [LayerNode]
     private let workers: [WorkerScratch]
 
     final class WorkerScratch: @unchecked Sendable {
@@ -27,12 +27,7 @@ public final class SceneRenderer: @unchecked Sendable {
     public init(layers: [LayerNode], canvas: Canvas, threads: Int) {
         self.canvas = canvas
         self.threads = max(1, threads)
-        self.layers = layers.map { node in
-            guard let content = node.content as? any LayerRendering else {
-                preconditionFailure("layer kind '\(node.kind)' is registered without a renderer")
-            }
-            return (content, node.opacity)
-        }
+        self.layers = layers
         workers = (0..<max(1, threads)).map { _ in WorkerScratch(canvas: canvas) }
     }
 
@@ -83,7 +78,7 @@ public final class SceneRenderer: @unchecked Sendable {
         layers.compactMap { layer in
             let opacity = Float(min(max(layer.opacity.value(at: time), 0), 1))
             guard opacity > 0 else { return nil }
-            return Prepared(layer: layer.content.prepare(at: time, canvas: canvas), opacity: opacity)
+            return Prepared(layer: layer.prepare(at: time, canvas: canvas), opacity: opacity)
         }
     }
 

@@ -15,7 +15,8 @@ public struct SolidLayer: LayerRendering {
         SolidLayer(color: params.color("color"))
     }
 
-    public func prepare(at time: Double, canvas: Canvas) -> any PreparedLayer {
+    /// A solid is unbounded, so moving, rotating or scaling it changes nothing.
+    public func prepare(at time: Double, canvas: Canvas, transform: Affine2D) -> any PreparedLayer {
         PreparedSolid(color: color.value(at: time).premultiplied)
     }
 }

@@ -54,4 +54,24 @@ final class GoldenImageTests: XCTestCase {
                 of: "\"height\": 1080", with: "\"height\": 270"))
         try check("showcase-t3", Fixture.render(job, at: 3))
     }
+
+    /// Rotated, scaled, skewed and stroked shapes over a gradient, small enough to keep as a file.
+    func testShapes() throws {
+        let job = try Fixture.job(
+            """
+            {"kiln": 1, "output": {"width": 480, "height": 270, "fps": 30, "duration": 1},
+             "layers": [
+               {"type": "meshGradient", "width": 2, "height": 2, "points": [[0,0],[1,0],[0,1],[1,1]],
+                "colors": ["#1d1b5e", "#3a1c71", "#0f3057", "#120c2e"]},
+               {"type": "shape", "size": [105, 140], "cornerRadius": 9, "fill": "#f4f1ea",
+                "position": [140, 135], "rotation": -12},
+               {"type": "shape", "size": [105, 140], "cornerRadius": 9, "fill": "#ff5a36", "stroke": "#ffffff",
+                "strokeWidth": 2, "position": [340, 135], "rotation": 17, "scale": 0.8},
+               {"type": "shape", "shape": "circle", "size": [45, 45], "fill": "#00a8cc", "opacity": 0.8},
+               {"type": "shape", "shape": "capsule", "size": [130, 24], "fill": "#120c2e", "stroke": "#ffb347",
+                "strokeWidth": 1.5, "anchor": [0, 0.5], "position": [30, 240], "skewX": -12}
+             ]}
+            """)
+        try check("shapes", Fixture.render(job))
+    }
 }

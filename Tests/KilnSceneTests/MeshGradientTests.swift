@@ -198,20 +198,27 @@ final class MeshGradientTests: XCTestCase {
 }
 
 final class DeterminismTests: XCTestCase {
+    /// Every shipped job, at a few times: 1 thread and N threads give the same bytes.
     func testOneThreadAndManyThreadsGiveIdenticalBytes() throws {
-        let job = try JobLoader.load(
-            file: Fixture.repositoryRoot.appendingPathComponent("jobs/showcase.json").path,
-            kinds: LayerRegistry.kinds)
-        for time in [0.5, 2.7, 6.1] {
-            let reference = Fixture.renderYUV(job, at: time, threads: 1)
-            for threads in [2, 3, 8] {
+        let jobsDir = Fixture.repositoryRoot.appendingPathComponent("jobs")
+        let files = try FileManager.default.contentsOfDirectory(atPath: jobsDir.path).filter {
+            $0.hasSuffix(".json")
+        }
+        XCTAssertGreaterThanOrEqual(files.count, 3)
+        for file in files.sorted() {
+            let job = try JobLoader.load(
+                file: jobsDir.appendingPathComponent(file).path, kinds: LayerRegistry.kinds)
+            for time in [0.5, 1.7, 4.1].filter({ $0 < job.output.durationSeconds }) {
+                let reference = Fixture.renderYUV(job, at: time, threads: 1)
+                for threads in [2, 3, 8] {
+                    XCTAssertEqual(
+                        reference, Fixture.renderYUV(job, at: time, threads: threads),
+                        "\(file) t=\(time) threads=\(threads)")
+                }
                 XCTAssertEqual(
-                    reference, Fixture.renderYUV(job, at: time, threads: threads),
-                    "t=\(time) threads=\(threads)")
+                    Fixture.render(job, at: time, threads: 1).byteArray,
+                    Fixture.render(job, at: time, threads: 5).byteArray, "\(file) t=\(time)")
             }
-            XCTAssertEqual(
-                Fixture.render(job, at: time, threads: 1).byteArray,
-                Fixture.render(job, at: time, threads: 5).byteArray)
         }
     }
 }

@@ -88,7 +88,9 @@ struct JobDecoding {
         }
 
         guard let kind = resolveKind(node, path: path) else { return nil }
-        let parameters = kind.parameters.decode(
+        // The kind's own keys and the transform keys form one table, so an unknown key is reported
+        // once, with suggestions from both.
+        let parameters = ParameterTable(kind.parameters.parameters + LayerTransform.parameters).decode(
             node, path: path, context: context, extraKeys: LayerKind.commonKeys)
         guard context.diagnostics.count == before else { return nil }
         guard let content = kind.make(parameters, path, context) else {
@@ -98,7 +100,9 @@ struct JobDecoding {
             return nil
         }
         guard context.diagnostics.count == before else { return nil }
-        return LayerNode(kind: kind.name, name: layerName, opacity: opacity, content: content, path: path)
+        return LayerNode(
+            kind: kind.name, name: layerName, opacity: opacity, content: content,
+            transform: LayerTransform(parameters), path: path)
     }
 
     private func resolveKind(_ node: JSONNode, path: JSONPath) -> LayerKind? {

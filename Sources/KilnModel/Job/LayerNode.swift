@@ -6,15 +6,18 @@ public struct LayerNode: Sendable {
     /// 0…1, default 1.
     public let opacity: Animated<Double>
     public let content: any LayerContent
+    public let transform: LayerTransform
     public let path: JSONPath
 
     public init(
-        kind: String, name: String?, opacity: Animated<Double>, content: any LayerContent, path: JSONPath
+        kind: String, name: String?, opacity: Animated<Double>, content: any LayerContent,
+        transform: LayerTransform = .identity, path: JSONPath
     ) {
         self.kind = kind
         self.name = name
         self.opacity = opacity
         self.content = content
+        self.transform = transform
         self.path = path
     }
 }

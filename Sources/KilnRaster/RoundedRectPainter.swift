@@ -1,0 +1,132 @@
+/// A filled and/or stroked rounded rectangle under an affine map — which also draws plain
+/// rectangles (radius 0), circles (a square with radius = half its side) and capsules (radius =
+/// half the short side) — anti-aliased by coverage computed from the exact signed distance.
+///
+/// Coverage of a pixel is 0.5 − d, d the signed distance from the pixel centre to the outline in
+/// pixels (clamped to 0…1): exact for edges along the pixel grid and within a few per cent of
+/// the true area for any rotation, with no seams between abutting edges. Distances are measured
+/// in the shape's own space and converted with the map's area scale, which is exact for
+/// rotations and uniform scales (the usual card transforms) and approximate under skew.
+public struct RoundedRectPainter: Sendable {
+    // Frame → local map, local origin at the rectangle's centre.
+    let ia: Float, ib: Float, ic: Float, id: Float, itx: Float, ity: Float
+    let halfSize: SIMD2<Float>
+    let radius: Float
+    let pixelsPerUnit: Float
+    let fill: SIMD4<Float>
+    let stroke: SIMD4<Float>
+    let strokeHalfWidth: Float
+    let rows: Range<Int>
+    let columns: Range<Int>
+
+    /// - Parameters:
+    ///   - size: the rectangle in its own space, [0, w] × [0, h].
+    ///   - frameFromLocal: places that space in the frame (pixels).
+    ///   - fill, stroke: premultiplied colours; the stroke is centred on the outline.
+    /// Returns nil when nothing can be visible (empty size, collapsed map, off the frame).
+    public init?(
+        size: SIMD2<Double>, cornerRadius: Double, frameFromLocal: Affine2D, fill: SIMD4<Float>,
+        stroke: SIMD4<Float>, strokeWidth: Double, frameWidth: Int, frameHeight: Int
+    ) {
+        guard size.x > 0, size.y > 0, let inverse = frameFromLocal.inverted else { return nil }
+        let centred = Affine2D.translation(-size.x / 2, -size.y / 2).concatenating(inverse)
+        (ia, ib, ic, id) = (Float(centred.a), Float(centred.b), Float(centred.c), Float(centred.d))
+        (itx, ity) = (Float(centred.tx), Float(centred.ty))
+        halfSize = SIMD2(Float(size.x / 2), Float(size.y / 2))
+        radius = Float(min(max(cornerRadius, 0), min(size.x, size.y) / 2))
+        pixelsPerUnit = Float(abs(frameFromLocal.determinant).squareRoot())
+        self.fill = fill
+        self.stroke = strokeWidth > 0 ? stroke : SIMD4()
+        strokeHalfWidth = Float(max(strokeWidth, 0) / 2)
+        // Pixels whose centre can be within reach of the shape (its box, grown by the stroke and
+        // a pixel of anti-aliasing).
+        let grow = max(strokeWidth, 0) / 2
+        let box = frameFromLocal.bounds(
+            ofSize: size + 2 * grow, offset: SIMD2(-grow, -grow))
+        let x0 = max(0, Int((box.min.x - 1).rounded(.down))),
+            x1 = min(frameWidth, Int((box.max.x + 1).rounded(.up)))
+        let y0 = max(0, Int((box.min.y - 1).rounded(.down))),
+            y1 = min(frameHeight, Int((box.max.y + 1).rounded(.up)))
+        guard x0 < x1, y0 < y1 else { return nil }
+        rows = y0..<y1
+        columns = x0..<x1
+    }
+
+    /// Paints frame rows `firstRow..<firstRow+rows` into `band`, replacing its contents.
+    public func paint(into band: PlanarBand, firstRow: Int, rows count: Int) {
+        band.fill(.transparent, rows: count)
+        let lane = SIMD8<Float>(0, 1, 2, 3, 4, 5, 6, 7) + 0.5
+        let inner = halfSize - radius
+        let ppu = SIMD8<Float>(repeating: pixelsPerUnit)
+        let half = SIMD8<Float>(repeating: 0.5)
+        let top = max(firstRow, rows.lowerBound), bottom = min(firstRow + count, rows.upperBound)
+        guard top < bottom else { return }
+        for y in top..<bottom {
+            let py = Float(y) + 0.5
+            let base = (y - firstRow) &* band.stride
+            var x = columns.lowerBound
+            while x < columns.upperBound {
+                let px = lane + Float(x)
+                let lx = px * ia + (py * ic + itx)
+                let ly = px * ib + (py * id + ity)
+                // Signed distance to a rounded rectangle centred at the origin.
+                let qx = magnitude(lx) - inner.x, qy = magnitude(ly) - inner.y
+                let ox = positive(qx), oy = positive(qy)
+                let outside = squareRoot(ox * ox + oy * oy)
+                let insideDistance = negative(maximum(qx, qy))
+                let distance = (outside + insideDistance - radius) * ppu
+                let fillCoverage = unit(half - distance)
+                let strokeCoverage = unit(half - (magnitude(distance) - strokeHalfWidth * pixelsPerUnit))
+                let keep = 1 - strokeCoverage * stroke.w
+                let inside = LaneMask.first(min(8, columns.upperBound &- x))
+                @inline(__always) func put(
+                    _ fillChannel: Float, _ strokeChannel: Float, _ plane: UnsafeMutablePointer<Float>
+                ) {
+                    // The stroke is composited over the fill.
+                    let color = (fillCoverage * fillChannel) * keep + strokeCoverage * strokeChannel
+                    let p = plane + (base &+ x)
+                    store(LaneMask.select(inside, color, load(p)), p)
+                }
+                put(fill.x, stroke.x, band.r)
+                put(fill.y, stroke.y, band.g)
+                put(fill.z, stroke.z, band.b)
+                put(fill.w, stroke.w, band.a)
+                x &+= 8
+            }
+        }
+    }
+}
+
+// Small vector helpers that compile to single instructions (no per-lane library calls).
+
+@inline(__always)
+func magnitude(_ v: SIMD8<Float>) -> SIMD8<Float> {
+    unsafeBitCast(unsafeBitCast(v, to: SIMD8<UInt32>.self) & 0x7FFF_FFFF, to: SIMD8<Float>.self)
+}
+
+@inline(__always)
+func positive(_ v: SIMD8<Float>) -> SIMD8<Float> { v.replacing(with: 0, where: v .< 0) }
+
+@inline(__always)
+func negative(_ v: SIMD8<Float>) -> SIMD8<Float> { v.replacing(with: 0, where: v .> 0) }
+
+@inline(__always)
+func maximum(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> { a.replacing(with: b, where: a .< b) }
+
+@inline(__always)
+func unit(_ v: SIMD8<Float>) -> SIMD8<Float> {
+    positive(v).replacing(with: 1, where: v .> 1)
+}
+
+/// √x for x ≥ 0 from the bit-level reciprocal-square-root estimate and three Newton steps
+/// (relative error ~1e-7): `SIMD.squareRoot()` is a libm call per lane.
+@inline(__always)
+func squareRoot(_ x: SIMD8<Float>) -> SIMD8<Float> {
+    let bits = unsafeBitCast(x, to: SIMD8<UInt32>.self)
+    var y = unsafeBitCast(0x5F37_5A86 &- (bits &>> 1), to: SIMD8<Float>.self)
+    let halfX = x * 0.5
+    y = y * (1.5 - halfX * y * y)
+    y = y * (1.5 - halfX * y * y)
+    y = y * (1.5 - halfX * y * y)
+    return x * y
+}

@@ -1,0 +1,102 @@
+import KilnModel
+import KilnRaster
+
+/// SwiftUI's basic shapes — Rectangle, RoundedRectangle, Circle, Capsule — filled and/or
+/// stroked, placed by the layer transform and anti-aliased by coverage.
+///
+/// The shape lives in a `size` box, which the transform's anchor refers to. A circle takes the
+/// box's shorter side as its diameter, centred; a capsule rounds the shorter side fully; a
+/// rounded rectangle uses circular corners of `cornerRadius` (at most half the shorter side).
+/// The stroke is centred on the outline, as SwiftUI's `stroke`.
+public struct ShapeLayer: LayerRendering {
+    public enum Form: String, Sendable, CaseIterable {
+        case rect, roundedRect, circle, capsule
+    }
+
+    public let form: Form
+    public let size: Animated<Point2>
+    public let cornerRadius: Animated<Double>
+    public let fill: Animated<RGBA>
+    public let stroke: Animated<RGBA>
+    public let strokeWidth: Animated<Double>
+
+    public static let parameters = ParameterTable([
+        Parameter(
+            "shape", .choice(Form.allCases.map(\.rawValue)), default: .string("roundedRect"),
+            help: "rect, roundedRect, circle or capsule"),
+        Parameter(
+            "size", .point(0...16_384), help: "[width, height] of the shape's box in pixels; animatable"),
+        Parameter(
+            "cornerRadius", .number(0...8_192), default: .number(0),
+            help: "roundedRect corner radius in pixels, at most half the shorter side; animatable"),
+        Parameter(
+            "fill", .color, default: .color(RGBA(r: 1, g: 1, b: 1, a: 1)), help: "fill colour; animatable"),
+        Parameter(
+            "stroke", .color, default: .color(RGBA(r: 0, g: 0, b: 0, a: 0)),
+            help: "outline colour, drawn centred on the edge over the fill; animatable"),
+        Parameter(
+            "strokeWidth", .number(0...1_000), default: .number(0),
+            help: "outline width in pixels; animatable"),
+    ])
+
+    public static let kind = LayerKind(
+        name: "shape", summary: "a rectangle, rounded rectangle, circle or capsule, filled and stroked",
+        parameters: parameters
+    ) { params, _, _ in
+        ShapeLayer(
+            form: Form(rawValue: params.string("shape")) ?? .roundedRect, size: params.point("size"),
+            cornerRadius: params.number("cornerRadius"), fill: params.color("fill"),
+            stroke: params.color("stroke"),
+            strokeWidth: params.number("strokeWidth"))
+    }
+
+    public init(
+        form: Form, size: Animated<Point2>, cornerRadius: Animated<Double> = .constant(0),
+        fill: Animated<RGBA>, stroke: Animated<RGBA> = .constant(RGBA(r: 0, g: 0, b: 0, a: 0)),
+        strokeWidth: Animated<Double> = .constant(0)
+    ) {
+        self.form = form
+        self.size = size
+        self.cornerRadius = cornerRadius
+        self.fill = fill
+        self.stroke = stroke
+        self.strokeWidth = strokeWidth
+    }
+
+    public func contentSize(at time: Double, canvas: Canvas) -> SIMD2<Double> {
+        let s = size.value(at: time)
+        return SIMD2(max(s.x, 0), max(s.y, 0))
+    }
+
+    public func prepare(at time: Double, canvas: Canvas, transform: Affine2D) -> any PreparedLayer {
+        let box = contentSize(at: time, canvas: canvas)
+        var rectSize = box
+        var place = transform
+        var radius: Double
+        switch form {
+        case .rect: radius = 0
+        case .roundedRect: radius = cornerRadius.value(at: time)
+        case .capsule: radius = min(box.x, box.y) / 2
+        case .circle:
+            let side = min(box.x, box.y)
+            rectSize = SIMD2(side, side)
+            radius = side / 2
+            place = transform.concatenating(.translation((box.x - side) / 2, (box.y - side) / 2))
+        }
+        let painter = RoundedRectPainter(
+            size: rectSize, cornerRadius: radius, frameFromLocal: place,
+            fill: fill.value(at: time).premultiplied.simd,
+            stroke: stroke.value(at: time).premultiplied.simd, strokeWidth: strokeWidth.value(at: time),
+            frameWidth: canvas.width, frameHeight: canvas.height)
+        return PreparedShape(painter: painter)
+    }
+}
+
+struct PreparedShape: PreparedLayer {
+    let painter: RoundedRectPainter?
+
+    func paint(into band: PlanarBand, firstRow: Int, rows: Int) {
+        guard let painter else { return band.fill(.transparent, rows: rows) }
+        painter.paint(into: band, firstRow: firstRow, rows: rows)
+    }
+}

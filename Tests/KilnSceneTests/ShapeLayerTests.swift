@@ -1,0 +1,89 @@
+import Foundation
+import KilnModel
+import KilnRaster
+import KilnScene
+import XCTest
+
+final class LayerTransformTests: XCTestCase {
+    let canvas = Canvas(width: 1000, height: 600)
+
+    func testDefaultsCentreTheContent() {
+        let m = LayerTransform.identity.affine(at: 0, contentSize: SIMD2(200, 100), canvas: canvas)
+        XCTAssertEqual(m.apply(SIMD2(100, 50)), SIMD2(500, 300))  // content centre → frame centre
+        // Frame-sized content is left where it is.
+        let frame = LayerTransform.identity.affine(at: 0, contentSize: SIMD2(1000, 600), canvas: canvas)
+        XCTAssertEqual(frame, .identity)
+    }
+
+    /// The anchor sits at `position`, and rotation and scale leave it there.
+    func testAnchorIsTheFixedPointOfRotationAndScale() {
+        let t = LayerTransform(
+            position: .constant(Point2(x: 300, y: 200)), anchor: .constant(Point2(x: 0.25, y: 1)),
+            scale: .constant(1.5),
+            rotation: .constant(33), skewX: .constant(10))
+        let m = t.affine(at: 0, contentSize: SIMD2(200, 100), canvas: canvas)
+        let anchor = m.apply(SIMD2(50, 100))
+        XCTAssertEqual(anchor.x, 300, accuracy: 1e-9)
+        XCTAssertEqual(anchor.y, 200, accuracy: 1e-9)
+        // 90° clockwise takes the content's +x axis to the frame's +y axis.
+        let quarter = LayerTransform(rotation: .constant(90)).affine(
+            at: 0, contentSize: SIMD2(10, 10), canvas: canvas)
+        let axis = quarter.apply(SIMD2(10, 5)) - quarter.apply(SIMD2(5, 5))
+        XCTAssertEqual(axis.x, 0, accuracy: 1e-9)
+        XCTAssertEqual(axis.y, 5, accuracy: 1e-9)
+    }
+
+    func testAnimatedTransformFollowsTime() {
+        let t = LayerTransform(
+            position: .keyframes([
+                Keyframe(time: 0, value: Point2(x: 0, y: 0)), Keyframe(time: 2, value: Point2(x: 100, y: 40)),
+            ]))
+        let m = t.affine(at: 1, contentSize: SIMD2(10, 10), canvas: canvas)
+        XCTAssertEqual(m.apply(SIMD2(5, 5)), SIMD2(50, 20))
+    }
+}
+
+final class ShapeLayerTests: XCTestCase {
+    func testShapeParametersAreValidated() {
+        XCTAssertThrowsError(
+            try Fixture.job(
+                """
+                {"kiln": 1, "output": {"width": 64, "height": 64, "fps": 30, "duration": 1},
+                 "layers": [{"type": "shape", "shape": "triangle", "size": [10, 10], "rotaton": 5, "skewX": 95}]}
+                """)
+        ) { error in
+            let text = "\(error)"
+            for expected in [
+                "layers[0].shape", "rect, roundedRect, circle, capsule", "layers[0].rotaton",
+                "did you mean 'rotation'",
+                "layers[0].skewX", "-89…89",
+            ] {
+                XCTAssertTrue(text.contains(expected), "missing '\(expected)' in \(text)")
+            }
+        }
+        XCTAssertThrowsError(
+            try Fixture.job(
+                """
+                {"kiln": 1, "output": {"width": 64, "height": 64, "fps": 30, "duration": 1},
+                 "layers": [{"type": "shape", "shape": "circle"}]}
+                """)
+        ) { error in XCTAssertTrue("\(error)".contains("layers[0]: missing required key 'size'"), "\(error)")
+        }
+    }
+
+    /// A circle placed by `position` lands where it is told: centre colour, outside transparent.
+    func testCirclePlacement() throws {
+        let job = try Fixture.job(
+            """
+            {"kiln": 1, "output": {"width": 200, "height": 100, "fps": 30, "duration": 1},
+             "layers": [{"type": "shape", "shape": "circle", "size": [60, 40], "fill": "#ff0000",
+                         "anchor": [0, 0], "position": [20, 10]}]}
+            """)
+        let frame = Fixture.render(job)
+        // Box 60×40 at (20, 10): the circle has diameter 40, centred in the box at (50, 30).
+        XCTAssertEqual(frame.pixel(x: 50, y: 30), SIMD4(255, 0, 0, 255))
+        XCTAssertEqual(frame.pixel(x: 68, y: 30)[0], 255)
+        XCTAssertEqual(frame.pixel(x: 75, y: 30), SIMD4(0, 0, 0, 255))
+        XCTAssertEqual(frame.pixel(x: 25, y: 12), SIMD4(0, 0, 0, 255))
+    }
+}
