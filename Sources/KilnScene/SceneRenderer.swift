@@ -56,11 +56,12 @@ public final class SceneRenderer: @unchecked Sendable {
             let acc = scratch.accumulator
             if prepared.isEmpty { acc.fill(.transparent, rows: rows) }
             for (index, item) in prepared.enumerated() {
-                if index == 0 && item.opacity == 1 {
+                if index == 0 && item.opacity == 1 && item.colors == nil {
                     item.layer.paint(into: acc, firstRow: firstRow, rows: rows)
                 } else {
                     if index == 0 { acc.fill(.transparent, rows: rows) }
                     item.layer.paint(into: scratch.layer, firstRow: firstRow, rows: rows)
+                    item.colors?.apply(to: scratch.layer, rows: rows)
                     Compositing.sourceOver(scratch.layer, onto: acc, opacity: item.opacity, rows: rows)
                 }
             }
@@ -72,13 +73,19 @@ public final class SceneRenderer: @unchecked Sendable {
     struct Prepared: Sendable {
         let layer: any PreparedLayer
         let opacity: Float
+        /// The layer's colour effects composed into one matrix; nil when it has none.
+        let colors: ColorMatrix?
     }
 
     private func prepare(at time: Double) -> [Prepared] {
         layers.compactMap { layer in
             let opacity = Float(min(max(layer.opacity.value(at: time), 0), 1))
             guard opacity > 0 else { return nil }
-            return Prepared(layer: layer.prepare(at: time, canvas: canvas), opacity: opacity)
+            let effects = layer.effects.compactMap { $0.content as? any ColorEffect }
+            let colors =
+                effects.isEmpty
+                ? nil : effects.reduce(ColorMatrix.identity) { $1.matrix(at: time).concatenating($0) }
+            return Prepared(layer: layer.prepare(at: time, canvas: canvas), opacity: opacity, colors: colors)
         }
     }
 

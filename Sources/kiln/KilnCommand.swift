@@ -143,7 +143,7 @@ struct Arguments {
 /// Loads a job with every registered layer kind.
 func loadJob(_ path: String) -> Result<Job, JobLoadError> {
     do {
-        return .success(try JobLoader.load(file: path, kinds: LayerRegistry.kinds))
+        return .success(try LayerRegistry.load(file: path))
     } catch {
         return .failure(error)
     }

@@ -22,7 +22,7 @@ final class VideoExportTests: XCTestCase {
     func job(frames: Int = 24, fps: String = "\"30000/1001\"", width: Int = 320, height: Int = 180) throws
         -> Job
     {
-        try JobLoader.decode(
+        try LayerRegistry.decode(
             bytes: Array(
                 """
                 {"kiln": 1,
@@ -33,7 +33,7 @@ final class VideoExportTests: XCTestCase {
                    {"type": "meshGradient", "width": 2, "height": 2, "opacity": 0.5,
                     "points": [[0,0],[1,0],[0,1],{"keyframes": [{"t": 0, "v": [1,1]}, {"t": 1, "v": [0.6,0.7]}]}],
                     "colors": ["#ff0000","#00ff00","#0000ff","#ffffff"]}]}
-                """.utf8), file: "export-test.json", baseDirectory: directory, kinds: LayerRegistry.kinds)
+                """.utf8), file: "export-test.json", baseDirectory: directory)
     }
 
     func leftovers() throws -> [String] {
@@ -153,14 +153,14 @@ final class VideoExportTests: XCTestCase {
     /// content. (At hard edges the two chroma filters differ by design: ours is [1 2 1] × [1 1],
     /// left-sited; swscale uses its own scaler taps.)
     func testFusedConversionAgreesWithSwscale() throws {
-        let job = try JobLoader.decode(
+        let job = try LayerRegistry.decode(
             bytes: Array(
                 """
                 {"kiln": 1, "output": {"width": 640, "height": 360, "fps": 30, "duration": 1},
                  "layers": [{"type": "meshGradient", "width": 3, "height": 3,
                    "points": [[0,0],[0.5,0],[1,0],[0,0.5],[0.8,0.35],[1,0.5],[0,1],[0.5,1],[1,1]],
                    "colors": ["#10204a","#ff5a36","#3a1c71","#00a8cc","#ffffff","#d76d77","#000000","#7b2ff7","#00ff00"]}]}
-                """.utf8), file: "smooth.json", baseDirectory: directory, kinds: LayerRegistry.kinds)
+                """.utf8), file: "smooth.json", baseDirectory: directory)
         let canvas = Canvas(width: 640, height: 360)
         let renderer = SceneRenderer(layers: job.layers, canvas: canvas, threads: 2)
         let ours = YUV420Frame(width: 640, height: 360)

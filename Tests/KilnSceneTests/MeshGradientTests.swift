@@ -84,9 +84,8 @@ final class MeshGradientTests: XCTestCase {
     /// all: painted alone, every pixel of the layer must be fully opaque (a crack between
     /// patches, or a silhouette subsample that no triangle claims, would let alpha drop).
     func testAnimatedMeshLeavesNoCracks() throws {
-        let job = try JobLoader.load(
-            file: Fixture.repositoryRoot.appendingPathComponent("jobs/showcase.json").path,
-            kinds: LayerRegistry.kinds)
+        let job = try LayerRegistry.load(
+            file: Fixture.repositoryRoot.appendingPathComponent("jobs/showcase.json").path)
         let mesh = try XCTUnwrap(
             job.layers.first { $0.kind == "meshGradient" }?.content as? MeshGradientLayer)
         let canvas = Canvas(width: 960, height: 540)
@@ -153,9 +152,8 @@ final class MeshGradientTests: XCTestCase {
     /// tessellation of the same bicubic surface, except along the silhouette of a fold (where the
     /// springs push points past each other), whose outline is polygonal at the coarser step.
     func testDefaultTessellationMatchesFineReference() throws {
-        let job = try JobLoader.load(
-            file: Fixture.repositoryRoot.appendingPathComponent("jobs/showcase.json").path,
-            kinds: LayerRegistry.kinds)
+        let job = try LayerRegistry.load(
+            file: Fixture.repositoryRoot.appendingPathComponent("jobs/showcase.json").path)
         func withEdge(_ edge: Double) -> Job {
             let layers = job.layers.map { node -> LayerNode in
                 guard let mesh = node.content as? MeshGradientLayer else { return node }
@@ -206,8 +204,7 @@ final class DeterminismTests: XCTestCase {
         }
         XCTAssertGreaterThanOrEqual(files.count, 3)
         for file in files.sorted() {
-            let job = try JobLoader.load(
-                file: jobsDir.appendingPathComponent(file).path, kinds: LayerRegistry.kinds)
+            let job = try LayerRegistry.load(file: jobsDir.appendingPathComponent(file).path)
             for time in [0.5, 1.7, 4.1].filter({ $0 < job.output.durationSeconds }) {
                 let reference = Fixture.renderYUV(job, at: time, threads: 1)
                 for threads in [2, 3, 8] {
@@ -227,9 +224,8 @@ extension DeterminismTests {
     /// Preparing the next frame alongside the current one's bands changes nothing in the bytes,
     /// and a prefetch for a time that is not asked for next is ignored.
     func testPrefetchingTheNextFrameGivesIdenticalBytes() throws {
-        let job = try JobLoader.load(
-            file: Fixture.repositoryRoot.appendingPathComponent("jobs/showcase.json").path,
-            kinds: LayerRegistry.kinds)
+        let job = try LayerRegistry.load(
+            file: Fixture.repositoryRoot.appendingPathComponent("jobs/showcase.json").path)
         let canvas = Canvas(width: 480, height: 270)
         let plain = SceneRenderer(layers: job.layers, canvas: canvas, threads: 2)
         let ahead = SceneRenderer(layers: job.layers, canvas: canvas, threads: 2)
@@ -254,8 +250,7 @@ final class RegistryTests: XCTestCase {
         let band = PlanarBand(width: canvas.width, rows: canvas.bandHeight)
         for file in try FileManager.default.contentsOfDirectory(atPath: jobsDir.path)
         where file.hasSuffix(".json") {
-            let job = try JobLoader.load(
-                file: jobsDir.appendingPathComponent(file).path, kinds: LayerRegistry.kinds)
+            let job = try LayerRegistry.load(file: jobsDir.appendingPathComponent(file).path)
             for layer in job.layers {
                 let content = try XCTUnwrap(layer.content as? any LayerRendering)
                 for time in stride(from: 0.0, through: job.output.durationSeconds, by: 0.45) {
@@ -292,8 +287,7 @@ final class RegistryTests: XCTestCase {
         }
         var used = Set<String>()
         for file in files {
-            let job = try JobLoader.load(
-                file: jobsDir.appendingPathComponent(file).path, kinds: LayerRegistry.kinds)
+            let job = try LayerRegistry.load(file: jobsDir.appendingPathComponent(file).path)
             used.formUnion(job.layers.map(\.kind))
         }
         for name in names { XCTAssertTrue(used.contains(name), "no job in jobs/ uses layer kind '\(name)'") }

@@ -11,9 +11,8 @@ enum Fixture {
         "Goldens")
 
     static func job(_ json: String, file: String = "test.json") throws -> Job {
-        try JobLoader.decode(
-            bytes: Array(json.utf8), file: file, baseDirectory: URL(fileURLWithPath: NSTemporaryDirectory()),
-            kinds: LayerRegistry.kinds)
+        try LayerRegistry.decode(
+            bytes: Array(json.utf8), file: file, baseDirectory: URL(fileURLWithPath: NSTemporaryDirectory()))
     }
 
     /// The seed's 3×3 mesh (black, blue, green rows) with the centre point at `center`.

@@ -3,9 +3,15 @@ struct JobDecoding {
     let context: DecodeContext
     let kindsByName: [String: LayerKind]
     let kindNames: [String]
+    let effectsByName: [String: EffectKind]
+    let effectNames: [String]
 
-    init(context: DecodeContext, kinds: [LayerKind]) {
+    init(context: DecodeContext, kinds: [LayerKind], effects: [EffectKind] = []) {
         self.context = context
+        var effectsByName: [String: EffectKind] = [:]
+        for effect in effects where effectsByName[effect.name] == nil { effectsByName[effect.name] = effect }
+        self.effectsByName = effectsByName
+        self.effectNames = effects.map(\.name).uniqued()
         var byName: [String: LayerKind] = [:]
         for kind in kinds where byName[kind.name] == nil { byName[kind.name] = kind }
         self.kindsByName = byName
@@ -99,10 +105,68 @@ struct JobDecoding {
             }
             return nil
         }
+        let effects = node["effects"].map { decodeEffects($0, path: path.key("effects")) } ?? []
         guard context.diagnostics.count == before else { return nil }
         return LayerNode(
             kind: kind.name, name: layerName, opacity: opacity, content: content,
-            transform: LayerTransform(parameters), path: path)
+            transform: LayerTransform(parameters), effects: effects, path: path)
+    }
+
+    private func decodeEffects(_ node: JSONNode, path: JSONPath) -> [EffectNode] {
+        guard let elements = node.elements else {
+            context.error(
+                "expected an array of effect stages, got \(node.value.typeName)", at: node, path: path)
+            return []
+        }
+        return elements.enumerated().compactMap { index, element in
+            decodeEffect(element, path: path.index(index))
+        }
+    }
+
+    /// `{"name": 12}` or `{"name": {"keyframes": …}}` (the shorthand parameter), or
+    /// `{"name": {parameters}}`.
+    private func decodeEffect(_ node: JSONNode, path: JSONPath) -> EffectNode? {
+        let known = effectNames.joined(separator: ", ")
+        guard let members = node.members, members.count == 1, let member = members.first else {
+            context.error(
+                "expected an effect stage: an object with one key naming the effect (one of: \(known))",
+                at: node,
+                path: path)
+            return nil
+        }
+        let stagePath = path.key(member.key)
+        guard let kind = effectsByName[member.key] else {
+            let hint = Suggestion.hint(for: member.key, among: effectNames)
+            context.error(
+                "unknown effect '\(member.key)'\(hint) (known effects: \(known))",
+                location: member.keyLocation,
+                path: stagePath)
+            return nil
+        }
+        var parametersNode = member.value
+        // A bare number or a bare animation ({"keyframes": …} / {"spring": …}) sets the shorthand.
+        let isAnimation =
+            member.value.members.map { $0.count == 1 && ["keyframes", "spring"].contains($0[0].key) } ?? false
+        if member.value.number != nil || (isAnimation && kind.shorthand != nil) {
+            guard let shorthand = kind.shorthand else {
+                context.error(
+                    "expected an object of \(kind.name) parameters, got a number", at: member.value,
+                    path: stagePath)
+                return nil
+            }
+            parametersNode = JSONNode(
+                value: .object([
+                    JSONMember(key: shorthand, keyLocation: member.value.location, value: member.value)
+                ]),
+                location: member.value.location)
+        }
+        let before = context.diagnostics.count
+        let parameters = kind.parameters.decode(parametersNode, path: stagePath, context: context)
+        guard context.diagnostics.count == before, let content = kind.make(parameters, stagePath, context)
+        else {
+            return nil
+        }
+        return EffectNode(kind: kind.name, content: content, path: stagePath)
     }
 
     private func resolveKind(_ node: JSONNode, path: JSONPath) -> LayerKind? {

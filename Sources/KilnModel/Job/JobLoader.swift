@@ -6,16 +6,18 @@ public enum JobLoader {
     public static let maximumFileSize = 64 * 1024 * 1024
     public static let topLevelKeys = ["kiln", "output", "layers", "comment"]
 
-    public static func load(file: String, kinds: [LayerKind]) throws(JobLoadError) -> Job {
+    public static func load(file: String, kinds: [LayerKind], effects: [EffectKind] = []) throws(JobLoadError)
+        -> Job
+    {
         let url = URL(fileURLWithPath: file)
         let bytes = try read(url, file: file)
         return try decode(
             bytes: bytes, file: file, baseDirectory: url.deletingLastPathComponent().standardizedFileURL,
-            kinds: kinds)
+            kinds: kinds, effects: effects)
     }
 
     public static func decode(
-        bytes: [UInt8], file: String, baseDirectory: URL, kinds: [LayerKind]
+        bytes: [UInt8], file: String, baseDirectory: URL, kinds: [LayerKind], effects: [EffectKind] = []
     ) throws(JobLoadError) -> Job {
         guard bytes.count <= maximumFileSize else {
             throw .invalid([tooLarge(file: file, size: bytes.count)])
@@ -29,7 +31,7 @@ public enum JobLoader {
             ])
         }
         let context = DecodeContext(file: file, baseDirectory: baseDirectory)
-        let job = JobDecoding(context: context, kinds: kinds).decode(root)
+        let job = JobDecoding(context: context, kinds: kinds, effects: effects).decode(root)
         guard let job, !context.hasErrors else {
             throw .invalid(sortedByLocation(context.diagnostics))
         }

@@ -25,5 +25,5 @@ public struct LayerKind: Sendable {
     }
 
     /// Keys every layer has, handled by the loader rather than by the kind's table.
-    public static let commonKeys: Set<String> = ["type", "name", "opacity"]
+    public static let commonKeys: Set<String> = ["type", "name", "opacity", "effects"]
 }

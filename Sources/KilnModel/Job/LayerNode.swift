@@ -7,17 +7,20 @@ public struct LayerNode: Sendable {
     public let opacity: Animated<Double>
     public let content: any LayerContent
     public let transform: LayerTransform
+    /// Effect stages, applied in order to the layer's pixels before it is composited.
+    public let effects: [EffectNode]
     public let path: JSONPath
 
     public init(
         kind: String, name: String?, opacity: Animated<Double>, content: any LayerContent,
-        transform: LayerTransform = .identity, path: JSONPath
+        transform: LayerTransform = .identity, effects: [EffectNode] = [], path: JSONPath
     ) {
         self.kind = kind
         self.name = name
         self.opacity = opacity
         self.content = content
         self.transform = transform
+        self.effects = effects
         self.path = path
     }
 }

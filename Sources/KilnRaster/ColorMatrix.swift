@@ -1,0 +1,54 @@
+/// A 4×4 matrix on premultiplied (r, g, b, a): the form every colour modifier takes, so a run of
+/// them composes into one matrix and costs one pass. Offsets that in straight colour would be
+/// constants (brightness, contrast) scale with alpha here, so transparent pixels stay transparent.
+public struct ColorMatrix: Sendable, Hashable {
+    /// Row-major: output channel i = Σ_j m[4i + j] · input channel j. A SIMD value, not an array,
+    /// so matrices live on the stack.
+    public var m: SIMD16<Double>
+
+    public init(rows: [[Double]]) {
+        precondition(rows.count == 4 && rows.allSatisfy { $0.count == 4 }, "a colour matrix is 4×4")
+        m = SIMD16(rows.flatMap { $0 })
+    }
+
+    public static let identity = ColorMatrix(rows: [
+        [1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1],
+    ])
+
+    /// `self` after `first`.
+    public func concatenating(_ first: ColorMatrix) -> ColorMatrix {
+        var rows: [[Double]] = []
+        for i in 0..<4 {
+            rows.append((0..<4).map { j in (0..<4).reduce(0) { $0 + m[4 * i + $1] * first.m[4 * $1 + j] } })
+        }
+        return ColorMatrix(rows: rows)
+    }
+
+    public func apply(_ c: SIMD4<Double>) -> SIMD4<Double> {
+        SIMD4(
+            (0..<4).map { i in m[4 * i] * c.x + m[4 * i + 1] * c.y + m[4 * i + 2] * c.z + m[4 * i + 3] * c.w }
+        )
+    }
+
+    /// Applies the matrix to `rows` rows of a band, then clamps to valid premultiplied values
+    /// (0 ≤ alpha ≤ 1, 0 ≤ colour ≤ alpha).
+    public func apply(to band: PlanarBand, rows: Int) {
+        let f = SIMD16<Float>(m)
+        @inline(__always) func k(_ i: Int) -> SIMD8<Float> { SIMD8(repeating: f[i]) }
+        let count = band.stride * rows
+        var i = 0
+        while i < count {
+            let r = load(band.r + i), g = load(band.g + i), b = load(band.b + i), a = load(band.a + i)
+            let na = unit(k(12) * r + k(13) * g + k(14) * b + k(15) * a)
+            @inline(__always) func channel(_ row: Int) -> SIMD8<Float> {
+                let v = positive(k(row) * r + k(row + 1) * g + k(row + 2) * b + k(row + 3) * a)
+                return v.replacing(with: na, where: v .> na)
+            }
+            store(channel(0), band.r + i)
+            store(channel(4), band.g + i)
+            store(channel(8), band.b + i)
+            store(na, band.a + i)
+            i &+= 8
+        }
+    }
+}

@@ -1,0 +1,22 @@
+import KilnModel
+import KilnRaster
+
+/// SwiftUI's `brightness(_:)`: adds `amount` to each colour channel (−1…1; 0 is the identity).
+public struct BrightnessEffect: ColorEffect {
+    public let amount: Animated<Double>
+
+    public init(amount: Animated<Double>) { self.amount = amount }
+
+    public static let kind = EffectKind(
+        name: "brightness", summary: "adds to every colour channel",
+        parameters: ParameterTable([
+            Parameter(
+                "amount", .number(-1...1), default: .number(0), help: "added to r, g and b; 0 = unchanged")
+        ]), shorthand: "amount"
+    ) { p, _, _ in BrightnessEffect(amount: p.number("amount")) }
+
+    public func matrix(at time: Double) -> ColorMatrix {
+        let k = amount.value(at: time)
+        return ColorMatrix(rows: [[1, 0, 0, k], [0, 1, 0, k], [0, 0, 1, k], [0, 0, 0, 1]])
+    }
+}

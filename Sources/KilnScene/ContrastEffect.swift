@@ -1,0 +1,22 @@
+import KilnModel
+import KilnRaster
+
+/// SwiftUI's `contrast(_:)`: scales colour about mid-grey (0 = flat grey, 1 = identity).
+public struct ContrastEffect: ColorEffect {
+    public let amount: Animated<Double>
+
+    public init(amount: Animated<Double>) { self.amount = amount }
+
+    public static let kind = EffectKind(
+        name: "contrast", summary: "scales colour about mid-grey",
+        parameters: ParameterTable([
+            Parameter(
+                "amount", .number(0...10), default: .number(1), help: "0 = grey, 1 = unchanged, > 1 = more")
+        ]), shorthand: "amount"
+    ) { p, _, _ in ContrastEffect(amount: p.number("amount")) }
+
+    public func matrix(at time: Double) -> ColorMatrix {
+        let k = amount.value(at: time), o = 0.5 * (1 - k)
+        return ColorMatrix(rows: [[k, 0, 0, o], [0, k, 0, o], [0, 0, k, o], [0, 0, 0, 1]])
+    }
+}

@@ -1,0 +1,18 @@
+import KilnModel
+import KilnRaster
+
+/// SwiftUI's `grayscale(_:)`: 0 = identity, 1 = fully grey.
+public struct GrayscaleEffect: ColorEffect {
+    public let amount: Animated<Double>
+
+    public init(amount: Animated<Double>) { self.amount = amount }
+
+    public static let kind = EffectKind(
+        name: "grayscale", summary: "mixes colour towards its luma",
+        parameters: ParameterTable([
+            Parameter("amount", .number(0...1), default: .number(1), help: "0 = unchanged, 1 = grey")
+        ]), shorthand: "amount"
+    ) { p, _, _ in GrayscaleEffect(amount: p.number("amount")) }
+
+    public func matrix(at time: Double) -> ColorMatrix { saturationMatrix(1 - amount.value(at: time)) }
+}

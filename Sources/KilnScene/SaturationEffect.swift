@@ -1,0 +1,18 @@
+import KilnModel
+import KilnRaster
+
+/// SwiftUI's `saturation(_:)`: 0 = grey, 1 = identity, > 1 = more saturated.
+public struct SaturationEffect: ColorEffect {
+    public let amount: Animated<Double>
+
+    public init(amount: Animated<Double>) { self.amount = amount }
+
+    public static let kind = EffectKind(
+        name: "saturation", summary: "moves colour away from or towards its luma",
+        parameters: ParameterTable([
+            Parameter("amount", .number(0...10), default: .number(1), help: "0 = grey, 1 = unchanged")
+        ]), shorthand: "amount"
+    ) { p, _, _ in SaturationEffect(amount: p.number("amount")) }
+
+    public func matrix(at time: Double) -> ColorMatrix { saturationMatrix(amount.value(at: time)) }
+}
