@@ -169,15 +169,31 @@ enum LayersCommand {
             print(Help.layers)
             return ExitCode.ok
         }
+        print("Layer kinds (\"type\"):\n")
         for kind in LayerRegistry.kinds {
             print("\(kind.name) — \(kind.summary)")
-            for p in kind.parameters.parameters {
-                let requirement = p.defaultValue.map { "default \(describe($0))" } ?? "required"
-                print("    \(p.name) (\(describe(p.kind)); \(requirement)): \(p.help)")
-            }
-            print("")
+            printParameters(kind.parameters)
+        }
+        print("Every layer also takes: name, opacity (0…1), effects (below) and the transform keys:")
+        printParameters(ParameterTable(LayerTransform.parameters))
+        print("Effects (\"effects\": [{\"name\": value-or-parameters}, …], applied in order):\n")
+        for effect in LayerRegistry.effects {
+            let shorthand = effect.shorthand.map { " (a bare number sets \($0))" } ?? ""
+            print("\(effect.name) — \(effect.summary)\(shorthand)")
+            printParameters(effect.parameters)
         }
         return ExitCode.ok
+    }
+
+    static func printParameters(_ table: ParameterTable) {
+        for p in table.parameters {
+            // A transform's position has no fixed default: it is the frame's centre.
+            let requirement =
+                p.name == "position" && table.parameters.contains { $0.name == "anchor" }
+                ? "optional" : p.defaultValue.map { "default \(describe($0))" } ?? "required"
+            print("    \(p.name) (\(describe(p.kind)); \(requirement)): \(p.help)")
+        }
+        print("")
     }
 
     static func describe(_ kind: ParameterKind) -> String {

@@ -11,7 +11,7 @@ enum Help {
                                   render one frame to a PNG
           validate JOB... [--json]
                                   check job files and report every problem
-          layers                  list layer kinds and their parameters
+          layers                  list layer kinds, transform keys and effects with their parameters
           --version               print the version and the FFmpeg libraries in use
           help COMMAND            help for one command (or: kiln COMMAND --help)
 
@@ -54,7 +54,8 @@ enum Help {
     static let layers = """
         usage: kiln layers
 
-        Lists every layer kind with its parameters: type, range, default and a line of help.
+        Lists every layer kind, the transform keys every layer takes, and every effect, each
+        parameter with its type, range, default and a line of help.
         """
 
     static func command(_ name: String) -> String? {

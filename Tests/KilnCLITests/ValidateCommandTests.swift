@@ -107,5 +107,10 @@ final class GeneralCommandTests: XCTestCase {
         XCTAssertTrue(result.stdout.contains("meshGradient"))
         XCTAssertTrue(result.stdout.contains("smoothsColors"))
         XCTAssertTrue(result.stdout.contains("solid"))
+        for name in [
+            "shape", "cornerRadius", "rotation", "anchor", "hueRotation", "grayscale", "a bare number sets",
+        ] {
+            XCTAssertTrue(result.stdout.contains(name), "kiln layers lacks \(name)")
+        }
     }
 }
