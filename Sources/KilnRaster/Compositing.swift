@@ -17,4 +17,19 @@ public enum Compositing {
             i &+= 8
         }
     }
+
+    /// Scales every channel of `band` by the alpha of `mask`: clipping by a coverage mask.
+    public static func multiply(_ band: PlanarBand, byAlphaOf mask: PlanarBand, rows: Int) {
+        precondition(band.stride == mask.stride, "bands differ in width")
+        let count = band.stride * rows
+        var i = 0
+        while i < count {
+            let m = load(mask.a + i)
+            store(load(band.r + i) * m, band.r + i)
+            store(load(band.g + i) * m, band.g + i)
+            store(load(band.b + i) * m, band.b + i)
+            store(load(band.a + i) * m, band.a + i)
+            i &+= 8
+        }
+    }
 }

@@ -8,6 +8,7 @@ public enum LayerRegistry {
         SolidLayer.kind,
         MeshGradientLayer.kind,
         ShapeLayer.kind,
+        GroupLayer.kind,
     ]
 
     public static let effects: [EffectKind] = [

@@ -26,30 +26,22 @@ extension LayerRendering {
     }
 }
 
-extension LayerNode {
-    /// The layer's content prepared at `time` with its transform at that time.
-    public func prepare(at time: Double, canvas: Canvas) -> any PreparedLayer {
-        guard let content = content as? any LayerRendering else {
-            preconditionFailure("layer kind '\(kind)' is registered without a renderer")
-        }
-        let size = content.contentSize(at: time, canvas: canvas)
-        return content.prepare(
-            at: time, canvas: canvas, transform: transform.affine(at: time, contentSize: size, canvas: canvas)
-        )
-    }
-}
-
 extension LayerTransform {
-    /// frame ← translate(position) · rotate · skew · scale · translate(−anchor · size).
     public func affine(at time: Double, contentSize size: SIMD2<Double>, canvas: Canvas) -> Affine2D {
+        affine(at: time, contentSize: size, container: canvas.size)
+    }
+
+    /// container ← translate(position) · rotate · skew · scale · translate(−anchor · size); without
+    /// a position the content is centred in the container.
+    public func affine(at time: Double, contentSize size: SIMD2<Double>, container: SIMD2<Double>) -> Affine2D
+    {
         let anchor = self.anchor.value(at: time)
         let pivot = SIMD2(anchor.x * size.x, anchor.y * size.y)
         let place =
             position.map { p in
                 let v = p.value(at: time); return SIMD2(v.x, v.y)
             }
-            ?? SIMD2(Double(canvas.width) / 2, Double(canvas.height) / 2) - SIMD2(size.x / 2, size.y / 2)
-            + pivot
+            ?? container / 2 - size / 2 + pivot
         let uniform = scale.value(at: time)
         let radians = rotation.value(at: time) * .pi / 180
         let skew = (skewX.value(at: time) * .pi / 180, skewY.value(at: time) * .pi / 180)
@@ -63,8 +55,18 @@ extension LayerTransform {
 
 public protocol PreparedLayer: Sendable {
     /// Paints frame rows `firstRow..<firstRow+rows` into `band` (band row 0 = `firstRow`), replacing
-    /// its contents: pixels the layer does not cover become transparent.
-    func paint(into band: PlanarBand, firstRow: Int, rows: Int)
+    /// its contents: pixels the layer does not cover become transparent. `pool` lends the
+    /// worker's scratch bands to layers that composite others (groups).
+    func paint(into band: PlanarBand, firstRow: Int, rows: Int, pool: BandPool)
+}
+
+extension PreparedLayer {
+    /// Paints with a private pool (tests and one-off renders).
+    public func paint(into band: PlanarBand, firstRow: Int, rows: Int) {
+        paint(
+            into: band, firstRow: firstRow, rows: rows,
+            pool: BandPool(width: band.width, rows: band.capacityRows))
+    }
 }
 
 /// The frame a scene is rendered into, and how it is cut into bands.

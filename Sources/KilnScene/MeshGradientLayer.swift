@@ -105,7 +105,7 @@ struct PreparedMesh: PreparedLayer {
     let mesh: GouraudMesh
     let background: PremultipliedColor
 
-    func paint(into band: PlanarBand, firstRow: Int, rows: Int) {
+    func paint(into band: PlanarBand, firstRow: Int, rows: Int, pool: BandPool) {
         band.fill(background, rows: rows)
         mesh.paint(into: band, firstRow: firstRow, rows: rows)
     }

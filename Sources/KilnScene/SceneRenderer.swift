@@ -3,8 +3,8 @@ import KilnRaster
 
 /// Renders a job's layer tree into 8-bit frames, band by band on `threads` workers.
 ///
-/// Per worker it owns an accumulator band, a layer band and quantizer scratch, allocated once, so
-/// steady-state rendering allocates nothing per band. The bytes of a frame depend only on the job
+/// Per worker it owns an accumulator band, a pool of scratch bands and quantizer scratch,
+/// allocated once, so steady-state rendering allocates nothing per band. The bytes of a frame depend only on the job
 /// and the time, never on the thread count.
 public final class SceneRenderer: @unchecked Sendable {
     public let canvas: Canvas
@@ -14,12 +14,12 @@ public final class SceneRenderer: @unchecked Sendable {
 
     final class WorkerScratch: @unchecked Sendable {
         let accumulator: PlanarBand
-        let layer: PlanarBand
+        let pool: BandPool
         let quantizer: Quantizer.Scratch
 
         init(canvas: Canvas) {
             accumulator = PlanarBand(width: canvas.width, rows: canvas.bandHeight)
-            layer = PlanarBand(width: canvas.width, rows: canvas.bandHeight)
+            pool = BandPool(width: canvas.width, rows: canvas.bandHeight)
             quantizer = Quantizer.Scratch(width: canvas.width)
         }
     }
@@ -39,7 +39,7 @@ public final class SceneRenderer: @unchecked Sendable {
     /// so prefetching changes when the work happens, never the bytes.
     public func render(at time: Double, prefetching next: Double? = nil, yuv: YUV420Frame?, rgba: RGBA8Frame?)
     {
-        let prepared: [Prepared]
+        let prepared: LayerStack
         if let ready = prefetched.take(for: time) {
             prepared = ready
         } else {
@@ -53,40 +53,15 @@ public final class SceneRenderer: @unchecked Sendable {
         }
         scheduler.run(leading: leading) { worker, firstRow, rows in
             let scratch = workers[worker]
-            let acc = scratch.accumulator
-            if prepared.isEmpty { acc.fill(.transparent, rows: rows) }
-            for (index, item) in prepared.enumerated() {
-                if index == 0 && item.opacity == 1 && item.colors == nil {
-                    item.layer.paint(into: acc, firstRow: firstRow, rows: rows)
-                } else {
-                    if index == 0 { acc.fill(.transparent, rows: rows) }
-                    item.layer.paint(into: scratch.layer, firstRow: firstRow, rows: rows)
-                    item.colors?.apply(to: scratch.layer, rows: rows)
-                    Compositing.sourceOver(scratch.layer, onto: acc, opacity: item.opacity, rows: rows)
-                }
-            }
+            prepared.paint(into: scratch.accumulator, firstRow: firstRow, rows: rows, pool: scratch.pool)
             Quantizer.write(
-                band: acc, firstRow: firstRow, rows: rows, yuv: yuv, rgba: rgba, scratch: scratch.quantizer)
+                band: scratch.accumulator, firstRow: firstRow, rows: rows, yuv: yuv, rgba: rgba,
+                scratch: scratch.quantizer)
         }
     }
 
-    struct Prepared: Sendable {
-        let layer: any PreparedLayer
-        let opacity: Float
-        /// The layer's colour effects composed into one matrix; nil when it has none.
-        let colors: ColorMatrix?
-    }
-
-    private func prepare(at time: Double) -> [Prepared] {
-        layers.compactMap { layer in
-            let opacity = Float(min(max(layer.opacity.value(at: time), 0), 1))
-            guard opacity > 0 else { return nil }
-            let effects = layer.effects.compactMap { $0.content as? any ColorEffect }
-            let colors =
-                effects.isEmpty
-                ? nil : effects.reduce(ColorMatrix.identity) { $1.matrix(at: time).concatenating($0) }
-            return Prepared(layer: layer.prepare(at: time, canvas: canvas), opacity: opacity, colors: colors)
-        }
+    private func prepare(at time: Double) -> LayerStack {
+        LayerStack(items: layers.compactMap { $0.prepare(at: time, canvas: canvas) })
     }
 
     private let prefetched = PrefetchSlot()
@@ -95,17 +70,17 @@ public final class SceneRenderer: @unchecked Sendable {
     /// read after the run has completed, so the run's completion orders the accesses.
     final class PrefetchSlot: @unchecked Sendable {
         private var time: Double?
-        private var layers: [Prepared] = []
+        private var layers = LayerStack(items: [])
 
-        func store(_ layers: [Prepared], for time: Double) {
+        func store(_ layers: LayerStack, for time: Double) {
             self.layers = layers
             self.time = time
         }
 
-        func take(for time: Double) -> [Prepared]? {
+        func take(for time: Double) -> LayerStack? {
             defer {
                 self.time = nil
-                layers = []
+                layers = LayerStack(items: [])
             }
             return self.time == time ? layers : nil
         }

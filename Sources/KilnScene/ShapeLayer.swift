@@ -95,7 +95,7 @@ public struct ShapeLayer: LayerRendering {
 struct PreparedShape: PreparedLayer {
     let painter: RoundedRectPainter?
 
-    func paint(into band: PlanarBand, firstRow: Int, rows: Int) {
+    func paint(into band: PlanarBand, firstRow: Int, rows: Int, pool: BandPool) {
         guard let painter else { return band.fill(.transparent, rows: rows) }
         painter.paint(into: band, firstRow: firstRow, rows: rows)
     }

@@ -74,4 +74,34 @@ final class GoldenImageTests: XCTestCase {
             """)
         try check("shapes", Fixture.render(job))
     }
+
+    /// jobs/group.json at half size by a top-level group scale: clipped, rotated, faded groups.
+    func testGroups() throws {
+        let text = String(
+            decoding: try Data(contentsOf: Fixture.repositoryRoot.appendingPathComponent("jobs/group.json")),
+            as: UTF8.self)
+        let job = try Fixture.job(text)
+        try check("group-t2", Fixture.render(job, at: 2, threads: 2).downsampled(by: 4))
+    }
+}
+
+extension RGBA8Frame {
+    /// Box-filtered 1/n-size copy, to keep golden files small while covering a full-size render.
+    func downsampled(by n: Int) -> RGBA8Frame {
+        let out = RGBA8Frame(width: width / n, height: height / n)
+        for y in 0..<out.height {
+            for x in 0..<out.width {
+                var sum = SIMD4<Int>()
+                for dy in 0..<n {
+                    for dx in 0..<n {
+                        let p = pixel(x: x * n + dx, y: y * n + dy)
+                        sum &+= SIMD4(Int(p[0]), Int(p[1]), Int(p[2]), Int(p[3]))
+                    }
+                }
+                let q = out.bytes + y * out.stride + x * 4
+                for c in 0..<4 { q[c] = UInt8((sum[c] + n * n / 2) / (n * n)) }
+            }
+        }
+        return out
+    }
 }

@@ -252,9 +252,8 @@ final class RegistryTests: XCTestCase {
         where file.hasSuffix(".json") {
             let job = try LayerRegistry.load(file: jobsDir.appendingPathComponent(file).path)
             for layer in job.layers {
-                let content = try XCTUnwrap(layer.content as? any LayerRendering)
                 for time in stride(from: 0.0, through: job.output.durationSeconds, by: 0.45) {
-                    let prepared = content.prepare(at: time, canvas: canvas)
+                    guard let prepared = layer.prepare(at: time, canvas: canvas)?.layer else { continue }
                     var bad = 0
                     for first in stride(from: 0, to: canvas.height, by: canvas.bandHeight) {
                         let rows = min(canvas.bandHeight, canvas.height - first)

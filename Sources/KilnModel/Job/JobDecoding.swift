@@ -97,7 +97,10 @@ struct JobDecoding {
         // The kind's own keys and the transform keys form one table, so an unknown key is reported
         // once, with suggestions from both.
         let parameters = ParameterTable(kind.parameters.parameters + LayerTransform.parameters).decode(
-            node, path: path, context: context, extraKeys: LayerKind.commonKeys)
+            node, path: path, context: context,
+            extraKeys: kind.containsLayers ? LayerKind.commonKeys.union(["layers"]) : LayerKind.commonKeys)
+        // A container's children are checked even when the container itself has errors.
+        let children = kind.containsLayers ? decodeChildren(node, path: path) : []
         guard context.diagnostics.count == before else { return nil }
         guard let content = kind.make(parameters, path, context) else {
             if context.diagnostics.count == before {
@@ -109,7 +112,24 @@ struct JobDecoding {
         guard context.diagnostics.count == before else { return nil }
         return LayerNode(
             kind: kind.name, name: layerName, opacity: opacity, content: content,
-            transform: LayerTransform(parameters), effects: effects, path: path)
+            transform: LayerTransform(parameters), effects: effects, children: children, path: path)
+    }
+
+    private func decodeChildren(_ node: JSONNode, path: JSONPath) -> [LayerNode] {
+        let layersPath = path.key("layers")
+        guard let layersNode = node["layers"] else {
+            context.error("missing required key 'layers' (the group's child layers)", at: node, path: path)
+            return []
+        }
+        guard let elements = layersNode.elements else {
+            context.error(
+                "expected an array of layers, got \(layersNode.value.typeName)", at: layersNode,
+                path: layersPath)
+            return []
+        }
+        return elements.enumerated().compactMap { index, element in
+            decodeLayer(element, path: layersPath.index(index))
+        }
     }
 
     private func decodeEffects(_ node: JSONNode, path: JSONPath) -> [EffectNode] {

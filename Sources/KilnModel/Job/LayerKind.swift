@@ -13,14 +13,17 @@ public struct LayerKind: Sendable {
     /// that does not match the grid) and return nil. Only called when the parameters themselves
     /// decoded without errors, so it never sees placeholder values.
     public let make: @Sendable (DecodedParameters, JSONPath, DecodeContext) -> (any LayerContent)?
+    /// A container (a group) has a `layers` array of child layers, which the loader decodes.
+    public let containsLayers: Bool
 
     public init(
-        name: String, summary: String, parameters: ParameterTable,
+        name: String, summary: String, parameters: ParameterTable, containsLayers: Bool = false,
         make: @escaping @Sendable (DecodedParameters, JSONPath, DecodeContext) -> (any LayerContent)?
     ) {
         self.name = name
         self.summary = summary
         self.parameters = parameters
+        self.containsLayers = containsLayers
         self.make = make
     }
 

@@ -9,11 +9,14 @@ public struct LayerNode: Sendable {
     public let transform: LayerTransform
     /// Effect stages, applied in order to the layer's pixels before it is composited.
     public let effects: [EffectNode]
+    /// The child layers of a container kind, bottom to top.
+    public let children: [LayerNode]
     public let path: JSONPath
 
     public init(
         kind: String, name: String?, opacity: Animated<Double>, content: any LayerContent,
-        transform: LayerTransform = .identity, effects: [EffectNode] = [], path: JSONPath
+        transform: LayerTransform = .identity, effects: [EffectNode] = [], children: [LayerNode] = [],
+        path: JSONPath
     ) {
         self.kind = kind
         self.name = name
@@ -21,6 +24,7 @@ public struct LayerNode: Sendable {
         self.content = content
         self.transform = transform
         self.effects = effects
+        self.children = children
         self.path = path
     }
 }

@@ -1,0 +1,101 @@
+import KilnModel
+import KilnRaster
+
+/// Bands borrowed for intermediate results (a layer before compositing, a group's children, a
+/// clip mask). One per worker; it grows to the deepest nesting on the first frame and is reused
+/// after, so steady-state rendering allocates nothing.
+public final class BandPool: @unchecked Sendable {
+    public let width: Int
+    public let rows: Int
+    private var bands: [PlanarBand] = []
+    private var depth = 0
+
+    public init(width: Int, rows: Int) {
+        self.width = width
+        self.rows = rows
+    }
+
+    /// Lends a band for the duration of `body`.
+    public func withBand<R>(_ body: (PlanarBand) -> R) -> R {
+        if depth == bands.count { bands.append(PlanarBand(width: width, rows: rows)) }
+        let band = bands[depth]
+        depth += 1
+        defer { depth -= 1 }
+        return body(band)
+    }
+}
+
+/// One layer prepared for a frame: how to paint it, its opacity and its composed colour effects.
+public struct PreparedItem: Sendable {
+    public let layer: any PreparedLayer
+    public let opacity: Float
+    /// The layer's colour effects composed into one matrix; nil when it has none.
+    public let colors: ColorMatrix?
+}
+
+/// Layers composited bottom to top, source-over: the frame's layer list and a group's children.
+public struct LayerStack: Sendable {
+    public let items: [PreparedItem]
+
+    /// Paints the stack into `band` (replacing its contents). The bottom layer paints straight
+    /// into the target when nothing needs to happen to it before compositing.
+    public func paint(into band: PlanarBand, firstRow: Int, rows: Int, pool: BandPool) {
+        if items.isEmpty { band.fill(.transparent, rows: rows) }
+        for (index, item) in items.enumerated() {
+            if index == 0 && item.opacity == 1 && item.colors == nil {
+                item.layer.paint(into: band, firstRow: firstRow, rows: rows, pool: pool)
+                continue
+            }
+            if index == 0 { band.fill(.transparent, rows: rows) }
+            pool.withBand { layer in
+                item.layer.paint(into: layer, firstRow: firstRow, rows: rows, pool: pool)
+                item.colors?.apply(to: layer, rows: rows)
+                Compositing.sourceOver(layer, onto: band, opacity: item.opacity, rows: rows)
+            }
+        }
+    }
+}
+
+extension LayerNode {
+    /// The layer prepared at `time`: `container` is the size of the space it is placed in (the
+    /// frame, or its group's box) and `parent` maps that space into the frame.
+    public func prepare(at time: Double, canvas: Canvas, container: SIMD2<Double>, parent: Affine2D)
+        -> PreparedItem?
+    {
+        let opacity = Float(min(max(self.opacity.value(at: time), 0), 1))
+        guard opacity > 0 else { return nil }
+        let layer: any PreparedLayer
+        if let group = content as? GroupLayer {
+            let box = group.boxSize(at: time, canvas: canvas)
+            let place = parent.concatenating(
+                transform.affine(at: time, contentSize: box, container: container))
+            let children = self.children.compactMap {
+                $0.prepare(at: time, canvas: canvas, container: box, parent: place)
+            }
+            layer = group.prepare(
+                at: time, canvas: canvas, box: box, transform: place, children: LayerStack(items: children))
+        } else {
+            guard let content = content as? any LayerRendering else {
+                preconditionFailure("layer kind '\(kind)' is registered without a renderer")
+            }
+            let size = content.contentSize(at: time, canvas: canvas)
+            let place = parent.concatenating(
+                transform.affine(at: time, contentSize: size, container: container))
+            layer = content.prepare(at: time, canvas: canvas, transform: place)
+        }
+        let colorEffects = effects.compactMap { $0.content as? any ColorEffect }
+        let colors =
+            colorEffects.isEmpty
+            ? nil : colorEffects.reduce(ColorMatrix.identity) { $1.matrix(at: time).concatenating($0) }
+        return PreparedItem(layer: layer, opacity: opacity, colors: colors)
+    }
+
+    /// A top-level layer prepared at `time`.
+    public func prepare(at time: Double, canvas: Canvas) -> PreparedItem? {
+        prepare(at: time, canvas: canvas, container: canvas.size, parent: .identity)
+    }
+}
+
+extension Canvas {
+    public var size: SIMD2<Double> { SIMD2(Double(width), Double(height)) }
+}
