@@ -14,6 +14,7 @@ public struct RoundedRectPainter: Sendable {
     let radius: Float
     let pixelsPerUnit: Float
     let fill: SIMD4<Float>
+    let gradient: LinearGradient?
     let stroke: SIMD4<Float>
     let strokeHalfWidth: Float
     let rows: Range<Int>
@@ -23,10 +24,12 @@ public struct RoundedRectPainter: Sendable {
     ///   - size: the rectangle in its own space, [0, w] × [0, h].
     ///   - frameFromLocal: places that space in the frame (pixels).
     ///   - fill, stroke: premultiplied colours; the stroke is centred on the outline.
+    ///   - gradient: when given, fills instead of `fill`; its points are in the shape's own space.
     /// Returns nil when nothing can be visible (empty size, collapsed map, off the frame).
     public init?(
         size: SIMD2<Double>, cornerRadius: Double, frameFromLocal: Affine2D, fill: SIMD4<Float>,
-        stroke: SIMD4<Float>, strokeWidth: Double, frameWidth: Int, frameHeight: Int
+        stroke: SIMD4<Float>, strokeWidth: Double, frameWidth: Int, frameHeight: Int,
+        gradient: LinearGradient? = nil
     ) {
         guard size.x > 0, size.y > 0, let inverse = frameFromLocal.inverted else { return nil }
         let centred = Affine2D.translation(-size.x / 2, -size.y / 2).concatenating(inverse)
@@ -36,6 +39,8 @@ public struct RoundedRectPainter: Sendable {
         radius = Float(min(max(cornerRadius, 0), min(size.x, size.y) / 2))
         pixelsPerUnit = Float(abs(frameFromLocal.determinant).squareRoot())
         self.fill = fill
+        // The kernel measures positions from the rectangle's centre.
+        self.gradient = gradient?.offset(by: SIMD2(Float(-size.x / 2), Float(-size.y / 2)))
         self.stroke = strokeWidth > 0 ? stroke : SIMD4()
         strokeHalfWidth = Float(max(strokeWidth, 0) / 2)
         // Pixels whose centre can be within reach of the shape (its box, grown by the stroke and
@@ -87,13 +92,69 @@ public struct RoundedRectPainter: Sendable {
                     let p = plane + (base &+ x)
                     store(LaneMask.select(inside, color, load(p)), p)
                 }
-                put(fill.x, stroke.x, band.r)
-                put(fill.y, stroke.y, band.g)
-                put(fill.z, stroke.z, band.b)
-                put(fill.w, stroke.w, band.a)
+                @inline(__always) func putVarying(
+                    _ fillChannel: SIMD8<Float>, _ strokeChannel: Float, _ plane: UnsafeMutablePointer<Float>
+                ) {
+                    let color = (fillCoverage * fillChannel) * keep + strokeCoverage * strokeChannel
+                    let p = plane + (base &+ x)
+                    store(LaneMask.select(inside, color, load(p)), p)
+                }
+                if let gradient {
+                    let c = gradient.colors(x: lx, y: ly)
+                    putVarying(c.r, stroke.x, band.r)
+                    putVarying(c.g, stroke.y, band.g)
+                    putVarying(c.b, stroke.z, band.b)
+                    putVarying(c.a, stroke.w, band.a)
+                } else {
+                    put(fill.x, stroke.x, band.r)
+                    put(fill.y, stroke.y, band.g)
+                    put(fill.z, stroke.z, band.b)
+                    put(fill.w, stroke.w, band.a)
+                }
                 x &+= 8
             }
         }
+    }
+}
+
+/// SwiftUI's `LinearGradient(colors:startPoint:endPoint:)`: colours evenly spaced from `start`
+/// to `end`, interpolated premultiplied, extended flat beyond the ends.
+public struct LinearGradient: Sendable {
+    public let start: SIMD2<Float>
+    public let end: SIMD2<Float>
+    /// Premultiplied; at least one.
+    public let stops: [SIMD4<Float>]
+
+    public init(start: SIMD2<Float>, end: SIMD2<Float>, stops: [SIMD4<Float>]) {
+        precondition(!stops.isEmpty, "a gradient needs a colour")
+        self.start = start
+        self.end = end
+        self.stops = stops
+    }
+
+    func offset(by delta: SIMD2<Float>) -> LinearGradient {
+        LinearGradient(start: start + delta, end: end + delta, stops: stops)
+    }
+
+    /// Colours at eight points: each stop k weighs max(0, 1 − |s − k|), s the position along the
+    /// gradient in stop units, which is linear interpolation between neighbouring stops.
+    @inline(__always)
+    func colors(x: SIMD8<Float>, y: SIMD8<Float>) -> (
+        r: SIMD8<Float>, g: SIMD8<Float>, b: SIMD8<Float>, a: SIMD8<Float>
+    ) {
+        let d = end - start
+        let length2 = max((d * d).sum(), 1e-12)
+        let t = unit(((x - start.x) * d.x + (y - start.y) * d.y) * (1 / length2))
+        let s = t * Float(stops.count - 1)
+        var r = SIMD8<Float>(), g = r, b = r, a = r
+        for (k, c) in stops.enumerated() {
+            let w = positive(1 - magnitude(s - Float(k)))
+            r += w * c.x
+            g += w * c.y
+            b += w * c.z
+            a += w * c.w
+        }
+        return (r, g, b, a)
     }
 }
 

@@ -19,6 +19,9 @@ public struct ShapeLayer: LayerRendering {
     public let fill: Animated<RGBA>
     public let stroke: Animated<RGBA>
     public let strokeWidth: Animated<Double>
+    public let gradient: [Animated<RGBA>]
+    public let gradientStart: Animated<Point2>
+    public let gradientEnd: Animated<Point2>
 
     public static let parameters = ParameterTable([
         Parameter(
@@ -37,6 +40,17 @@ public struct ShapeLayer: LayerRendering {
         Parameter(
             "strokeWidth", .number(0...1_000), default: .number(0),
             help: "outline width in pixels; animatable"),
+        Parameter(
+            "gradient", .colorList,
+            help:
+                "fill with a linear gradient of these colours, evenly spaced, instead of fill; each animatable"
+        ),
+        Parameter(
+            "gradientStart", .point(-10...10), default: .point(Point2(x: 0.5, y: 0)),
+            help: "unit point of the box where the gradient starts; default top centre; animatable"),
+        Parameter(
+            "gradientEnd", .point(-10...10), default: .point(Point2(x: 0.5, y: 1)),
+            help: "unit point of the box where the gradient ends; default bottom centre; animatable"),
     ])
 
     public static let kind = LayerKind(
@@ -47,13 +61,16 @@ public struct ShapeLayer: LayerRendering {
             form: Form(rawValue: params.string("shape")) ?? .roundedRect, size: params.point("size"),
             cornerRadius: params.number("cornerRadius"), fill: params.color("fill"),
             stroke: params.color("stroke"),
-            strokeWidth: params.number("strokeWidth"))
+            strokeWidth: params.number("strokeWidth"), gradient: params.colors("gradient"),
+            gradientStart: params.point("gradientStart"), gradientEnd: params.point("gradientEnd"))
     }
 
     public init(
         form: Form, size: Animated<Point2>, cornerRadius: Animated<Double> = .constant(0),
         fill: Animated<RGBA>, stroke: Animated<RGBA> = .constant(RGBA(r: 0, g: 0, b: 0, a: 0)),
-        strokeWidth: Animated<Double> = .constant(0)
+        strokeWidth: Animated<Double> = .constant(0), gradient: [Animated<RGBA>] = [],
+        gradientStart: Animated<Point2> = .constant(Point2(x: 0.5, y: 0)),
+        gradientEnd: Animated<Point2> = .constant(Point2(x: 0.5, y: 1))
     ) {
         self.form = form
         self.size = size
@@ -61,6 +78,9 @@ public struct ShapeLayer: LayerRendering {
         self.fill = fill
         self.stroke = stroke
         self.strokeWidth = strokeWidth
+        self.gradient = gradient
+        self.gradientStart = gradientStart
+        self.gradientEnd = gradientEnd
     }
 
     public func contentSize(at time: Double, canvas: Canvas) -> SIMD2<Double> {
@@ -83,11 +103,23 @@ public struct ShapeLayer: LayerRendering {
             radius = side / 2
             place = transform.concatenating(.translation((box.x - side) / 2, (box.y - side) / 2))
         }
+        // Gradient points are unit points of the whole box; the circle's square sits inside it.
+        var linear: LinearGradient?
+        if !gradient.isEmpty {
+            let inset = (box - rectSize) / 2
+            func point(_ p: Animated<Point2>) -> SIMD2<Float> {
+                let v = p.value(at: time)
+                return SIMD2<Float>(SIMD2(v.x * box.x, v.y * box.y) - inset)
+            }
+            linear = LinearGradient(
+                start: point(gradientStart), end: point(gradientEnd),
+                stops: gradient.map { $0.value(at: time).premultiplied.simd })
+        }
         let painter = RoundedRectPainter(
             size: rectSize, cornerRadius: radius, frameFromLocal: place,
             fill: fill.value(at: time).premultiplied.simd,
             stroke: stroke.value(at: time).premultiplied.simd, strokeWidth: strokeWidth.value(at: time),
-            frameWidth: canvas.width, frameHeight: canvas.height)
+            frameWidth: canvas.width, frameHeight: canvas.height, gradient: linear)
         return PreparedShape(painter: painter)
     }
 }

@@ -86,4 +86,24 @@ final class ShapeLayerTests: XCTestCase {
         XCTAssertEqual(frame.pixel(x: 75, y: 30), SIMD4(0, 0, 0, 255))
         XCTAssertEqual(frame.pixel(x: 25, y: 12), SIMD4(0, 0, 0, 255))
     }
+
+    /// Three evenly spaced colours from top to bottom: the ends and the middle take them exactly,
+    /// and between stops the colour is the linear mix.
+    func testLinearGradientFill() throws {
+        let job = try Fixture.job(
+            """
+            {"kiln": 1, "output": {"width": 40, "height": 200, "fps": 30, "duration": 1},
+             "layers": [{"type": "shape", "shape": "rect", "size": [40, 200],
+                         "gradient": ["#ff0000", "#00ff00", "#0000ff"]}]}
+            """)
+        let frame = Fixture.render(job)
+        func near(_ p: SIMD4<UInt8>, _ e: SIMD3<Int>, _ tolerance: Int = 2) -> Bool {
+            abs(Int(p[0]) - e.x) <= tolerance && abs(Int(p[1]) - e.y) <= tolerance
+                && abs(Int(p[2]) - e.z) <= tolerance
+        }
+        XCTAssertTrue(near(frame.pixel(x: 20, y: 0), SIMD3(254, 1, 0)), "\(frame.pixel(x: 20, y: 0))")
+        XCTAssertTrue(near(frame.pixel(x: 20, y: 100), SIMD3(0, 255, 0)), "\(frame.pixel(x: 20, y: 100))")
+        XCTAssertTrue(near(frame.pixel(x: 20, y: 199), SIMD3(0, 1, 254)), "\(frame.pixel(x: 20, y: 199))")
+        XCTAssertTrue(near(frame.pixel(x: 20, y: 150), SIMD3(0, 127, 128)), "\(frame.pixel(x: 20, y: 150))")
+    }
 }
