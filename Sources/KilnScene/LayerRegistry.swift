@@ -9,6 +9,7 @@ public enum LayerRegistry {
         MeshGradientLayer.kind,
         ShapeLayer.kind,
         GroupLayer.kind,
+        StackLayer.kind,
     ]
 
     public static let effects: [EffectKind] = [

@@ -74,6 +74,17 @@ extension LayerNode {
             }
             layer = group.prepare(
                 at: time, canvas: canvas, box: box, transform: place, children: LayerStack(items: children))
+        } else if let stack = content as? StackLayer {
+            let sizes = children.map { $0.layoutSize(at: time, canvas: canvas) }
+            let (box, origins) = stack.layout(sizes, at: time)
+            let place = parent.concatenating(
+                transform.affine(at: time, contentSize: box, container: container))
+            let items = zip(children, zip(sizes, origins)).compactMap { child, slot in
+                child.prepare(
+                    at: time, canvas: canvas, container: slot.0,
+                    parent: place.concatenating(.translation(slot.1.x, slot.1.y)))
+            }
+            layer = PreparedGroup(children: LayerStack(items: items), clip: nil)
         } else {
             guard let content = content as? any LayerRendering else {
                 preconditionFailure("layer kind '\(kind)' is registered without a renderer")
@@ -88,6 +99,18 @@ extension LayerNode {
             colorEffects.isEmpty
             ? nil : colorEffects.reduce(ColorMatrix.identity) { $1.matrix(at: time).concatenating($0) }
         return PreparedItem(layer: layer, opacity: opacity, colors: colors)
+    }
+
+    /// The size a layout gives this layer: its content's own size (not changed by its transform).
+    public func layoutSize(at time: Double, canvas: Canvas) -> SIMD2<Double> {
+        if let group = content as? GroupLayer { return group.boxSize(at: time, canvas: canvas) }
+        if let stack = content as? StackLayer {
+            return stack.layout(children.map { $0.layoutSize(at: time, canvas: canvas) }, at: time).box
+        }
+        if let content = content as? any LayerRendering {
+            return content.contentSize(at: time, canvas: canvas)
+        }
+        return canvas.size
     }
 
     /// A top-level layer prepared at `time`.
