@@ -17,8 +17,9 @@ public struct RoundedRectPainter: Sendable {
     let gradient: LinearGradient?
     let stroke: SIMD4<Float>
     let strokeHalfWidth: Float
-    let rows: Range<Int>
-    let columns: Range<Int>
+    /// Frame rows and columns whose pixels the shape can touch; nothing outside them is painted.
+    public let rows: Range<Int>
+    public let columns: Range<Int>
 
     /// - Parameters:
     ///   - size: the rectangle in its own space, [0, w] × [0, h].

@@ -80,6 +80,11 @@ struct PreparedGroup: PreparedLayer {
     let clip: RoundedRectPainter?
 
     func paint(into band: PlanarBand, firstRow: Int, rows: Int, pool: BandPool) {
+        // Bands the clip does not reach are empty: skip the children there (a clipped card
+        // costs only the rows it covers).
+        if let clip, clip.rows.upperBound <= firstRow || clip.rows.lowerBound >= firstRow + rows {
+            return band.fill(.transparent, rows: rows)
+        }
         children.paint(into: band, firstRow: firstRow, rows: rows, pool: pool)
         guard let clip else { return }
         pool.withBand { mask in
