@@ -7,6 +7,7 @@ import KilnRaster
 /// The group has a box (`size`, default the frame): the children are placed in it as top-level
 /// layers are in the frame, the group's anchor refers to it, and the clip shape fills it.
 public struct GroupLayer: LayerContent {
+    /// `none` or one of the shape forms (same names, same geometry).
     public enum Clip: String, Sendable, CaseIterable {
         case none, rect, roundedRect, circle, capsule
     }
@@ -52,20 +53,11 @@ public struct GroupLayer: LayerContent {
         at time: Double, canvas: Canvas, box: SIMD2<Double>, transform: Affine2D, children: LayerStack
     ) -> any PreparedLayer {
         var mask: RoundedRectPainter?
-        if clip != .none {
-            var rectSize = box, place = transform, radius = 0.0
-            switch clip {
-            case .none, .rect: break
-            case .roundedRect: radius = cornerRadius.value(at: time)
-            case .capsule: radius = min(box.x, box.y) / 2
-            case .circle:
-                let side = min(box.x, box.y)
-                rectSize = SIMD2(side, side)
-                radius = side / 2
-                place = transform.concatenating(.translation((box.x - side) / 2, (box.y - side) / 2))
-            }
+        if let form = ShapeLayer.Form(rawValue: clip.rawValue) {
+            let (size, radius, place) = form.outline(
+                in: box, cornerRadius: cornerRadius.value(at: time), transform: transform)
             mask = RoundedRectPainter(
-                size: rectSize, cornerRadius: radius, frameFromLocal: place, fill: SIMD4(1, 1, 1, 1),
+                size: size, cornerRadius: radius, frameFromLocal: place, fill: SIMD4(1, 1, 1, 1),
                 stroke: SIMD4(),
                 strokeWidth: 0, frameWidth: canvas.width, frameHeight: canvas.height)
             // A clip that covers nothing hides the whole group.

@@ -11,6 +11,24 @@ import KilnRaster
 public struct ShapeLayer: LayerRendering {
     public enum Form: String, Sendable, CaseIterable {
         case rect, roundedRect, circle, capsule
+
+        /// The rounded rectangle that draws this form in a `box`: its size, corner radius and
+        /// placement (a circle is the box's largest centred square with full rounding).
+        func outline(in box: SIMD2<Double>, cornerRadius: Double, transform: Affine2D) -> (
+            size: SIMD2<Double>, radius: Double, transform: Affine2D
+        ) {
+            switch self {
+            case .rect: return (box, 0, transform)
+            case .roundedRect: return (box, cornerRadius, transform)
+            case .capsule: return (box, min(box.x, box.y) / 2, transform)
+            case .circle:
+                let side = min(box.x, box.y)
+                return (
+                    SIMD2(side, side), side / 2,
+                    transform.concatenating(.translation((box.x - side) / 2, (box.y - side) / 2))
+                )
+            }
+        }
     }
 
     public let form: Form
@@ -90,19 +108,8 @@ public struct ShapeLayer: LayerRendering {
 
     public func prepare(at time: Double, canvas: Canvas, transform: Affine2D) -> any PreparedLayer {
         let box = contentSize(at: time, canvas: canvas)
-        var rectSize = box
-        var place = transform
-        var radius: Double
-        switch form {
-        case .rect: radius = 0
-        case .roundedRect: radius = cornerRadius.value(at: time)
-        case .capsule: radius = min(box.x, box.y) / 2
-        case .circle:
-            let side = min(box.x, box.y)
-            rectSize = SIMD2(side, side)
-            radius = side / 2
-            place = transform.concatenating(.translation((box.x - side) / 2, (box.y - side) / 2))
-        }
+        let (rectSize, radius, place) = form.outline(
+            in: box, cornerRadius: cornerRadius.value(at: time), transform: transform)
         // Gradient points are unit points of the whole box; the circle's square sits inside it.
         var linear: LinearGradient?
         if !gradient.isEmpty {
