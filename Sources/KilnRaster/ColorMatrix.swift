@@ -32,23 +32,24 @@ public struct ColorMatrix: Sendable, Hashable {
 
     /// Applies the matrix to `rows` rows of a band, then clamps to valid premultiplied values
     /// (0 ≤ alpha ≤ 1, 0 ≤ colour ≤ alpha).
-    public func apply(to band: PlanarBand, rows: Int) {
+    public func apply(to band: PlanarBand, rows: Int, columns: Range<Int>? = nil) {
         let f = SIMD16<Float>(m)
         @inline(__always) func k(_ i: Int) -> SIMD8<Float> { SIMD8(repeating: f[i]) }
-        let count = band.stride * rows
-        var i = 0
-        while i < count {
-            let r = load(band.r + i), g = load(band.g + i), b = load(band.b + i), a = load(band.a + i)
-            let na = unit(k(12) * r + k(13) * g + k(14) * b + k(15) * a)
-            @inline(__always) func channel(_ row: Int) -> SIMD8<Float> {
-                let v = positive(k(row) * r + k(row + 1) * g + k(row + 2) * b + k(row + 3) * a)
-                return v.replacing(with: na, where: v .> na)
+        band.forEachRun(rows: rows, columns: columns) { offset, count in
+            var i = offset
+            while i < offset + count {
+                let r = load(band.r + i), g = load(band.g + i), b = load(band.b + i), a = load(band.a + i)
+                let na = unit(k(12) * r + k(13) * g + k(14) * b + k(15) * a)
+                @inline(__always) func channel(_ row: Int) -> SIMD8<Float> {
+                    let v = positive(k(row) * r + k(row + 1) * g + k(row + 2) * b + k(row + 3) * a)
+                    return v.replacing(with: na, where: v .> na)
+                }
+                store(channel(0), band.r + i)
+                store(channel(4), band.g + i)
+                store(channel(8), band.b + i)
+                store(na, band.a + i)
+                i &+= 8
             }
-            store(channel(0), band.r + i)
-            store(channel(4), band.g + i)
-            store(channel(8), band.b + i)
-            store(na, band.a + i)
-            i &+= 8
         }
     }
 }

@@ -49,7 +49,7 @@ extension GouraudMesh {
         }
     }
 
-    func resolveSilhouettes(into band: PlanarBand, firstRow: Int, rows: Int) {
+    func resolveSilhouettes(into band: PlanarBand, firstRow: Int, rows: Int, columns: Range<Int>) {
         let bandIndex = firstRow / binHeight
         guard bandIndex + 1 < silhouetteBinStarts.count else { return }
         let lo = Int(silhouetteBinStarts[bandIndex]), hi = Int(silhouetteBinStarts[bandIndex + 1])
@@ -63,8 +63,8 @@ extension GouraudMesh {
             withUnsafeTemporaryAllocation(of: Int32.self, capacity: max(1, triangles.count)) { candidates in
                 for k in lo..<hi {
                     let s = silhouettes[Int(silhouetteBinItems[k])]
-                    let x0 = max(0, Int((min(s.a.x, s.b.x) - 1).rounded(.down)))
-                    let x1 = min(width - 1, Int((max(s.a.x, s.b.x) + 1).rounded(.up)))
+                    let x0 = max(columns.lowerBound, Int((min(s.a.x, s.b.x) - 1).rounded(.down)))
+                    let x1 = min(columns.upperBound - 1, Int((max(s.a.x, s.b.x) + 1).rounded(.up)))
                     let y0 = max(firstRow, Int((min(s.a.y, s.b.y) - 1).rounded(.down)))
                     let y1 = min(firstRow + rows - 1, Int((max(s.a.y, s.b.y) + 1).rounded(.up)))
                     guard x0 <= x1 && y0 <= y1 else { continue }

@@ -115,7 +115,8 @@ public struct GouraudMesh: Sendable {
 
     /// Paints the triangles that touch band rows `firstRow..<firstRow+rows` into `band` (row 0 of
     /// the band is frame row `firstRow`). Call `bin` first with the band height used here.
-    public func paint(into band: PlanarBand, firstRow: Int, rows: Int) {
+    public func paint(into band: PlanarBand, firstRow: Int, rows: Int, columns: Range<Int>? = nil) {
+        let columns = columns ?? 0..<band.width
         precondition(binHeight > 0, "bin(bandHeight:frameHeight:) must run before paint")
         let bandIndex = firstRow / binHeight
         guard bandIndex + 1 < binStarts.count else { return }
@@ -125,18 +126,23 @@ public struct GouraudMesh: Sendable {
                 binItems.withUnsafeBufferPointer { items in
                     for k in lo..<hi {
                         let t = Int(items[k])
-                        paintTriangle(edges[t], planes[t], band: band, firstRow: firstRow, rows: rows)
+                        guard xRange[t].max >= Float(columns.lowerBound),
+                            xRange[t].min <= Float(columns.upperBound)
+                        else { continue }
+                        paintTriangle(
+                            edges[t], planes[t], band: band, firstRow: firstRow, rows: rows, columns: columns)
                     }
                 }
             }
         }
-        resolveSilhouettes(into: band, firstRow: firstRow, rows: rows)
+        resolveSilhouettes(into: band, firstRow: firstRow, rows: rows, columns: columns)
     }
 
     @inline(__always)
-    private func paintTriangle(_ outline: Outline, _ plane: Plane, band: PlanarBand, firstRow: Int, rows: Int)
-    {
-        let width = band.width
+    private func paintTriangle(
+        _ outline: Outline, _ plane: Plane, band: PlanarBand, firstRow: Int, rows: Int, columns: Range<Int>
+    ) {
+        let low = Float(columns.lowerBound), high = Float(columns.upperBound)
         // Rows whose centre lies in [top, bottom): the long edge bounds one side of every span,
         // the upper or the lower short edge the other.
         let startRow = max(
@@ -155,8 +161,9 @@ public struct GouraudMesh: Sendable {
             let xl = min(a, b), xr = max(a, b)
             // Pixel i is covered when its centre i+0.5 lies in [xl, xr). Clamped in float first so
             // the conversions cannot trap.
-            let first = Int(min(max(xl - 0.5, 0), Float(width)).rounded(.up))
-            let end = Int(min(max(xr - 0.5, 0), Float(width)).rounded(.up))
+            // Limiting to `columns` only drops pixels; values come from absolute positions.
+            let first = Int(min(max(xl - 0.5, low), high).rounded(.up))
+            let end = Int(min(max(xr - 0.5, low), high).rounded(.up))
             if first < end { fillSpan(plane: plane, band: band, row: row, y: yc, from: first, to: end) }
             row &+= 1
         }

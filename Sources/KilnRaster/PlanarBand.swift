@@ -35,12 +35,42 @@ public final class PlanarBand: @unchecked Sendable {
     }
 
     /// Fills `rows` rows with one premultiplied colour.
-    public func fill(_ color: PremultipliedColor, rows: Int) {
-        let count = stride * rows
-        r.update(repeating: color.r, count: count)
-        g.update(repeating: color.g, count: count)
-        b.update(repeating: color.b, count: count)
-        a.update(repeating: color.a, count: count)
+    public func fill(_ color: PremultipliedColor, rows: Int, columns: Range<Int>? = nil) {
+        let span = chunkSpan(columns)
+        if span == 0..<stride {
+            let count = stride * rows
+            r.update(repeating: color.r, count: count)
+            g.update(repeating: color.g, count: count)
+            b.update(repeating: color.b, count: count)
+            a.update(repeating: color.a, count: count)
+            return
+        }
+        for row in 0..<rows {
+            let base = row * stride + span.lowerBound
+            (r + base).update(repeating: color.r, count: span.count)
+            (g + base).update(repeating: color.g, count: span.count)
+            (b + base).update(repeating: color.b, count: span.count)
+            (a + base).update(repeating: color.a, count: span.count)
+        }
+    }
+
+    /// `columns` widened to whole 8-pixel chunks (the whole row when nil), so windowed kernels
+    /// keep full SIMD chunks; the few extra pixels lie outside the window, where contents are
+    /// unspecified anyway.
+    public func chunkSpan(_ columns: Range<Int>?) -> Range<Int> {
+        guard let columns, !columns.isEmpty else { return columns == nil ? 0..<stride : 0..<0 }
+        let lo = max(0, columns.lowerBound) & ~7
+        let hi = min(stride, (columns.upperBound + 7) & ~7)
+        return lo..<max(lo, hi)
+    }
+
+    /// Calls `body(offset, count)` for the chunk-aligned `columns` of each of `rows` rows, or once
+    /// for the whole block when the window is the full width.
+    @inline(__always)
+    func forEachRun(rows: Int, columns: Range<Int>?, _ body: (_ offset: Int, _ count: Int) -> Void) {
+        let span = chunkSpan(columns)
+        if span == 0..<stride { return body(0, stride * rows) }
+        for row in 0..<rows { body(row * stride + span.lowerBound, span.count) }
     }
 
     /// Reads one pixel (tests and previews only; kernels use the planes directly).

@@ -59,8 +59,11 @@ public struct RoundedRectPainter: Sendable {
     }
 
     /// Paints frame rows `firstRow..<firstRow+rows` into `band`, replacing its contents.
-    public func paint(into band: PlanarBand, firstRow: Int, rows count: Int) {
-        band.fill(.transparent, rows: count)
+    public func paint(
+        into band: PlanarBand, firstRow: Int, rows count: Int, columns window: Range<Int>? = nil
+    ) {
+        let columns = window.map { self.columns.clamped(to: $0) } ?? self.columns
+        band.fill(.transparent, rows: count, columns: window)
         let lane = SIMD8<Float>(0, 1, 2, 3, 4, 5, 6, 7) + 0.5
         let inner = halfSize - radius
         let ppu = SIMD8<Float>(repeating: pixelsPerUnit)

@@ -71,17 +71,21 @@ struct PreparedGroup: PreparedLayer {
     let children: LayerStack
     let clip: RoundedRectPainter?
 
-    func paint(into band: PlanarBand, firstRow: Int, rows: Int, pool: BandPool) {
-        // Bands the clip does not reach are empty: skip the children there (a clipped card
-        // costs only the rows it covers).
-        if let clip, clip.rows.upperBound <= firstRow || clip.rows.lowerBound >= firstRow + rows {
-            return band.fill(.transparent, rows: rows)
+    func paint(into band: PlanarBand, firstRow: Int, rows: Int, columns: Range<Int>, pool: BandPool) {
+        guard let clip else {
+            return children.paint(into: band, firstRow: firstRow, rows: rows, columns: columns, pool: pool)
         }
-        children.paint(into: band, firstRow: firstRow, rows: rows, pool: pool)
-        guard let clip else { return }
+        // Children only matter inside the clip: a clipped card costs only the rows and columns
+        // it covers. The mask below is zero elsewhere, which also clears what the children
+        // left outside those columns.
+        let inside = columns.clamped(to: clip.columns)
+        if clip.rows.upperBound <= firstRow || clip.rows.lowerBound >= firstRow + rows || inside.isEmpty {
+            return band.fill(.transparent, rows: rows, columns: columns)
+        }
+        children.paint(into: band, firstRow: firstRow, rows: rows, columns: inside, pool: pool)
         pool.withBand { mask in
-            clip.paint(into: mask, firstRow: firstRow, rows: rows)
-            Compositing.multiply(band, byAlphaOf: mask, rows: rows)
+            clip.paint(into: mask, firstRow: firstRow, rows: rows, columns: columns)
+            Compositing.multiply(band, byAlphaOf: mask, rows: rows, columns: columns)
         }
     }
 }

@@ -55,13 +55,20 @@ extension LayerTransform {
 
 public protocol PreparedLayer: Sendable {
     /// Paints frame rows `firstRow..<firstRow+rows` into `band` (band row 0 = `firstRow`), replacing
-    /// its contents: pixels the layer does not cover become transparent. `pool` lends the
-    /// worker's scratch bands to layers that composite others (groups).
-    func paint(into band: PlanarBand, firstRow: Int, rows: Int, pool: BandPool)
+    /// its contents within `columns`: there, pixels the layer does not cover become transparent;
+    /// outside `columns` the band may hold anything (a clipping group, which asks for fewer
+    /// columns, masks the rest away). `pool` lends the worker's scratch bands to layers that
+    /// composite others (groups).
+    func paint(into band: PlanarBand, firstRow: Int, rows: Int, columns: Range<Int>, pool: BandPool)
 }
 
 extension PreparedLayer {
-    /// Paints with a private pool (tests and one-off renders).
+    /// Paints every column.
+    public func paint(into band: PlanarBand, firstRow: Int, rows: Int, pool: BandPool) {
+        paint(into: band, firstRow: firstRow, rows: rows, columns: 0..<band.width, pool: pool)
+    }
+
+    /// Paints every column with a private pool (tests and one-off renders).
     public func paint(into band: PlanarBand, firstRow: Int, rows: Int) {
         paint(
             into: band, firstRow: firstRow, rows: rows,

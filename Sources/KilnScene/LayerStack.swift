@@ -37,20 +37,21 @@ public struct PreparedItem: Sendable {
 public struct LayerStack: Sendable {
     public let items: [PreparedItem]
 
-    /// Paints the stack into `band` (replacing its contents). The bottom layer paints straight
+    /// Paints the stack into `band` (replacing its contents within `columns`, as
+    /// `PreparedLayer.paint`). The bottom layer paints straight
     /// into the target when nothing needs to happen to it before compositing.
-    public func paint(into band: PlanarBand, firstRow: Int, rows: Int, pool: BandPool) {
-        if items.isEmpty { band.fill(.transparent, rows: rows) }
+    public func paint(into band: PlanarBand, firstRow: Int, rows: Int, columns: Range<Int>, pool: BandPool) {
+        if items.isEmpty { band.fill(.transparent, rows: rows, columns: columns) }
         for (index, item) in items.enumerated() {
             if index == 0 && item.opacity == 1 && item.colors == nil {
-                item.layer.paint(into: band, firstRow: firstRow, rows: rows, pool: pool)
+                item.layer.paint(into: band, firstRow: firstRow, rows: rows, columns: columns, pool: pool)
                 continue
             }
-            if index == 0 { band.fill(.transparent, rows: rows) }
+            if index == 0 { band.fill(.transparent, rows: rows, columns: columns) }
             pool.withBand { layer in
-                item.layer.paint(into: layer, firstRow: firstRow, rows: rows, pool: pool)
-                item.colors?.apply(to: layer, rows: rows)
-                Compositing.sourceOver(layer, onto: band, opacity: item.opacity, rows: rows)
+                item.layer.paint(into: layer, firstRow: firstRow, rows: rows, columns: columns, pool: pool)
+                item.colors?.apply(to: layer, rows: rows, columns: columns)
+                Compositing.sourceOver(layer, onto: band, opacity: item.opacity, rows: rows, columns: columns)
             }
         }
     }

@@ -105,9 +105,9 @@ struct PreparedMesh: PreparedLayer {
     let mesh: GouraudMesh
     let background: PremultipliedColor
 
-    func paint(into band: PlanarBand, firstRow: Int, rows: Int, pool: BandPool) {
-        band.fill(background, rows: rows)
-        mesh.paint(into: band, firstRow: firstRow, rows: rows)
+    func paint(into band: PlanarBand, firstRow: Int, rows: Int, columns: Range<Int>, pool: BandPool) {
+        band.fill(background, rows: rows, columns: columns)
+        mesh.paint(into: band, firstRow: firstRow, rows: rows, columns: columns)
     }
 }
 

@@ -53,7 +53,9 @@ public final class SceneRenderer: @unchecked Sendable {
         }
         scheduler.run(leading: leading) { worker, firstRow, rows in
             let scratch = workers[worker]
-            prepared.paint(into: scratch.accumulator, firstRow: firstRow, rows: rows, pool: scratch.pool)
+            prepared.paint(
+                into: scratch.accumulator, firstRow: firstRow, rows: rows, columns: 0..<canvas.width,
+                pool: scratch.pool)
             Quantizer.write(
                 band: scratch.accumulator, firstRow: firstRow, rows: rows, yuv: yuv, rgba: rgba,
                 scratch: scratch.quantizer)

@@ -134,8 +134,8 @@ public struct ShapeLayer: LayerRendering {
 struct PreparedShape: PreparedLayer {
     let painter: RoundedRectPainter?
 
-    func paint(into band: PlanarBand, firstRow: Int, rows: Int, pool: BandPool) {
-        guard let painter else { return band.fill(.transparent, rows: rows) }
-        painter.paint(into: band, firstRow: firstRow, rows: rows)
+    func paint(into band: PlanarBand, firstRow: Int, rows: Int, columns: Range<Int>, pool: BandPool) {
+        guard let painter else { return band.fill(.transparent, rows: rows, columns: columns) }
+        painter.paint(into: band, firstRow: firstRow, rows: rows, columns: columns)
     }
 }

@@ -24,7 +24,7 @@ public struct SolidLayer: LayerRendering {
 struct PreparedSolid: PreparedLayer {
     let color: PremultipliedColor
 
-    func paint(into band: PlanarBand, firstRow: Int, rows: Int, pool: BandPool) {
-        band.fill(color, rows: rows)
+    func paint(into band: PlanarBand, firstRow: Int, rows: Int, columns: Range<Int>, pool: BandPool) {
+        band.fill(color, rows: rows, columns: columns)
     }
 }
