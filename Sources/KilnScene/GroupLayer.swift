@@ -19,7 +19,8 @@ public struct GroupLayer: LayerContent {
     public static let parameters = ParameterTable([
         Parameter(
             "size", .point(0...16_384), default: .point(Point2(x: 0, y: 0)),
-            help: "[width, height] of the group's box in pixels; default the frame; animatable"),
+            defaultDescription: "the frame's size",
+            help: "[width, height] of the group's box in pixels; animatable"),
         Parameter(
             "clip", .choice(Clip.allCases.map(\.rawValue)), default: .string("none"),
             help: "clip the children to this shape filling the box: none, rect, roundedRect, circle, capsule"),

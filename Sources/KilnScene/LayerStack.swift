@@ -95,7 +95,12 @@ extension LayerNode {
                 transform.affine(at: time, contentSize: size, container: container))
             layer = content.prepare(at: time, canvas: canvas, transform: place)
         }
-        let colorEffects = effects.compactMap { $0.content as? any ColorEffect }
+        let colorEffects = effects.map { effect -> any ColorEffect in
+            guard let color = effect.content as? any ColorEffect else {
+                preconditionFailure("effect '\(effect.kind)' is registered without a colour matrix")
+            }
+            return color
+        }
         let colors =
             colorEffects.isEmpty
             ? nil : colorEffects.reduce(ColorMatrix.identity) { $1.matrix(at: time).concatenating($0) }

@@ -187,10 +187,11 @@ enum LayersCommand {
 
     static func printParameters(_ table: ParameterTable) {
         for p in table.parameters {
-            // A transform's position has no fixed default: it is the frame's centre.
             let requirement =
-                p.name == "position" && table.parameters.contains { $0.name == "anchor" }
-                ? "optional" : p.defaultValue.map { "default \(describe($0))" } ?? "required"
+                p.defaultDescription.map { "default \($0)" } ?? p.defaultValue.map {
+                    "default \(describe($0))"
+                }
+                ?? "required"
             print("    \(p.name) (\(describe(p.kind)); \(requirement)): \(p.help)")
         }
         print("")

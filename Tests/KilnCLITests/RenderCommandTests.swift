@@ -132,6 +132,31 @@ final class RenderCommandTests: TemporaryDirectoryTestCase {
         XCTAssertLessThan(Double(long), Double(short) * 1.15 + 4096, "short \(short) KiB, long \(long) KiB")
     }
 
+    /// On a terminal (a pseudo-terminal from util-linux `script`) render draws a bar with frames,
+    /// fps and ETA on stderr; piped, the same command prints no bar (checked in the test above).
+    func testProgressBarOnATerminal() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else {
+            throw XCTSkip("util-linux script is not installed")
+        }
+        let job = try write(
+            "tty.json",
+            """
+            {"kiln": 1, "output": {"width": 320, "height": 180, "fps": 30, "duration": {"frames": 60}},
+             "layers": [{"type": "solid", "color": "#336699"}]}
+            """)
+        let out = directory.appendingPathComponent("tty.mp4").path
+        let command = [KilnProcess.binary.path, "render", job, "-o", out].map { "'\($0)'" }.joined(
+            separator: " ")
+        guard let result = try KilnProcess.tool("/usr/bin/script", ["-qec", command, "/dev/null"]) else {
+            throw XCTSkip("util-linux script is not installed")
+        }
+        XCTAssertEqual(result.status, 0, result.stdout)
+        XCTAssertTrue(result.stdout.contains("60/60 frames"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("fps"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("ETA"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("100%"), result.stdout)
+    }
+
     func testProgressJSONAndPreview() throws {
         let job = try write(
             "small.json",

@@ -36,7 +36,8 @@ public struct LayerTransform: Sendable {
     public static let parameters: [Parameter] = [
         Parameter(
             "position", .point(-65_536...65_536), default: .point(Point2(x: 0, y: 0)),
-            help: "pixels where the anchor sits; default the centre of the frame; animatable"),
+            defaultDescription: "the centre of the container",
+            help: "pixels where the anchor sits (in the frame, or in the group or stack slot); animatable"),
         Parameter(
             "anchor", .point(0...1), default: .point(Point2(x: 0.5, y: 0.5)),
             help: "unit point of the content placed at position, rotated and scaled about; animatable"),

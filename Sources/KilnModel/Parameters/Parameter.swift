@@ -5,9 +5,13 @@ public struct Parameter: Sendable {
     /// nil makes the key required, except for list kinds, which default to an empty list.
     public let defaultValue: ParameterValue?
     public let help: String
+    /// How documentation states the default when the stored value is only a placeholder (e.g.
+    /// "the frame's centre" for a position that is computed when the key is absent).
+    public let defaultDescription: String?
 
     public init(
-        _ name: String, _ kind: ParameterKind, default defaultValue: ParameterValue? = nil, help: String
+        _ name: String, _ kind: ParameterKind, default defaultValue: ParameterValue? = nil,
+        defaultDescription: String? = nil, help: String
     ) {
         // A mismatched default is a bug in the table, not in a user's job: fail loudly at startup.
         precondition(
@@ -17,6 +21,7 @@ public struct Parameter: Sendable {
         self.kind = kind
         self.defaultValue = defaultValue
         self.help = help
+        self.defaultDescription = defaultDescription
     }
 
     public var isRequired: Bool { defaultValue == nil && !kind.isList }
