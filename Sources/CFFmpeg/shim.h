@@ -12,6 +12,7 @@
 #include <libswscale/swscale.h>
 
 static inline int kiln_averror_eagain(void) { return AVERROR(EAGAIN); }
+static inline int kiln_averror(int posix_error) { return AVERROR(posix_error); }
 static inline int kiln_averror_eof(void) { return AVERROR_EOF; }
 static inline int64_t kiln_av_nopts_value(void) { return AV_NOPTS_VALUE; }
 static inline int kiln_avfmt_flag_nofile(void) { return AVFMT_NOFILE; }

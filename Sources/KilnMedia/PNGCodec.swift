@@ -3,13 +3,17 @@ import CFFmpeg
 public struct DecodedImage: Sendable {
     public let width: Int
     public let height: Int
-    /// Tightly packed (stride = width * 4), non-premultiplied RGBA8.
+    /// Tightly packed (stride = width * 4) RGBA8; straight alpha unless `premultiplied`.
     public let rgba: [UInt8]
+    /// True when each colour byte is already multiplied by alpha (every colour <= its alpha), as
+    /// `ImageFile.decode` returns resized images. `PNGCodec.decode` never premultiplies.
+    public let premultiplied: Bool
 
-    public init(width: Int, height: Int, rgba: [UInt8]) {
+    public init(width: Int, height: Int, rgba: [UInt8], premultiplied: Bool = false) {
         self.width = width
         self.height = height
         self.rgba = rgba
+        self.premultiplied = premultiplied
     }
 }
 
@@ -52,43 +56,14 @@ public enum PNGCodec {
         try check(avcodec_send_packet(session.context, packet), "avcodec_send_packet")
         try check(avcodec_send_packet(session.context, nil), "avcodec_send_packet")
         try check(avcodec_receive_frame(session.context, session.frame), "avcodec_receive_frame")
-        return try rgbaImage(from: session.frame)
-    }
-
-    private static func rgbaImage(from frame: UnsafeMutablePointer<AVFrame>) throws(MediaError)
-        -> DecodedImage
-    {
-        let width = Int(frame.pointee.width), height = Int(frame.pointee.height)
-        let format = AVPixelFormat(rawValue: frame.pointee.format)
-        var rgba = [UInt8](repeating: 0, count: width * height * 4)
-        if format == AV_PIX_FMT_RGBA {
-            rgba.withUnsafeMutableBufferPointer {
-                av_image_copy_plane(
-                    $0.baseAddress, Int32(width * 4), frame.pointee.data.0, frame.pointee.linesize.0,
-                    Int32(width * 4), Int32(height))
-            }
-        } else {
-            let scaler = try ScaleContext(
-                width: width, height: height, from: format, to: AV_PIX_FMT_RGBA,
-                flags: SWS_POINT | SWS_ACCURATE_RND | SWS_BITEXACT)
-            let source = withUnsafeBytes(of: frame.pointee.data) {
-                Array($0.bindMemory(to: UnsafePointer<UInt8>?.self).prefix(4))
-            }
-            let sourceStrides = withUnsafeBytes(of: frame.pointee.linesize) {
-                Array($0.bindMemory(to: Int32.self).prefix(4))
-            }
-            rgba.withUnsafeMutableBufferPointer {
-                scaler.scale(
-                    source: source, sourceStrides: sourceStrides,
-                    destination: planes($0.baseAddress), destinationStrides: strides(width * 4))
-            }
-        }
-        return DecodedImage(width: width, height: height, rgba: rgba)
+        return DecodedImage(
+            width: Int(session.frame.pointee.width), height: Int(session.frame.pointee.height),
+            rgba: try straightRGBA(from: session.frame))
     }
 }
 
 /// An opened single-image codec with one frame and one packet, all freed together.
-private final class CodecSession {
+final class CodecSession {
     let context: UnsafeMutablePointer<AVCodecContext>
     let frame: UnsafeMutablePointer<AVFrame>
     let packet: UnsafeMutablePointer<AVPacket>
@@ -104,9 +79,12 @@ private final class CodecSession {
         }
     }
 
-    convenience init(decoder id: AVCodecID) throws(MediaError) {
+    /// `configure` runs before avcodec_open2 (e.g. to set max_pixels).
+    convenience init(
+        decoder id: AVCodecID, configure: (UnsafeMutablePointer<AVCodecContext>) -> Void = { _ in }
+    ) throws(MediaError) {
         let codec = try require(avcodec_find_decoder(id), "avcodec_find_decoder")
-        try self.init(codec: codec) { _ in }
+        try self.init(codec: codec, configure: configure)
     }
 
     private init(codec: UnsafePointer<AVCodec>, configure: (UnsafeMutablePointer<AVCodecContext>) -> Void)

@@ -160,14 +160,8 @@ private final class DecodeSession {
                 to: AV_PIX_FMT_YUV420P, flags: SWS_BILINEAR | SWS_ACCURATE_RND)
         }
         let output = converted!
-        let source = withUnsafeBytes(of: frame.pointee.data) {
-            Array($0.bindMemory(to: UnsafePointer<UInt8>?.self).prefix(4))
-        }
-        let sourceStrides = withUnsafeBytes(of: frame.pointee.linesize) {
-            Array($0.bindMemory(to: Int32.self).prefix(4))
-        }
         scaler!.scale(
-            source: source, sourceStrides: sourceStrides,
+            frame: frame,
             destination: planes(output.pointee.data.0, output.pointee.data.1, output.pointee.data.2),
             destinationStrides: [
                 output.pointee.linesize.0, output.pointee.linesize.1, output.pointee.linesize.2, 0,
