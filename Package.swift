@@ -36,7 +36,8 @@ let package = Package(
         .testTarget(name: "KilnModelTests", dependencies: ["KilnModel"], swiftSettings: strict),
         .testTarget(name: "KilnRasterTests", dependencies: ["KilnRaster"], swiftSettings: strict),
         .testTarget(
-            name: "KilnSceneTests", dependencies: ["KilnScene", "KilnMedia"], exclude: ["Goldens"],
+            name: "KilnSceneTests", dependencies: ["KilnScene", "KilnMedia", "KilnExport"],
+            exclude: ["Goldens"],
             swiftSettings: strict),
         .testTarget(name: "KilnMediaTests", dependencies: ["KilnMedia"], swiftSettings: strict),
         .testTarget(name: "KilnExportTests", dependencies: ["KilnExport"], swiftSettings: strict),

@@ -60,4 +60,24 @@ public struct BandScheduler: Sendable {
             }
         }
     }
+
+    /// Calls `body(worker, item)` for every item in 0..<count on up to `threads` workers, which
+    /// pull items from a shared counter (the same rules as bands: `worker` indexes scratch).
+    public static func forEach(
+        _ count: Int, threads: Int, _ body: @Sendable (_ worker: Int, _ item: Int) -> Void
+    ) {
+        let workers = min(max(threads, 1), count)
+        guard workers > 1 else {
+            for item in 0..<count { body(0, item) }
+            return
+        }
+        let next = Atomic<Int>(0)
+        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+            while true {
+                let item = next.wrappingAdd(1, ordering: .relaxed).oldValue
+                if item >= count { break }
+                body(worker, item)
+            }
+        }
+    }
 }

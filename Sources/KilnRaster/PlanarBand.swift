@@ -11,12 +11,20 @@ public final class PlanarBand: @unchecked Sendable {
     public let g: UnsafeMutablePointer<Float>
     public let b: UnsafeMutablePointer<Float>
     public let a: UnsafeMutablePointer<Float>
+    /// A view into another band's memory (see `rows(from:count:)`) does not free it.
+    private let owner: PlanarBand?
 
+    /// Every row has at least 8 spare columns after `width`. Kernels that start their 8-pixel
+    /// chunks at an unaligned column may load and store back up to 7 pixels past the row's end;
+    /// the spare columns keep those pixels in the same row, so views of neighbouring rows
+    /// (`rows(from:count:)`) can be painted by different threads. All bands of one width share
+    /// one stride, which compositing relies on.
     public init(width: Int, rows: Int) {
+        owner = nil
         precondition(width > 0 && rows > 0, "band must not be empty")
         self.width = width
         self.capacityRows = rows
-        self.stride = (width + 7) & ~7
+        self.stride = (width + 8 + 7) & ~7
         // Eight floats of tail padding let a SIMD chunk that starts near the end of the last row
         // load and store without a scalar tail.
         let count = stride * rows + 8
@@ -27,7 +35,24 @@ public final class PlanarBand: @unchecked Sendable {
         for plane in [r, g, b, a] { plane.initialize(repeating: 0, count: count) }
     }
 
+    private init(viewing band: PlanarBand, fromRow row: Int, rows: Int) {
+        owner = band
+        width = band.width
+        capacityRows = rows
+        stride = band.stride
+        let offset = row * band.stride
+        (r, g, b, a) = (band.r + offset, band.g + offset, band.b + offset, band.a + offset)
+    }
+
+    /// Rows `row..<row+count` of this band as a band of their own, sharing the memory: painters
+    /// write straight into a tall offscreen image band by band.
+    public func rows(from row: Int, count: Int) -> PlanarBand {
+        precondition(row >= 0 && count > 0 && row + count <= capacityRows, "rows outside the band")
+        return PlanarBand(viewing: self, fromRow: row, rows: count)
+    }
+
     deinit {
+        guard owner == nil else { return }
         r.deallocate()
         g.deallocate()
         b.deallocate()

@@ -15,8 +15,9 @@ public struct BrightnessEffect: ColorEffect {
         ]), shorthand: "amount"
     ) { p, _, _ in BrightnessEffect(amount: p.number("amount")) }
 
-    public func matrix(at time: Double) -> ColorMatrix {
-        let k = amount.value(at: time)
-        return ColorMatrix(rows: [[1, 0, 0, k], [0, 1, 0, k], [0, 0, 1, k], [0, 0, 0, 1]])
+    public func matrix(at time: Double) -> ColorMatrix { Self.matrix(amount: amount.value(at: time)) }
+
+    public static func matrix(amount k: Double) -> ColorMatrix {
+        ColorMatrix(rows: [[1, 0, 0, k], [0, 1, 0, k], [0, 0, 1, k], [0, 0, 0, 1]])
     }
 }

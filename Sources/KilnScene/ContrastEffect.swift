@@ -15,8 +15,10 @@ public struct ContrastEffect: ColorEffect {
         ]), shorthand: "amount"
     ) { p, _, _ in ContrastEffect(amount: p.number("amount")) }
 
-    public func matrix(at time: Double) -> ColorMatrix {
-        let k = amount.value(at: time), o = 0.5 * (1 - k)
+    public func matrix(at time: Double) -> ColorMatrix { Self.matrix(amount: amount.value(at: time)) }
+
+    public static func matrix(amount k: Double) -> ColorMatrix {
+        let o = 0.5 * (1 - k)
         return ColorMatrix(rows: [[k, 0, 0, o], [0, k, 0, o], [0, 0, k, o], [0, 0, 0, 1]])
     }
 }

@@ -14,5 +14,7 @@ public struct GrayscaleEffect: ColorEffect {
         ]), shorthand: "amount"
     ) { p, _, _ in GrayscaleEffect(amount: p.number("amount")) }
 
-    public func matrix(at time: Double) -> ColorMatrix { saturationMatrix(1 - amount.value(at: time)) }
+    public func matrix(at time: Double) -> ColorMatrix { Self.matrix(amount: amount.value(at: time)) }
+
+    public static func matrix(amount: Double) -> ColorMatrix { saturationMatrix(1 - amount) }
 }

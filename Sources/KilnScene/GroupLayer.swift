@@ -72,6 +72,14 @@ struct PreparedGroup: PreparedLayer {
     let children: LayerStack
     let clip: RoundedRectPainter?
 
+    var extent: PixelExtent? {
+        guard let clip else { return children.extent }
+        let clipped = PixelExtent(rows: clip.rows, columns: clip.columns)
+        return children.extent.map { $0.intersection(clipped) } ?? clipped
+    }
+
+    func collectOffscreens(into list: inout [Offscreen]) { children.collectOffscreens(into: &list) }
+
     func paint(into band: PlanarBand, firstRow: Int, rows: Int, columns: Range<Int>, pool: BandPool) {
         guard let clip else {
             return children.paint(into: band, firstRow: firstRow, rows: rows, columns: columns, pool: pool)

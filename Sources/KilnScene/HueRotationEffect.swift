@@ -16,8 +16,10 @@ public struct HueRotationEffect: ColorEffect {
         ]), shorthand: "degrees"
     ) { p, _, _ in HueRotationEffect(degrees: p.number("degrees")) }
 
-    public func matrix(at time: Double) -> ColorMatrix {
-        let r = degrees.value(at: time) * .pi / 180
+    public func matrix(at time: Double) -> ColorMatrix { Self.matrix(degrees: degrees.value(at: time)) }
+
+    public static func matrix(degrees: Double) -> ColorMatrix {
+        let r = degrees * .pi / 180
         let (c, s) = (cos(r), sin(r))
         // The CSS / SVG feColorMatrix hueRotate coefficients, exactly as the spec writes them.
         return ColorMatrix(rows: [

@@ -10,6 +10,8 @@ public enum LayerRegistry {
         ShapeLayer.kind,
         GroupLayer.kind,
         StackLayer.kind,
+        ScrollLayer.kind,
+        ImageLayer.kind,
     ]
 
     public static let effects: [EffectKind] = [
@@ -19,15 +21,26 @@ public enum LayerRegistry {
         GrayscaleEffect.kind,
         HueRotationEffect.kind,
         OpacityEffect.kind,
+        BlurEffect.kind,
     ]
 
     /// Loads a job with every registered layer kind and effect.
-    public static func load(file: String) throws(JobLoadError) -> Job {
-        try JobLoader.load(file: file, kinds: kinds, effects: effects)
+    /// `images` decodes the files image layers name; without one, a job with images does not load.
+    public static func load(file: String, images: (any ImageDecoding)? = nil) throws(JobLoadError) -> Job {
+        try JobLoader.load(file: file, kinds: kinds, effects: effects, services: services(images))
     }
 
-    public static func decode(bytes: [UInt8], file: String, baseDirectory: URL) throws(JobLoadError) -> Job {
+    public static func decode(
+        bytes: [UInt8], file: String, baseDirectory: URL, images: (any ImageDecoding)? = nil
+    ) throws(JobLoadError) -> Job {
         try JobLoader.decode(
-            bytes: bytes, file: file, baseDirectory: baseDirectory, kinds: kinds, effects: effects)
+            bytes: bytes, file: file, baseDirectory: baseDirectory, kinds: kinds, effects: effects,
+            services: services(images))
+    }
+
+    private static func services(_ images: (any ImageDecoding)?) -> DecodeServices {
+        var services = DecodeServices()
+        if let images { services.register(images, as: (any ImageDecoding).self) }
+        return services
     }
 }

@@ -60,6 +60,18 @@ public protocol PreparedLayer: Sendable {
     /// columns, masks the rest away). `pool` lends the worker's scratch bands to layers that
     /// composite others (groups).
     func paint(into band: PlanarBand, firstRow: Int, rows: Int, columns: Range<Int>, pool: BandPool)
+
+    /// The frame pixels the layer can touch; nil when it may touch any (frame-sized content).
+    var extent: PixelExtent? { get }
+
+    /// Appends the offscreen (blurred) layers inside this one, innermost first: they are
+    /// rendered before the frame's bands, in this order.
+    func collectOffscreens(into list: inout [Offscreen])
+}
+
+extension PreparedLayer {
+    public var extent: PixelExtent? { nil }
+    public func collectOffscreens(into list: inout [Offscreen]) {}
 }
 
 extension PreparedLayer {

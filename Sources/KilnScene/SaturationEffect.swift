@@ -14,5 +14,7 @@ public struct SaturationEffect: ColorEffect {
         ]), shorthand: "amount"
     ) { p, _, _ in SaturationEffect(amount: p.number("amount")) }
 
-    public func matrix(at time: Double) -> ColorMatrix { saturationMatrix(amount.value(at: time)) }
+    public func matrix(at time: Double) -> ColorMatrix { Self.matrix(amount: amount.value(at: time)) }
+
+    public static func matrix(amount: Double) -> ColorMatrix { saturationMatrix(amount) }
 }

@@ -45,6 +45,8 @@ public final class SceneRenderer: @unchecked Sendable {
         } else {
             prepared = prepare(at: time)
         }
+        prepared.renderOffscreens(
+            canvas: canvas, threads: threads, images: offscreenImages, scratch: offscreenScratch)
         let scheduler = BandScheduler(height: canvas.height, bandHeight: canvas.bandHeight, threads: threads)
         let workers = self.workers
         var leading: (@Sendable () -> Void)?
@@ -67,6 +69,8 @@ public final class SceneRenderer: @unchecked Sendable {
     }
 
     private let prefetched = PrefetchSlot()
+    private lazy var offscreenImages = OffscreenImages(threads: threads)
+    private lazy var offscreenScratch = (0..<threads).map { _ in OffscreenScratch(canvas: canvas) }
 
     /// Holds layers prepared ahead for one time. Written by one work item inside a band run and
     /// read after the run has completed, so the run's completion orders the accesses.

@@ -134,6 +134,10 @@ public struct ShapeLayer: LayerRendering {
 struct PreparedShape: PreparedLayer {
     let painter: RoundedRectPainter?
 
+    var extent: PixelExtent? {
+        painter.map { PixelExtent(rows: $0.rows, columns: $0.columns) } ?? .empty
+    }
+
     func paint(into band: PlanarBand, firstRow: Int, rows: Int, columns: Range<Int>, pool: BandPool) {
         guard let painter else { return band.fill(.transparent, rows: rows, columns: columns) }
         painter.paint(into: band, firstRow: firstRow, rows: rows, columns: columns)

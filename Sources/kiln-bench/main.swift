@@ -1,4 +1,5 @@
 import Foundation
+import KilnExport
 import KilnMedia
 import KilnModel
 import KilnRaster
@@ -126,9 +127,13 @@ for threads in Set([1, cores]).sorted() {
     rows.append(Row(name: "render mesh gradient → YUV", threads: threads, msPerFrame: ms, pixels: pixels))
 }
 
-// Six rotated cards, each a group clipped to a rounded rectangle holding a gradient "photo",
-// over a solid: the compositing path (group bands, clip masks, source-over).
+// Six rotated photo cards (jobs/photos, decoded and resized to the card at load), each a group
+// clipped to a rounded rectangle, over a solid: the compositing path (image sampling, group
+// bands, clip masks, source-over).
 do {
+    let photos = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("jobs/photos")
+    let names = ["sunset", "ocean", "forest", "dusk", "desert", "aurora"]
     var cards: [String] = []
     for i in 0..<6 {
         let x = 260 + (i % 3) * 700, y = 290 + (i / 3) * 500
@@ -136,19 +141,20 @@ do {
             """
             {"type": "group", "size": [420, 300], "clip": "roundedRect", "cornerRadius": 28,
              "position": [\(x), \(y)], "rotation": \(i * 7 - 17),
-             "layers": [{"type": "meshGradient", "width": 2, "height": 2, "points": [[0,0],[1,0],[0,1],[1,1]],
-                         "colors": ["#ff5a36", "#ffb347", "#3a1c71", "#00a8cc"]}]}
+             "layers": [{"type": "image", "path": "\(photos.appendingPathComponent(names[i] + ".png").path)",
+                         "size": [420, 300], "fit": "fill"}]}
             """)
     }
     let text = """
         {"kiln": 1, "output": {"width": \(width), "height": \(height), "fps": 30, "duration": 1},
          "layers": [{"type": "solid", "color": "#0b0a1a"}, \(cards.joined(separator: ","))]}
         """
-    let job = try LayerRegistry.decode(
+    let job = try JobFiles.decode(
         bytes: Array(text.utf8), file: "bench-cards.json", baseDirectory: URL(fileURLWithPath: "/"))
     let cardsRenderer = SceneRenderer(layers: job.layers, canvas: canvas, threads: 1)
     let ms = measure(options.frames) { _ in cardsRenderer.render(at: 0, yuv: frame, rgba: nil) }
-    rows.append(Row(name: "six rotated clipped cards → YUV", threads: 1, msPerFrame: ms, pixels: pixels))
+    rows.append(
+        Row(name: "six rotated clipped photo cards → YUV", threads: 1, msPerFrame: ms, pixels: pixels))
 } catch {
     fail("cards job: \(error)")
 }

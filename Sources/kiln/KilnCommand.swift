@@ -143,7 +143,7 @@ struct Arguments {
 /// Loads a job with every registered layer kind.
 func loadJob(_ path: String) -> Result<Job, JobLoadError> {
     do {
-        return .success(try LayerRegistry.load(file: path))
+        return .success(try JobFiles.load(file: path))
     } catch {
         return .failure(error)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import KilnExport
 import KilnMedia
 import KilnRaster
 import XCTest
@@ -44,16 +45,27 @@ final class GoldenImageTests: XCTestCase {
                 try Fixture.seedMeshJob(center: (0.9, 0.3), smooth: false, width: 480, height: 270)))
     }
 
-    func testShowcaseFrame() throws {
-        let job = try Fixture.job(
-            String(
-                decoding: try Data(
-                    contentsOf: Fixture.repositoryRoot.appendingPathComponent("jobs/showcase.json")),
-                as: UTF8.self
-            ).replacingOccurrences(of: "\"width\": 1920", with: "\"width\": 480").replacingOccurrences(
-                of: "\"height\": 1080", with: "\"height\": 270"))
-        try check("showcase-t3", Fixture.render(job, at: 3))
+    /// A shipped job rendered at full size, kept as a quarter-size golden.
+    func checkJob(_ name: String, at times: [Double]) throws {
+        let job = try JobFiles.load(
+            file: Fixture.repositoryRoot.appendingPathComponent("jobs/\(name).json").path)
+        for time in times {
+            let label = String(format: "%@-t%.1f", name, time)
+            try check(label, Fixture.render(job, at: time, threads: 2).downsampled(by: 4))
+        }
     }
+
+    func testShowcaseFrames() throws { try checkJob("showcase", at: [0.9, 3.3]) }
+
+    /// Cards rotating at the edges, at rest and halfway through an advance.
+    func testCarouselFrames() throws { try checkJob("carousel", at: [1.4, 1.8]) }
+
+    func testParallaxFrames() throws { try checkJob("parallax", at: [1.1, 3.4]) }
+
+    func testHueListFrames() throws { try checkJob("hue-list", at: [1.0, 5.0]) }
+
+    /// Cards mid-twirl (appearing, blurred and brightened) and mid-removal.
+    func testTwirlFrames() throws { try checkJob("twirl", at: [1.0, 5.0]) }
 
     /// Rotated, scaled, skewed and stroked shapes over a gradient, small enough to keep as a file.
     func testShapes() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import KilnExport
 import KilnModel
 import KilnRaster
 import KilnScene
@@ -84,7 +85,7 @@ final class MeshGradientTests: XCTestCase {
     /// all: painted alone, every pixel of the layer must be fully opaque (a crack between
     /// patches, or a silhouette subsample that no triangle claims, would let alpha drop).
     func testAnimatedMeshLeavesNoCracks() throws {
-        let job = try LayerRegistry.load(
+        let job = try JobFiles.load(
             file: Fixture.repositoryRoot.appendingPathComponent("jobs/showcase.json").path)
         let mesh = try XCTUnwrap(
             job.layers.first { $0.kind == "meshGradient" }?.content as? MeshGradientLayer)
@@ -152,7 +153,7 @@ final class MeshGradientTests: XCTestCase {
     /// tessellation of the same bicubic surface, except along the silhouette of a fold (where the
     /// springs push points past each other), whose outline is polygonal at the coarser step.
     func testDefaultTessellationMatchesFineReference() throws {
-        let job = try LayerRegistry.load(
+        let job = try JobFiles.load(
             file: Fixture.repositoryRoot.appendingPathComponent("jobs/showcase.json").path)
         func withEdge(_ edge: Double) -> Job {
             let layers = job.layers.map { node -> LayerNode in
@@ -204,7 +205,7 @@ final class DeterminismTests: XCTestCase {
         }
         XCTAssertGreaterThanOrEqual(files.count, 3)
         for file in files.sorted() {
-            let job = try LayerRegistry.load(file: jobsDir.appendingPathComponent(file).path)
+            let job = try JobFiles.load(file: jobsDir.appendingPathComponent(file).path)
             for time in [0.5, 1.7, 4.1].filter({ $0 < job.output.durationSeconds }) {
                 let reference = Fixture.renderYUV(job, at: time, threads: 1)
                 for threads in [2, 3, 8] {
@@ -224,7 +225,7 @@ extension DeterminismTests {
     /// Preparing the next frame alongside the current one's bands changes nothing in the bytes,
     /// and a prefetch for a time that is not asked for next is ignored.
     func testPrefetchingTheNextFrameGivesIdenticalBytes() throws {
-        let job = try LayerRegistry.load(
+        let job = try JobFiles.load(
             file: Fixture.repositoryRoot.appendingPathComponent("jobs/showcase.json").path)
         let canvas = Canvas(width: 480, height: 270)
         let plain = SceneRenderer(layers: job.layers, canvas: canvas, threads: 2)
@@ -250,14 +251,18 @@ final class RegistryTests: XCTestCase {
         let band = PlanarBand(width: canvas.width, rows: canvas.bandHeight)
         for file in try FileManager.default.contentsOfDirectory(atPath: jobsDir.path)
         where file.hasSuffix(".json") {
-            let job = try LayerRegistry.load(file: jobsDir.appendingPathComponent(file).path)
+            let job = try JobFiles.load(file: jobsDir.appendingPathComponent(file).path)
             for layer in job.layers {
                 for time in stride(from: 0.0, through: job.output.durationSeconds, by: 0.45) {
-                    guard let prepared = layer.prepare(at: time, canvas: canvas)?.layer else { continue }
+                    guard let item = layer.prepare(at: time, canvas: canvas) else { continue }
+                    let prepared = LayerStack(items: [item])
+                    prepared.renderOffscreens(canvas: canvas)
                     var bad = 0
                     for first in stride(from: 0, to: canvas.height, by: canvas.bandHeight) {
                         let rows = min(canvas.bandHeight, canvas.height - first)
-                        prepared.paint(into: band, firstRow: first, rows: rows)
+                        prepared.paint(
+                            into: band, firstRow: first, rows: rows, columns: 0..<canvas.width,
+                            pool: BandPool(width: canvas.width, rows: canvas.bandHeight))
                         for row in 0..<rows {
                             for x in 0..<canvas.width {
                                 let p = band.pixel(x: x, row: row)
@@ -286,9 +291,19 @@ final class RegistryTests: XCTestCase {
         }
         var used = Set<String>()
         for file in files {
-            let job = try LayerRegistry.load(file: jobsDir.appendingPathComponent(file).path)
-            used.formUnion(job.layers.map(\.kind))
+            let job = try JobFiles.load(file: jobsDir.appendingPathComponent(file).path)
+            func walk(_ layers: [LayerNode]) {
+                for layer in layers {
+                    used.insert(layer.kind)
+                    used.formUnion(layer.effects.map(\.kind))
+                    walk(layer.children)
+                }
+            }
+            walk(job.layers)
         }
         for name in names { XCTAssertTrue(used.contains(name), "no job in jobs/ uses layer kind '\(name)'") }
+        for name in LayerRegistry.effects.map(\.name) {
+            XCTAssertTrue(used.contains(name), "no job in jobs/ uses effect '\(name)'")
+        }
     }
 }

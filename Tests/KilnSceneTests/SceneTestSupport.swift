@@ -1,4 +1,5 @@
 import Foundation
+import KilnExport
 import KilnModel
 import KilnRaster
 import KilnScene
@@ -11,7 +12,7 @@ enum Fixture {
         "Goldens")
 
     static func job(_ json: String, file: String = "test.json") throws -> Job {
-        try LayerRegistry.decode(
+        try JobFiles.decode(
             bytes: Array(json.utf8), file: file, baseDirectory: URL(fileURLWithPath: NSTemporaryDirectory()))
     }
 

@@ -6,10 +6,13 @@ public final class DecodeContext {
     public let file: String
     public let baseDirectory: URL
     public private(set) var diagnostics: [Diagnostic] = []
+    /// Helpers from outside the model that layer kinds may need while decoding (an image decoder).
+    public let services: DecodeServices
 
-    public init(file: String, baseDirectory: URL) {
+    public init(file: String, baseDirectory: URL, services: DecodeServices = DecodeServices()) {
         self.file = file
         self.baseDirectory = baseDirectory
+        self.services = services
     }
 
     public var hasErrors: Bool { !diagnostics.isEmpty }
@@ -22,10 +25,35 @@ public final class DecodeContext {
         diagnostics.append(Diagnostic(file: file, path: path, location: location, message: message))
     }
 
+    /// A file the job names does not exist.
+    public func missingInput(_ message: String, at node: JSONNode?, path: JSONPath) {
+        diagnostics.append(
+            Diagnostic(
+                file: file, path: path, location: node?.location, message: message, isMissingInput: true))
+    }
+
     /// Resolves a path written in the job relative to the job file's directory, so a job renders
     /// the same regardless of the working directory it is launched from.
     public func resolvePath(_ relative: String) -> URL {
         if relative.hasPrefix("/") { return URL(fileURLWithPath: relative).standardizedFileURL }
         return baseDirectory.appendingPathComponent(relative).standardizedFileURL
+    }
+}
+
+/// Services by type: the model cannot import the modules that provide them (media decoding), so
+/// the caller hands them in and layer kinds look them up.
+public struct DecodeServices: @unchecked Sendable {
+    // Values are registered as their own declared type, so the casts below cannot fail; the
+    // table is immutable once built, hence safe to share.
+    private var table: [ObjectIdentifier: Any] = [:]
+
+    public init() {}
+
+    public mutating func register<Service>(_ service: Service, as type: Service.Type) {
+        table[ObjectIdentifier(type)] = service
+    }
+
+    public func service<Service>(_ type: Service.Type) -> Service? {
+        table[ObjectIdentifier(type)] as? Service
     }
 }

@@ -4,12 +4,17 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
     public let path: JSONPath
     public let location: SourceLocation?
     public let message: String
+    /// The problem is a file the job names that does not exist (EX_NOINPUT rather than EX_DATAERR).
+    public let isMissingInput: Bool
 
-    public init(file: String, path: JSONPath, location: SourceLocation?, message: String) {
+    public init(
+        file: String, path: JSONPath, location: SourceLocation?, message: String, isMissingInput: Bool = false
+    ) {
         self.file = file
         self.path = path
         self.location = location
         self.message = message
+        self.isMissingInput = isMissingInput
     }
 
     /// `jobs/x.json:12:5: layers[1].points[4]: expected a point [x, y], got a string`.

@@ -74,7 +74,7 @@ struct JobDecoding {
         }
     }
 
-    private func decodeLayer(_ node: JSONNode, path: JSONPath) -> LayerNode? {
+    private func decodeLayer(_ node: JSONNode, path: JSONPath, insideScroll: Bool = false) -> LayerNode? {
         guard node.members != nil else {
             context.error("expected a layer object, got \(node.value.typeName)", at: node, path: path)
             return nil
@@ -100,7 +100,24 @@ struct JobDecoding {
             node, path: path, context: context,
             extraKeys: kind.containsLayers ? LayerKind.commonKeys.union(["layers"]) : LayerKind.commonKeys)
         // A container's children are checked even when the container itself has errors.
-        let children = kind.containsLayers ? decodeChildren(node, path: path) : []
+        let children =
+            kind.containsLayers
+            ? decodeChildren(node, path: path, insideScroll: insideScroll || kind.providesScrollPhase) : []
+        let lifetime = ModifierDecoding.decodeLifetime(node, path: path, context: context)
+        var scrollTransition: ModifierMappings?
+        if let scrollNode = node["scrollTransition"] {
+            if insideScroll {
+                scrollTransition = ModifierDecoding.decodeMappings(
+                    scrollNode, path: path.key("scrollTransition"), context: context)
+            } else {
+                context.error(
+                    "'scrollTransition' only works on a layer inside a scroll layer", at: scrollNode,
+                    path: path.key("scrollTransition"))
+            }
+        }
+        let visualEffect = node["visualEffect"].flatMap {
+            ModifierDecoding.decodeMappings($0, path: path.key("visualEffect"), context: context)
+        }
         guard context.diagnostics.count == before else { return nil }
         guard let content = kind.make(parameters, path, context) else {
             if context.diagnostics.count == before {
@@ -112,10 +129,11 @@ struct JobDecoding {
         guard context.diagnostics.count == before else { return nil }
         return LayerNode(
             kind: kind.name, name: layerName, opacity: opacity, content: content,
-            transform: LayerTransform(parameters), effects: effects, children: children, path: path)
+            transform: LayerTransform(parameters), effects: effects, children: children, lifetime: lifetime,
+            scrollTransition: scrollTransition, visualEffect: visualEffect, path: path)
     }
 
-    private func decodeChildren(_ node: JSONNode, path: JSONPath) -> [LayerNode] {
+    private func decodeChildren(_ node: JSONNode, path: JSONPath, insideScroll: Bool) -> [LayerNode] {
         let layersPath = path.key("layers")
         guard let layersNode = node["layers"] else {
             context.error("missing required key 'layers' (the group's child layers)", at: node, path: path)
@@ -128,7 +146,7 @@ struct JobDecoding {
             return []
         }
         return elements.enumerated().compactMap { index, element in
-            decodeLayer(element, path: layersPath.index(index))
+            decodeLayer(element, path: layersPath.index(index), insideScroll: insideScroll)
         }
     }
 

@@ -3,13 +3,14 @@ public enum JobLoadError: Error, Sendable, CustomStringConvertible {
     /// EX_NOINPUT (66).
     case fileMissing(file: String, reason: String)
     /// EX_DATAERR (65). Every problem found, in document order; a syntax error is a single
-    /// diagnostic with path `$`.
+    /// diagnostic with path `$`. When every problem is a missing file the job names (an image),
+    /// the exit code is EX_NOINPUT (66) instead.
     case invalid([Diagnostic])
 
     public var exitCode: Int32 {
         switch self {
         case .fileMissing: 66
-        case .invalid: 65
+        case .invalid(let diagnostics): diagnostics.allSatisfy(\.isMissingInput) ? 66 : 65
         }
     }
 

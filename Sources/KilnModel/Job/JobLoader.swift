@@ -6,18 +6,20 @@ public enum JobLoader {
     public static let maximumFileSize = 64 * 1024 * 1024
     public static let topLevelKeys = ["kiln", "output", "layers", "comment"]
 
-    public static func load(file: String, kinds: [LayerKind], effects: [EffectKind] = []) throws(JobLoadError)
-        -> Job
-    {
+    public static func load(
+        file: String, kinds: [LayerKind], effects: [EffectKind] = [],
+        services: DecodeServices = DecodeServices()
+    ) throws(JobLoadError) -> Job {
         let url = URL(fileURLWithPath: file)
         let bytes = try read(url, file: file)
         return try decode(
             bytes: bytes, file: file, baseDirectory: url.deletingLastPathComponent().standardizedFileURL,
-            kinds: kinds, effects: effects)
+            kinds: kinds, effects: effects, services: services)
     }
 
     public static func decode(
-        bytes: [UInt8], file: String, baseDirectory: URL, kinds: [LayerKind], effects: [EffectKind] = []
+        bytes: [UInt8], file: String, baseDirectory: URL, kinds: [LayerKind], effects: [EffectKind] = [],
+        services: DecodeServices = DecodeServices()
     ) throws(JobLoadError) -> Job {
         guard bytes.count <= maximumFileSize else {
             throw .invalid([tooLarge(file: file, size: bytes.count)])
@@ -30,7 +32,7 @@ public enum JobLoader {
                 Diagnostic(file: file, path: .root, location: error.location, message: error.message)
             ])
         }
-        let context = DecodeContext(file: file, baseDirectory: baseDirectory)
+        let context = DecodeContext(file: file, baseDirectory: baseDirectory, services: services)
         let job = JobDecoding(context: context, kinds: kinds, effects: effects).decode(root)
         guard let job, !context.hasErrors else {
             throw .invalid(sortedByLocation(context.diagnostics))

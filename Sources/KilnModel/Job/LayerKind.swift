@@ -15,18 +15,25 @@ public struct LayerKind: Sendable {
     public let make: @Sendable (DecodedParameters, JSONPath, DecodeContext) -> (any LayerContent)?
     /// A container (a group) has a `layers` array of child layers, which the loader decodes.
     public let containsLayers: Bool
+    /// A scroll container: its descendants may use `scrollTransition`.
+    public let providesScrollPhase: Bool
 
     public init(
         name: String, summary: String, parameters: ParameterTable, containsLayers: Bool = false,
+        providesScrollPhase: Bool = false,
         make: @escaping @Sendable (DecodedParameters, JSONPath, DecodeContext) -> (any LayerContent)?
     ) {
         self.name = name
         self.summary = summary
         self.parameters = parameters
         self.containsLayers = containsLayers
+        self.providesScrollPhase = providesScrollPhase
         self.make = make
     }
 
     /// Keys every layer has, handled by the loader rather than by the kind's table.
-    public static let commonKeys: Set<String> = ["type", "name", "opacity", "effects"]
+    public static let commonKeys: Set<String> = [
+        "type", "name", "opacity", "effects", "appear", "disappear", "transition", "transitionAnimation",
+        "scrollTransition", "visualEffect",
+    ]
 }

@@ -11,12 +11,19 @@ public struct LayerNode: Sendable {
     public let effects: [EffectNode]
     /// The child layers of a container kind, bottom to top.
     public let children: [LayerNode]
+    /// When the layer appears and disappears, and how; nil when it is always present.
+    public let lifetime: LayerLifetime?
+    /// Properties driven by the scroll phase of the scroll item this layer belongs to.
+    public let scrollTransition: ModifierMappings?
+    /// Properties driven by the layer's on-screen position and size.
+    public let visualEffect: ModifierMappings?
     public let path: JSONPath
 
     public init(
         kind: String, name: String?, opacity: Animated<Double>, content: any LayerContent,
         transform: LayerTransform = .identity, effects: [EffectNode] = [], children: [LayerNode] = [],
-        path: JSONPath
+        lifetime: LayerLifetime? = nil, scrollTransition: ModifierMappings? = nil,
+        visualEffect: ModifierMappings? = nil, path: JSONPath
     ) {
         self.kind = kind
         self.name = name
@@ -25,6 +32,9 @@ public struct LayerNode: Sendable {
         self.transform = transform
         self.effects = effects
         self.children = children
+        self.lifetime = lifetime
+        self.scrollTransition = scrollTransition
+        self.visualEffect = visualEffect
         self.path = path
     }
 }

@@ -11,7 +11,7 @@ enum AssetResolution {
         let url = context.resolvePath(written)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
-            context.error("file not found: \(written) (looked for \(url.path))", at: node, path: path)
+            context.missingInput("file not found: \(written) (looked for \(url.path))", at: node, path: path)
             return nil
         }
         guard !isDirectory.boolValue else {

@@ -1,0 +1,323 @@
+/// Decoders for transitions, their animation, and property mappings (`scrollTransition`,
+/// `visualEffect`, custom transitions).
+enum ModifierDecoding {
+    static let transitionNames = [
+        "identity", "opacity", "scale", "move", "slide", "offset", "blur", "twirl", "custom",
+    ]
+
+    /// `"twirl"`, `{"scale": 0.5}`, `{"move": "bottom"}`, `{"custom": {mappings}}`, an array of
+    /// transitions (combined), or `{"insertion": …, "removal": …}`.
+    static func decodeTransition(_ node: JSONNode, path: JSONPath, context: DecodeContext) -> Transition? {
+        switch node.value {
+        case .string(let name):
+            switch name {
+            case "identity": return .identity
+            case "opacity": return .opacity
+            case "scale": return .scale(0)
+            case "blur": return .blur(10)
+            case "twirl": return .twirl
+            case "slide": return .slide
+            case "move", "offset", "custom":
+                context.error(
+                    "'\(name)' needs a value: \(example(for: name))", at: node, path: path)
+                return nil
+            default:
+                context.error(
+                    "unknown transition '\(name)'\(Suggestion.hint(for: name, among: transitionNames)) "
+                        + "(known: \(transitionNames.joined(separator: ", ")))", at: node, path: path)
+                return nil
+            }
+        case .array(let elements):
+            guard !elements.isEmpty else {
+                context.error("a combined transition needs at least one transition", at: node, path: path)
+                return nil
+            }
+            let parts = elements.enumerated().map { index, element in
+                decodeTransition(element, path: path.index(index), context: context)
+            }
+            let decoded = parts.compactMap { $0 }
+            return decoded.count == parts.count ? .combined(decoded) : nil
+        case .object(let members):
+            if node["insertion"] != nil || node["removal"] != nil {
+                ObjectKeys.check(members, path: path, allowed: ["insertion", "removal"], context: context)
+                let insertion = node["insertion"].map {
+                    decodeTransition($0, path: path.key("insertion"), context: context)
+                }
+                let removal = node["removal"].map {
+                    decodeTransition($0, path: path.key("removal"), context: context)
+                }
+                if insertion == nil || removal == nil {
+                    context.error(
+                        "an asymmetric transition needs both 'insertion' and 'removal'", at: node, path: path)
+                }
+                guard let insertion = insertion ?? nil, let removal = removal ?? nil else { return nil }
+                return .asymmetric(insertion: insertion, removal: removal)
+            }
+            guard members.count == 1, let member = members.first else {
+                context.error(
+                    "expected a transition object with one key naming it (e.g. {\"scale\": 0.5}), "
+                        + "or {\"insertion\": …, \"removal\": …}", at: node, path: path)
+                return nil
+            }
+            return decodeParameterised(member, path: path.key(member.key), context: context)
+        default:
+            context.error(
+                "expected a transition: a name such as \"opacity\", an object such as {\"scale\": 0.5}, "
+                    + "or an array of transitions; got \(node.value.typeName)", at: node, path: path)
+            return nil
+        }
+    }
+
+    private static func example(for name: String) -> String {
+        switch name {
+        case "move": "{\"move\": \"bottom\"} (leading, trailing, top or bottom)"
+        case "offset": "{\"offset\": [x, y]}"
+        case "scale": "{\"scale\": 0.5}"
+        case "blur": "{\"blur\": 10}"
+        default: "{\"custom\": {\"opacity\": [[-1, 0], [0, 1], [1, 0]]}}"
+        }
+    }
+
+    private static func decodeParameterised(_ member: JSONMember, path: JSONPath, context: DecodeContext)
+        -> Transition?
+    {
+        let node = member.value
+        switch member.key {
+        case "scale":
+            return ValueDecoding.constantNumber(node, path: path, range: -100...100, context: context).map {
+                .scale($0)
+            }
+        case "blur":
+            return ValueDecoding.constantNumber(
+                node, path: path, range: ModifierProperty.blur.range, context: context
+            )
+            .map { .blur($0) }
+        case "move":
+            return ValueDecoding.decodeChoice(
+                node, path: path, choices: Transition.Edge.allCases.map(\.rawValue), context: context
+            ).flatMap(Transition.Edge.init(rawValue:)).map { .move($0) }
+        case "offset":
+            return ValueDecoding.constantPoint(node, path: path, range: -65_536...65_536, context: context)
+                .map {
+                    .offset(x: $0.x, y: $0.y)
+                }
+        case "custom":
+            return decodeMappings(node, path: path, context: context).map { .custom($0) }
+        default:
+            let parameterised = ["scale", "blur", "move", "offset", "custom"]
+            let hint = Suggestion.hint(for: member.key, among: parameterised)
+            if transitionNames.contains(member.key) {
+                context.error(
+                    "'\(member.key)' takes no value; write it as the string \"\(member.key)\"",
+                    location: member.keyLocation, path: path)
+            } else {
+                context.error(
+                    "unknown transition '\(member.key)'\(hint) (with a value: \(parameterised.joined(separator: ", ")))",
+                    location: member.keyLocation, path: path)
+            }
+            return nil
+        }
+    }
+
+    /// `{"duration": 0.35, "ease": "easeInOut"}` or `{"spring": {"response": …, "dampingFraction": …}}`
+    /// (or `{"spring": {"duration": …, "bounce": …}}`).
+    static func decodeAnimation(_ node: JSONNode, path: JSONPath, context: DecodeContext)
+        -> TransitionAnimation?
+    {
+        guard let members = node.members else {
+            context.error(
+                "expected {\"duration\": seconds, \"ease\": …} or {\"spring\": {…}}, got \(node.value.typeName)",
+                at: node, path: path)
+            return nil
+        }
+        let before = context.diagnostics.count
+        if let springNode = node["spring"] {
+            ObjectKeys.check(members, path: path, allowed: ["spring"], context: context)
+            let springPath = path.key("spring")
+            guard let springMembers = springNode.members else {
+                context.error(
+                    "expected a spring object, got \(springNode.value.typeName)", at: springNode,
+                    path: springPath)
+                return nil
+            }
+            ObjectKeys.check(
+                springMembers, path: springPath,
+                allowed: ["response", "dampingFraction", "duration", "bounce"],
+                context: context)
+            func number(_ key: String, _ range: ClosedRange<Double>) -> Double? {
+                springNode[key].flatMap {
+                    ValueDecoding.constantNumber(
+                        $0, path: springPath.key(key), range: range, context: context)
+                }
+            }
+            let physical = springNode["response"] != nil || springNode["dampingFraction"] != nil
+            let perceptual = springNode["duration"] != nil || springNode["bounce"] != nil
+            var spring = Spring.default
+            if physical && perceptual {
+                context.error(
+                    "give either 'response'/'dampingFraction' or 'duration'/'bounce', not both",
+                    at: springNode,
+                    path: springPath)
+            } else if perceptual {
+                spring = Spring(
+                    duration: number("duration", 0.01...10) ?? Spring.default.response,
+                    bounce: number("bounce", -0.99...0.99) ?? 0)
+            } else {
+                spring = Spring(
+                    response: number("response", 0.01...10) ?? Spring.default.response,
+                    dampingFraction: number("dampingFraction", 0.05...10) ?? Spring.default.dampingFraction)
+            }
+            return context.diagnostics.count == before ? .spring(spring) : nil
+        }
+        ObjectKeys.check(members, path: path, allowed: ["duration", "ease", "spring"], context: context)
+        guard let durationNode = node["duration"] else {
+            context.error(
+                "missing required key 'duration' (seconds), or give a 'spring'", at: node, path: path)
+            return nil
+        }
+        let duration = ValueDecoding.constantNumber(
+            durationNode, path: path.key("duration"), range: 0...60, context: context)
+        let easing = node["ease"].map {
+            ValueDecoding.decodeEasing($0, path: path.key("ease"), context: context)
+        }
+        guard let duration, context.diagnostics.count == before else { return nil }
+        return .eased(duration: duration, easing: (easing ?? .easeInOut) ?? .easeInOut)
+    }
+
+    /// `{"rotation": [[-1, 20], [1, -20]], "opacity": {"of": "minY", "map": [[0, 0], [120, 1]]},
+    /// "hueRotation": {"of": "minY", "times": 0.1}, "scale": 0.9}`.
+    static func decodeMappings(_ node: JSONNode, path: JSONPath, context: DecodeContext) -> ModifierMappings?
+    {
+        guard let members = node.members else {
+            context.error(
+                "expected an object of properties (\(ModifierProperty.allCases.map(\.rawValue).joined(separator: ", "))), "
+                    + "got \(node.value.typeName)", at: node, path: path)
+            return nil
+        }
+        let before = context.diagnostics.count
+        ObjectKeys.check(
+            members, path: path, allowed: ModifierProperty.allCases.map(\.rawValue), context: context)
+        var mappings: [(property: ModifierProperty, mapping: Mapping)] = []
+        for member in members {
+            guard let property = ModifierProperty(rawValue: member.key) else { continue }
+            if let mapping = decodeMapping(member.value, path: path.key(member.key), context: context) {
+                mappings.append((property, mapping))
+            }
+        }
+        if members.isEmpty {
+            context.error("expected at least one property", at: node, path: path)
+        }
+        return context.diagnostics.count == before ? ModifierMappings(mappings) : nil
+    }
+
+    static func decodeMapping(_ node: JSONNode, path: JSONPath, context: DecodeContext) -> Mapping? {
+        switch node.value {
+        case .number(let value):
+            return Mapping(input: .phase, curve: .linear(times: 0, plus: value))
+        case .array:
+            return decodeTable(node, path: path, context: context).map {
+                Mapping(input: .phase, curve: .table($0))
+            }
+        case .object(let members):
+            let before = context.diagnostics.count
+            ObjectKeys.check(members, path: path, allowed: ["of", "map", "times", "plus"], context: context)
+            var input = MappingInput.phase
+            if let ofNode = node["of"] {
+                let names = MappingInput.allCases.map(\.rawValue)
+                input =
+                    ValueDecoding.decodeChoice(ofNode, path: path.key("of"), choices: names, context: context)
+                    .flatMap(MappingInput.init(rawValue:)) ?? .phase
+            }
+            let hasTable = node["map"] != nil
+            let hasLine = node["times"] != nil || node["plus"] != nil
+            if hasTable == hasLine {
+                context.error(
+                    "a mapping has either 'map' ([[input, value], …]) or 'times'/'plus' (input × times + plus)",
+                    at: node, path: path)
+                return nil
+            }
+            var curve = Mapping.Curve.linear(times: 0, plus: 0)
+            if let mapNode = node["map"] {
+                curve =
+                    decodeTable(mapNode, path: path.key("map"), context: context).map { .table($0) } ?? curve
+            } else {
+                func number(_ key: String, _ fallback: Double) -> Double {
+                    node[key].flatMap {
+                        ValueDecoding.constantNumber($0, path: path.key(key), range: nil, context: context)
+                    } ?? fallback
+                }
+                curve = .linear(times: number("times", 1), plus: number("plus", 0))
+            }
+            return context.diagnostics.count == before ? Mapping(input: input, curve: curve) : nil
+        default:
+            context.error(
+                "expected a mapping: [[input, value], …], {\"of\": input, \"map\": […]}, "
+                    + "{\"of\": input, \"times\": k, \"plus\": c} or a constant number; got \(node.value.typeName)",
+                at: node, path: path)
+            return nil
+        }
+    }
+
+    private static func decodeTable(_ node: JSONNode, path: JSONPath, context: DecodeContext) -> [SIMD2<
+        Double
+    >]? {
+        guard let elements = node.elements, !elements.isEmpty else {
+            context.error("expected a non-empty array of [input, value] pairs", at: node, path: path)
+            return nil
+        }
+        let before = context.diagnostics.count
+        var points: [SIMD2<Double>] = []
+        for (index, element) in elements.enumerated() {
+            let pointPath = path.index(index)
+            guard
+                let point = ValueDecoding.constantPoint(
+                    element, path: pointPath, range: nil, context: context)
+            else { continue }
+            if let last = points.last, point.x <= last.x {
+                context.error(
+                    "inputs must be strictly increasing: \(NumberText.format(point.x)) follows "
+                        + "\(NumberText.format(last.x))", at: element, path: pointPath)
+            }
+            points.append(SIMD2(point.x, point.y))
+        }
+        return context.diagnostics.count == before ? points : nil
+    }
+
+    /// The layer keys `appear`, `disappear`, `transition` and `transitionAnimation`; nil when
+    /// the layer is always present.
+    static func decodeLifetime(_ node: JSONNode, path: JSONPath, context: DecodeContext) -> LayerLifetime? {
+        let before = context.diagnostics.count
+        func seconds(_ key: String) -> Double? {
+            node[key].flatMap {
+                ValueDecoding.constantNumber($0, path: path.key(key), range: 0...86_400, context: context)
+            }
+        }
+        let appear = seconds("appear"), disappear = seconds("disappear")
+        let transition = node["transition"].map {
+            decodeTransition($0, path: path.key("transition"), context: context)
+        }
+        let animation = node["transitionAnimation"].map {
+            decodeAnimation($0, path: path.key("transitionAnimation"), context: context)
+        }
+        guard context.diagnostics.count == before else { return nil }
+        if let appear, let disappear, disappear <= appear, let disappearNode = node["disappear"] {
+            context.error(
+                "disappear (\(NumberText.format(disappear)) s) must be after appear (\(NumberText.format(appear)) s)",
+                at: disappearNode, path: path.key("disappear"))
+            return nil
+        }
+        guard appear != nil || disappear != nil else {
+            for key in ["transition", "transitionAnimation"] {
+                if let keyNode = node[key] {
+                    context.error(
+                        "'\(key)' has no effect without 'appear' or 'disappear' (seconds)", at: keyNode,
+                        path: path.key(key))
+                }
+            }
+            return nil
+        }
+        return LayerLifetime(
+            appear: appear, disappear: disappear, transition: (transition ?? .opacity) ?? .opacity,
+            animation: (animation ?? .default) ?? .default)
+    }
+}

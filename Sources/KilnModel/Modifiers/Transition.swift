@@ -1,0 +1,155 @@
+/// How a layer enters and leaves: SwiftUI's transitions, as modifier values over the transition
+/// phase p: −1 is `willAppear`, 0 `identity`, +1 `didDisappear`. Built-in transitions move from
+/// their identity values at p = 0 to their far values at |p| = 1 in a straight line; the phase
+/// itself follows the transition's animation curve.
+public indirect enum Transition: Sendable {
+    case identity
+    case opacity
+    /// Scale at the far phases (SwiftUI's `.scale` uses 0).
+    case scale(Double)
+    /// Slides out of the container towards this edge, on both insertion and removal.
+    case move(Edge)
+    case offset(x: Double, y: Double)
+    /// Gaussian standard deviation in pixels at the far phases.
+    case blur(Double)
+    /// Scale 0.5, opacity 0 and blur 10 off identity; rotation +360° while appearing and −360°
+    /// while disappearing; brightness +1 while appearing.
+    case twirl
+    case custom(ModifierMappings)
+    case combined([Transition])
+    case asymmetric(insertion: Transition, removal: Transition)
+
+    public enum Edge: String, Sendable, CaseIterable {
+        case leading, trailing, top, bottom
+    }
+
+    /// SwiftUI's `.slide`: in from the leading edge, out towards the trailing edge.
+    public static let slide = Transition.asymmetric(insertion: .move(.leading), removal: .move(.trailing))
+
+    /// The modifiers at phase `phase`; `container` is the size of the space the layer lives in
+    /// (what `move` slides across), `frame` the layer's on-screen box for custom mappings.
+    public func values(phase: Double, container: SIMD2<Double>, frame: SIMD4<Double> = .zero)
+        -> ModifierValues
+    {
+        let far = min(abs(phase), 1)
+        var values = ModifierValues()
+        switch self {
+        case .identity:
+            break
+        case .opacity:
+            values.opacity = 1 - far
+        case .scale(let scale):
+            values.scale = 1 + (scale - 1) * far
+        case .move(let edge):
+            switch edge {
+            case .leading: values.offsetX = -container.x * far
+            case .trailing: values.offsetX = container.x * far
+            case .top: values.offsetY = -container.y * far
+            case .bottom: values.offsetY = container.y * far
+            }
+        case .offset(let x, let y):
+            values.offsetX = x * far
+            values.offsetY = y * far
+        case .blur(let radius):
+            values.blur = radius * far
+        case .twirl:
+            let appearing = phase < 0
+            values.scale = 1 - 0.5 * far
+            values.opacity = 1 - far
+            values.blur = 10 * far
+            values.rotation = (appearing ? 360 : -360) * far
+            values.brightness = appearing ? far : 0
+        case .custom(let mappings):
+            values = mappings.values(for: MappingInputs(phase: phase, frame: frame))
+        case .combined(let parts):
+            values = parts.reduce(ModifierValues()) {
+                $0.combined(with: $1.values(phase: phase, container: container, frame: frame))
+            }
+        case .asymmetric(let insertion, let removal):
+            values = (phase <= 0 ? insertion : removal).values(
+                phase: phase, container: container, frame: frame)
+        }
+        return values.clamped
+    }
+
+    /// True when the transition's values depend on the layer's on-screen box.
+    public var readsGeometry: Bool {
+        switch self {
+        case .custom(let mappings): mappings.readsGeometry
+        case .combined(let parts): parts.contains { $0.readsGeometry }
+        case .asymmetric(let insertion, let removal): insertion.readsGeometry || removal.readsGeometry
+        default: false
+        }
+    }
+}
+
+/// The curve a transition's phase follows.
+public enum TransitionAnimation: Sendable, Hashable {
+    case eased(duration: Double, easing: Easing)
+    case spring(Spring)
+
+    /// SwiftUI's default animation.
+    public static let `default` = TransitionAnimation.spring(.default)
+
+    /// 0 at the start, 1 when done (a spring may overshoot on the way).
+    public func progress(at elapsed: Double) -> Double {
+        switch self {
+        case .eased(let duration, let easing):
+            return duration > 0 ? easing(elapsed / duration) : 1
+        case .spring(let spring):
+            return spring.progress(at: elapsed)
+        }
+    }
+
+    /// Seconds after which the animation stays within 0.1 % of its end, when a removed layer is
+    /// taken away.
+    public var settleTime: Double {
+        switch self {
+        case .eased(let duration, _):
+            return duration
+        case .spring(let spring):
+            // Scanning backwards from a generous bound finds the last time the spring is still
+            // visibly away from rest, overshoots included.
+            let step = 1.0 / 1000, limit = 20.0
+            var t = limit
+            while t > 0, abs(1 - spring.progress(at: t)) < 1e-3 { t -= step }
+            return min(t + step, limit)
+        }
+    }
+}
+
+/// When a layer is on screen and its transition phase at any time.
+public struct LayerLifetime: Sendable {
+    /// Seconds; nil means present from the start, without an insertion transition.
+    public let appear: Double?
+    /// Seconds; nil means never removed.
+    public let disappear: Double?
+    public let transition: Transition
+    public let animation: TransitionAnimation
+    /// Cached: a spring's settling time is found numerically.
+    public let settleTime: Double
+
+    public init(appear: Double?, disappear: Double?, transition: Transition, animation: TransitionAnimation) {
+        self.appear = appear
+        self.disappear = disappear
+        self.transition = transition
+        self.animation = animation
+        self.settleTime = animation.settleTime
+    }
+
+    /// The transition phase at `time`, or nil when the layer is not shown: before it appears,
+    /// and once its removal transition has finished.
+    public func phase(at time: Double) -> Double? {
+        if let disappear, time >= disappear {
+            let elapsed = time - disappear
+            if elapsed >= settleTime { return nil }
+            return max(animation.progress(at: elapsed), 0)
+        }
+        if let appear {
+            if time < appear { return nil }
+            // A spring's overshoot past identity is dropped rather than read as a removal phase.
+            return min(animation.progress(at: time - appear) - 1, 0)
+        }
+        return 0
+    }
+}

@@ -1,0 +1,219 @@
+/// Paints an image under an affine map, clipped to a rectangle of it: bilinear sampling at the
+/// mip level matching the map's shrink, blended with the next level (trilinear) so an animated
+/// scale never pops between levels; edges anti-aliased by coverage as `RoundedRectPainter` does.
+public struct ImagePainter: Sendable {
+    let image: RasterImage
+    // Frame → image texel space (level 0).
+    let ia: Float, ib: Float, ic: Float, id: Float, itx: Float, ity: Float
+    /// The visible rectangle of the image, in level-0 texels, as centre and half size.
+    let clipCentre: SIMD2<Float>
+    let clipHalf: SIMD2<Float>
+    let pixelsPerTexel: Float
+    let level: Int
+    /// Weight of `level + 1` (0 when only `level` is read).
+    let nextWeight: Float
+    public let rows: Range<Int>
+    public let columns: Range<Int>
+
+    /// - Parameters:
+    ///   - frameFromImage: places the image (level-0 texels, [0, width] × [0, height]) in the frame.
+    ///   - visible: the part of the image shown, in texels (`min`, `max`); the rest is cut off.
+    /// Returns nil when nothing can be visible.
+    public init?(
+        image: RasterImage, frameFromImage: Affine2D, visible: (min: SIMD2<Double>, max: SIMD2<Double>),
+        frameWidth: Int, frameHeight: Int
+    ) {
+        let lo = SIMD2(max(visible.min.x, 0), max(visible.min.y, 0))
+        let hi = SIMD2(min(visible.max.x, Double(image.width)), min(visible.max.y, Double(image.height)))
+        guard hi.x > lo.x, hi.y > lo.y, let inverse = frameFromImage.inverted else { return nil }
+        self.image = image
+        (ia, ib, ic, id) = (Float(inverse.a), Float(inverse.b), Float(inverse.c), Float(inverse.d))
+        (itx, ity) = (Float(inverse.tx), Float(inverse.ty))
+        clipCentre = SIMD2<Float>((lo + hi) / 2)
+        clipHalf = SIMD2<Float>((hi - lo) / 2)
+        pixelsPerTexel = Float(abs(frameFromImage.determinant).squareRoot())
+        // Texels per pixel along the image's more-shrunk axis: the longer column of the inverse.
+        let shrink = max(
+            (inverse.a * inverse.a + inverse.b * inverse.b).squareRoot(),
+            (inverse.c * inverse.c + inverse.d * inverse.d).squareRoot())
+        (level, nextWeight) = Self.levelChoice(shrink: shrink, levelCount: image.levels.count)
+        let box = frameFromImage.bounds(ofSize: hi - lo, offset: lo)
+        let x0 = max(0, Int((box.min.x - 1).rounded(.down))),
+            x1 = min(frameWidth, Int((box.max.x + 1).rounded(.up)))
+        let y0 = max(0, Int((box.min.y - 1).rounded(.down))),
+            y1 = min(frameHeight, Int((box.max.y + 1).rounded(.up)))
+        guard x0 < x1, y0 < y1 else { return nil }
+        rows = y0..<y1
+        columns = x0..<x1
+    }
+
+    /// Level L holds 2^L texels of level 0 per texel. Up to a shrink of 1 level 0 is exact;
+    /// beyond, log2(shrink) splits into the level below and the blend towards the next.
+    static func levelChoice(shrink: Double, levelCount: Int) -> (level: Int, nextWeight: Float) {
+        guard shrink > 1 else { return (0, 0) }
+        var lod = 0.0
+        var s = shrink
+        // log2 without Foundation: whole octaves, then a linear blend inside the octave, which
+        // is monotonic and continuous in the shrink (all that matters for the blend weight).
+        while s >= 2 {
+            s /= 2
+            lod += 1
+        }
+        lod += s - 1
+        let level = min(Int(lod), levelCount - 1)
+        var weight = level + 1 < levelCount ? Float(lod - Double(level)) : 0
+        // A blend below one part in 512 cannot change an 8-bit result; skipping it halves the
+        // cost of the common case, a shrink of 1 give or take rounding.
+        if weight < 1.0 / 512 { weight = 0 }
+        return (level, weight)
+    }
+
+    /// `levelChoice`, exposed for tests of its continuity.
+    public static func levelChoiceForTesting(shrink: Double, levelCount: Int) -> (
+        level: Int, nextWeight: Float
+    ) {
+        levelChoice(shrink: shrink, levelCount: levelCount)
+    }
+
+    /// Paints frame rows `firstRow..<firstRow+rows` into `band`, replacing its contents within
+    /// `window` (transparent where the image is not).
+    public func paint(
+        into band: PlanarBand, firstRow: Int, rows count: Int, columns window: Range<Int>? = nil
+    ) {
+        band.fill(.transparent, rows: count, columns: window)
+        let columns = window.map { self.columns.clamped(to: $0) } ?? self.columns
+        let top = max(firstRow, rows.lowerBound), bottom = min(firstRow + count, rows.upperBound)
+        guard top < bottom, !columns.isEmpty else { return }
+        let lane = SIMD8<Float>(0, 1, 2, 3, 4, 5, 6, 7) + 0.5
+        let half = SIMD8<Float>(repeating: 0.5)
+        let ppt = SIMD8<Float>(repeating: pixelsPerTexel)
+        image.levels[level].texels.withUnsafeBufferPointer { base in
+            let next = image.levels[min(level + 1, image.levels.count - 1)]
+            next.texels.withUnsafeBufferPointer { upper in
+                let primary = Sampler(level: image.levels[level], texels: base.baseAddress!, exponent: level)
+                let secondary = Sampler(level: next, texels: upper.baseAddress!, exponent: level + 1)
+                for y in top..<bottom {
+                    let py = Float(y) + 0.5
+                    let offset = (y - firstRow) &* band.stride
+                    var x = columns.lowerBound
+                    while x < columns.upperBound {
+                        let px = lane + Float(x)
+                        let u = px * ia + (py * ic + itx)
+                        let v = px * ib + (py * id + ity)
+                        // Coverage of the visible rectangle from the signed distance to it.
+                        let qx = magnitude(u - clipCentre.x) - clipHalf.x
+                        let qy = magnitude(v - clipCentre.y) - clipHalf.y
+                        let ox = positive(qx), oy = positive(qy)
+                        let distance = (squareRoot(ox * ox + oy * oy) + negative(maximum(qx, qy))) * ppt
+                        var coverage = unit(half - distance)
+                        let inside = LaneMask.first(min(8, columns.upperBound &- x))
+                        coverage = unsafeBitCast(
+                            unsafeBitCast(coverage, to: SIMD8<UInt32>.self) & inside, to: SIMD8<Float>.self)
+                        if coverage != SIMD8() {
+                            var c = primary.sample(u: u, v: v)
+                            if nextWeight > 0 {
+                                let d = secondary.sample(u: u, v: v)
+                                c.r += (d.r - c.r) * nextWeight
+                                c.g += (d.g - c.g) * nextWeight
+                                c.b += (d.b - c.b) * nextWeight
+                                c.a += (d.a - c.a) * nextWeight
+                            }
+                            let k = coverage * (1 / 255)
+                            let p = offset &+ x
+                            let keep = ~inside
+                            @inline(__always) func put(
+                                _ value: SIMD8<Float>, _ plane: UnsafeMutablePointer<Float>
+                            ) {
+                                store(LaneMask.select(keep, load(plane + p), value * k), plane + p)
+                            }
+                            put(c.r, band.r)
+                            put(c.g, band.g)
+                            put(c.b, band.b)
+                            put(c.a, band.a)
+                        }
+                        x &+= 8
+                    }
+                }
+            }
+        }
+    }
+
+    /// Bilinear taps of one level, clamped to its edges.
+    struct Sampler {
+        let width: Int32
+        let height: Int32
+        let texels: UnsafePointer<UInt32>
+        let scale: Float
+        init(level: RasterImage.Level, texels: UnsafePointer<UInt32>, exponent: Int) {
+            width = Int32(level.width)
+            height = Int32(level.height)
+            self.texels = texels
+            var s: Float = 1
+            for _ in 0..<exponent { s *= 0.5 }
+            scale = s
+        }
+
+        /// Eight texels by index, built in registers: writing lanes of a SIMD value one by one
+        /// spills and reloads the whole vector per lane, and reloading scalar stores as a vector
+        /// defeats store forwarding.
+        @inline(__always)
+        func gather8(_ i: SIMD8<Int32>) -> SIMD8<UInt32> {
+            SIMD8(
+                texels[Int(i[0])], texels[Int(i[1])], texels[Int(i[2])], texels[Int(i[3])],
+                texels[Int(i[4])], texels[Int(i[5])], texels[Int(i[6])], texels[Int(i[7])])
+        }
+
+        @inline(__always)
+        func sample(u: SIMD8<Float>, v: SIMD8<Float>) -> (
+            r: SIMD8<Float>, g: SIMD8<Float>, b: SIMD8<Float>, a: SIMD8<Float>
+        ) {
+            // Texel centres sit at half-integers.
+            // Clamped before the integer conversion, which traps outside Int32 (far-off or NaN
+            // coordinates of pixels the coverage already zeroes).
+            let su = between(u * scale - 0.5, -1, Float(width))
+            let sv = between(v * scale - 0.5, -1, Float(height))
+            let fu = su.rounded(.down), fv = sv.rounded(.down)
+            let wx = su - fu, wy = sv - fv
+            let maxX = SIMD8<Int32>(repeating: width - 1), maxY = SIMD8<Int32>(repeating: height - 1)
+            let zero = SIMD8<Int32>()
+            let x0i = wholeNumberToInt(fu), y0i = wholeNumberToInt(fv)
+            let x0 = between(x0i, zero, maxX)
+            let x1 = between(x0i &+ 1, zero, maxX)
+            let y0 = between(y0i, zero, maxY) &* width
+            let y1 = between(y0i &+ 1, zero, maxY) &* width
+            let t00 = gather8(y0 &+ x0), t10 = gather8(y0 &+ x1)
+            let t01 = gather8(y1 &+ x0), t11 = gather8(y1 &+ x1)
+            @inline(__always) func channel(_ shift: UInt32) -> SIMD8<Float> {
+                // A byte b in the low mantissa bits of 2^23 is the float 2^23 + b: two integer
+                // operations and a subtraction, where a generic SIMD conversion loops per lane.
+                @inline(__always) func unpack(_ t: SIMD8<UInt32>) -> SIMD8<Float> {
+                    unsafeBitCast((t &>> shift & 0xFF) | 0x4B00_0000, to: SIMD8<Float>.self) - 8_388_608
+                }
+                let a = unpack(t00), b = unpack(t10), c = unpack(t01), d = unpack(t11)
+                let top = a + (b - a) * wx, bottom = c + (d - c) * wx
+                return top + (bottom - top) * wy
+            }
+            return (channel(0), channel(8), channel(16), channel(24))
+        }
+    }
+}
+
+/// Whole numbers in ±2^22 as Int32: adding 1.5 · 2^23 puts the integer in the low mantissa
+/// bits, where the generic SIMD float-to-integer conversion is a per-lane loop with range checks.
+@inline(__always)
+func wholeNumberToInt(_ v: SIMD8<Float>) -> SIMD8<Int32> {
+    unsafeBitCast(v + 12_582_912, to: SIMD8<Int32>.self) &- 0x4B40_0000
+}
+
+// Lane-wise clamps as compare-and-select: the standard library's `clamped` on SIMD vectors is a
+// generic call per vector.
+@inline(__always)
+func between(_ v: SIMD8<Float>, _ lo: Float, _ hi: Float) -> SIMD8<Float> {
+    v.replacing(with: lo, where: v .< lo).replacing(with: hi, where: v .> hi)
+}
+
+@inline(__always)
+func between(_ v: SIMD8<Int32>, _ lo: SIMD8<Int32>, _ hi: SIMD8<Int32>) -> SIMD8<Int32> {
+    let low = v.replacing(with: lo, where: v .< lo)
+    return low.replacing(with: hi, where: low .> hi)
+}

@@ -1,0 +1,21 @@
+import KilnModel
+import KilnRaster
+
+/// SwiftUI's `blur(radius:)`: a gaussian blur whose radius is the standard deviation in pixels
+/// (as CSS `blur()`). It costs the same for any radius. Blurs and colour effects are both linear
+/// in premultiplied colour, so they commute: a layer's blur stages combine into one blur
+/// (variances add) and its colour stages into one matrix, whatever their order.
+public struct BlurEffect: EffectContent {
+    public let radius: Animated<Double>
+
+    public init(radius: Animated<Double>) { self.radius = radius }
+
+    public static let kind = EffectKind(
+        name: "blur", summary: "gaussian blur; cost independent of the radius",
+        parameters: ParameterTable([
+            Parameter(
+                "radius", .number(ModifierProperty.blur.range), default: .number(0),
+                help: "standard deviation in pixels; 0 = unchanged; animatable")
+        ]), shorthand: "radius"
+    ) { p, _, _ in BlurEffect(radius: p.number("radius")) }
+}

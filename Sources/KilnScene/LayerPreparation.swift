@@ -1,0 +1,190 @@
+import Foundation
+import KilnModel
+import KilnRaster
+
+/// What preparing a layer needs to know about where it sits.
+public struct PlacementContext: Sendable {
+    public let time: Double
+    public let canvas: Canvas
+    /// Size of the space the layer is placed in (the frame, a group's box, a stack or scroll slot).
+    public let container: SIMD2<Double>
+    /// Maps that space into the frame.
+    public let parent: Affine2D
+    /// The scroll phase of the scroll item this layer belongs to, if any.
+    public let scrollPhase: Double?
+
+    public init(
+        time: Double, canvas: Canvas, container: SIMD2<Double>? = nil, parent: Affine2D = .identity,
+        scrollPhase: Double? = nil
+    ) {
+        self.time = time
+        self.canvas = canvas
+        self.container = container ?? canvas.size
+        self.parent = parent
+        self.scrollPhase = scrollPhase
+    }
+
+    /// The context for a child placed in a `container`-sized slot that `parent` maps into the frame.
+    func child(container: SIMD2<Double>, parent: Affine2D, scrollPhase: Double?? = nil) -> PlacementContext {
+        PlacementContext(
+            time: time, canvas: canvas, container: container, parent: parent,
+            scrollPhase: scrollPhase ?? self.scrollPhase)
+    }
+}
+
+extension LayerNode {
+    /// A top-level layer prepared at `time`.
+    public func prepare(at time: Double, canvas: Canvas) -> PreparedItem? {
+        prepare(in: PlacementContext(time: time, canvas: canvas))
+    }
+
+    /// The layer prepared for one frame, or nil when it shows nothing (faded out, not yet
+    /// appeared, or removed).
+    public func prepare(in context: PlacementContext) -> PreparedItem? {
+        let time = context.time
+        let transitionPhase: Double
+        if let lifetime {
+            guard let phase = lifetime.phase(at: time) else { return nil }
+            transitionPhase = phase
+        } else {
+            transitionPhase = 0
+        }
+        let size = layoutSize(at: time, canvas: context.canvas)
+        let local = transform.affine(at: time, contentSize: size, container: context.container)
+        let modifiers = modifierValues(
+            transitionPhase: transitionPhase, size: size, local: local, context: context)
+        let opacity = Float(min(max(self.opacity.value(at: time) * modifiers.opacity, 0), 1))
+        guard opacity > 0 else { return nil }
+        let place = context.parent.concatenating(modifiers.affine(around: local.apply(size / 2)))
+            .concatenating(local)
+        let layer = prepareContent(size: size, place: place, context: context)
+        var colors: ColorMatrix?
+        var blurVariance = 0.0
+        for effect in effects {
+            switch effect.content {
+            case let color as any ColorEffect:
+                colors = color.matrix(at: time).concatenating(colors ?? .identity)
+            case let blur as BlurEffect:
+                let radius = max(blur.radius.value(at: time), 0)
+                blurVariance += radius * radius
+            default:
+                preconditionFailure("effect '\(effect.kind)' has no renderer")
+            }
+        }
+        if let matrix = modifiers.colorMatrix { colors = matrix.concatenating(colors ?? .identity) }
+        blurVariance += modifiers.blur * modifiers.blur
+        let blur = GaussianBlur(radius: blurVariance.squareRoot())
+        let offscreen = blur.isIdentity ? nil : Offscreen(layer: layer, blur: blur, canvas: context.canvas)
+        return PreparedItem(layer: layer, opacity: opacity, colors: colors, offscreen: offscreen)
+    }
+
+    /// The transition's, scroll transition's and visual effect's modifiers combined.
+    private func modifierValues(
+        transitionPhase: Double, size: SIMD2<Double>, local: Affine2D, context: PlacementContext
+    ) -> ModifierValues {
+        var values = ModifierValues.identity
+        let readsGeometry =
+            (lifetime?.transition.readsGeometry ?? false) || (scrollTransition?.readsGeometry ?? false)
+            || visualEffect != nil
+        var frame = SIMD4<Double>.zero
+        if readsGeometry {
+            let box = context.parent.concatenating(local).bounds(ofSize: size)
+            frame = SIMD4(box.min.x, box.min.y, box.max.x, box.max.y)
+        }
+        if let lifetime, transitionPhase != 0 {
+            values = lifetime.transition.values(
+                phase: transitionPhase, container: context.container, frame: frame)
+        }
+        if let scrollTransition, let phase = context.scrollPhase {
+            values = values.combined(
+                with: scrollTransition.values(for: MappingInputs(phase: phase, frame: frame)))
+        }
+        if let visualEffect {
+            values = values.combined(
+                with: visualEffect.values(for: MappingInputs(phase: context.scrollPhase ?? 0, frame: frame)))
+        }
+        return values.clamped
+    }
+
+    private func prepareContent(size: SIMD2<Double>, place: Affine2D, context: PlacementContext)
+        -> any PreparedLayer
+    {
+        let time = context.time, canvas = context.canvas
+        if let group = content as? GroupLayer {
+            let inner = context.child(container: size, parent: place)
+            return group.prepare(
+                at: time, canvas: canvas, box: size, transform: place,
+                children: LayerStack(items: children.compactMap { $0.prepare(in: inner) }))
+        }
+        if let stack = content as? StackLayer {
+            let sizes = children.map { $0.layoutSize(at: time, canvas: canvas) }
+            let origins = stack.layout(sizes, at: time).origins
+            let items = zip(children, zip(sizes, origins)).compactMap { child, slot in
+                child.prepare(
+                    in: context.child(
+                        container: slot.0, parent: place.concatenating(.translation(slot.1.x, slot.1.y))))
+            }
+            return PreparedGroup(children: LayerStack(items: items), clip: nil)
+        }
+        if let scroll = content as? ScrollLayer {
+            let sizes = children.map { $0.layoutSize(at: time, canvas: canvas) }
+            let slots = scroll.layout(sizes, viewport: size, at: time)
+            let items = zip(children, slots).compactMap { child, slot -> PreparedItem? in
+                guard slot.isNearViewport || !scroll.clips else { return nil }
+                return child.prepare(
+                    in: context.child(
+                        container: slot.size,
+                        parent: place.concatenating(.translation(slot.origin.x, slot.origin.y)),
+                        scrollPhase: .some(slot.phase)))
+            }
+            return scroll.prepare(
+                canvas: canvas, viewport: size, transform: place, items: LayerStack(items: items))
+        }
+        guard let content = content as? any LayerRendering else {
+            preconditionFailure("layer kind '\(kind)' is registered without a renderer")
+        }
+        return content.prepare(at: time, canvas: canvas, transform: place)
+    }
+
+    /// The size a layout gives this layer: its content's own size (not changed by its transform).
+    public func layoutSize(at time: Double, canvas: Canvas) -> SIMD2<Double> {
+        if let group = content as? GroupLayer { return group.boxSize(at: time, canvas: canvas) }
+        if let scroll = content as? ScrollLayer { return scroll.viewportSize(at: time, canvas: canvas) }
+        if let stack = content as? StackLayer {
+            return stack.layout(children.map { $0.layoutSize(at: time, canvas: canvas) }, at: time).box
+        }
+        if let content = content as? any LayerRendering {
+            return content.contentSize(at: time, canvas: canvas)
+        }
+        return canvas.size
+    }
+}
+
+extension Canvas {
+    public var size: SIMD2<Double> { SIMD2(Double(width), Double(height)) }
+}
+
+extension ModifierValues {
+    /// offset · (rotate · scale about `center`), in the layer's container space: SwiftUI's
+    /// `scaleEffect` and `rotationEffect` turn about the view's centre, and `offset` moves it.
+    func affine(around center: SIMD2<Double>) -> Affine2D {
+        guard movesGeometry else { return .identity }
+        let radians = rotation * .pi / 180
+        return Affine2D.translation(center.x + offsetX, center.y + offsetY)
+            .concatenating(.rotation(sin: sin(radians), cos: cos(radians)))
+            .concatenating(.scale(scale * scaleX, scale * scaleY))
+            .concatenating(.translation(-center.x, -center.y))
+    }
+
+    /// The colour modifiers as one matrix, in SwiftUI's modifier order; nil when they are all identity.
+    var colorMatrix: ColorMatrix? {
+        var matrices: [ColorMatrix] = []
+        if brightness != 0 { matrices.append(BrightnessEffect.matrix(amount: brightness)) }
+        if contrast != 1 { matrices.append(ContrastEffect.matrix(amount: contrast)) }
+        if saturation != 1 { matrices.append(SaturationEffect.matrix(amount: saturation)) }
+        if hueRotation != 0 { matrices.append(HueRotationEffect.matrix(degrees: hueRotation)) }
+        if grayscale != 0 { matrices.append(GrayscaleEffect.matrix(amount: grayscale)) }
+        guard let first = matrices.first else { return nil }
+        return matrices.dropFirst().reduce(first) { $1.concatenating($0) }
+    }
+}

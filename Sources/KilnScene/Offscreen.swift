@@ -1,0 +1,168 @@
+import KilnRaster
+
+/// The frame pixels a prepared layer can touch; nil (in `PreparedLayer.extent`) means anywhere.
+public struct PixelExtent: Sendable, Equatable {
+    public var rows: Range<Int>
+    public var columns: Range<Int>
+
+    public init(rows: Range<Int>, columns: Range<Int>) {
+        self.rows = rows
+        self.columns = columns
+    }
+
+    public static let empty = PixelExtent(rows: 0..<0, columns: 0..<0)
+
+    public var isEmpty: Bool { rows.isEmpty || columns.isEmpty }
+
+    public func union(_ other: PixelExtent) -> PixelExtent {
+        if isEmpty { return other }
+        if other.isEmpty { return self }
+        return PixelExtent(
+            rows: min(rows.lowerBound, other.rows.lowerBound)..<max(rows.upperBound, other.rows.upperBound),
+            columns: min(
+                columns.lowerBound, other.columns.lowerBound)..<max(
+                    columns.upperBound, other.columns.upperBound))
+    }
+
+    public func intersection(_ other: PixelExtent) -> PixelExtent {
+        let r = rows.clamped(to: other.rows), c = columns.clamped(to: other.columns)
+        return r.isEmpty || c.isEmpty ? .empty : PixelExtent(rows: r, columns: c)
+    }
+
+    func grown(by amount: Int, within canvas: Canvas) -> PixelExtent {
+        guard !isEmpty else { return self }
+        return PixelExtent(
+            rows: max(0, rows.lowerBound - amount)..<min(canvas.height, rows.upperBound + amount),
+            columns: max(0, columns.lowerBound - amount)..<min(canvas.width, columns.upperBound + amount))
+    }
+
+    static func whole(_ canvas: Canvas) -> PixelExtent {
+        PixelExtent(rows: 0..<canvas.height, columns: 0..<canvas.width)
+    }
+}
+
+/// A layer that needs its neighbours' pixels (a blurred layer) is painted whole into a frame-wide
+/// image before the frame's bands are painted, then blurred there; the band pass copies from it.
+///
+/// The offscreen image covers only the layer's extent grown by the blur's reach, so a blurred
+/// card costs its own area, not the frame's. Beyond the frame's edges the blur repeats the edge
+/// pixels: content crossing the frame edge continues outward, as it does in the scene.
+public final class Offscreen: @unchecked Sendable {
+    let layer: any PreparedLayer
+    let blur: GaussianBlur
+    /// Frame pixels this offscreen covers: the layer's extent grown by the blur's reach.
+    let extent: PixelExtent
+    /// Set by the renderer for the frame being painted (rows: `extent.rows`, frame-wide columns).
+    var image: PlanarBand?
+
+    init(layer: any PreparedLayer, blur: GaussianBlur, canvas: Canvas) {
+        self.layer = layer
+        self.blur = blur
+        let source = (layer.extent ?? .whole(canvas)).intersection(.whole(canvas))
+        extent = source.grown(by: blur.reach, within: canvas)
+    }
+
+    /// Paints the layer into `image` and blurs it, on `threads` workers.
+    func render(
+        into image: PlanarBand, threads: Int, bandHeight: Int, scratch: [OffscreenScratch],
+        blurWorkspace: BlurWorkspace
+    ) {
+        self.image = image
+        guard !extent.isEmpty else { return }
+        let extent = self.extent, layer = self.layer, blur = self.blur
+        let top = extent.rows.lowerBound
+        BandScheduler(height: extent.rows.count, bandHeight: bandHeight, threads: threads).run {
+            worker, first, rows in
+            layer.paint(
+                into: image.rows(from: first, count: rows), firstRow: top + first, rows: rows,
+                columns: extent.columns, pool: scratch[worker].pool)
+        }
+        guard !blur.isIdentity else { return }
+        let rowCount = extent.rows.count, workspace = blurWorkspace
+        blur.prepare(workspace, rowCount: rowCount, columns: extent.columns)
+        // Several row parts per worker balance the load; one column strip per worker is what the
+        // column pass runs best with (see GaussianBlur).
+        let rowParts = max(1, min(threads * 4, rowCount / 16))
+        BandScheduler.forEach(rowParts, threads: threads) { worker, part in
+            blur.blurRows(
+                image, rowCount: rowCount, columns: extent.columns, part: part, of: rowParts, worker: worker,
+                workspace: workspace)
+        }
+        BandScheduler.forEach(threads, threads: threads) { worker, part in
+            blur.blurColumns(
+                image, rowCount: rowCount, columns: extent.columns, part: part, of: threads, worker: worker,
+                workspace: workspace)
+        }
+    }
+
+    /// Copies frame rows `firstRow..<firstRow+rows` of the blurred layer into `band` within
+    /// `columns` (transparent outside the extent).
+    func copy(into band: PlanarBand, firstRow: Int, rows: Int, columns: Range<Int>) {
+        band.fill(.transparent, rows: rows, columns: columns)
+        guard let image else { preconditionFailure("offscreen layer painted before it was rendered") }
+        let span = columns.clamped(to: extent.columns)
+        let top = max(firstRow, extent.rows.lowerBound), bottom = min(firstRow + rows, extent.rows.upperBound)
+        guard !span.isEmpty, top < bottom else { return }
+        for y in top..<bottom {
+            let source = (y - extent.rows.lowerBound) * image.stride + span.lowerBound
+            let target = (y - firstRow) * band.stride + span.lowerBound
+            (band.r + target).update(from: image.r + source, count: span.count)
+            (band.g + target).update(from: image.g + source, count: span.count)
+            (band.b + target).update(from: image.b + source, count: span.count)
+            (band.a + target).update(from: image.a + source, count: span.count)
+        }
+    }
+}
+
+/// A worker's scratch for offscreen rendering.
+final class OffscreenScratch: @unchecked Sendable {
+    let pool: BandPool
+
+    init(canvas: Canvas) {
+        pool = BandPool(width: canvas.width, rows: canvas.bandHeight)
+    }
+}
+
+/// Offscreen images kept from frame to frame, so steady-state rendering does not allocate.
+final class OffscreenImages: @unchecked Sendable {
+    private var images: [PlanarBand] = []
+
+    /// The `index`-th image of this frame, with at least `rows` rows.
+    /// Shared by the offscreens of a frame, which render one after another.
+    let blurWorkspace: BlurWorkspace
+
+    init(threads: Int) {
+        blurWorkspace = BlurWorkspace(workers: threads)
+    }
+
+    func image(_ index: Int, width: Int, rows: Int) -> PlanarBand {
+        while images.count <= index { images.append(PlanarBand(width: width, rows: max(rows, 1))) }
+        if images[index].capacityRows < rows {
+            images[index] = PlanarBand(width: width, rows: rows)
+        }
+        return images[index]
+    }
+}
+
+extension LayerStack {
+    /// Paints and blurs the offscreen layers inside, innermost first, so the stack's bands can
+    /// be painted. `SceneRenderer` does this each frame with reused images; this form is for
+    /// painting a stack on its own (tests, single layers).
+    public func renderOffscreens(canvas: Canvas, threads: Int = 1) {
+        renderOffscreens(
+            canvas: canvas, threads: threads, images: OffscreenImages(threads: max(threads, 1)),
+            scratch: (0..<max(threads, 1)).map { _ in OffscreenScratch(canvas: canvas) })
+    }
+
+    func renderOffscreens(canvas: Canvas, threads: Int, images: OffscreenImages, scratch: [OffscreenScratch])
+    {
+        var offscreens: [Offscreen] = []
+        collectOffscreens(into: &offscreens)
+        for (index, offscreen) in offscreens.enumerated() {
+            let image = images.image(index, width: canvas.width, rows: offscreen.extent.rows.count)
+            offscreen.render(
+                into: image, threads: threads, bandHeight: canvas.bandHeight, scratch: scratch,
+                blurWorkspace: images.blurWorkspace)
+        }
+    }
+}

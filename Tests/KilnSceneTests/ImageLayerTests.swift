@@ -1,0 +1,194 @@
+import Foundation
+import KilnModel
+import KilnRaster
+import KilnScene
+import XCTest
+
+final class ImageLayerTests: XCTestCase {
+    /// A w×h image of opaque texels whose red is x·16 and green y·16.
+    func gradientImage(width: Int = 16, height: Int = 16) -> RasterImage {
+        var bytes: [UInt8] = []
+        for y in 0..<height {
+            for x in 0..<width { bytes += [UInt8(x * 16 % 256), UInt8(y * 16 % 256), 0, 255] }
+        }
+        return RasterImage(width: width, height: height, premultipliedRGBA: bytes)
+    }
+
+    func paint(_ painter: ImagePainter?, width: Int, height: Int) -> PlanarBand {
+        let band = PlanarBand(width: width, rows: height)
+        painter?.paint(into: band, firstRow: 0, rows: height)
+        return band
+    }
+
+    func testFitModesSizeThePictureInTheBox() {
+        let natural = SIMD2<Double>(400, 200)
+        let box = SIMD2<Double>(100, 100)
+        XCTAssertEqual(ImageLayer.Fit.fill.drawnSize(natural: natural, box: box), SIMD2(200, 100))
+        XCTAssertEqual(ImageLayer.Fit.fit.drawnSize(natural: natural, box: box), SIMD2(100, 50))
+        XCTAssertEqual(ImageLayer.Fit.stretch.drawnSize(natural: natural, box: box), box)
+        XCTAssertEqual(ImageLayer.Fit.none.drawnSize(natural: natural, box: box), natural)
+    }
+
+    func testUntransformedImageReproducesItsTexelsExactly() {
+        let image = gradientImage()
+        let painter = ImagePainter(
+            image: image, frameFromImage: .translation(2, 3), visible: (SIMD2(0, 0), SIMD2(16, 16)),
+            frameWidth: 24, frameHeight: 24)
+        let band = paint(painter, width: 24, height: 24)
+        for y in 0..<16 {
+            for x in 0..<16 {
+                let p = band.pixel(x: x + 2, row: y + 3)
+                XCTAssertEqual(p.r * 255, Float(x * 16), accuracy: 1e-3)
+                XCTAssertEqual(p.g * 255, Float(y * 16), accuracy: 1e-3)
+                XCTAssertEqual(p.a, 1, accuracy: 1e-6)
+            }
+        }
+        XCTAssertEqual(band.pixel(x: 1, row: 10).a, 0, accuracy: 1e-6)
+        XCTAssertEqual(band.pixel(x: 18, row: 10).a, 0, accuracy: 1e-6)
+    }
+
+    func testBilinearSamplingAtHalfTexelOffsetsAveragesNeighbours() {
+        let image = gradientImage()
+        let painter = ImagePainter(
+            image: image, frameFromImage: .translation(0.5, 0), visible: (SIMD2(0, 0), SIMD2(16, 16)),
+            frameWidth: 20, frameHeight: 16)
+        let band = paint(painter, width: 20, height: 16)
+        // Pixel 5's centre (5.5) is texel coordinate 5.0: halfway between texels 4 and 5.
+        XCTAssertEqual(band.pixel(x: 5, row: 4).r * 255, 72, accuracy: 1e-3)
+        XCTAssertEqual(band.pixel(x: 0, row: 4).a, 0.5, accuracy: 1e-5, "half-covered edge pixel")
+    }
+
+    func testMipLevelsAverageTwoByTwoAndShrinkingSamplesThem() {
+        // A 1-pixel checkerboard: every level above 0 is mid-grey.
+        var bytes: [UInt8] = []
+        for y in 0..<64 {
+            for x in 0..<64 {
+                let v: UInt8 = (x + y) % 2 == 0 ? 255 : 0
+                bytes += [v, v, v, 255]
+            }
+        }
+        let image = RasterImage(width: 64, height: 64, premultipliedRGBA: bytes)
+        XCTAssertEqual(image.levels.map(\.width), [64, 32, 16, 8, 4, 2, 1])
+        XCTAssertEqual(image.texel(x: 3, y: 5, level: 1), SIMD4(128, 128, 128, 255))
+        // Shrunk 4× (and rotated a little), the board must come out grey, not aliased stripes.
+        let place = Affine2D.translation(4, 4).concatenating(.rotation(sin: 0.05, cos: 0.99875))
+            .concatenating(.scale(0.25, 0.25))
+        let band = paint(
+            ImagePainter(
+                image: image, frameFromImage: place, visible: (SIMD2(0, 0), SIMD2(64, 64)), frameWidth: 24,
+                frameHeight: 24), width: 24, height: 24)
+        for y in 8..<16 {
+            for x in 8..<16 {
+                XCTAssertEqual(band.pixel(x: x, row: y).r, 0.5, accuracy: 0.02)
+            }
+        }
+    }
+
+    func testLevelChoiceIsContinuousInTheShrink() {
+        var previous: Double = 0
+        for step in 1...400 {
+            let shrink = Double(step) / 40
+            let (level, weight) = ImagePainter.levelChoiceForTesting(shrink: shrink, levelCount: 12)
+            let lod = Double(level) + Double(weight)
+            XCTAssertGreaterThanOrEqual(lod, previous - 1e-9)
+            XCTAssertLessThan(lod - previous, 0.06)
+            previous = lod
+        }
+    }
+
+    /// The edge of a rotated image is anti-aliased like a shape's: coverage tracks the exact area.
+    func testRotatedImageEdgeCoverageMatchesTheArea() {
+        var bytes = [UInt8](repeating: 255, count: 64 * 64 * 4)
+        bytes.withUnsafeMutableBufferPointer { _ in }
+        let image = RasterImage(width: 64, height: 64, premultipliedRGBA: bytes)
+        let angle = 0.3
+        let place = Affine2D.translation(40, 20).concatenating(.rotation(sin: sin(angle), cos: cos(angle)))
+        let band = paint(
+            ImagePainter(
+                image: image, frameFromImage: place, visible: (SIMD2(0, 0), SIMD2(64, 64)), frameWidth: 120,
+                frameHeight: 120), width: 120, height: 120)
+        var total: Float = 0
+        for y in 0..<120 { for x in 0..<120 { total += band.pixel(x: x, row: y).a } }
+        XCTAssertEqual(total, 64 * 64, accuracy: 64 * 64 * 0.002)
+    }
+
+    func testImageLayerDecodesThroughTheDecoderAndResizesOnceAtLoad() throws {
+        let decoder = RecordingDecoder(image: gradientImage(width: 64, height: 32))
+        let job = try LayerRegistry.decode(
+            bytes: Array(
+                """
+                {"kiln": 1, "output": {"width": 64, "height": 64, "fps": 30, "duration": 1},
+                 "layers": [{"type": "image", "path": "\(Fixture.repositoryRoot.path)/jobs/photos/ocean.png",
+                             "size": [32, 32], "fit": "fill"}]}
+                """.utf8), file: "t.json", baseDirectory: URL(fileURLWithPath: "/tmp"), images: decoder)
+        XCTAssertEqual(decoder.requests.value, [SIMD2(64, 32)], "fill covers 32×32 with a 2:1 picture: 64×32")
+        let layer = try XCTUnwrap(job.layers.first?.content as? ImageLayer)
+        XCTAssertEqual(layer.naturalSize, SIMD2(128, 64))
+    }
+
+    func testImageLayerWithoutADecoderOrWithAFailingOneReportsThePath() {
+        let json = """
+            {"kiln": 1, "output": {"width": 64, "height": 64, "fps": 30, "duration": 1},
+             "layers": [{"type": "image", "path": "\(Fixture.repositoryRoot.path)/jobs/photos/ocean.png"}]}
+            """
+        XCTAssertThrowsError(
+            try LayerRegistry.decode(
+                bytes: Array(json.utf8), file: "t.json", baseDirectory: URL(fileURLWithPath: "/tmp"),
+                images: FailingDecoder())
+        ) { error in
+            let text = "\(error)"
+            XCTAssertTrue(text.contains("layers[0].path: broken picture"), text)
+            XCTAssertEqual((error as? JobLoadError)?.exitCode, 65)
+        }
+    }
+
+    func testMissingImageIsANoInputErrorNamingFileAndPath() {
+        let json = """
+            {"kiln": 1, "output": {"width": 64, "height": 64, "fps": 30, "duration": 1},
+             "layers": [{"type": "image", "path": "nowhere/photo.png"}]}
+            """
+        XCTAssertThrowsError(
+            try LayerRegistry.decode(
+                bytes: Array(json.utf8), file: "t.json", baseDirectory: URL(fileURLWithPath: "/tmp"),
+                images: FailingDecoder())
+        ) { error in
+            let text = "\(error)"
+            XCTAssertTrue(text.contains("layers[0].path: file not found: nowhere/photo.png"), text)
+            XCTAssertEqual((error as? JobLoadError)?.exitCode, 66)
+        }
+    }
+}
+
+final class RecordingDecoder: ImageDecoding, @unchecked Sendable {
+    let image: RasterImage
+    let requests = Locked<[SIMD2<Int>]>([])
+
+    init(image: RasterImage) { self.image = image }
+
+    func imageSize(at url: URL) throws -> SIMD2<Int> { SIMD2(128, 64) }
+
+    func decodeImage(at url: URL, resizedTo size: SIMD2<Int>?) throws -> RasterImage {
+        if let size { requests.mutate { $0.append(size) } }
+        return image
+    }
+}
+
+struct FailingDecoder: ImageDecoding {
+    struct Broken: Error, CustomStringConvertible {
+        var description: String { "broken picture" }
+    }
+
+    func imageSize(at url: URL) throws -> SIMD2<Int> { throw Broken() }
+    func decodeImage(at url: URL, resizedTo size: SIMD2<Int>?) throws -> RasterImage { throw Broken() }
+}
+
+final class Locked<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: Value
+
+    init(_ value: Value) { stored = value }
+
+    var value: Value { lock.withLock { stored } }
+
+    func mutate(_ body: (inout Value) -> Void) { lock.withLock { body(&stored) } }
+}

@@ -1,0 +1,92 @@
+import KilnModel
+import KilnRaster
+import KilnScene
+import XCTest
+
+final class ScrollLayerTests: XCTestCase {
+    func testPhaseIsTheFractionOutsideTheViewportSignedByEdge() {
+        XCTAssertEqual(ScrollLayer.phase(low: 100, high: 300, viewportLength: 1000), 0)
+        XCTAssertEqual(ScrollLayer.phase(low: -50, high: 150, viewportLength: 1000), -0.25)
+        XCTAssertEqual(ScrollLayer.phase(low: -200, high: 0, viewportLength: 1000), -1)
+        XCTAssertEqual(ScrollLayer.phase(low: -900, high: -700, viewportLength: 1000), -1)
+        XCTAssertEqual(ScrollLayer.phase(low: 900, high: 1100, viewportLength: 1000), 0.5)
+        XCTAssertEqual(ScrollLayer.phase(low: 1200, high: 1400, viewportLength: 1000), 1)
+    }
+
+    func testItemsPageToTheLeadingMarginAndInterpolateBetweenPages() {
+        let sizes = Array(repeating: SIMD2<Double>(400, 300), count: 5)
+        let viewport = SIMD2<Double>(1000, 500)
+        func origins(page: Double) -> [Double] {
+            ScrollLayer(size: nil, spacing: .constant(50), padding: .constant(300), page: .constant(page))
+                .layout(sizes, viewport: viewport, at: 0).map(\.origin.x)
+        }
+        XCTAssertEqual(origins(page: 0), [300, 750, 1200, 1650, 2100])
+        XCTAssertEqual(origins(page: 2), [-600, -150, 300, 750, 1200])
+        XCTAssertEqual(origins(page: 1.5), [-375, 75, 525, 975, 1425])
+        XCTAssertEqual(origins(page: 9), origins(page: 4), "pages beyond the last stay on the last")
+        let slots = ScrollLayer(
+            size: nil, spacing: .constant(50), padding: .constant(300), page: .constant(2)
+        )
+        .layout(sizes, viewport: viewport, at: 0)
+        XCTAssertEqual(slots.map(\.phase), [-1, -0.375, 0, 0.375, 1])
+        XCTAssertEqual(slots[0].origin.y, 100, "centred on the cross axis")
+    }
+
+    func testAutomaticAdvanceStepsOnePageEveryIntervalAndLoops() {
+        let scroll = ScrollLayer(
+            size: nil, spacing: .constant(0), padding: .constant(0), advanceEvery: 2,
+            advance: .eased(duration: 1, easing: .linear), loops: true)
+        let sizes = Array(repeating: SIMD2<Double>(100, 100), count: 3)
+        func first(_ t: Double) -> Double {
+            scroll.layout(sizes, viewport: SIMD2(100, 100), at: t)[0].origin.x
+        }
+        XCTAssertEqual(first(1.9), 0)
+        XCTAssertEqual(first(2.5), -50, accuracy: 1e-9)
+        XCTAssertEqual(first(3.5), -100, accuracy: 1e-9)
+        XCTAssertEqual(first(5.5), -200, accuracy: 1e-9)
+        XCTAssertEqual(first(6.5), -100, accuracy: 1e-9, "after the last page it scrolls back to the first")
+        XCTAssertEqual(first(7.5), 0, accuracy: 1e-9)
+    }
+
+    /// A card in a scroll whose item rotates with its phase: the rotation follows the layout.
+    func testScrollTransitionDrivesItemPropertiesFromThePhase() throws {
+        let job = try Fixture.job(
+            """
+            {"kiln": 1, "output": {"width": 200, "height": 100, "fps": 30, "duration": 1},
+             "layers": [{"type": "solid", "color": "#000000"},
+               {"type": "scroll", "size": [200, 100], "spacing": 0, "offset": 50,
+                "layers": [
+                  {"type": "shape", "size": [100, 100], "fill": "#ffffff",
+                   "scrollTransition": {"opacity": [[-1, 0], [0, 1], [1, 0]]}},
+                  {"type": "shape", "size": [100, 100], "fill": "#ffffff",
+                   "scrollTransition": {"opacity": [[-1, 0], [0, 1], [1, 0]]}},
+                  {"type": "shape", "size": [100, 100], "fill": "#ffffff",
+                   "scrollTransition": {"opacity": [[-1, 0], [0, 1], [1, 0]]}}]}]}
+            """)
+        let frame = Fixture.render(job)
+        // Item 0 is half out past the leading edge (phase −0.5, opacity 0.5), item 1 fully in,
+        // item 2 half out past the trailing edge; the viewport clips the rest.
+        XCTAssertEqual(Int(frame.pixel(x: 25, y: 50).x), 128, accuracy: 2)
+        XCTAssertEqual(frame.pixel(x: 100, y: 50).x, 255)
+        XCTAssertEqual(Int(frame.pixel(x: 175, y: 50).x), 128, accuracy: 2)
+    }
+
+    func testVisualEffectReadsTheOnScreenPosition() throws {
+        let job = try Fixture.job(
+            """
+            {"kiln": 1, "output": {"width": 100, "height": 400, "fps": 30, "duration": 1},
+             "layers": [{"type": "solid", "color": "#000000"},
+               {"type": "stack", "axis": "vertical", "spacing": 0, "layers": [
+                 {"type": "shape", "size": [100, 100], "fill": "#ffffff", "visualEffect": {"opacity": {"of": "minY", "times": 0.0025}}},
+                 {"type": "shape", "size": [100, 100], "fill": "#ffffff", "visualEffect": {"opacity": {"of": "minY", "times": 0.0025}}},
+                 {"type": "shape", "size": [100, 100], "fill": "#ffffff", "visualEffect": {"opacity": {"of": "minY", "times": 0.0025}}},
+                 {"type": "shape", "size": [100, 100], "fill": "#ffffff", "visualEffect": {"opacity": {"of": "minY", "times": 0.0025}}}]}]}
+            """)
+        let frame = Fixture.render(job)
+        for row in 0..<4 {
+            XCTAssertEqual(
+                Double(frame.pixel(x: 50, y: row * 100 + 50).x), Double(row) * 0.25 * 255, accuracy: 1.5,
+                "row \(row)")
+        }
+    }
+}
