@@ -92,21 +92,35 @@ public struct ImagePainter: Sendable {
             next.texels.withUnsafeBufferPointer { upper in
                 let primary = Sampler(level: image.levels[level], texels: base.baseAddress!, exponent: level)
                 let secondary = Sampler(level: next, texels: upper.baseAddress!, exponent: level + 1)
+                let spans = BoxSpans(
+                    a: Double(ia), b: Double(ib), c: Double(ic), d: Double(id),
+                    tx: Double(itx - clipCentre.x),
+                    ty: Double(ity - clipCentre.y))
+                let certain = 0.501 / Double(pixelsPerTexel)
+                let halfX = Double(clipHalf.x), halfY = Double(clipHalf.y)
                 for y in top..<bottom {
                     let py = Float(y) + 0.5
                     let offset = (y - firstRow) &* band.stride
-                    var x = columns.lowerBound
-                    while x < columns.upperBound {
+                    let outer = spans.columns(
+                        row: y, halfX: halfX + certain, halfY: halfY + certain, limit: columns)
+                    let full = spans.columns(
+                        row: y, halfX: halfX - certain, halfY: halfY - certain, limit: outer)
+                    var x = outer.lowerBound
+                    while x < outer.upperBound {
                         let px = lane + Float(x)
                         let u = px * ia + (py * ic + itx)
                         let v = px * ib + (py * id + ity)
-                        // Coverage of the visible rectangle from the signed distance to it.
-                        let qx = magnitude(u - clipCentre.x) - clipHalf.x
-                        let qy = magnitude(v - clipCentre.y) - clipHalf.y
-                        let ox = positive(qx), oy = positive(qy)
-                        let distance = (squareRoot(ox * ox + oy * oy) + negative(maximum(qx, qy))) * ppt
-                        var coverage = unit(half - distance)
-                        let inside = LaneMask.first(min(8, columns.upperBound &- x))
+                        let inside = LaneMask.first(min(8, outer.upperBound &- x))
+                        var coverage = SIMD8<Float>(repeating: 1)
+                        if x < full.lowerBound || x &+ 8 > full.upperBound {
+                            // Near the edge: coverage of the visible rectangle from the signed
+                            // distance to it.
+                            let qx = magnitude(u - clipCentre.x) - clipHalf.x
+                            let qy = magnitude(v - clipCentre.y) - clipHalf.y
+                            let ox = positive(qx), oy = positive(qy)
+                            let distance = (squareRoot(ox * ox + oy * oy) + negative(maximum(qx, qy))) * ppt
+                            coverage = unit(half - distance)
+                        }
                         coverage = unsafeBitCast(
                             unsafeBitCast(coverage, to: SIMD8<UInt32>.self) & inside, to: SIMD8<Float>.self)
                         if coverage != SIMD8() {

@@ -58,6 +58,84 @@ public struct RoundedRectPainter: Sendable {
         columns = x0..<x1
     }
 
+    /// Pixels farther than this inside the outline (in pixels) are fully covered; farther
+    /// outside, not at all. Half a pixel by the coverage rule, plus a margin for rounding.
+    static let certainDistance = 0.5 + 1e-3
+
+    var spans: BoxSpans {
+        BoxSpans(a: Double(ia), b: Double(ib), c: Double(ic), d: Double(id), tx: Double(itx), ty: Double(ity))
+    }
+
+    /// Columns of frame row `y` that the shape (stroke included) can touch.
+    func outerSpan(row y: Int, within limit: Range<Int>) -> Range<Int> {
+        let grow =
+            (Self.certainDistance + Double(strokeHalfWidth) * Double(pixelsPerUnit)) / Double(pixelsPerUnit)
+        return spans.columns(
+            row: y, halfX: Double(halfSize.x) + grow, halfY: Double(halfSize.y) + grow, limit: limit)
+    }
+
+    /// Columns of frame row `y` whose pixels are entirely filled (no edge, corner or stroke).
+    func innerSpan(row y: Int, within limit: Range<Int>) -> Range<Int> {
+        let shrink =
+            Double(radius) + (Self.certainDistance + Double(strokeHalfWidth) * Double(pixelsPerUnit))
+            / Double(pixelsPerUnit)
+        return spans.columns(
+            row: y, halfX: Double(halfSize.x) - shrink, halfY: Double(halfSize.y) - shrink, limit: limit)
+    }
+
+    /// Multiplies `band` (frame rows `firstRow..<firstRow+rows`) by the shape's fill coverage
+    /// within `window`: clipping content to the shape in place. Pixels inside are left as they
+    /// are, pixels outside become transparent, and only edge pixels compute a distance.
+    public func clip(_ band: PlanarBand, firstRow: Int, rows count: Int, columns window: Range<Int>) {
+        let lane = SIMD8<Float>(0, 1, 2, 3, 4, 5, 6, 7) + 0.5
+        let inner = halfSize - radius
+        let ppu = SIMD8<Float>(repeating: pixelsPerUnit)
+        let half = SIMD8<Float>(repeating: 0.5)
+        let span = band.chunkSpan(window)
+        for y in firstRow..<(firstRow + count) {
+            let base = (y - firstRow) &* band.stride
+            let outer = rows.contains(y) ? outerSpan(row: y, within: span) : span.lowerBound..<span.lowerBound
+            let full = rows.contains(y) ? innerSpan(row: y, within: span) : outer
+            // Outside the outer span: transparent.
+            for range in [span.lowerBound..<outer.lowerBound, outer.upperBound..<span.upperBound]
+            where !range.isEmpty {
+                for plane in [band.r, band.g, band.b, band.a] {
+                    (plane + base + range.lowerBound).update(repeating: 0, count: range.count)
+                }
+            }
+            guard !outer.isEmpty else { continue }
+            let py = Float(y) + 0.5
+            // Chunks from the outer span's first aligned chunk; whole chunks inside the inner
+            // span are left alone.
+            var x = outer.lowerBound & ~7
+            while x < outer.upperBound {
+                if x >= full.lowerBound && x + 8 <= full.upperBound {
+                    x &+= 8
+                    continue
+                }
+                let px = lane + Float(x)
+                let lx = px * ia + (py * ic + itx)
+                let ly = px * ib + (py * id + ity)
+                let qx = magnitude(lx) - inner.x, qy = magnitude(ly) - inner.y
+                let ox = positive(qx), oy = positive(qy)
+                let distance = (squareRoot(ox * ox + oy * oy) + negative(maximum(qx, qy)) - radius) * ppu
+                var coverage = unit(half - distance)
+                // Lanes before the outer span's start belong to the cleared part (or the window's
+                // chunk widening); lanes past its end likewise.
+                let skip = LaneMask.first(max(0, min(8, outer.lowerBound &- x)))
+                let keep = LaneMask.first(max(0, min(8, outer.upperBound &- x))) & ~skip
+                coverage = unsafeBitCast(
+                    unsafeBitCast(coverage, to: SIMD8<UInt32>.self) & keep, to: SIMD8<Float>.self)
+                let p = base &+ x
+                for plane in [band.r, band.g, band.b, band.a] {
+                    let v = load(plane + p)
+                    store(LaneMask.select(keep | skip, v * coverage, v), plane + p)
+                }
+                x &+= 8
+            }
+        }
+    }
+
     /// Paints frame rows `firstRow..<firstRow+rows` into `band`, replacing its contents.
     public func paint(
         into band: PlanarBand, firstRow: Int, rows count: Int, columns window: Range<Int>? = nil
@@ -73,11 +151,31 @@ public struct RoundedRectPainter: Sendable {
         for y in top..<bottom {
             let py = Float(y) + 0.5
             let base = (y - firstRow) &* band.stride
-            var x = columns.lowerBound
-            while x < columns.upperBound {
+            let outer = outerSpan(row: y, within: columns)
+            let full = innerSpan(row: y, within: outer)
+            var x = outer.lowerBound
+            while x < outer.upperBound {
                 let px = lane + Float(x)
                 let lx = px * ia + (py * ic + itx)
                 let ly = px * ib + (py * id + ity)
+                if x >= full.lowerBound && x &+ 8 <= full.upperBound {
+                    // Wholly inside: the fill, without distances.
+                    let p = base &+ x
+                    if let gradient {
+                        let c = gradient.colors(x: lx, y: ly)
+                        store(c.r, band.r + p)
+                        store(c.g, band.g + p)
+                        store(c.b, band.b + p)
+                        store(c.a, band.a + p)
+                    } else {
+                        store(SIMD8(repeating: fill.x), band.r + p)
+                        store(SIMD8(repeating: fill.y), band.g + p)
+                        store(SIMD8(repeating: fill.z), band.b + p)
+                        store(SIMD8(repeating: fill.w), band.a + p)
+                    }
+                    x &+= 8
+                    continue
+                }
                 // Signed distance to a rounded rectangle centred at the origin.
                 let qx = magnitude(lx) - inner.x, qy = magnitude(ly) - inner.y
                 let ox = positive(qx), oy = positive(qy)
@@ -87,7 +185,7 @@ public struct RoundedRectPainter: Sendable {
                 let fillCoverage = unit(half - distance)
                 let strokeCoverage = unit(half - (magnitude(distance) - strokeHalfWidth * pixelsPerUnit))
                 let keep = 1 - strokeCoverage * stroke.w
-                let inside = LaneMask.first(min(8, columns.upperBound &- x))
+                let inside = LaneMask.first(min(8, outer.upperBound &- x))
                 @inline(__always) func put(
                     _ fillChannel: Float, _ strokeChannel: Float, _ plane: UnsafeMutablePointer<Float>
                 ) {

@@ -85,16 +85,13 @@ struct PreparedGroup: PreparedLayer {
             return children.paint(into: band, firstRow: firstRow, rows: rows, columns: columns, pool: pool)
         }
         // Children only matter inside the clip: a clipped card costs only the rows and columns
-        // it covers. The mask below is zero elsewhere, which also clears what the children
-        // left outside those columns.
+        // it covers. Clipping clears everything outside the shape, which also clears what the
+        // children left outside those columns.
         let inside = columns.clamped(to: clip.columns)
         if clip.rows.upperBound <= firstRow || clip.rows.lowerBound >= firstRow + rows || inside.isEmpty {
             return band.fill(.transparent, rows: rows, columns: columns)
         }
         children.paint(into: band, firstRow: firstRow, rows: rows, columns: inside, pool: pool)
-        pool.withBand { mask in
-            clip.paint(into: mask, firstRow: firstRow, rows: rows, columns: columns)
-            Compositing.multiply(band, byAlphaOf: mask, rows: rows, columns: columns)
-        }
+        clip.clip(band, firstRow: firstRow, rows: rows, columns: columns)
     }
 }

@@ -6,7 +6,9 @@ import KilnMedia
     import Glibc
 #endif
 
-// libx264 and libavformat chat on stderr at info level; Kiln reports progress itself.
-MediaLibraries.setLogLevel(ProcessInfo.processInfo.environment["KILN_FFMPEG_LOG"] == "1" ? .info : .error)
+// libx264 and libavformat chat on stderr, and decoders print their own view of a bad image next
+// to Kiln's message (which names the file and the JSON path). Kiln reports progress and every
+// failure itself; KILN_FFMPEG_LOG=1 shows the libraries' own lines for debugging.
+MediaLibraries.setLogLevel(ProcessInfo.processInfo.environment["KILN_FFMPEG_LOG"] == "1" ? .info : .quiet)
 let cli = CommandLine.arguments.dropFirst()
 exit(KilnCommand.run(Array(cli)))

@@ -1,0 +1,31 @@
+/// Which pixels of a frame row have their centre inside a rectangle under an affine map: the
+/// rectangle is |x| ≤ halfX, |y| ≤ halfY in a local space reached from frame pixel centres by
+/// local = (a·px + c·py + tx, b·px + d·py + ty). Painters use it to skip the pixels of a row
+/// that are surely outside a shape and to fill those surely inside without per-pixel distances.
+struct BoxSpans {
+    let a: Double, b: Double, c: Double, d: Double, tx: Double, ty: Double
+
+    /// Columns (pixel indices, clamped to `limit`) whose centres x + 0.5 lie inside the box on
+    /// frame row `y`; empty when none or when the box is empty.
+    func columns(row y: Int, halfX: Double, halfY: Double, limit: Range<Int>) -> Range<Int> {
+        guard halfX >= 0, halfY >= 0 else { return limit.lowerBound..<limit.lowerBound }
+        let py = Double(y) + 0.5
+        var lo = -Double.infinity, hi = Double.infinity
+        // Each local coordinate is linear in px: k·px + offset must lie in [-half, half].
+        for (k, offset, half) in [(a, c * py + tx, halfX), (b, d * py + ty, halfY)] {
+            if abs(k) < 1e-12 {
+                if abs(offset) > half { return limit.lowerBound..<limit.lowerBound }
+                continue
+            }
+            let p = (-half - offset) / k, q = (half - offset) / k
+            lo = max(lo, min(p, q))
+            hi = min(hi, max(p, q))
+        }
+        guard lo <= hi else { return limit.lowerBound..<limit.lowerBound }
+        // Pixel x has its centre at x + 0.5.
+        let first = lo.isFinite ? Int(max(min((lo - 0.5).rounded(.up), 1e9), -1e9)) : limit.lowerBound
+        let last = hi.isFinite ? Int(max(min((hi - 0.5).rounded(.down), 1e9), -1e9)) : limit.upperBound - 1
+        let lower = max(first, limit.lowerBound), upper = min(last + 1, limit.upperBound)
+        return lower < upper ? lower..<upper : limit.lowerBound..<limit.lowerBound
+    }
+}
