@@ -156,47 +156,50 @@ public struct ImagePainter: Sendable {
     struct Sampler {
         let width: Int32
         let height: Int32
+        let stride: Int32
         let texels: UnsafePointer<UInt32>
         let scale: Float
+
         init(level: RasterImage.Level, texels: UnsafePointer<UInt32>, exponent: Int) {
             width = Int32(level.width)
             height = Int32(level.height)
+            stride = Int32(level.stride)
             self.texels = texels
             var s: Float = 1
             for _ in 0..<exponent { s *= 0.5 }
             scale = s
         }
 
-        /// Eight texels by index, built in registers: writing lanes of a SIMD value one by one
-        /// spills and reloads the whole vector per lane, and reloading scalar stores as a vector
-        /// defeats store forwarding.
+        /// The texel pairs (x, x + 1) at eight indices, one 64-bit load each, split into the
+        /// left and right texels. Built in registers: writing lanes of a SIMD value one by one
+        /// spills and reloads the whole vector per lane.
         @inline(__always)
-        func gather8(_ i: SIMD8<Int32>) -> SIMD8<UInt32> {
-            SIMD8(
-                texels[Int(i[0])], texels[Int(i[1])], texels[Int(i[2])], texels[Int(i[3])],
-                texels[Int(i[4])], texels[Int(i[5])], texels[Int(i[6])], texels[Int(i[7])])
+        func pairs(_ i: SIMD8<Int32>) -> (left: SIMD8<UInt32>, right: SIMD8<UInt32>) {
+            let raw = UnsafeRawPointer(texels)
+            @inline(__always) func pair(_ lane: Int) -> UInt64 {
+                raw.loadUnaligned(fromByteOffset: Int(i[lane]) &* 4, as: UInt64.self)
+            }
+            let both = unsafeBitCast(
+                SIMD8<UInt64>(pair(0), pair(1), pair(2), pair(3), pair(4), pair(5), pair(6), pair(7)),
+                to: SIMD16<UInt32>.self)
+            return (both.evenHalf, both.oddHalf)
         }
 
         @inline(__always)
         func sample(u: SIMD8<Float>, v: SIMD8<Float>) -> (
             r: SIMD8<Float>, g: SIMD8<Float>, b: SIMD8<Float>, a: SIMD8<Float>
         ) {
-            // Texel centres sit at half-integers.
-            // Clamped before the integer conversion, which traps outside Int32 (far-off or NaN
-            // coordinates of pixels the coverage already zeroes).
-            let su = between(u * scale - 0.5, -1, Float(width))
-            let sv = between(v * scale - 0.5, -1, Float(height))
+            // Clamping the coordinate to the outer texel centres makes edge taps repeat the edge
+            // texel: the second tap of a pair then has weight 0 (and reads the padding, which
+            // repeats the edge anyway). The clamp also keeps far-off or NaN coordinates of
+            // pixels the coverage zeroes out of the integer conversion.
+            let su = between(u * scale - 0.5, 0, Float(width - 1))
+            let sv = between(v * scale - 0.5, 0, Float(height - 1))
             let fu = su.rounded(.down), fv = sv.rounded(.down)
             let wx = su - fu, wy = sv - fv
-            let maxX = SIMD8<Int32>(repeating: width - 1), maxY = SIMD8<Int32>(repeating: height - 1)
-            let zero = SIMD8<Int32>()
-            let x0i = wholeNumberToInt(fu), y0i = wholeNumberToInt(fv)
-            let x0 = between(x0i, zero, maxX)
-            let x1 = between(x0i &+ 1, zero, maxX)
-            let y0 = between(y0i, zero, maxY) &* width
-            let y1 = between(y0i &+ 1, zero, maxY) &* width
-            let t00 = gather8(y0 &+ x0), t10 = gather8(y0 &+ x1)
-            let t01 = gather8(y1 &+ x0), t11 = gather8(y1 &+ x1)
+            let top = wholeNumberToInt(fv) &* stride &+ wholeNumberToInt(fu)
+            let (t00, t10) = pairs(top)
+            let (t01, t11) = pairs(top &+ stride)
             @inline(__always) func channel(_ shift: UInt32) -> SIMD8<Float> {
                 // A byte b in the low mantissa bits of 2^23 is the float 2^23 + b: two integer
                 // operations and a subtraction, where a generic SIMD conversion loops per lane.

@@ -8,7 +8,25 @@ public final class RasterImage: Sendable {
     public struct Level: Sendable {
         public let width: Int
         public let height: Int
+        /// Row-major with one extra column and one extra row repeating the last ones (`stride` =
+        /// width + 1): a bilinear tap reads its two horizontal neighbours with one 64-bit load,
+        /// and the pair at the right or bottom edge stays inside the allocation.
         public let texels: [UInt32]
+        public var stride: Int { width + 1 }
+
+        /// `packed` holds width × height texels, row-major, unpadded.
+        init(width: Int, height: Int, packed: [UInt32]) {
+            self.width = width
+            self.height = height
+            var texels = [UInt32](repeating: 0, count: (width + 1) * (height + 1))
+            for y in 0...height {
+                let source = min(y, height - 1) * width
+                for x in 0...width { texels[y * (width + 1) + x] = packed[source + min(x, width - 1)] }
+            }
+            self.texels = texels
+        }
+
+        func texel(x: Int, y: Int) -> UInt32 { texels[y * stride + x] }
     }
 
     public let width: Int
@@ -28,7 +46,7 @@ public final class RasterImage: Sendable {
             let r = min(bytes[4 * i], a), g = min(bytes[4 * i + 1], a), b = min(bytes[4 * i + 2], a)
             texels[i] = UInt32(r) | UInt32(g) << 8 | UInt32(b) << 16 | UInt32(a) << 24
         }
-        var levels = [Level(width: width, height: height, texels: texels)]
+        var levels = [Level(width: width, height: height, packed: texels)]
         while let last = levels.last, last.width > 1 || last.height > 1 {
             levels.append(Self.halve(last))
         }
@@ -52,7 +70,7 @@ public final class RasterImage: Sendable {
     /// One texel of level 0 as premultiplied components 0…255 (tests).
     public func texel(x: Int, y: Int, level: Int = 0) -> SIMD4<UInt8> {
         let l = levels[level]
-        let t = l.texels[y * l.width + x]
+        let t = l.texel(x: x, y: y)
         return SIMD4(UInt8(t & 0xFF), UInt8(t >> 8 & 0xFF), UInt8(t >> 16 & 0xFF), UInt8(t >> 24))
     }
 
@@ -61,24 +79,22 @@ public final class RasterImage: Sendable {
     static func halve(_ level: Level) -> Level {
         let w = (level.width + 1) / 2, h = (level.height + 1) / 2
         var texels = [UInt32](repeating: 0, count: w * h)
-        level.texels.withUnsafeBufferPointer { source in
-            for y in 0..<h {
-                let y0 = min(2 * y, level.height - 1), y1 = min(2 * y + 1, level.height - 1)
-                for x in 0..<w {
-                    let x0 = min(2 * x, level.width - 1), x1 = min(2 * x + 1, level.width - 1)
-                    let taps = [
-                        source[y0 * level.width + x0], source[y0 * level.width + x1],
-                        source[y1 * level.width + x0], source[y1 * level.width + x1],
-                    ]
-                    var packed: UInt32 = 0
-                    for shift in stride(from: 0 as UInt32, to: 32, by: 8) {
-                        let sum = taps.reduce(UInt32(0)) { $0 + ($1 >> shift & 0xFF) }
-                        packed |= ((sum + 2) / 4) << shift
-                    }
-                    texels[y * w + x] = packed
+        for y in 0..<h {
+            let y0 = min(2 * y, level.height - 1), y1 = min(2 * y + 1, level.height - 1)
+            for x in 0..<w {
+                let x0 = min(2 * x, level.width - 1), x1 = min(2 * x + 1, level.width - 1)
+                let taps = [
+                    level.texel(x: x0, y: y0), level.texel(x: x1, y: y0), level.texel(x: x0, y: y1),
+                    level.texel(x: x1, y: y1),
+                ]
+                var packed: UInt32 = 0
+                for shift in stride(from: 0 as UInt32, to: 32, by: 8) {
+                    let sum = taps.reduce(UInt32(0)) { $0 + ($1 >> shift & 0xFF) }
+                    packed |= ((sum + 2) / 4) << shift
                 }
+                texels[y * w + x] = packed
             }
         }
-        return Level(width: w, height: h, texels: texels)
+        return Level(width: w, height: h, packed: texels)
     }
 }
