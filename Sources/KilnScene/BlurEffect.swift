@@ -2,9 +2,9 @@ import KilnModel
 import KilnRaster
 
 /// SwiftUI's `blur(radius:)`: a gaussian blur whose radius is the standard deviation in pixels
-/// (as CSS `blur()`). It costs the same for any radius. Blurs and colour effects are both linear
-/// in premultiplied colour, so they commute: a layer's blur stages combine into one blur
-/// (variances add) and its colour stages into one matrix, whatever their order.
+/// (as CSS `blur()`). It costs the same for any radius. A layer's blur stages combine into one
+/// blur (variances add); colour stages written before the first blur apply before it, the others
+/// after it.
 public struct BlurEffect: EffectContent {
     public let radius: Animated<Double>
 

@@ -58,12 +58,19 @@ extension LayerNode {
         let place = context.parent.concatenating(modifiers.affine(around: local.apply(size / 2)))
             .concatenating(local)
         let layer = prepareContent(size: size, place: place, context: context)
-        var colors: ColorMatrix?
+        // Colour stages written before the first blur run before it (in the offscreen pass), the
+        // rest after: the matrices clamp, so a contrast boost and then a blur must not come out
+        // as a blur and then a contrast boost. Blurs combine into one (variances add).
+        var before: ColorMatrix?, after: ColorMatrix?
         var blurVariance = 0.0
         for effect in effects {
             switch effect.content {
             case let color as any ColorEffect:
-                colors = color.matrix(at: time).concatenating(colors ?? .identity)
+                if blurVariance > 0 {
+                    after = color.matrix(at: time).concatenating(after ?? .identity)
+                } else {
+                    before = color.matrix(at: time).concatenating(before ?? .identity)
+                }
             case let blur as BlurEffect:
                 let radius = max(blur.radius.value(at: time), 0)
                 blurVariance += radius * radius
@@ -71,10 +78,17 @@ extension LayerNode {
                 preconditionFailure("effect '\(effect.kind)' has no renderer")
             }
         }
-        if let matrix = modifiers.colorMatrix { colors = matrix.concatenating(colors ?? .identity) }
         blurVariance += modifiers.blur * modifiers.blur
         let blur = GaussianBlur(radius: blurVariance.squareRoot())
-        let offscreen = blur.isIdentity ? nil : Offscreen(layer: layer, blur: blur, canvas: context.canvas)
+        var colors: ColorMatrix?
+        var offscreen: Offscreen?
+        if blur.isIdentity {
+            colors = before.map { b in after.map { $0.concatenating(b) } ?? b } ?? after
+        } else {
+            offscreen = Offscreen(layer: layer, colors: before, blur: blur, canvas: context.canvas)
+            colors = after
+        }
+        if let matrix = modifiers.colorMatrix { colors = matrix.concatenating(colors ?? .identity) }
         return PreparedItem(layer: layer, opacity: opacity, colors: colors, offscreen: offscreen)
     }
 

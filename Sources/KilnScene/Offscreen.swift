@@ -49,14 +49,17 @@ public struct PixelExtent: Sendable, Equatable {
 /// pixels: content crossing the frame edge continues outward, as it does in the scene.
 public final class Offscreen: @unchecked Sendable {
     let layer: any PreparedLayer
+    /// Colour stages that come before the blur.
+    let colors: ColorMatrix?
     let blur: GaussianBlur
     /// Frame pixels this offscreen covers: the layer's extent grown by the blur's reach.
     let extent: PixelExtent
     /// Set by the renderer for the frame being painted (rows: `extent.rows`, frame-wide columns).
     var image: PlanarBand?
 
-    init(layer: any PreparedLayer, blur: GaussianBlur, canvas: Canvas) {
+    init(layer: any PreparedLayer, colors: ColorMatrix?, blur: GaussianBlur, canvas: Canvas) {
         self.layer = layer
+        self.colors = colors
         self.blur = blur
         let source = (layer.extent ?? .whole(canvas)).intersection(.whole(canvas))
         extent = source.grown(by: blur.reach, within: canvas)
@@ -69,13 +72,15 @@ public final class Offscreen: @unchecked Sendable {
     ) {
         self.image = image
         guard !extent.isEmpty else { return }
-        let extent = self.extent, layer = self.layer, blur = self.blur
+        let extent = self.extent, layer = self.layer, blur = self.blur, colors = self.colors
         let top = extent.rows.lowerBound
         BandScheduler(height: extent.rows.count, bandHeight: bandHeight, threads: threads).run {
             worker, first, rows in
+            let band = image.rows(from: first, count: rows)
             layer.paint(
-                into: image.rows(from: first, count: rows), firstRow: top + first, rows: rows,
-                columns: extent.columns, pool: scratch[worker].pool)
+                into: band, firstRow: top + first, rows: rows, columns: extent.columns,
+                pool: scratch[worker].pool)
+            colors?.apply(to: band, rows: rows, columns: extent.columns)
         }
         guard !blur.isIdentity else { return }
         let rowCount = extent.rows.count, workspace = blurWorkspace

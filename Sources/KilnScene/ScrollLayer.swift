@@ -99,6 +99,13 @@ public struct ScrollLayer: LayerContent {
                 "advanceEvery drives the scroll position itself; remove 'page'/'offset'",
                 at: params.node("advanceEvery"), path: params.path("advanceEvery"))
         }
+        let every = params.number("advanceEvery").value(at: 0)
+        if every > 0 && params.number("advanceDuration").value(at: 0) > every {
+            context.error(
+                "advanceDuration (\(params.number("advanceDuration").value(at: 0)) s) must not exceed advanceEvery "
+                    + "(\(every) s): each advance starts from the page the previous one reached",
+                at: params.node("advanceDuration"), path: params.path("advanceDuration"))
+        }
         guard context.diagnostics.count == before else { return nil }
         let duration = params.number("advanceDuration").value(at: 0)
         let ease = AdvanceEase(rawValue: params.string("advanceEase")) ?? .spring
@@ -203,7 +210,8 @@ public struct ScrollLayer: LayerContent {
     {
         let pageCount =
             switch paging {
-            case .items: max(starts.count, 1)
+            // Pages past the one that reaches the end of the content would not move it.
+            case .items: (starts.firstIndex { $0 >= maxOffset - 0.5 } ?? max(starts.count - 1, 0)) + 1
             case .viewport: viewportLength > 0 ? Int((maxOffset / viewportLength).rounded(.up)) + 1 : 1
             }
         let position: Double

@@ -59,4 +59,29 @@ final class ModifierContractTests: XCTestCase {
             }
         }
     }
+
+    /// Colour stages before a blur act before it: a contrast boost then a blur is soft; a blur
+    /// then a contrast boost brings the edge back.
+    func testColourStagesBeforeABlurApplyBeforeIt() throws {
+        func edgeSteepness(_ effects: String) throws -> Int {
+            let frame = Fixture.render(
+                try Fixture.job(
+                    """
+                    {"kiln": 1, "output": {"width": 200, "height": 40, "fps": 30, "duration": 1},
+                     "layers": [{"type": "group", "size": [200, 40], "effects": \(effects), "layers": [
+                                  {"type": "solid", "color": "#000000"},
+                                  {"type": "shape", "size": [100, 40], "position": [50, 20], "fill": "#8080ff"}]}]}
+                    """))
+            var steepest = 0
+            for x in 60..<140 {
+                steepest = max(
+                    steepest, abs(Int(frame.pixel(x: x + 1, y: 20).z) - Int(frame.pixel(x: x, y: 20).z)))
+            }
+            return steepest
+        }
+        let contrastFirst = try edgeSteepness(#"[{"contrast": 5}, {"blur": 15}]"#)
+        let blurFirst = try edgeSteepness(#"[{"blur": 15}, {"contrast": 5}]"#)
+        XCTAssertLessThan(contrastFirst, 12)
+        XCTAssertGreaterThan(blurFirst, 2 * contrastFirst)
+    }
 }

@@ -89,4 +89,32 @@ final class ScrollLayerTests: XCTestCase {
                 "row \(row)")
         }
     }
+
+    /// With several items in view, pages stop at the first one that reaches the end of the
+    /// content, so a looping advance never spends steps standing still.
+    func testAutomaticAdvanceCountsOnlyPagesThatMove() {
+        let scroll = ScrollLayer(
+            size: nil, spacing: .constant(0), padding: .constant(0), advanceEvery: 1,
+            advance: .eased(duration: 0.5, easing: .linear), loops: true)
+        let sizes = Array(repeating: SIMD2<Double>(100, 100), count: 5)
+        func first(_ t: Double) -> Double {
+            scroll.layout(sizes, viewport: SIMD2(300, 100), at: t)[0].origin.x
+        }
+        // Content 500 wide in a 300-pixel viewport: offsets 0, 100, 200, then back to 0.
+        XCTAssertEqual([1.5, 2.5, 3.5].map(first), [-100, -200, 0])
+    }
+
+    func testAdvanceLongerThanItsIntervalIsAnError() {
+        XCTAssertThrowsError(
+            try Fixture.job(
+                """
+                {"kiln": 1, "output": {"width": 64, "height": 64, "fps": 30, "duration": 1},
+                 "layers": [{"type": "scroll", "advanceEvery": 1, "advanceDuration": 2, "layers": []}]}
+                """)
+        ) { error in
+            XCTAssertTrue(
+                "\(error)".contains("layers[0].advanceDuration: advanceDuration (2.0 s) must not exceed"),
+                "\(error)")
+        }
+    }
 }

@@ -57,8 +57,9 @@ public struct ModifierValues: Sendable, Hashable {
         var result = self
         result.opacity = min(max(opacity, 0), 1)
         result.blur = min(max(blur, 0), ModifierProperty.blur.range.upperBound)
-        result.contrast = max(contrast, 0)
-        result.saturation = max(saturation, 0)
+        result.brightness = min(max(brightness, -1), 1)
+        result.contrast = min(max(contrast, 0), ModifierProperty.contrast.range.upperBound)
+        result.saturation = min(max(saturation, 0), ModifierProperty.saturation.range.upperBound)
         result.grayscale = min(max(grayscale, 0), 1)
         return result
     }
