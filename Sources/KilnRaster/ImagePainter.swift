@@ -200,17 +200,44 @@ public struct ImagePainter: Sendable {
             let top = wholeNumberToInt(fv) &* stride &+ wholeNumberToInt(fu)
             let (t00, t10) = pairs(top)
             let (t01, t11) = pairs(top &+ stride)
-            @inline(__always) func channel(_ shift: UInt32) -> SIMD8<Float> {
-                // A byte b in the low mantissa bits of 2^23 is the float 2^23 + b: two integer
-                // operations and a subtraction, where a generic SIMD conversion loops per lane.
-                @inline(__always) func unpack(_ t: SIMD8<UInt32>) -> SIMD8<Float> {
-                    unsafeBitCast((t &>> shift & 0xFF) | 0x4B00_0000, to: SIMD8<Float>.self) - 8_388_608
-                }
-                let a = unpack(t00), b = unpack(t10), c = unpack(t01), d = unpack(t11)
-                let top = a + (b - a) * wx, bottom = c + (d - c) * wx
-                return top + (bottom - top) * wy
+            // Fixed-point lerps on packed bytes, two channels per 32-bit lane (r and b, then g
+            // and a) in 16-bit halves: weights are 0…256 (GPU-style 8-bit fractions), products
+            // stay below 2^16, and one 16-bit multiply serves sixteen channel values.
+            let wx16 = weights(wx), wy16 = weights(wy)
+            @inline(__always) func lerp(_ a: SIMD16<UInt16>, _ b: SIMD16<UInt16>, _ w: SIMD16<UInt16>)
+                -> SIMD16<UInt16>
+            {
+                (a &* (256 &- w) &+ b &* w &+ 128) &>> 8
             }
-            return (channel(0), channel(8), channel(16), channel(24))
+            @inline(__always) func rb(_ t: SIMD8<UInt32>) -> SIMD16<UInt16> {
+                unsafeBitCast(t & 0x00FF_00FF, to: SIMD16<UInt16>.self)
+            }
+            @inline(__always) func ga(_ t: SIMD8<UInt32>) -> SIMD16<UInt16> {
+                unsafeBitCast(t &>> 8 & 0x00FF_00FF, to: SIMD16<UInt16>.self)
+            }
+            let redBlue = unsafeBitCast(
+                lerp(lerp(rb(t00), rb(t10), wx16), lerp(rb(t01), rb(t11), wx16), wy16), to: SIMD8<UInt32>.self
+            )
+            let greenAlpha = unsafeBitCast(
+                lerp(lerp(ga(t00), ga(t10), wx16), lerp(ga(t01), ga(t11), wx16), wy16), to: SIMD8<UInt32>.self
+            )
+            // A byte b in the low mantissa bits of 2^23 is the float 2^23 + b: two integer
+            // operations and a subtraction, where a generic SIMD conversion loops per lane.
+            @inline(__always) func float(_ v: SIMD8<UInt32>) -> SIMD8<Float> {
+                unsafeBitCast(v | 0x4B00_0000, to: SIMD8<Float>.self) - 8_388_608
+            }
+            return (
+                float(redBlue & 0xFFFF), float(greenAlpha & 0xFFFF), float(redBlue &>> 16),
+                float(greenAlpha &>> 16)
+            )
+        }
+
+        /// A fraction 0…1 as a 0…256 weight in both 16-bit halves of each lane.
+        @inline(__always)
+        func weights(_ f: SIMD8<Float>) -> SIMD16<UInt16> {
+            // f · 256 + 2^23 puts the rounded weight in the low mantissa bits.
+            let w = unsafeBitCast(f * 256 + 8_388_608, to: SIMD8<UInt32>.self) & 0x1FF
+            return unsafeBitCast(w | w &<< 16, to: SIMD16<UInt16>.self)
         }
     }
 }

@@ -58,6 +58,48 @@ final class ImageLayerTests: XCTestCase {
         XCTAssertEqual(band.pixel(x: 0, row: 4).a, 0.5, accuracy: 1e-5, "half-covered edge pixel")
     }
 
+    /// The SIMD sampler against plain scalar bilinear filtering of the same texels, under a
+    /// rotation and a slight enlargement, away from the edges (whose coverage is tested apart).
+    func testSamplingMatchesAScalarBilinearReference() {
+        var generator = SystemRandomNumberGenerator()
+        var bytes: [UInt8] = []
+        for _ in 0..<(32 * 32) {
+            let a = UInt8.random(in: 0...255, using: &generator)
+            bytes += [UInt8.random(in: 0...a), UInt8.random(in: 0...a), UInt8.random(in: 0...a), a]
+        }
+        let image = RasterImage(width: 32, height: 32, premultipliedRGBA: bytes)
+        let place = Affine2D.translation(30, 8).concatenating(.rotation(sin: 0.38, cos: 0.925))
+            .concatenating(.scale(1.3, 1.3))
+        let band = paint(
+            ImagePainter(
+                image: image, frameFromImage: place, visible: (SIMD2(0, 0), SIMD2(32, 32)), frameWidth: 80,
+                frameHeight: 80), width: 80, height: 80)
+        let inverse = place.inverted!
+        func texel(_ x: Int, _ y: Int, _ c: Int) -> Double {
+            Double(bytes[(min(max(y, 0), 31) * 32 + min(max(x, 0), 31)) * 4 + c])
+        }
+        var checked = 0
+        for y in 0..<80 {
+            for x in 0..<80 {
+                let p = inverse.apply(SIMD2(Double(x) + 0.5, Double(y) + 0.5))
+                guard p.x > 1.5, p.y > 1.5, p.x < 30.5, p.y < 30.5 else { continue }
+                let u = p.x - 0.5, v = p.y - 0.5
+                let x0 = Int(u.rounded(.down)), y0 = Int(v.rounded(.down))
+                let fx = u - Double(x0), fy = v - Double(y0)
+                let got = band.pixel(x: x, row: y)
+                for (c, value) in [got.r, got.g, got.b, got.a].enumerated() {
+                    let top = texel(x0, y0, c) * (1 - fx) + texel(x0 + 1, y0, c) * fx
+                    let bottom = texel(x0, y0 + 1, c) * (1 - fx) + texel(x0 + 1, y0 + 1, c) * fx
+                    let expected = top * (1 - fy) + bottom * fy
+                    // 8-bit weights and integer results: within a code value and a half.
+                    XCTAssertEqual(Double(value) * 255, expected, accuracy: 1.5, "(\(x), \(y)) channel \(c)")
+                }
+                checked += 1
+            }
+        }
+        XCTAssertGreaterThan(checked, 1000)
+    }
+
     func testMipLevelsAverageTwoByTwoAndShrinkingSamplesThem() {
         // A 1-pixel checkerboard: every level above 0 is mid-grey.
         var bytes: [UInt8] = []
