@@ -1,9 +1,8 @@
-// The inner loops of GaussianBlur. A running sum along a line is a serial chain, so both passes
-// run it on SIMD vectors whose lanes are *different lines*: 8 or 16 rows side by side for the
-// horizontal pass (transposed into scratch in 4×4 blocks), 8 or 16 adjacent columns for the
-// vertical pass (already side by side in memory). The three boxes run as one pipeline over a
-// line, each lagging the previous by its reach, so a line is read once and written once and the
-// intermediate lines stay in L1/L2.
+// The horizontal pass. A running sum along a row is a serial chain, so it runs on SIMD vectors
+// whose lanes are 16 (or 8) *different rows*: each block of rows is transposed, 4×4 at a time,
+// into a line of vectors padded with the border pixels, the three boxes run over the line as one
+// pipeline (each lagging the previous by its reach, so the intermediate lines stay in L1/L2),
+// and the result is transposed back.
 
 /// Whether a kernel's first two boxes have tails (`BoxKernel.tails`), as a type, so each kernel is
 /// compiled once for each case instead of testing per sample.
@@ -202,29 +201,46 @@ extension BoxKernel {
         }
 
         // Transpose out; columns outside the window and rows outside the block are not written.
+        // Whole 4×4 blocks inside the window go through a loop of their own, which keeps its
+        // pointers in registers; the rest (at most one block at each end, or a short block) lane
+        // by lane.
+        let inner = ((c0 &+ 3) & ~3)..<max((c0 &+ 3) & ~3, c1 & ~3)
         for quad in 0..<(V.scalarCount / 4) {
             let first = firstRow &+ 4 &* quad
             let rows = min(4, rowsEnd &- first)
             if rows <= 0 { break }
-            let row = plane + first &* stride
-            var x = span.lowerBound
-            while x < span.upperBound {
+            let row0 = plane + first &* stride
+            @inline(__always) func block(_ x: Int) -> (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>)
+            {
                 let p = UnsafeRawPointer(column) + (x &* lineBytes &+ 16 &* quad)
-                let t = transpose4(
+                return transpose4(
                     p.load(as: SIMD4<Float>.self), (p + lineBytes).load(as: SIMD4<Float>.self),
                     (p + 2 &* lineBytes).load(as: SIMD4<Float>.self),
                     (p + 3 &* lineBytes).load(as: SIMD4<Float>.self))
-                if x >= c0 && x &+ 4 <= c1 && rows == 4 {
-                    store4(t.0, row + x)
-                    store4(t.1, row + (stride &+ x))
-                    store4(t.2, row + (2 &* stride &+ x))
-                    store4(t.3, row + (3 &* stride &+ x))
-                } else {
-                    for k in 0..<rows {
-                        let v = k == 0 ? t.0 : k == 1 ? t.1 : k == 2 ? t.2 : t.3
-                        for lane in 0..<4 where columns.contains(x &+ lane) {
-                            row[k &* stride &+ x &+ lane] = v[lane]
-                        }
+            }
+            if rows == 4 {
+                let (row1, row2, row3) = (row0 + stride, row0 + 2 &* stride, row0 + 3 &* stride)
+                var x = inner.lowerBound
+                while x < inner.upperBound {
+                    let t = block(x)
+                    store4(t.0, row0 + x)
+                    store4(t.1, row1 + x)
+                    store4(t.2, row2 + x)
+                    store4(t.3, row3 + x)
+                    x &+= 4
+                }
+            }
+            var x = span.lowerBound
+            while x < span.upperBound {
+                if rows == 4 && inner.contains(x) {
+                    x = inner.upperBound
+                    continue
+                }
+                let t = block(x)
+                for k in 0..<rows {
+                    let v = k == 0 ? t.0 : k == 1 ? t.1 : k == 2 ? t.2 : t.3
+                    for lane in 0..<4 where columns.contains(x &+ lane) {
+                        row0[k &* stride &+ x &+ lane] = v[lane]
                     }
                 }
                 x &+= 4

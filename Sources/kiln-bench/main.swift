@@ -45,7 +45,8 @@ struct Options {
                     Measures, at the given size (default 1920x1080), on an animated 3×3 mesh gradient:
                     render ms/frame and ns·core/px with 1 thread and with all threads; float→YUV (Kiln's
                     fused SIMD pass) against RGBA→YUV with libswscale; libx264 encode at veryfast and
-                    medium on the same frames (1 encoder thread, so the cost is per core).
+                    medium on the same frames (1 encoder thread, so the cost is per core); a Gaussian blur
+                    of the whole frame at σ = 3 and σ = 30.
                     """)
                 exit(0)
             default: fail("unknown option \(args[i])")
@@ -205,6 +206,58 @@ do {
     fail("swscale: \(error)")
 }
 
+// Gaussian blur of a whole frame (the rendered mesh gradient as premultiplied floats), in place,
+// both phases; 1 thread, and all threads splitting each phase into one part per thread. Each
+// measured blur starts from the same unblurred frame, restored untimed, as a renderer's would.
+let unblurred = PlanarBand(width: width, rows: height)
+for y in 0..<height {
+    for x in 0..<width {
+        let p = rgba.pixel(x: x, y: y)
+        let i = y * unblurred.stride + x
+        (unblurred.r[i], unblurred.g[i], unblurred.b[i], unblurred.a[i]) = (
+            Float(p[0]) / 255, Float(p[1]) / 255, Float(p[2]) / 255, 1
+        )
+    }
+}
+let blurFrame = PlanarBand(width: width, rows: height)
+let frameName = (width, height) == (1920, 1080) ? "1080p frame" : "\(width)×\(height) frame"
+var blurMs: [Double: Double] = [:]
+for sigma in [3.0, 30.0] {
+    let blur = GaussianBlur(radius: sigma)
+    for threads in Set([1, cores]).sorted() {
+        let workspace = BlurWorkspace(workers: threads)
+        blur.prepare(workspace, rowCount: height, columns: 0..<width)
+        var times: [Double] = []
+        for i in 0...options.frames {
+            for (from, to) in [
+                (unblurred.r, blurFrame.r), (unblurred.g, blurFrame.g), (unblurred.b, blurFrame.b),
+                (unblurred.a, blurFrame.a),
+            ] {
+                to.update(from: from, count: unblurred.stride * height)
+            }
+            let start = DispatchTime.now().uptimeNanoseconds
+            DispatchQueue.concurrentPerform(iterations: threads) { part in
+                blur.blurRows(
+                    blurFrame, rowCount: height, columns: 0..<width, part: part, of: threads, worker: part,
+                    workspace: workspace)
+            }
+            DispatchQueue.concurrentPerform(iterations: threads) { part in
+                blur.blurColumns(
+                    blurFrame, rowCount: height, columns: 0..<width, part: part, of: threads, worker: part,
+                    workspace: workspace)
+            }
+            // The first run is the warm-up: caches, lazy allocations.
+            if i > 0 { times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6) }
+        }
+        let ms = median(times)
+        if threads == 1 { blurMs[sigma] = ms }
+        rows.append(
+            Row(
+                name: "gaussian blur σ=\(Int(sigma)), \(frameName)", threads: threads, msPerFrame: ms,
+                pixels: pixels))
+    }
+}
+
 // libx264 on the same rendered frames, one encoder thread so the figure is per core.
 let renderer = SceneRenderer(layers: layers, canvas: canvas, threads: cores)
 let encodeInput = (0..<options.encodeFrames).map { n -> YUV420Frame in
@@ -240,6 +293,7 @@ let ratios: [(String, Double)] = [
     ("render speed-up, \(renderN.threads) threads vs 1", render1.msPerFrame / renderN.msPerFrame),
     ("render+convert ÷ x264 veryfast (per core)", render1.nsCorePerPixel / veryfast.nsCorePerPixel),
     ("swscale ÷ fused conversion", (rows.first { $0.name.contains("swscale") }!.msPerFrame) / fusedMs),
+    ("gaussian blur σ=30 ÷ σ=3 (1 thread)", blurMs[30]! / blurMs[3]!),
 ]
 
 if options.json {
