@@ -11,17 +11,18 @@ struct BoxSpans {
         guard halfX >= 0, halfY >= 0 else { return limit.lowerBound..<limit.lowerBound }
         let py = Double(y) + 0.5
         var lo = -Double.infinity, hi = Double.infinity
-        // Each local coordinate is linear in px: k·px + offset must lie in [-half, half].
-        for (k, offset, half) in [(a, c * py + tx, halfX), (b, d * py + ty, halfY)] {
-            if abs(k) < 1e-12 {
-                if abs(offset) > half { return limit.lowerBound..<limit.lowerBound }
-                continue
-            }
+        // Each local coordinate is linear in px: k·px + offset must lie in [-half, half]. (Two
+        // plain calls, not a loop over an array: this runs for every row of every shape.)
+        @inline(__always) func constrain(_ k: Double, _ offset: Double, _ half: Double) -> Bool {
+            if abs(k) < 1e-12 { return abs(offset) <= half }
             let p = (-half - offset) / k, q = (half - offset) / k
             lo = max(lo, min(p, q))
             hi = min(hi, max(p, q))
+            return true
         }
-        guard lo <= hi else { return limit.lowerBound..<limit.lowerBound }
+        guard constrain(a, c * py + tx, halfX), constrain(b, d * py + ty, halfY), lo <= hi else {
+            return limit.lowerBound..<limit.lowerBound
+        }
         // Pixel x has its centre at x + 0.5.
         let first = lo.isFinite ? Int(max(min((lo - 0.5).rounded(.up), 1e9), -1e9)) : limit.lowerBound
         let last = hi.isFinite ? Int(max(min((hi - 0.5).rounded(.down), 1e9), -1e9)) : limit.upperBound - 1

@@ -77,12 +77,24 @@ public struct ImagePainter: Sendable {
 
     /// Paints frame rows `firstRow..<firstRow+rows` into `band`, replacing its contents within
     /// `window` (transparent where the image is not).
+    ///
+    /// - Parameters:
+    ///   - clip: also cut to this shape's fill (a card's rounded corners) in the same pass.
+    ///   - over: composite source-over onto what `band` holds instead of replacing it; then
+    ///     only the pixels the image covers are touched.
+    ///   - opacity: multiplies the image (with `over`, its fade as a layer).
     public func paint(
-        into band: PlanarBand, firstRow: Int, rows count: Int, columns window: Range<Int>? = nil
+        into band: PlanarBand, firstRow: Int, rows count: Int, columns window: Range<Int>? = nil,
+        clip: RoundedRectPainter? = nil, over: Bool = false, opacity: Float = 1
     ) {
-        band.fill(.transparent, rows: count, columns: window)
-        let columns = window.map { self.columns.clamped(to: $0) } ?? self.columns
-        let top = max(firstRow, rows.lowerBound), bottom = min(firstRow + count, rows.upperBound)
+        if !over { band.fill(.transparent, rows: count, columns: window) }
+        var columns = window.map { self.columns.clamped(to: $0) } ?? self.columns
+        var top = max(firstRow, rows.lowerBound), bottom = min(firstRow + count, rows.upperBound)
+        if let clip {
+            columns = columns.clamped(to: clip.columns)
+            top = max(top, clip.rows.lowerBound)
+            bottom = min(bottom, clip.rows.upperBound)
+        }
         guard top < bottom, !columns.isEmpty else { return }
         let lane = SIMD8<Float>(0, 1, 2, 3, 4, 5, 6, 7) + 0.5
         let half = SIMD8<Float>(repeating: 0.5)
@@ -101,10 +113,14 @@ public struct ImagePainter: Sendable {
                 for y in top..<bottom {
                     let py = Float(y) + 0.5
                     let offset = (y - firstRow) &* band.stride
-                    let outer = spans.columns(
+                    var outer = spans.columns(
                         row: y, halfX: halfX + certain, halfY: halfY + certain, limit: columns)
-                    let full = spans.columns(
+                    var full = spans.columns(
                         row: y, halfX: halfX - certain, halfY: halfY - certain, limit: outer)
+                    if let clip {
+                        outer = clip.outerSpan(row: y, within: outer)
+                        full = clip.innerSpan(row: y, within: full.clamped(to: outer))
+                    }
                     var x = outer.lowerBound
                     while x < outer.upperBound {
                         let px = lane + Float(x)
@@ -120,6 +136,7 @@ public struct ImagePainter: Sendable {
                             let ox = positive(qx), oy = positive(qy)
                             let distance = (squareRoot(ox * ox + oy * oy) + negative(maximum(qx, qy))) * ppt
                             coverage = unit(half - distance)
+                            if let clip { coverage *= clip.fillCoverage(x: x, y: y) }
                         }
                         coverage = unsafeBitCast(
                             unsafeBitCast(coverage, to: SIMD8<UInt32>.self) & inside, to: SIMD8<Float>.self)
@@ -132,18 +149,34 @@ public struct ImagePainter: Sendable {
                                 c.b += (d.b - c.b) * nextWeight
                                 c.a += (d.a - c.a) * nextWeight
                             }
-                            let k = coverage * (1 / 255)
+                            let k = coverage * (opacity / 255)
                             let p = offset &+ x
                             let keep = ~inside
-                            @inline(__always) func put(
-                                _ value: SIMD8<Float>, _ plane: UnsafeMutablePointer<Float>
-                            ) {
-                                store(LaneMask.select(keep, load(plane + p), value * k), plane + p)
+                            if over {
+                                // Source-over: lanes outside the span have k = 0, so they keep
+                                // their value without a select.
+                                let alpha = c.a * k
+                                let remain = 1 - alpha
+                                @inline(__always) func blend(
+                                    _ value: SIMD8<Float>, _ plane: UnsafeMutablePointer<Float>
+                                ) {
+                                    store(value * k + load(plane + p) * remain, plane + p)
+                                }
+                                blend(c.r, band.r)
+                                blend(c.g, band.g)
+                                blend(c.b, band.b)
+                                store(alpha + load(band.a + p) * remain, band.a + p)
+                            } else {
+                                @inline(__always) func put(
+                                    _ value: SIMD8<Float>, _ plane: UnsafeMutablePointer<Float>
+                                ) {
+                                    store(LaneMask.select(keep, load(plane + p), value * k), plane + p)
+                                }
+                                put(c.r, band.r)
+                                put(c.g, band.g)
+                                put(c.b, band.b)
+                                put(c.a, band.a)
                             }
-                            put(c.r, band.r)
-                            put(c.g, band.g)
-                            put(c.b, band.b)
-                            put(c.a, band.a)
                         }
                         x &+= 8
                     }
@@ -185,7 +218,9 @@ public struct ImagePainter: Sendable {
             return (both.evenHalf, both.oddHalf)
         }
 
-        @inline(__always)
+        /// `@_transparent` because `@inline(__always)` was not honoured here: the call stayed,
+        /// passing and returning five vectors through memory for every eight pixels.
+        @_transparent
         func sample(u: SIMD8<Float>, v: SIMD8<Float>) -> (
             r: SIMD8<Float>, g: SIMD8<Float>, b: SIMD8<Float>, a: SIMD8<Float>
         ) {

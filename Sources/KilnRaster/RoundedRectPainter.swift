@@ -83,6 +83,21 @@ public struct RoundedRectPainter: Sendable {
             row: y, halfX: Double(halfSize.x) - shrink, halfY: Double(halfSize.y) - shrink, limit: limit)
     }
 
+    /// Fill coverage of the eight pixels from column `x` on frame row `y` (pixel centres), from
+    /// the signed distance to the outline.
+    @inline(__always)
+    func fillCoverage(x: Int, y: Int) -> SIMD8<Float> {
+        let px = SIMD8<Float>(0.5, 1.5, 2.5, 3.5, 4.5, 5.5, 6.5, 7.5) + Float(x)
+        let py = Float(y) + 0.5
+        let lx = px * ia + (py * ic + itx)
+        let ly = px * ib + (py * id + ity)
+        let inner = halfSize - radius
+        let qx = magnitude(lx) - inner.x, qy = magnitude(ly) - inner.y
+        let ox = positive(qx), oy = positive(qy)
+        let distance = (squareRoot(ox * ox + oy * oy) + negative(maximum(qx, qy)) - radius) * pixelsPerUnit
+        return unit(0.5 - distance)
+    }
+
     /// Multiplies `band` (frame rows `firstRow..<firstRow+rows`) by the shape's fill coverage
     /// within `window`: clipping content to the shape in place. Pixels inside are left as they
     /// are, pixels outside become transparent, and only edge pixels compute a distance.
@@ -97,12 +112,16 @@ public struct RoundedRectPainter: Sendable {
             let outer = rows.contains(y) ? outerSpan(row: y, within: span) : span.lowerBound..<span.lowerBound
             let full = rows.contains(y) ? innerSpan(row: y, within: span) : outer
             // Outside the outer span: transparent.
-            for range in [span.lowerBound..<outer.lowerBound, outer.upperBound..<span.upperBound]
-            where !range.isEmpty {
-                for plane in [band.r, band.g, band.b, band.a] {
-                    (plane + base + range.lowerBound).update(repeating: 0, count: range.count)
-                }
+            @inline(__always) func clear(_ range: Range<Int>) {
+                guard !range.isEmpty else { return }
+                let start = base + range.lowerBound
+                (band.r + start).update(repeating: 0, count: range.count)
+                (band.g + start).update(repeating: 0, count: range.count)
+                (band.b + start).update(repeating: 0, count: range.count)
+                (band.a + start).update(repeating: 0, count: range.count)
             }
+            clear(span.lowerBound..<outer.lowerBound)
+            clear(outer.upperBound..<span.upperBound)
             guard !outer.isEmpty else { continue }
             let py = Float(y) + 0.5
             // Chunks from the outer span's first aligned chunk; whole chunks inside the inner
@@ -127,10 +146,14 @@ public struct RoundedRectPainter: Sendable {
                 coverage = unsafeBitCast(
                     unsafeBitCast(coverage, to: SIMD8<UInt32>.self) & keep, to: SIMD8<Float>.self)
                 let p = base &+ x
-                for plane in [band.r, band.g, band.b, band.a] {
+                @inline(__always) func scale(_ plane: UnsafeMutablePointer<Float>) {
                     let v = load(plane + p)
                     store(LaneMask.select(keep | skip, v * coverage, v), plane + p)
                 }
+                scale(band.r)
+                scale(band.g)
+                scale(band.b)
+                scale(band.a)
                 x &+= 8
             }
         }

@@ -72,6 +72,25 @@ struct PreparedGroup: PreparedLayer {
     let children: LayerStack
     let clip: RoundedRectPainter?
 
+    /// A photo card: one plain image cut by the clip, painted in one pass with the clip's
+    /// coverage instead of painting the image, then clipping, then compositing.
+    private var clippedImage: (painter: ImagePainter?, opacity: Float)? {
+        guard clip != nil, children.items.count == 1, let item = children.items.first, item.colors == nil,
+            item.offscreen == nil, let image = item.layer as? PreparedImage
+        else { return nil }
+        return (image.painter, item.opacity)
+    }
+
+    func paintOver(
+        into band: PlanarBand, firstRow: Int, rows: Int, columns: Range<Int>, opacity: Float, pool: BandPool
+    ) -> Bool {
+        guard let card = clippedImage else { return false }
+        card.painter?.paint(
+            into: band, firstRow: firstRow, rows: rows, columns: columns, clip: clip, over: true,
+            opacity: card.opacity * opacity)
+        return true
+    }
+
     var extent: PixelExtent? {
         guard let clip else { return children.extent }
         let clipped = PixelExtent(rows: clip.rows, columns: clip.columns)
@@ -83,6 +102,13 @@ struct PreparedGroup: PreparedLayer {
     func paint(into band: PlanarBand, firstRow: Int, rows: Int, columns: Range<Int>, pool: BandPool) {
         guard let clip else {
             return children.paint(into: band, firstRow: firstRow, rows: rows, columns: columns, pool: pool)
+        }
+        if let card = clippedImage {
+            band.fill(.transparent, rows: rows, columns: columns)
+            card.painter?.paint(
+                into: band, firstRow: firstRow, rows: rows, columns: columns, clip: clip, over: true,
+                opacity: card.opacity)
+            return
         }
         // Children only matter inside the clip: a clipped card costs only the rows and columns
         // it covers. Clipping clears everything outside the shape, which also clears what the

@@ -136,4 +136,12 @@ struct PreparedImage: PreparedLayer {
         guard let painter else { return band.fill(.transparent, rows: rows, columns: columns) }
         painter.paint(into: band, firstRow: firstRow, rows: rows, columns: columns)
     }
+
+    func paintOver(
+        into band: PlanarBand, firstRow: Int, rows: Int, columns: Range<Int>, opacity: Float, pool: BandPool
+    ) -> Bool {
+        painter?.paint(
+            into: band, firstRow: firstRow, rows: rows, columns: columns, over: true, opacity: opacity)
+        return true
+    }
 }

@@ -67,11 +67,21 @@ public protocol PreparedLayer: Sendable {
     /// Appends the offscreen (blurred) layers inside this one, innermost first: they are
     /// rendered before the frame's bands, in this order.
     func collectOffscreens(into list: inout [Offscreen])
+
+    /// Composites the layer, faded by `opacity`, source-over onto what `band` holds within
+    /// `columns`, in one pass. Returns false when the layer cannot, and the stack then paints it
+    /// into a scratch band and composites that.
+    func paintOver(
+        into band: PlanarBand, firstRow: Int, rows: Int, columns: Range<Int>, opacity: Float, pool: BandPool
+    ) -> Bool
 }
 
 extension PreparedLayer {
     public var extent: PixelExtent? { nil }
     public func collectOffscreens(into list: inout [Offscreen]) {}
+    public func paintOver(
+        into band: PlanarBand, firstRow: Int, rows: Int, columns: Range<Int>, opacity: Float, pool: BandPool
+    ) -> Bool { false }
 }
 
 extension PreparedLayer {

@@ -70,6 +70,13 @@ public struct LayerStack: Sendable {
                 window = columns.clamped(to: extent.columns)
                 guard !window.isEmpty else { continue }
             }
+            if item.colors == nil && item.offscreen == nil
+                && item.layer.paintOver(
+                    into: band, firstRow: firstRow, rows: rows, columns: window, opacity: item.opacity,
+                    pool: pool)
+            {
+                continue
+            }
             pool.withBand { layer in
                 if let offscreen = item.offscreen {
                     offscreen.copy(into: layer, firstRow: firstRow, rows: rows, columns: window)
