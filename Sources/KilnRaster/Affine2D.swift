@@ -64,4 +64,19 @@ public struct Affine2D: Sendable, Hashable {
         }
         return (lo, hi)
     }
+
+    /// The frame pixels whose centres may lie within a pixel of the image of the rectangle
+    /// [offset, offset + size] (the reach of anti-aliased edges), clamped to the frame; nil when
+    /// none do.
+    public func pixelBounds(
+        ofSize size: SIMD2<Double>, offset: SIMD2<Double> = .zero, frameWidth: Int, frameHeight: Int
+    ) -> (rows: Range<Int>, columns: Range<Int>)? {
+        let box = bounds(ofSize: size, offset: offset)
+        let x0 = max(0, Int((box.min.x - 1).rounded(.down))),
+            x1 = min(frameWidth, Int((box.max.x + 1).rounded(.up)))
+        let y0 = max(0, Int((box.min.y - 1).rounded(.down))),
+            y1 = min(frameHeight, Int((box.max.y + 1).rounded(.up)))
+        guard x0 < x1, y0 < y1 else { return nil }
+        return (y0..<y1, x0..<x1)
+    }
 }

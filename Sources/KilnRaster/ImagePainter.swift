@@ -37,14 +37,11 @@ public struct ImagePainter: Sendable {
             (inverse.a * inverse.a + inverse.b * inverse.b).squareRoot(),
             (inverse.c * inverse.c + inverse.d * inverse.d).squareRoot())
         (level, nextWeight) = Self.levelChoice(shrink: shrink, levelCount: image.levels.count)
-        let box = frameFromImage.bounds(ofSize: hi - lo, offset: lo)
-        let x0 = max(0, Int((box.min.x - 1).rounded(.down))),
-            x1 = min(frameWidth, Int((box.max.x + 1).rounded(.up)))
-        let y0 = max(0, Int((box.min.y - 1).rounded(.down))),
-            y1 = min(frameHeight, Int((box.max.y + 1).rounded(.up)))
-        guard x0 < x1, y0 < y1 else { return nil }
-        rows = y0..<y1
-        columns = x0..<x1
+        guard
+            let pixels = frameFromImage.pixelBounds(
+                ofSize: hi - lo, offset: lo, frameWidth: frameWidth, frameHeight: frameHeight)
+        else { return nil }
+        (rows, columns) = pixels
     }
 
     /// Level L holds 2^L texels of level 0 per texel. Up to a shrink of 1 level 0 is exact;

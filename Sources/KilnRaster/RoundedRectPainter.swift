@@ -47,15 +47,12 @@ public struct RoundedRectPainter: Sendable {
         // Pixels whose centre can be within reach of the shape (its box, grown by the stroke and
         // a pixel of anti-aliasing).
         let grow = max(strokeWidth, 0) / 2
-        let box = frameFromLocal.bounds(
-            ofSize: size + 2 * grow, offset: SIMD2(-grow, -grow))
-        let x0 = max(0, Int((box.min.x - 1).rounded(.down))),
-            x1 = min(frameWidth, Int((box.max.x + 1).rounded(.up)))
-        let y0 = max(0, Int((box.min.y - 1).rounded(.down))),
-            y1 = min(frameHeight, Int((box.max.y + 1).rounded(.up)))
-        guard x0 < x1, y0 < y1 else { return nil }
-        rows = y0..<y1
-        columns = x0..<x1
+        guard
+            let pixels = frameFromLocal.pixelBounds(
+                ofSize: size + 2 * grow, offset: SIMD2(-grow, -grow), frameWidth: frameWidth,
+                frameHeight: frameHeight)
+        else { return nil }
+        (rows, columns) = pixels
     }
 
     /// Pixels farther than this inside the outline (in pixels) are fully covered; farther

@@ -61,11 +61,11 @@ public struct ScrollLayer: LayerContent {
             "paging", .choice(Paging.allCases.map(\.rawValue)), default: .string("items"),
             help: "what a page is: items (item k at the leading margin) or viewport (k viewport lengths)"),
         Parameter(
-            "advanceEvery", .number(0...3_600), default: .number(0),
-            help: "advance one page every this many seconds (0 = off); not animatable"),
+            "advanceEvery", .constantNumber(0...3_600), default: .number(0),
+            help: "advance one page every this many seconds (0 = off)"),
         Parameter(
-            "advanceDuration", .number(0...60), default: .number(0.6),
-            help: "seconds each automatic advance takes; not animatable"),
+            "advanceDuration", .constantNumber(0...60), default: .number(0.6),
+            help: "seconds each automatic advance takes, at most advanceEvery"),
         Parameter(
             "advanceEase", .choice(AdvanceEase.allCases.map(\.rawValue)), default: .string("spring"),
             help: "curve of each advance; spring is SwiftUI's spring(duration: advanceDuration, bounce: 0.15)"
@@ -82,11 +82,6 @@ public struct ScrollLayer: LayerContent {
         parameters: parameters, containsLayers: true, providesScrollPhase: true
     ) { params, path, context in
         let before = context.diagnostics.count
-        for name in ["advanceEvery", "advanceDuration"] where !params.number(name).isConstant {
-            context.error(
-                "\(name) must be a constant number of seconds", at: params.node(name), path: params.path(name)
-            )
-        }
         if params.isPresent("page") && params.isPresent("offset") {
             context.error(
                 "give either 'page' or 'offset', not both", at: params.node("page"), path: params.path("page")

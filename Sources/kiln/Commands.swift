@@ -174,7 +174,12 @@ enum LayersCommand {
             print("\(kind.name) — \(kind.summary)")
             printParameters(kind.parameters)
         }
-        print("Every layer also takes: name, opacity (0…1), effects (below) and the transform keys:")
+        print(
+            """
+            Every layer also takes: name, opacity (0…1), effects (below); appear and disappear (seconds),
+            transition and transitionAnimation; visualEffect (property mappings); scrollTransition (inside a
+            scroll layer); see docs/job-format.md. And the transform keys:
+            """)
         printParameters(ParameterTable(LayerTransform.parameters))
         print("Effects (\"effects\": [{\"name\": value-or-parameters}, …], applied in order):\n")
         for effect in LayerRegistry.effects {
@@ -191,7 +196,7 @@ enum LayersCommand {
                 p.defaultDescription.map { "default \($0)" } ?? p.defaultValue.map {
                     "default \(describe($0))"
                 }
-                ?? "required"
+                ?? (p.isRequired ? "required" : "default empty")
             print("    \(p.name) (\(describe(p.kind)); \(requirement)): \(p.help)")
         }
         print("")
@@ -200,6 +205,7 @@ enum LayersCommand {
     static func describe(_ kind: ParameterKind) -> String {
         switch kind {
         case .number(let r): return "number \(r.lowerBound)…\(r.upperBound), animatable"
+        case .constantNumber(let r): return "number \(r.lowerBound)…\(r.upperBound)"
         case .integer(let r): return "integer \(r.lowerBound)…\(r.upperBound)"
         case .boolean: return "boolean"
         case .string: return "string"

@@ -168,36 +168,33 @@ final class ImageLayerTests: XCTestCase {
         XCTAssertEqual(layer.naturalSize, SIMD2(128, 64))
     }
 
-    func testImageLayerWithoutADecoderOrWithAFailingOneReportsThePath() {
+    /// Decodes a one-image job with a failing decoder; the error's text and exit code.
+    func failure(imagePath: String) -> (text: String, exitCode: Int32?) {
         let json = """
             {"kiln": 1, "output": {"width": 64, "height": 64, "fps": 30, "duration": 1},
-             "layers": [{"type": "image", "path": "\(Fixture.repositoryRoot.path)/jobs/photos/ocean.png"}]}
+             "layers": [{"type": "image", "path": "\(imagePath)"}]}
             """
-        XCTAssertThrowsError(
-            try LayerRegistry.decode(
+        do {
+            _ = try LayerRegistry.decode(
                 bytes: Array(json.utf8), file: "t.json", baseDirectory: URL(fileURLWithPath: "/tmp"),
                 images: FailingDecoder())
-        ) { error in
-            let text = "\(error)"
-            XCTAssertTrue(text.contains("layers[0].path: broken picture"), text)
-            XCTAssertEqual((error as? JobLoadError)?.exitCode, 65)
+            XCTFail("expected an error")
+            return ("", nil)
+        } catch {
+            return ("\(error)", error.exitCode)
         }
     }
 
+    func testImageLayerWithAFailingDecoderReportsThePath() {
+        let (text, code) = failure(imagePath: "\(Fixture.repositoryRoot.path)/jobs/photos/ocean.png")
+        XCTAssertTrue(text.contains("layers[0].path: broken picture"), text)
+        XCTAssertEqual(code, 65)
+    }
+
     func testMissingImageIsANoInputErrorNamingFileAndPath() {
-        let json = """
-            {"kiln": 1, "output": {"width": 64, "height": 64, "fps": 30, "duration": 1},
-             "layers": [{"type": "image", "path": "nowhere/photo.png"}]}
-            """
-        XCTAssertThrowsError(
-            try LayerRegistry.decode(
-                bytes: Array(json.utf8), file: "t.json", baseDirectory: URL(fileURLWithPath: "/tmp"),
-                images: FailingDecoder())
-        ) { error in
-            let text = "\(error)"
-            XCTAssertTrue(text.contains("layers[0].path: file not found: nowhere/photo.png"), text)
-            XCTAssertEqual((error as? JobLoadError)?.exitCode, 66)
-        }
+        let (text, code) = failure(imagePath: "nowhere/photo.png")
+        XCTAssertTrue(text.contains("layers[0].path: file not found: nowhere/photo.png"), text)
+        XCTAssertEqual(code, 66)
     }
 }
 

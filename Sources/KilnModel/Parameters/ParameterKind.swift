@@ -2,6 +2,9 @@
 public enum ParameterKind: Sendable, CustomStringConvertible {
     /// Animatable.
     case number(ClosedRange<Double>)
+    /// A plain number that shapes structure or timing (an interval in seconds): not animatable.
+    /// Decoded values read like `number` (a constant animation).
+    case constantNumber(ClosedRange<Double>)
     /// Not animatable: integers usually shape structure (grid sizes, counts).
     case integer(ClosedRange<Int>)
     case boolean
@@ -22,7 +25,7 @@ public enum ParameterKind: Sendable, CustomStringConvertible {
     public var isAnimatable: Bool {
         switch self {
         case .number, .color, .point, .colorList, .pointList: true
-        case .integer, .boolean, .string, .choice, .assetPath: false
+        case .constantNumber, .integer, .boolean, .string, .choice, .assetPath: false
         }
     }
 
@@ -37,7 +40,7 @@ public enum ParameterKind: Sendable, CustomStringConvertible {
     public var description: String {
         let text: String
         switch self {
-        case .number(let range): text = "number \(Self.rangeText(range))"
+        case .number(let range), .constantNumber(let range): text = "number \(Self.rangeText(range))"
         case .integer(let range): text = "integer \(NumberText.format(range))"
         case .boolean: text = "boolean"
         case .string: text = "string"

@@ -55,6 +55,10 @@ public struct ParameterTable: Sendable {
             return ValueDecoding.decodeNumber(node, path: path, range: range, context: context).map {
                 .number($0)
             }
+        case .constantNumber(let range):
+            return ValueDecoding.constantNumber(node, path: path, range: range, context: context).map {
+                .number(.constant($0))
+            }
         case .integer(let range):
             return ValueDecoding.decodeInteger(node, path: path, range: range, context: context).map {
                 .integer($0)
@@ -95,6 +99,10 @@ public struct ParameterTable: Sendable {
         case (.number, .number(let value)?): return .number(.constant(value))
         case (.number, .integer(let value)?): return .number(.constant(Double(value)))
         case (.number(let range), _):
+            return .number(.constant(min(max(0, range.lowerBound), range.upperBound)))
+        case (.constantNumber, .number(let value)?): return .number(.constant(value))
+        case (.constantNumber, .integer(let value)?): return .number(.constant(Double(value)))
+        case (.constantNumber(let range), _):
             return .number(.constant(min(max(0, range.lowerBound), range.upperBound)))
         case (.integer, .integer(let value)?): return .integer(value)
         case (.integer(let range), _): return .integer(min(max(0, range.lowerBound), range.upperBound))

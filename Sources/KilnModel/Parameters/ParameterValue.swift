@@ -22,7 +22,8 @@ public enum ParameterValue: Sendable, Hashable, CustomStringConvertible {
     /// so tables can write `default: .integer(1)` for a number.
     func fits(_ kind: ParameterKind) -> Bool {
         switch (kind, self) {
-        case (.number, .number), (.number, .integer), (.integer, .integer), (.boolean, .boolean),
+        case (.number, .number), (.number, .integer), (.constantNumber, .number), (.constantNumber, .integer),
+            (.integer, .integer), (.boolean, .boolean),
             (.string, .string), (.choice, .string), (.color, .color), (.point, .point), (.assetPath, .string):
             true
         default:
