@@ -42,17 +42,10 @@ extension LayerNode {
     /// appeared, or removed).
     public func prepare(in context: PlacementContext) -> PreparedItem? {
         let time = context.time
-        let transitionPhase: Double
-        if let lifetime {
-            guard let phase = lifetime.phase(at: time) else { return nil }
-            transitionPhase = phase
-        } else {
-            transitionPhase = 0
-        }
+        if let lifetime, lifetime.phase(at: time) == nil { return nil }
         let size = layoutSize(at: time, canvas: context.canvas)
         let local = transform.affine(at: time, contentSize: size, container: context.container)
-        let modifiers = modifierValues(
-            transitionPhase: transitionPhase, size: size, local: local, context: context)
+        let modifiers = modifierValues(size: size, local: local, context: context)
         let opacity = Float(min(max(self.opacity.value(at: time) * modifiers.opacity, 0), 1))
         guard opacity > 0 else { return nil }
         let place = context.parent.concatenating(modifiers.affine(around: local.apply(size / 2)))
@@ -93,9 +86,9 @@ extension LayerNode {
     }
 
     /// The transition's, scroll transition's and visual effect's modifiers combined.
-    private func modifierValues(
-        transitionPhase: Double, size: SIMD2<Double>, local: Affine2D, context: PlacementContext
-    ) -> ModifierValues {
+    private func modifierValues(size: SIMD2<Double>, local: Affine2D, context: PlacementContext)
+        -> ModifierValues
+    {
         var values = ModifierValues.identity
         let readsGeometry =
             (lifetime?.transition.readsGeometry ?? false) || (scrollTransition?.readsGeometry ?? false)
@@ -105,9 +98,9 @@ extension LayerNode {
             let box = context.parent.concatenating(local).bounds(ofSize: size)
             frame = SIMD4(box.min.x, box.min.y, box.max.x, box.max.y)
         }
-        if let lifetime, transitionPhase != 0 {
-            values = lifetime.transition.values(
-                phase: transitionPhase, container: context.container, frame: frame)
+        if let lifetime {
+            values =
+                lifetime.values(at: context.time, container: context.container, frame: frame) ?? .identity
         }
         if let scrollTransition, let phase = context.scrollPhase {
             values = values.combined(

@@ -159,4 +159,19 @@ final class TransitionTests: XCTestCase {
         XCTAssertTrue(
             messages[5].hasPrefix("layers[4].visualEffect.blur[1]: inputs must be strictly increasing"))
     }
+
+    /// Removed halfway through its entrance, a layer leaves from where it was: no jump to the
+    /// identity when the removal begins, and the leftover fades as the removal proceeds.
+    func testRemovalDuringTheEntranceStartsFromTheInterruptedState() throws {
+        let lifetime = LayerLifetime(
+            appear: 0, disappear: 0.25, transition: .scale(0),
+            animation: .eased(duration: 0.5, easing: .linear))
+        let before = try XCTUnwrap(lifetime.values(at: 0.2499, container: container)).scale
+        let at = try XCTUnwrap(lifetime.values(at: 0.25, container: container)).scale
+        XCTAssertEqual(before, 0.5, accuracy: 1e-3)
+        XCTAssertEqual(at, 0.5, accuracy: 1e-9, "the removal starts at the entrance's scale")
+        let later = try XCTUnwrap(lifetime.values(at: 0.5, container: container)).scale
+        XCTAssertEqual(later, 0.25, accuracy: 1e-9, "halfway out: 1 − 0.5, less half the leftover 0.5")
+        XCTAssertNil(lifetime.values(at: 0.75, container: container))
+    }
 }

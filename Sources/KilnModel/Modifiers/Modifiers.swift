@@ -52,6 +52,25 @@ public struct ModifierValues: Sendable, Hashable {
         return result
     }
 
+    /// Every value, for blending field by field.
+    static var fields: [WritableKeyPath<ModifierValues, Double>] {
+        [
+            \.opacity, \.scale, \.scaleX, \.scaleY, \.rotation, \.offsetX, \.offsetY, \.blur, \.brightness,
+            \.contrast, \.saturation, \.hueRotation, \.grayscale,
+        ]
+    }
+
+    /// These values plus `weight` times how far `other` is from the identity, field by field:
+    /// a removal that starts from an unfinished entrance carries the entrance's leftover and
+    /// lets it fade out as the removal proceeds.
+    public func adding(_ other: ModifierValues, weight: Double) -> ModifierValues {
+        var result = self
+        for field in Self.fields {
+            result[keyPath: field] += (other[keyPath: field] - Self.identity[keyPath: field]) * weight
+        }
+        return result
+    }
+
     /// Keeps every value in the range its modifier accepts (a spring may overshoot a mapping).
     public var clamped: ModifierValues {
         var result = self

@@ -137,6 +137,23 @@ public struct LayerLifetime: Sendable {
         self.settleTime = animation.settleTime
     }
 
+    /// The transition's modifiers at `time`, or nil when the layer is not shown. A removal that
+    /// begins before the entrance has settled starts from where the entrance had got to (as an
+    /// interrupted SwiftUI animation does) instead of jumping to the identity first.
+    public func values(at time: Double, container: SIMD2<Double>, frame: SIMD4<Double> = .zero)
+        -> ModifierValues?
+    {
+        guard let phase = phase(at: time) else { return nil }
+        var values =
+            phase == 0 ? .identity : transition.values(phase: phase, container: container, frame: frame)
+        if let appear, let disappear, time >= disappear, disappear - appear < settleTime {
+            let interrupted = min(animation.progress(at: disappear - appear) - 1, 0)
+            let leftover = transition.values(phase: interrupted, container: container, frame: frame)
+            values = values.adding(leftover, weight: 1 - min(max(phase, 0), 1)).clamped
+        }
+        return values
+    }
+
     /// The transition phase at `time`, or nil when the layer is not shown: before it appears,
     /// and once its removal transition has finished.
     public func phase(at time: Double) -> Double? {
