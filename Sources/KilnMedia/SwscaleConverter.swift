@@ -17,6 +17,8 @@ public final class SwscaleConverter {
         try scaler.setColorspace(SWS_CS_ITU709, sourceFullRange: true, destinationFullRange: false)
     }
 
+    /// Each destination plane needs 64 bytes of writable slack after its last row: libswscale's
+    /// vector loops may store that far past the end (`YUV420Frame` has it).
     public func convert(
         rgba: UnsafePointer<UInt8>, rgbaStride: Int,
         y: UnsafeMutablePointer<UInt8>, yStride: Int,

@@ -12,13 +12,15 @@ public final class YUV420Frame: @unchecked Sendable {
         precondition(width > 0 && height > 0 && width % 2 == 0 && height % 2 == 0, "4:2:0 needs even sizes")
         self.width = width
         self.height = height
-        // Padding of 16 bytes lets SIMD stores of a partial last chunk stay inside the allocation.
-        y = .allocate(capacity: width * height + 16)
-        u = .allocate(capacity: width * height / 4 + 16)
-        v = .allocate(capacity: width * height / 4 + 16)
-        y.initialize(repeating: 16, count: width * height + 16)
-        u.initialize(repeating: 128, count: width * height / 4 + 16)
-        v.initialize(repeating: 128, count: width * height / 4 + 16)
+        // Padding lets SIMD stores of a partial last chunk stay inside the allocation; 64 bytes
+        // also cover libswscale's vector loops, which may write that far past a plane's last row.
+        let padding = 64
+        y = .allocate(capacity: width * height + padding)
+        u = .allocate(capacity: width * height / 4 + padding)
+        v = .allocate(capacity: width * height / 4 + padding)
+        y.initialize(repeating: 16, count: width * height + padding)
+        u.initialize(repeating: 128, count: width * height / 4 + padding)
+        v.initialize(repeating: 128, count: width * height / 4 + padding)
     }
 
     deinit {

@@ -12,9 +12,10 @@ final class SwscaleConverterTests: XCTestCase {
         ]
         for (r, g, b) in colours {
             let rgba = [UInt8]((0..<(width * height)).flatMap { _ in [r, g, b, 255] })
-            var y = [UInt8](repeating: 0, count: width * height)
-            var u = [UInt8](repeating: 0, count: width * height / 4)
-            var v = [UInt8](repeating: 0, count: width * height / 4)
+            // 64 bytes of slack after each plane, as SwscaleConverter.convert requires.
+            var y = [UInt8](repeating: 0, count: width * height + 64)
+            var u = [UInt8](repeating: 0, count: width * height / 4 + 64)
+            var v = [UInt8](repeating: 0, count: width * height / 4 + 64)
             y.withUnsafeMutableBufferPointer { yPlane in
                 u.withUnsafeMutableBufferPointer { uPlane in
                     v.withUnsafeMutableBufferPointer { vPlane in
@@ -25,13 +26,18 @@ final class SwscaleConverterTests: XCTestCase {
                 }
             }
             let expected = ReferenceBT709.yuv(r: Double(r), g: Double(g), b: Double(b))
+            let yPlane = y.prefix(width * height), uPlane = u.prefix(width * height / 4)
+            let vPlane = v.prefix(width * height / 4)
             let label = "RGB(\(r),\(g),\(b))"
             XCTAssertLessThanOrEqual(
-                y.map { abs(Double($0) - expected.y) }.max()!, 1, "\(label) Y \(Set(y)) vs \(expected.y)")
+                yPlane.map { abs(Double($0) - expected.y) }.max()!, 1,
+                "\(label) Y \(Set(yPlane)) vs \(expected.y)")
             XCTAssertLessThanOrEqual(
-                u.map { abs(Double($0) - expected.cb) }.max()!, 1, "\(label) Cb \(Set(u)) vs \(expected.cb)")
+                uPlane.map { abs(Double($0) - expected.cb) }.max()!, 1,
+                "\(label) Cb \(Set(uPlane)) vs \(expected.cb)")
             XCTAssertLessThanOrEqual(
-                v.map { abs(Double($0) - expected.cr) }.max()!, 1, "\(label) Cr \(Set(v)) vs \(expected.cr)")
+                vPlane.map { abs(Double($0) - expected.cr) }.max()!, 1,
+                "\(label) Cr \(Set(vPlane)) vs \(expected.cr)")
         }
     }
 
