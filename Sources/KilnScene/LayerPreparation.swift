@@ -137,7 +137,11 @@ extension LayerNode {
             let sizes = children.map { $0.layoutSize(at: time, canvas: canvas) }
             let slots = scroll.layout(sizes, viewport: size, at: time)
             let items = zip(children, slots).compactMap { child, slot -> PreparedItem? in
-                guard slot.isNearViewport || !scroll.clips else { return nil }
+                // Far-off items are skipped unless something of their own could move them into
+                // view (a scroll transition, a visual effect or a transition with an offset).
+                let canMove =
+                    child.scrollTransition != nil || child.visualEffect != nil || child.lifetime != nil
+                guard slot.isNearViewport || !scroll.clips || canMove else { return nil }
                 return child.prepare(
                     in: context.child(
                         container: slot.size,
