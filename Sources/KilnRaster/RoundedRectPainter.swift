@@ -99,10 +99,6 @@ public struct RoundedRectPainter: Sendable {
     /// within `window`: clipping content to the shape in place. Pixels inside are left as they
     /// are, pixels outside become transparent, and only edge pixels compute a distance.
     public func clip(_ band: PlanarBand, firstRow: Int, rows count: Int, columns window: Range<Int>) {
-        let lane = SIMD8<Float>(0, 1, 2, 3, 4, 5, 6, 7) + 0.5
-        let inner = halfSize - radius
-        let ppu = SIMD8<Float>(repeating: pixelsPerUnit)
-        let half = SIMD8<Float>(repeating: 0.5)
         let span = band.chunkSpan(window)
         for y in firstRow..<(firstRow + count) {
             let base = (y - firstRow) &* band.stride
@@ -120,7 +116,6 @@ public struct RoundedRectPainter: Sendable {
             clear(span.lowerBound..<outer.lowerBound)
             clear(outer.upperBound..<span.upperBound)
             guard !outer.isEmpty else { continue }
-            let py = Float(y) + 0.5
             // Chunks from the outer span's first aligned chunk; whole chunks inside the inner
             // span are left alone.
             var x = outer.lowerBound & ~7
@@ -129,13 +124,7 @@ public struct RoundedRectPainter: Sendable {
                     x &+= 8
                     continue
                 }
-                let px = lane + Float(x)
-                let lx = px * ia + (py * ic + itx)
-                let ly = px * ib + (py * id + ity)
-                let qx = magnitude(lx) - inner.x, qy = magnitude(ly) - inner.y
-                let ox = positive(qx), oy = positive(qy)
-                let distance = (squareRoot(ox * ox + oy * oy) + negative(maximum(qx, qy)) - radius) * ppu
-                var coverage = unit(half - distance)
+                var coverage = fillCoverage(x: x, y: y)
                 // Lanes before the outer span's start belong to the cleared part (or the window's
                 // chunk widening); lanes past its end likewise.
                 let skip = LaneMask.first(max(0, min(8, outer.lowerBound &- x)))

@@ -71,14 +71,27 @@ public struct GroupLayer: LayerContent {
 struct PreparedGroup: PreparedLayer {
     let children: LayerStack
     let clip: RoundedRectPainter?
-
     /// A photo card: one plain image cut by the clip, painted in one pass with the clip's
     /// coverage instead of painting the image, then clipping, then compositing.
-    private var clippedImage: (painter: ImagePainter?, opacity: Float)? {
-        guard clip != nil, children.items.count == 1, let item = children.items.first, item.colors == nil,
+    private let clippedImage: (painter: ImagePainter?, opacity: Float)?
+    let extent: PixelExtent?
+
+    init(children: LayerStack, clip: RoundedRectPainter?) {
+        self.children = children
+        self.clip = clip
+        if clip != nil, children.items.count == 1, let item = children.items.first, item.colors == nil,
             item.offscreen == nil, let image = item.layer as? PreparedImage
-        else { return nil }
-        return (image.painter, item.opacity)
+        {
+            clippedImage = (image.painter, item.opacity)
+        } else {
+            clippedImage = nil
+        }
+        if let clip {
+            let clipped = PixelExtent(rows: clip.rows, columns: clip.columns)
+            extent = children.extent.map { $0.intersection(clipped) } ?? clipped
+        } else {
+            extent = children.extent
+        }
     }
 
     func paintOver(
@@ -89,12 +102,6 @@ struct PreparedGroup: PreparedLayer {
             into: band, firstRow: firstRow, rows: rows, columns: columns, clip: clip, over: true,
             opacity: card.opacity * opacity)
         return true
-    }
-
-    var extent: PixelExtent? {
-        guard let clip else { return children.extent }
-        let clipped = PixelExtent(rows: clip.rows, columns: clip.columns)
-        return children.extent.map { $0.intersection(clipped) } ?? clipped
     }
 
     func collectOffscreens(into list: inout [Offscreen]) { children.collectOffscreens(into: &list) }

@@ -35,21 +35,37 @@ public struct PreparedItem: Sendable {
     /// pass copies it from there.
     public let offscreen: Offscreen?
 
+    /// The frame pixels the item can touch; nil when any. Computed once here because every band
+    /// of the frame asks, for every item of every stack.
+    let extent: PixelExtent?
+
     public init(layer: any PreparedLayer, opacity: Float, colors: ColorMatrix?, offscreen: Offscreen? = nil) {
         self.layer = layer
         self.opacity = opacity
         self.colors = colors
         self.offscreen = offscreen
+        extent = offscreen.map(\.extent) ?? layer.extent
     }
-
-    var extent: PixelExtent? { offscreen.map(\.extent) ?? layer.extent }
 }
 
 /// Layers composited bottom to top, source-over: the frame's layer list and a group's children.
 public struct LayerStack: Sendable {
     public let items: [PreparedItem]
+    /// The union of the items' extents; nil when any may touch the whole frame.
+    public let extent: PixelExtent?
 
-    public init(items: [PreparedItem]) { self.items = items }
+    public init(items: [PreparedItem]) {
+        self.items = items
+        var union: PixelExtent? = .empty
+        for item in items {
+            guard let extent = item.extent else {
+                union = nil
+                break
+            }
+            union = union?.union(extent)
+        }
+        extent = union
+    }
 
     /// Paints the stack into `band` (replacing its contents within `columns`, as
     /// `PreparedLayer.paint`). The bottom layer paints straight into the target when nothing needs
@@ -92,16 +108,6 @@ public struct LayerStack: Sendable {
 }
 
 extension LayerStack {
-    /// The union of the items' extents; nil when any may touch the whole frame.
-    public var extent: PixelExtent? {
-        var union = PixelExtent.empty
-        for item in items {
-            guard let extent = item.extent else { return nil }
-            union = union.union(extent)
-        }
-        return union
-    }
-
     public func collectOffscreens(into list: inout [Offscreen]) {
         for item in items {
             item.layer.collectOffscreens(into: &list)

@@ -180,11 +180,7 @@ public struct ScrollLayer: LayerContent {
         return zip(sizes, starts).map { size, start in
             var origin = SIMD2<Double>()
             origin[main] = margin + start - scrolled
-            switch alignment {
-            case .leading: origin[cross] = 0
-            case .center: origin[cross] = (viewport[cross] - size[cross]) / 2
-            case .trailing: origin[cross] = viewport[cross] - size[cross]
-            }
+            origin[cross] = alignment.offset(of: size[cross], in: viewport[cross])
             let low = origin[main], high = low + size[main], length = viewport[main]
             return Slot(
                 origin: origin, size: size,

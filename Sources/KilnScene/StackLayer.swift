@@ -10,7 +10,18 @@ import KilnRaster
 /// SwiftUI's visual effects do not change layout).
 public struct StackLayer: LayerContent {
     public enum Axis: String, Sendable, CaseIterable { case horizontal, vertical }
-    public enum Alignment: String, Sendable, CaseIterable { case leading, center, trailing }
+    public enum Alignment: String, Sendable, CaseIterable {
+        case leading, center, trailing
+
+        /// Where a `length` starts when aligned within `space` along the cross axis.
+        func offset(of length: Double, in space: Double) -> Double {
+            switch self {
+            case .leading: 0
+            case .center: (space - length) / 2
+            case .trailing: space - length
+            }
+        }
+    }
 
     public let axis: Axis
     public let alignment: Alignment
@@ -56,11 +67,7 @@ public struct StackLayer: LayerContent {
         for size in sizes {
             var origin = SIMD2<Double>()
             origin[main] = cursor
-            switch alignment {
-            case .leading: origin[cross] = 0
-            case .center: origin[cross] = (crossExtent - size[cross]) / 2
-            case .trailing: origin[cross] = crossExtent - size[cross]
-            }
+            origin[cross] = alignment.offset(of: size[cross], in: crossExtent)
             origins.append(origin)
             cursor += size[main] + gap
         }

@@ -174,4 +174,33 @@ final class TransitionTests: XCTestCase {
         XCTAssertEqual(later, 0.25, accuracy: 1e-9, "halfway out: 1 − 0.5, less half the leftover 0.5")
         XCTAssertNil(lifetime.values(at: 0.75, container: container))
     }
+
+    /// Every written form of a transition decodes to the transition it names.
+    func testTransitionFormsDecode() throws {
+        func transition(_ json: String) throws -> Transition {
+            let job = try JobLoader.decode(
+                bytes: Array(
+                    """
+                    {"kiln": 1, "output": {"width": 64, "height": 64, "fps": 30, "duration": 1},
+                     "layers": [{"type": "solid", "color": "#ffffff", "appear": 0, "transition": \(json),
+                                 "transitionAnimation": {"spring": {"duration": 0.4, "bounce": 0.2}}}]}
+                    """.utf8), file: "job.json", baseDirectory: URL(fileURLWithPath: "/tmp"), kinds: testKinds
+            )
+            return try XCTUnwrap(job.layers.first?.lifetime).transition
+        }
+        let size = SIMD2<Double>(100, 50)
+        XCTAssertEqual(try transition(#"{"scale": 0.5}"#).values(phase: -1, container: size).scale, 0.5)
+        XCTAssertEqual(try transition(#"{"blur": 7}"#).values(phase: 1, container: size).blur, 7)
+        let offset = try transition(#"{"offset": [30, -20]}"#).values(phase: -0.5, container: size)
+        XCTAssertEqual(offset.offsetX, 15)
+        XCTAssertEqual(offset.offsetY, -10)
+        XCTAssertEqual(try transition(#""scale""#).values(phase: 1, container: size).scale, 0)
+        let asymmetric = try transition(#"{"insertion": {"move": "top"}, "removal": "opacity"}"#)
+        XCTAssertEqual(asymmetric.values(phase: -1, container: size).offsetY, -50)
+        XCTAssertEqual(asymmetric.values(phase: 1, container: size).opacity, 0)
+        XCTAssertEqual(asymmetric.values(phase: 1, container: size).offsetY, 0)
+        let custom = try transition(#"{"custom": {"rotation": [[-1, 90], [0, 0]], "opacity": 0.5}}"#)
+        XCTAssertEqual(custom.values(phase: -0.5, container: size).rotation, 45)
+        XCTAssertEqual(custom.values(phase: -0.5, container: size).opacity, 0.5)
+    }
 }

@@ -117,4 +117,23 @@ final class ScrollLayerTests: XCTestCase {
                 "\(error)")
         }
     }
+
+    /// Viewport paging scrolls by whole viewport lengths, clamped at the end of the content;
+    /// without `loop` the automatic advance stays on the last page.
+    func testViewportPagingAndAdvanceWithoutLoop() {
+        let sizes = Array(repeating: SIMD2<Double>(100, 100), count: 5)
+        func first(_ scroll: ScrollLayer, _ t: Double) -> Double {
+            scroll.layout(sizes, viewport: SIMD2(200, 100), at: t)[0].origin.x
+        }
+        let paged = ScrollLayer(
+            size: nil, spacing: .constant(0), padding: .constant(0), page: .constant(1.5), paging: .viewport)
+        XCTAssertEqual(first(paged, 0), -300)
+        let end = ScrollLayer(
+            size: nil, spacing: .constant(0), padding: .constant(0), page: .constant(2), paging: .viewport)
+        XCTAssertEqual(first(end, 0), -300, "content 500 wide in a 200 viewport ends at offset 300")
+        let advancing = ScrollLayer(
+            size: nil, spacing: .constant(0), padding: .constant(0), paging: .viewport, advanceEvery: 1,
+            advance: .eased(duration: 0.5, easing: .linear), loops: false)
+        XCTAssertEqual([1.5, 2.5, 3.5, 9].map { first(advancing, $0) }, [-200, -300, -300, -300])
+    }
 }

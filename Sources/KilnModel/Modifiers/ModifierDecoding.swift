@@ -144,29 +144,8 @@ enum ModifierDecoding {
                 springMembers, path: springPath,
                 allowed: ["response", "dampingFraction", "duration", "bounce"],
                 context: context)
-            func number(_ key: String, _ range: ClosedRange<Double>) -> Double? {
-                springNode[key].flatMap {
-                    ValueDecoding.constantNumber(
-                        $0, path: springPath.key(key), range: range, context: context)
-                }
-            }
-            let physical = springNode["response"] != nil || springNode["dampingFraction"] != nil
-            let perceptual = springNode["duration"] != nil || springNode["bounce"] != nil
-            var spring = Spring.default
-            if physical && perceptual {
-                context.error(
-                    "give either 'response'/'dampingFraction' or 'duration'/'bounce', not both",
-                    at: springNode,
-                    path: springPath)
-            } else if perceptual {
-                spring = Spring(
-                    duration: number("duration", 0.01...10) ?? Spring.default.response,
-                    bounce: number("bounce", -0.99...0.99) ?? 0)
-            } else {
-                spring = Spring(
-                    response: number("response", 0.01...10) ?? Spring.default.response,
-                    dampingFraction: number("dampingFraction", 0.05...10) ?? Spring.default.dampingFraction)
-            }
+            let spring = ValueDecoding.springParameters(
+                springNode, path: springPath, limits: .transition, context: context)
             return context.diagnostics.count == before ? .spring(spring) : nil
         }
         ObjectKeys.check(members, path: path, allowed: ["duration", "ease", "spring"], context: context)

@@ -328,45 +328,88 @@ public enum ValueDecoding {
             }
             return constant(child, path.key(key))
         }
-        func number(_ key: String, _ fallback: Double, _ isValid: (Double) -> Bool, _ rule: String) -> Double
-        {
-            guard let child = node[key] else { return fallback }
-            guard let value = constantNumber(child, path: path.key(key), range: nil, context: context) else {
-                return fallback
-            }
-            guard isValid(value) else {
-                context.error(
-                    "\(NumberText.format(value)) is out of range: \(key) must be \(rule)", at: child,
-                    path: path.key(key))
-                return fallback
-            }
-            return value
-        }
-
         let from = required("from")
         let to = required("to")
-        let start = number("at", 0, { $0 >= 0 }, "≥ 0 seconds")
+        let start = checkedNumber(
+            node, "at", path: path, fallback: 0, .init({ $0 >= 0 }, "≥ 0 seconds"), context)
+        let spring = springParameters(node, path: path, limits: .animatedValue, context: context)
+        guard let from, let to, context.diagnostics.count == before else { return nil }
+        return .spring(from: from, to: to, start: start, spring: spring)
+    }
+
+    /// A rule a number must keep, and how a message states it.
+    struct NumberRule: Sendable {
+        let isValid: @Sendable (Double) -> Bool
+        let text: String
+
+        init(_ isValid: @escaping @Sendable (Double) -> Bool, _ text: String) {
+            self.isValid = isValid
+            self.text = text
+        }
+    }
+
+    /// The limits of a spring's parameters. Transitions are stricter than animated values: a
+    /// removal must settle before the layer goes, so it needs some damping.
+    struct SpringLimits: Sendable {
+        let duration: NumberRule
+        let dampingFraction: NumberRule
+        let bounce: NumberRule
+
+        static let animatedValue = SpringLimits(
+            duration: NumberRule({ $0 > 0 && $0 <= 10 }, "in (0, 10] seconds"),
+            dampingFraction: NumberRule({ $0 >= 0 && $0 <= 10 }, "in 0…10"),
+            bounce: NumberRule({ $0 > -1 && $0 < 1 }, "in (-1, 1)"))
+        static let transition = SpringLimits(
+            duration: NumberRule({ $0 >= 0.01 && $0 <= 10 }, "in 0.01…10 seconds"),
+            dampingFraction: NumberRule({ $0 >= 0.05 && $0 <= 10 }, "in 0.05…10"),
+            bounce: NumberRule({ $0 >= -0.99 && $0 <= 0.99 }, "in −0.99…0.99"))
+    }
+
+    /// SwiftUI's two spring parametrisations, `response`/`dampingFraction` or
+    /// `duration`/`bounce`, read from `node` (not both; neither gives the default spring). The
+    /// caller checks the object's other keys.
+    static func springParameters(
+        _ node: JSONNode, path: JSONPath, limits: SpringLimits, context: DecodeContext
+    ) -> Spring {
         let usesPhysical = node["response"] != nil || node["dampingFraction"] != nil
         let usesPerceptual = node["duration"] != nil || node["bounce"] != nil
-        var spring = Spring.default
         if usesPhysical && usesPerceptual {
             context.error(
                 "give either 'response'/'dampingFraction' or 'duration'/'bounce', not both", at: node,
                 path: path)
-        } else if usesPerceptual {
-            spring = Spring(
-                duration: number(
-                    "duration", Spring.default.response, { $0 > 0 && $0 <= 10 }, "in (0, 10] seconds"),
-                bounce: number("bounce", 0, { $0 > -1 && $0 < 1 }, "in (-1, 1)"))
-        } else {
-            spring = Spring(
-                response: number(
-                    "response", Spring.default.response, { $0 > 0 && $0 <= 10 }, "in (0, 10] seconds"),
-                dampingFraction: number(
-                    "dampingFraction", Spring.default.dampingFraction, { $0 >= 0 && $0 <= 10 }, "in 0…10"))
+            return .default
         }
-        guard let from, let to, context.diagnostics.count == before else { return nil }
-        return .spring(from: from, to: to, start: start, spring: spring)
+        if usesPerceptual {
+            return Spring(
+                duration: checkedNumber(
+                    node, "duration", path: path, fallback: Spring.default.response, limits.duration, context),
+                bounce: checkedNumber(node, "bounce", path: path, fallback: 0, limits.bounce, context))
+        }
+        return Spring(
+            response: checkedNumber(
+                node, "response", path: path, fallback: Spring.default.response, limits.duration, context),
+            dampingFraction: checkedNumber(
+                node, "dampingFraction", path: path, fallback: Spring.default.dampingFraction,
+                limits.dampingFraction, context))
+    }
+
+    /// The number at `key` of `node` when present and valid; `fallback` otherwise (reporting
+    /// why when present).
+    private static func checkedNumber(
+        _ node: JSONNode, _ key: String, path: JSONPath, fallback: Double, _ rule: NumberRule,
+        _ context: DecodeContext
+    ) -> Double {
+        guard let child = node[key] else { return fallback }
+        guard let value = constantNumber(child, path: path.key(key), range: nil, context: context) else {
+            return fallback
+        }
+        guard rule.isValid(value) else {
+            context.error(
+                "\(NumberText.format(value)) is out of range: \(key) must be \(rule.text)", at: child,
+                path: path.key(key))
+            return fallback
+        }
+        return value
     }
 
     static func decodeList<Value>(
