@@ -86,7 +86,13 @@ public struct LayerStack: Sendable {
                 window = columns.clamped(to: extent.columns)
                 guard !window.isEmpty else { continue }
             }
-            if item.colors == nil && item.offscreen == nil
+            if let offscreen = item.offscreen {
+                offscreen.composite(
+                    onto: band, firstRow: firstRow, rows: rows, columns: window, colors: item.colors,
+                    opacity: item.opacity)
+                continue
+            }
+            if item.colors == nil
                 && item.layer.paintOver(
                     into: band, firstRow: firstRow, rows: rows, columns: window, opacity: item.opacity,
                     pool: pool)
@@ -94,11 +100,7 @@ public struct LayerStack: Sendable {
                 continue
             }
             pool.withBand { layer in
-                if let offscreen = item.offscreen {
-                    offscreen.copy(into: layer, firstRow: firstRow, rows: rows, columns: window)
-                } else {
-                    item.layer.paint(into: layer, firstRow: firstRow, rows: rows, columns: window, pool: pool)
-                }
+                item.layer.paint(into: layer, firstRow: firstRow, rows: rows, columns: window, pool: pool)
                 item.colors?.apply(to: layer, rows: rows, columns: window)
                 Compositing.sourceOver(layer, onto: band, opacity: item.opacity, rows: rows, columns: window)
             }

@@ -100,22 +100,24 @@ public final class Offscreen: @unchecked Sendable {
         }
     }
 
-    /// Copies frame rows `firstRow..<firstRow+rows` of the blurred layer into `band` within
-    /// `columns` (transparent outside the extent).
-    func copy(into band: PlanarBand, firstRow: Int, rows: Int, columns: Range<Int>) {
-        band.fill(.transparent, rows: rows, columns: columns)
+    /// Composites frame rows `firstRow..<firstRow+rows` of the blurred layer, through the
+    /// colour stages after the blur, onto `band` within `columns`, straight from the offscreen
+    /// image: no copy into a scratch band. The colours are applied to the image in place, which
+    /// is safe because each band's rows are read by that band alone, once.
+    func composite(
+        onto band: PlanarBand, firstRow: Int, rows: Int, columns: Range<Int>, colors: ColorMatrix?,
+        opacity: Float
+    ) {
         guard let image else { preconditionFailure("offscreen layer painted before it was rendered") }
+        // Within the image's chunk-widened columns, pixels outside the extent are transparent
+        // (painted so), so compositing whole chunks adds nothing there.
         let span = columns.clamped(to: extent.columns)
         let top = max(firstRow, extent.rows.lowerBound), bottom = min(firstRow + rows, extent.rows.upperBound)
         guard !span.isEmpty, top < bottom else { return }
-        for y in top..<bottom {
-            let source = (y - extent.rows.lowerBound) * image.stride + span.lowerBound
-            let target = (y - firstRow) * band.stride + span.lowerBound
-            (band.r + target).update(from: image.r + source, count: span.count)
-            (band.g + target).update(from: image.g + source, count: span.count)
-            (band.b + target).update(from: image.b + source, count: span.count)
-            (band.a + target).update(from: image.a + source, count: span.count)
-        }
+        let source = image.rows(from: top - extent.rows.lowerBound, count: bottom - top)
+        let target = band.rows(from: top - firstRow, count: bottom - top)
+        colors?.apply(to: source, rows: bottom - top, columns: span)
+        Compositing.sourceOver(source, onto: target, opacity: opacity, rows: bottom - top, columns: span)
     }
 }
 
