@@ -46,7 +46,7 @@ public struct ImagePainter: Sendable {
 
     /// Level L holds 2^L texels of level 0 per texel. Up to a shrink of 1 level 0 is exact;
     /// beyond, log2(shrink) splits into the level below and the blend towards the next.
-    static func levelChoice(shrink: Double, levelCount: Int) -> (level: Int, nextWeight: Float) {
+    public static func levelChoice(shrink: Double, levelCount: Int) -> (level: Int, nextWeight: Float) {
         guard shrink > 1 else { return (0, 0) }
         var lod = 0.0
         var s = shrink
@@ -63,13 +63,6 @@ public struct ImagePainter: Sendable {
         // cost of the common case, a shrink of 1 give or take rounding.
         if weight < 1.0 / 512 { weight = 0 }
         return (level, weight)
-    }
-
-    /// `levelChoice`, exposed for tests of its continuity.
-    public static func levelChoiceForTesting(shrink: Double, levelCount: Int) -> (
-        level: Int, nextWeight: Float
-    ) {
-        levelChoice(shrink: shrink, levelCount: levelCount)
     }
 
     /// Paints frame rows `firstRow..<firstRow+rows` into `band`, replacing its contents within

@@ -8,7 +8,7 @@ final class GouraudMeshTests: XCTestCase {
         let width = 97, height = 64
         var mesh = GouraudMesh()
         let n = 7
-        var rng = QuantizerTests.SplitMix(state: 7)
+        var rng = SplitMix(state: 7)
         var grid: [[SIMD2<Float>]] = []
         for j in 0...n {
             var row: [SIMD2<Float>] = []

@@ -2,17 +2,6 @@ import KilnRaster
 import XCTest
 
 final class QuantizerTests: XCTestCase {
-    /// A deterministic pseudo-random generator so failures reproduce.
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
 
     func fillBand(_ band: PlanarBand, rows: Int, _ value: (Int, Int) -> PremultipliedColor) {
         for row in 0..<rows {

@@ -61,7 +61,7 @@ final class ImageLayerTests: XCTestCase {
     /// The SIMD sampler against plain scalar bilinear filtering of the same texels, under a
     /// rotation and a slight enlargement, away from the edges (whose coverage is tested apart).
     func testSamplingMatchesAScalarBilinearReference() {
-        var generator = SystemRandomNumberGenerator()
+        var generator = SplitMix(state: 2026)
         var bytes: [UInt8] = []
         for _ in 0..<(32 * 32) {
             let a = UInt8.random(in: 0...255, using: &generator)
@@ -130,7 +130,7 @@ final class ImageLayerTests: XCTestCase {
         var previous: Double = 0
         for step in 1...400 {
             let shrink = Double(step) / 40
-            let (level, weight) = ImagePainter.levelChoiceForTesting(shrink: shrink, levelCount: 12)
+            let (level, weight) = ImagePainter.levelChoice(shrink: shrink, levelCount: 12)
             let lod = Double(level) + Double(weight)
             XCTAssertGreaterThanOrEqual(lod, previous - 1e-9)
             XCTAssertLessThan(lod - previous, 0.06)
