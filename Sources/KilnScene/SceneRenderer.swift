@@ -32,7 +32,7 @@ public final class SceneRenderer: @unchecked Sendable {
     }
 
     /// Renders the frame at `time` into `yuv` and/or `rgba` (both hold identical pixels: the YUV
-    /// is converted from exactly the dithered RGB).
+    /// is converted from exactly the dithered RGB). With neither, only composites (benchmarks).
     ///
     /// With `next`, the layers for that time are prepared as one more work item alongside this
     /// frame's bands, and the following call for `next` starts painting at once. Preparing is pure,
@@ -58,6 +58,7 @@ public final class SceneRenderer: @unchecked Sendable {
             prepared.paint(
                 into: scratch.accumulator, firstRow: firstRow, rows: rows, columns: 0..<canvas.width,
                 pool: scratch.pool)
+            guard yuv != nil || rgba != nil else { return }
             Quantizer.write(
                 band: scratch.accumulator, firstRow: firstRow, rows: rows, yuv: yuv, rgba: rgba,
                 scratch: scratch.quantizer)

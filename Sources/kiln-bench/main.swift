@@ -153,6 +153,11 @@ do {
     let job = try JobFiles.decode(
         bytes: Array(text.utf8), file: "bench-cards.json", baseDirectory: URL(fileURLWithPath: "/"))
     let cardsRenderer = SceneRenderer(layers: job.layers, canvas: canvas, threads: 1)
+    let compositeMs = measure(options.frames) { _ in cardsRenderer.render(at: 0, yuv: nil, rgba: nil) }
+    rows.append(
+        Row(
+            name: "six rotated clipped photo cards, composite", threads: 1, msPerFrame: compositeMs,
+            pixels: pixels))
     let ms = measure(options.frames) { _ in cardsRenderer.render(at: 0, yuv: frame, rgba: nil) }
     rows.append(
         Row(name: "six rotated clipped photo cards → YUV", threads: 1, msPerFrame: ms, pixels: pixels))
