@@ -51,38 +51,24 @@ extension LayerNode {
         let place = context.parent.concatenating(modifiers.affine(around: local.apply(size / 2)))
             .concatenating(local)
         let layer = prepareContent(size: size, place: place, context: context)
-        // Colour stages written before the first blur run before it (in the offscreen pass), the
-        // rest after: the matrices clamp, so a contrast boost and then a blur must not come out
-        // as a blur and then a contrast boost. Blurs combine into one (variances add).
-        var before: ColorMatrix?, after: ColorMatrix?
-        var blurVariance = 0.0
+        var pipeline = EffectPipelineBuilder(
+            content: layer, frameFromLocal: place, layerSize: size, canvas: context.canvas)
         for effect in effects {
             switch effect.content {
             case let color as any ColorEffect:
-                if blurVariance > 0 {
-                    after = color.matrix(at: time).concatenating(after ?? .identity)
-                } else {
-                    before = color.matrix(at: time).concatenating(before ?? .identity)
-                }
+                pipeline.add(color: color.matrix(at: time))
             case let blur as BlurEffect:
-                let radius = max(blur.radius.value(at: time), 0)
-                blurVariance += radius * radius
+                pipeline.add(blurRadius: max(blur.radius.value(at: time), 0))
+            case let stage as any PixelStageEffect:
+                pipeline.add(stage: stage.stage(at: time, layerSize: size), edges: stage.edges)
             default:
                 preconditionFailure("effect '\(effect.kind)' has no renderer")
             }
         }
-        blurVariance += modifiers.blur * modifiers.blur
-        let blur = GaussianBlur(radius: blurVariance.squareRoot())
-        var colors: ColorMatrix?
-        var offscreen: Offscreen?
-        if blur.isIdentity {
-            colors = before.map { b in after.map { $0.concatenating(b) } ?? b } ?? after
-        } else {
-            offscreen = Offscreen(layer: layer, colors: before, blur: blur, canvas: context.canvas)
-            colors = after
-        }
-        if let matrix = modifiers.colorMatrix { colors = matrix.concatenating(colors ?? .identity) }
-        return PreparedItem(layer: layer, opacity: opacity, colors: colors, offscreen: offscreen)
+        // The modifiers (transitions, scroll transitions, visual effects) act on the layer with
+        // its effects, as SwiftUI's outer modifiers do: their blur comes after every stage.
+        pipeline.add(blurRadius: modifiers.blur)
+        return pipeline.item(opacity: opacity, modifierColors: modifiers.colorMatrix)
     }
 
     /// The transition's, scroll transition's and visual effect's modifiers combined.

@@ -22,6 +22,12 @@ public enum LayerRegistry {
         HueRotationEffect.kind,
         OpacityEffect.kind,
         BlurEffect.kind,
+        TintEffect.kind,
+        GradientMapEffect.kind,
+        ShearEffect.kind,
+        WaveEffect.kind,
+        RippleEffect.kind,
+        BackgroundWarpEffect.kind,
     ]
 
     /// Loads a job with every registered layer kind and effect.

@@ -215,6 +215,7 @@ enum LayersCommand {
         case .colorList: return "array of colors"
         case .pointList: return "array of points"
         case .assetPath: return "file path relative to the job"
+        case .structured(let shape): return shape
         }
     }
 

@@ -16,6 +16,8 @@ public struct DecodedParameters: Sendable {
         case colors([Animated<RGBA>])
         case points([Animated<Point2>])
         case asset(URL?, written: String)
+        /// Decoded by the owner from the node.
+        case structured
     }
 
     /// The path of the decoded object itself.

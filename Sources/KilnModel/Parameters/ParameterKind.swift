@@ -21,11 +21,14 @@ public enum ParameterKind: Sendable, CustomStringConvertible {
     case pointList(ClosedRange<Double>?)
     /// A string naming a file relative to the job file, which must exist.
     case assetPath
+    /// A JSON value with a shape of its own (a list of trigger objects, a noise source) that the
+    /// owner decodes from `DecodedParameters.node`; the text describes the shape for the docs.
+    case structured(String)
 
     public var isAnimatable: Bool {
         switch self {
         case .number, .color, .point, .colorList, .pointList: true
-        case .constantNumber, .integer, .boolean, .string, .choice, .assetPath: false
+        case .constantNumber, .integer, .boolean, .string, .choice, .assetPath, .structured: false
         }
     }
 
@@ -52,6 +55,7 @@ public enum ParameterKind: Sendable, CustomStringConvertible {
         case .pointList(let range):
             text = "array of points" + (range.map { " with x, y in \(Self.rangeText($0))" } ?? "")
         case .assetPath: text = "file path"
+        case .structured(let shape): text = shape
         }
         return isAnimatable ? text + " (animatable)" : text
     }

@@ -89,6 +89,8 @@ public struct ParameterTable: Sendable {
             }
             return AssetResolution.resolve(written, node: node, path: path, context: context)
                 .map { .asset($0, written: written) }
+        case .structured:
+            return .structured
         }
     }
 
@@ -124,6 +126,7 @@ public struct ParameterTable: Sendable {
             // Defaults come from the program, not the user, so they are not checked for existence.
             return .asset(value.isEmpty ? nil : context.resolvePath(value), written: value)
         case (.assetPath, _): return .asset(nil, written: "")
+        case (.structured, _): return .structured
         }
     }
 }

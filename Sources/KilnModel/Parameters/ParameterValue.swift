@@ -24,7 +24,8 @@ public enum ParameterValue: Sendable, Hashable, CustomStringConvertible {
         switch (kind, self) {
         case (.number, .number), (.number, .integer), (.constantNumber, .number), (.constantNumber, .integer),
             (.integer, .integer), (.boolean, .boolean),
-            (.string, .string), (.choice, .string), (.color, .color), (.point, .point), (.assetPath, .string):
+            (.string, .string), (.choice, .string), (.color, .color), (.point, .point), (.assetPath, .string),
+            (.structured, .string):
             true
         default:
             false

@@ -1,0 +1,167 @@
+/// A two-channel (red, green) noise image sampled with "repeat" addressing and linear filtering,
+/// as the seed's Metal sampler `sampler(address::repeat, filter::linear)` reads its noise texture.
+/// Values are 0…1.
+///
+/// Texels are stored as interleaved (red, green) Float pairs with one extra column and row that
+/// repeat the first, so the four taps of a bilinear lookup never wrap inside the kernel.
+public final class NoiseTexture: @unchecked Sendable {
+    public let width: Int
+    public let height: Int
+    /// Texels per padded row.
+    let stride: Int
+    /// (width + 1) × (height + 1) pairs; immutable after init.
+    let texels: UnsafeMutablePointer<Float>
+
+    /// `red` and `green` hold `width × height` values, row by row; values are clamped to 0…1.
+    public init(width: Int, height: Int, red: [Float], green: [Float]) {
+        precondition(
+            width >= 1 && height >= 1 && red.count == width * height && green.count == width * height)
+        self.width = width
+        self.height = height
+        stride = width + 1
+        texels = .allocate(capacity: 2 * stride * (height + 1))
+        for y in 0...height {
+            for x in 0...width {
+                let source = (y % height) * width + (x % width)
+                let i = 2 * (y * stride + x)
+                texels[i] = min(max(red[source], 0), 1)
+                texels[i + 1] = min(max(green[source], 0), 1)
+            }
+        }
+    }
+
+    deinit { texels.deallocate() }
+
+    /// The stored value of texel (x, y) (wrapped).
+    public func texel(x: Int, y: Int) -> (red: Float, green: Float) {
+        let wx = ((x % width) + width) % width, wy = ((y % height) + height) % height
+        let i = 2 * (wy * stride + wx)
+        return (texels[i], texels[i + 1])
+    }
+
+    /// Smooth, tileable, seeded noise: gradient (Perlin-style) noise on a periodic lattice,
+    /// summed over `octaves` octaves (each twice the frequency and half the amplitude of the
+    /// last), then stretched to fill 0…1. Red and green come from independent gradient sets, so
+    /// they make independent patterns; the same seed and size give the same texture everywhere.
+    public static func generated(seed: UInt64, size: Int, cells: Int = 4, octaves: Int = 4) -> NoiseTexture {
+        precondition(size >= 2 && cells >= 1 && octaves >= 1)
+        var channels: [[Float]] = []
+        for channel in 0..<2 {
+            var values = [Float](repeating: 0, count: size * size)
+            var amplitude = 1.0
+            for octave in 0..<octaves {
+                let period = cells << octave
+                let lattice = GradientLattice(
+                    seed: seed, channel: UInt64(channel), octave: UInt64(octave), period: period)
+                let scale = Double(period) / Double(size)
+                for y in 0..<size {
+                    for x in 0..<size {
+                        let value = lattice.noise(x: (Double(x) + 0.5) * scale, y: (Double(y) + 0.5) * scale)
+                        values[y * size + x] += Float(value * amplitude)
+                    }
+                }
+                amplitude *= 0.5
+            }
+            let low = values.min() ?? 0, high = values.max() ?? 1
+            let span = high > low ? high - low : 1
+            channels.append(values.map { ($0 - low) / span })
+        }
+        return NoiseTexture(width: size, height: size, red: channels[0], green: channels[1])
+    }
+
+    /// Red and green at eight normalised positions (0…1 spans the texture once; outside, it
+    /// repeats), filtered linearly between texel centres.
+    @inline(__always)
+    public func sample(u: SIMD8<Float>, v: SIMD8<Float>) -> (red: SIMD8<Float>, green: SIMD8<Float>) {
+        let w = Float(width), h = Float(height)
+        var tx = u * w - 0.5, ty = v * h - 0.5
+        // Wrap into [0, size): positions far outside stay finite and inside after this.
+        tx = tx - floorOfSmall(between(tx * (1 / w), -2_000_000, 2_000_000)) * w
+        ty = ty - floorOfSmall(between(ty * (1 / h), -2_000_000, 2_000_000)) * h
+        tx = between(tx, 0, w.nextDown)
+        ty = between(ty, 0, h.nextDown)
+        let fx = floorOfSmall(tx), fy = floorOfSmall(ty)
+        let wx = tx - fx, wy = ty - fy
+        let top = (wholeNumberToInt(fy) &* Int32(stride) &+ wholeNumberToInt(fx)) &* 2
+        let below = top &+ Int32(2 * stride)
+        let raw = UnsafeRawPointer(texels)
+        @inline(__always) func pairs(_ i: SIMD8<Int32>) -> (SIMD8<Float>, SIMD8<Float>) {
+            @inline(__always) func pair(_ lane: Int) -> UInt64 {
+                raw.loadUnaligned(fromByteOffset: Int(i[lane]) &* 4, as: UInt64.self)
+            }
+            let both = unsafeBitCast(
+                SIMD8<UInt64>(pair(0), pair(1), pair(2), pair(3), pair(4), pair(5), pair(6), pair(7)),
+                to: SIMD16<Float>.self)
+            return (both.evenHalf, both.oddHalf)
+        }
+        let (r00, g00) = pairs(top), (r10, g10) = pairs(top &+ 2)
+        let (r01, g01) = pairs(below), (r11, g11) = pairs(below &+ 2)
+        let red0 = r00 + (r10 - r00) * wx, red1 = r01 + (r11 - r01) * wx
+        let green0 = g00 + (g10 - g00) * wx, green1 = g01 + (g11 - g01) * wx
+        return (red0 + (red1 - red0) * wy, green0 + (green1 - green0) * wy)
+    }
+}
+
+/// Random unit gradients on a `period`-periodic integer lattice, and the noise they define.
+struct GradientLattice {
+    let seed: UInt64
+    let period: Int
+
+    init(seed: UInt64, channel: UInt64, octave: UInt64, period: Int) {
+        self.seed = mix(seed ^ mix(channel &+ 0x9E37_79B9) ^ mix(octave &+ 0x85EB_CA6B))
+        self.period = period
+    }
+
+    func gradient(_ ix: Int, _ iy: Int) -> (Double, Double) {
+        let x = UInt64(((ix % period) + period) % period), y = UInt64(((iy % period) + period) % period)
+        let h = mix(seed ^ (x &* 0x1_0000_0001) ^ (y &* 0xC2B2_AE3D_27D4_EB4F))
+        // An angle from the hash's top 24 bits; sin and cos from a rotation of (1, 0) by the
+        // angle's turns, without libm (the raster core has none).
+        let turns = Double(h >> 40) / Double(1 << 24)
+        return unitVector(turns: turns)
+    }
+
+    /// Classic gradient noise at (x, y) in lattice units, about −0.7…0.7.
+    func noise(x: Double, y: Double) -> Double {
+        let x0 = Int(x.rounded(.down)), y0 = Int(y.rounded(.down))
+        let fx = x - Double(x0), fy = y - Double(y0)
+        func dot(_ ix: Int, _ iy: Int) -> Double {
+            let g = gradient(ix, iy)
+            return g.0 * (x - Double(ix)) + g.1 * (y - Double(iy))
+        }
+        let sx = fade(fx), sy = fade(fy)
+        let top = dot(x0, y0) + (dot(x0 + 1, y0) - dot(x0, y0)) * sx
+        let bottom = dot(x0, y0 + 1) + (dot(x0 + 1, y0 + 1) - dot(x0, y0 + 1)) * sx
+        return top + (bottom - top) * sy
+    }
+
+    /// 6t⁵ − 15t⁴ + 10t³: continuous second derivative, so the noise has no creases.
+    private func fade(_ t: Double) -> Double { t * t * t * (t * (t * 6 - 15) + 10) }
+}
+
+/// (cos, sin) of an angle given in turns (0…1), by a polynomial on the octant and symmetry.
+func unitVector(turns: Double) -> (Double, Double) {
+    let angle = turns * 2 * Double.pi
+    // Reduce to [−π, π], then evaluate Taylor series (|error| < 1e-9 after reduction to ±π/4).
+    var a = angle
+    if a > .pi { a -= 2 * .pi }
+    let quarter = (a / (.pi / 2)).rounded()
+    let r = a - quarter * (.pi / 2)
+    let r2 = r * r
+    let s = r * (1 - r2 / 6 * (1 - r2 / 20 * (1 - r2 / 42 * (1 - r2 / 72 * (1 - r2 / 110)))))
+    let c = 1 - r2 / 2 * (1 - r2 / 12 * (1 - r2 / 30 * (1 - r2 / 56 * (1 - r2 / 90))))
+    switch Int(quarter) {
+    case 1: return (-s, c)
+    case -1: return (s, -c)
+    case 2, -2: return (-c, -s)
+    default: return (c, s)
+    }
+}
+
+/// SplitMix64's finaliser: a strong 64-bit mix, deterministic everywhere.
+func mix(_ value: UInt64) -> UInt64 {
+    var z = value &+ 0x9E37_79B9_7F4A_7C15
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+}

@@ -1,0 +1,178 @@
+import Foundation
+import KilnModel
+import KilnRaster
+
+/// The seed's `backgroundWarp` layer effect: each pixel samples the layer at its position plus
+/// an offset read from a noise texture, so a blurred cover flows like liquid.
+///
+/// - `domainWarp` (default): q = noise(uv).rg, n = noise(uv + q), offset = (n.rg − 0.5) · strength.
+/// - `noise`: one lookup, offset = (noise(uv).rg − 0.5) · strength.
+/// - `offset`: the seed's first step, the same `offset` for every pixel.
+///
+/// uv is the position divided by the layer's size; `speed` · time is added to it, so the pattern
+/// flows. The noise repeats and is filtered linearly, as the seed's Metal sampler.
+public struct BackgroundWarpEffect: PixelStageEffect {
+    public enum Mode: String, Sendable, CaseIterable {
+        case domainWarp, noise, offset
+    }
+
+    public let mode: Mode
+    public let noise: NoiseTexture
+    public let strength: Animated<Double>
+    public let offset: Animated<Point2>
+    public let speed: Animated<Double>
+    public let edges: PlanarSampler.Edges
+
+    public init(
+        mode: Mode, noise: NoiseTexture, strength: Animated<Double>, offset: Animated<Point2>,
+        speed: Animated<Double>, edges: PlanarSampler.Edges
+    ) {
+        (self.mode, self.noise, self.strength, self.offset) = (mode, noise, strength, offset)
+        (self.speed, self.edges) = (speed, edges)
+    }
+
+    public static let kind = EffectKind(
+        name: "backgroundWarp",
+        summary: "noise-driven (domain-warped) displacement, the seed's backgroundWarp",
+        parameters: ParameterTable([
+            Parameter(
+                "mode", .choice(Mode.allCases.map(\.rawValue)), default: .string("domainWarp"),
+                help: "domainWarp (two noise lookups), noise (one lookup) or offset (one offset for all)"),
+            Parameter(
+                "strength", .number(0...4000), default: .number(200),
+                help: "pixels of offset per unit of noise away from 0.5; 0 = unchanged"),
+            Parameter(
+                "offset", .point(-100_000...100_000), default: .point(Point2(x: 0, y: 0)),
+                help: "[x, y] pixels, for mode offset"),
+            Parameter(
+                "speed", .number(-100...100), default: .number(0),
+                help: "noise-texture widths per second the pattern flows"),
+            Parameter(
+                "noise",
+                .structured(
+                    "{\"generate\": {\"seed\", \"size\", \"cells\", \"octaves\"}} or {\"path\": image}"),
+                default: .string("generated: seed 1, 256 px, 4 cells, 4 octaves"),
+                help: "the noise texture: generated (tileable) or an image's red and green"),
+            edgesParameter,
+        ])
+    ) { p, path, context in
+        var texture = defaultNoise
+        if let node = p.node("noise") {
+            guard let decoded = decodeNoise(node, path: p.path("noise"), context: context) else { return nil }
+            texture = decoded
+        }
+        return BackgroundWarpEffect(
+            mode: Mode(rawValue: p.string("mode")) ?? .domainWarp, noise: texture,
+            strength: p.number("strength"),
+            offset: p.point("offset"), speed: p.number("speed"),
+            edges: PlanarSampler.Edges(rawValue: p.string("edges")) ?? .transparent)
+    }
+
+    /// Generated once per process: every job without its own noise shares it.
+    static let defaultNoise = NoiseTexture.generated(seed: 1, size: 256)
+
+    static let noiseTable = ParameterTable([
+        Parameter(
+            "generate", .structured("{\"seed\", \"size\", \"cells\", \"octaves\"}"), default: .string("none"),
+            help: "procedural, tileable noise"),
+        Parameter(
+            "path", .assetPath, default: .string(""),
+            help: "an image whose red and green channels are the noise"),
+    ])
+
+    static let generateTable = ParameterTable([
+        Parameter("seed", .integer(0...Int(UInt32.max)), default: .integer(1), help: "same seed, same noise"),
+        Parameter("size", .integer(8...2048), default: .integer(256), help: "texture width and height"),
+        Parameter(
+            "cells", .integer(1...64), default: .integer(4),
+            help: "lattice cells across the texture in the first octave"),
+        Parameter(
+            "octaves", .integer(1...8), default: .integer(4), help: "octaves of detail, each twice as fine"),
+    ])
+
+    static func decodeNoise(_ node: JSONNode, path: JSONPath, context: DecodeContext) -> NoiseTexture? {
+        let before = context.diagnostics.count
+        let p = noiseTable.decode(node, path: path, context: context)
+        guard context.diagnostics.count == before else { return nil }
+        switch (p.node("generate"), p.isPresent("path")) {
+        case (let generate?, false):
+            let g = generateTable.decode(generate, path: path.key("generate"), context: context)
+            guard context.diagnostics.count == before else { return nil }
+            let size = g.integer("size"), cells = g.integer("cells"), octaves = g.integer("octaves")
+            // Detail finer than two texels per cell would alias instead of adding smoothness.
+            guard cells << (octaves - 1) <= size / 2 else {
+                context.error(
+                    "cells × 2^(octaves − 1) = \(cells << (octaves - 1)) must be at most size / 2 = \(size / 2)",
+                    at: generate, path: path.key("generate"))
+                return nil
+            }
+            return NoiseTexture.generated(
+                seed: UInt64(g.integer("seed")), size: size, cells: cells, octaves: octaves)
+        case (nil, true):
+            guard let url = p.asset("path") else { return nil }
+            return decodeNoiseImage(url, node: p.node("path"), path: path.key("path"), context: context)
+        default:
+            context.error(
+                "expected {\"generate\": {…}} or {\"path\": \"image\"}: exactly one of the two", at: node,
+                path: path)
+            return nil
+        }
+    }
+
+    static func decodeNoiseImage(_ url: URL, node: JSONNode?, path: JSONPath, context: DecodeContext)
+        -> NoiseTexture?
+    {
+        guard let decoder = context.services.service((any ImageDecoding).self) else {
+            context.error(
+                "noise images need an image decoder, and this loader has none", at: node, path: path)
+            return nil
+        }
+        do {
+            let size = try decoder.imageSize(at: url)
+            guard size.x <= 4096 && size.y <= 4096 else {
+                context.error(
+                    "noise image is \(size.x)×\(size.y); at most 4096×4096 is allowed", at: node, path: path)
+                return nil
+            }
+            let image = try decoder.decodeImage(at: url, resizedTo: nil)
+            let level = image.levels[0]
+            var red = [Float](), green = [Float]()
+            red.reserveCapacity(image.width * image.height)
+            green.reserveCapacity(image.width * image.height)
+            for y in 0..<image.height {
+                for x in 0..<image.width {
+                    let texel = level.texels[y * level.stride + x]
+                    // Straight values: noise images are usually opaque, where this is a no-op.
+                    let alpha = Float(texel >> 24)
+                    let scale: Float = alpha > 0 ? 1 / alpha : 0
+                    red.append(Float(texel & 0xFF) * scale)
+                    green.append(Float((texel >> 8) & 0xFF) * scale)
+                }
+            }
+            return NoiseTexture(width: image.width, height: image.height, red: red, green: green)
+        } catch {
+            context.error("\(error)", at: node, path: path)
+            return nil
+        }
+    }
+
+    public func stage(at time: Double, layerSize: SIMD2<Double>) -> PixelStage? {
+        let size = SIMD2<Float>(layerSize)
+        switch mode {
+        case .offset:
+            let o = offset.value(at: time)
+            guard o.x != 0 || o.y != 0 else { return nil }
+            return .warp(
+                NoiseWarp(mode: .offset(SIMD2(Float(o.x), Float(o.y))), size: size, strength: 0, flow: 0))
+        case .noise, .domainWarp:
+            let strength = strength.value(at: time)
+            guard strength != 0 else { return nil }
+            // The flow is reduced to whole texture repeats, which change nothing, so long
+            // videos keep Float precision.
+            let cycles = time * speed.value(at: time)
+            let flow = Float(cycles - cycles.rounded(.down))
+            let warp: NoiseWarp.Mode = mode == .noise ? .noise(noise) : .domainWarp(noise)
+            return .warp(NoiseWarp(mode: warp, size: size, strength: Float(strength), flow: flow))
+        }
+    }
+}

@@ -1,0 +1,96 @@
+import KilnModel
+import KilnRaster
+
+/// Turns a layer's effect stages, in the order written, into what paints it: colour matrices
+/// compose, a run of pixel stages becomes one sampling pass over the content rendered
+/// offscreen, and blurs (which need the whole layer) render the stages before them offscreen.
+/// Consecutive blurs combine into one (their variances add).
+struct EffectPipelineBuilder {
+    private var current: any PreparedLayer
+    /// Colours to apply to `current` before anything else.
+    private var pending: ColorMatrix?
+    /// Pixel stages after `pending`, not yet turned into a sampling pass.
+    private var stages: [PixelStage] = []
+    private var edges = PlanarSampler.Edges.transparent
+    /// Blur after `stages`, not yet applied.
+    private var variance = 0.0
+    private let frameFromLocal: Affine2D
+    private let layerSize: SIMD2<Double>
+    private let canvas: Canvas
+
+    init(content: any PreparedLayer, frameFromLocal: Affine2D, layerSize: SIMD2<Double>, canvas: Canvas) {
+        current = content
+        self.frameFromLocal = frameFromLocal
+        self.layerSize = layerSize
+        self.canvas = canvas
+    }
+
+    mutating func add(color matrix: ColorMatrix) {
+        applyBlur()
+        if stages.isEmpty {
+            pending = matrix.concatenating(pending ?? .identity)
+        } else {
+            stages.append(.matrix(matrix))
+        }
+    }
+
+    mutating func add(blurRadius radius: Double) {
+        guard radius > 0 else { return }
+        applyStages()
+        variance += radius * radius
+    }
+
+    /// `stage` nil is a stage that changes nothing at this time: it is left out.
+    mutating func add(stage: PixelStage?, edges: PlanarSampler.Edges) {
+        guard let stage else { return }
+        applyBlur()
+        stages.append(stage)
+        // One sampling pass serves the whole run, so one clamping stage makes it clamp.
+        if stage.movesPixels && edges == .clamp { self.edges = .clamp }
+    }
+
+    /// The prepared item: the layer with everything applied, faded by `opacity`, then the
+    /// modifiers' colours.
+    mutating func item(opacity: Float, modifierColors: ColorMatrix?) -> PreparedItem {
+        applyStages()
+        if variance > 0 {
+            let blur = GaussianBlur(radius: variance.squareRoot())
+            let offscreen = Offscreen(layer: current, colors: pending, blur: blur, canvas: canvas)
+            return PreparedItem(
+                layer: current, opacity: opacity, colors: modifierColors, offscreen: offscreen)
+        }
+        var colors = pending
+        if let modifierColors { colors = modifierColors.concatenating(colors ?? .identity) }
+        // A blurred layer followed by colours only composites straight from its offscreen image.
+        if let blurred = current as? OffscreenLayer {
+            return PreparedItem(
+                layer: blurred.offscreen.layer, opacity: opacity, colors: colors, offscreen: blurred.offscreen
+            )
+        }
+        return PreparedItem(layer: current, opacity: opacity, colors: colors)
+    }
+
+    private mutating func applyStages() {
+        guard !stages.isEmpty else { return }
+        defer {
+            stages = []
+            edges = .transparent
+        }
+        // A layer scaled to nothing shows nothing whatever its stages do.
+        guard let pipeline = PixelPipeline(stages: stages, frameFromLocal: frameFromLocal) else { return }
+        let source = Offscreen(layer: current, colors: pending, blur: GaussianBlur(radius: 0), canvas: canvas)
+        current = PipelineLayer(
+            source: source, pipeline: pipeline, edges: edges, frameFromLocal: frameFromLocal, canvas: canvas)
+        pending = nil
+    }
+
+    private mutating func applyBlur() {
+        guard variance > 0 else { return }
+        let offscreen = Offscreen(
+            layer: current, colors: pending, blur: GaussianBlur(radius: variance.squareRoot()), canvas: canvas
+        )
+        current = OffscreenLayer(offscreen: offscreen)
+        pending = nil
+        variance = 0
+    }
+}
