@@ -54,8 +54,8 @@ public struct PlanarSampler: @unchecked Sendable {
         let wx = sx - fx, wy = sy - fy
         let zero = SIMD8<Float>(), one = SIMD8<Float>(repeating: 1)
         // Weight of each tap; a tap outside the region weighs 0 and is read from inside it.
-        let leftIn = fx .>= lo.x, rightIn = fx + 1 .<= hi.x
-        let topIn = fy .>= lo.y, bottomIn = fy + 1 .<= hi.y
+        let leftIn = (fx .>= lo.x) .& (fx .<= hi.x), rightIn = (fx + 1 .>= lo.x) .& (fx + 1 .<= hi.x)
+        let topIn = (fy .>= lo.y) .& (fy .<= hi.y), bottomIn = (fy + 1 .>= lo.y) .& (fy + 1 .<= hi.y)
         let wLeft = (one - wx).replacing(with: zero, where: .!leftIn)
         let wRight = wx.replacing(with: zero, where: .!rightIn)
         let wTop = (one - wy).replacing(with: zero, where: .!topIn)

@@ -4,11 +4,11 @@
 /// the tests), and the same bits on every machine.
 @inline(__always)
 public func vectorSin(_ x: SIMD8<Float>) -> SIMD8<Float> {
-    // x = k·2π + r with r in [−π, π]: 2π split in two parts (Cody–Waite) keeps r exact enough
-    // for arguments up to a few thousand radians.
+    // x = k·2π + r with r in [−π, π]: 2π split in two parts (Cody–Waite). The first part has
+    // 8 significant bits, so k·part is exact for |k| < 2¹⁵ and r keeps full precision.
     let k = roundedToNearest(x * 0.159_154_94)
-    var r = x - k * 6.283_185_5
-    r = r + k * 1.748_455_6e-7
+    var r = x - k * 6.281_25
+    r = r - k * 1.935_307_2e-3
     // sin(r) = sin(π − r): fold [π/2, π] and [−π, −π/2] onto [−π/2, π/2].
     r = r.replacing(with: 3.141_592_7 - r, where: r .> 1.570_796_4)
     r = r.replacing(with: -3.141_592_7 - r, where: r .< -1.570_796_4)
@@ -30,8 +30,9 @@ public func vectorExp(_ x: SIMD8<Float>) -> SIMD8<Float> {
     let safe = clamped.replacing(with: -87, where: tiny)
     // x = n·ln 2 + r, |r| ≤ ln 2 / 2; eˣ = 2ⁿ · eʳ.
     let n = roundedToNearest(safe * 1.442_695_04)
-    var r = safe - n * 0.693_145_75
-    r = r - n * 1.428_606_8e-6
+    // ln 2 in two parts (Cephes): n·0.693359375 is exact for the n that occur.
+    var r = safe - n * 0.693_359_375
+    r = r + n * 2.121_944_4e-4
     var p = SIMD8<Float>(repeating: 1.0 / 5040)
     p = p * r + 1.0 / 720
     p = p * r + 1.0 / 120

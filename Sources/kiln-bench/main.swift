@@ -263,6 +263,58 @@ for sigma in [3.0, 30.0] {
     }
 }
 
+// Pixel effects over the rendered frame (1 thread, band by band as the renderer paints): the
+// ripple with two overlapping waves, and the domain warp (two noise lookups + one layer sample).
+do {
+    let output = PlanarBand(width: width, rows: canvas.bandHeight)
+    let source = PlanarSampler(image: unblurred, rows: 0..<height, columns: 0..<width, edges: .transparent)
+    func effectMs(_ stage: PixelStage) -> Double {
+        let pipeline = PixelPipeline(stages: [stage], frameFromLocal: .identity)!
+        return measure(options.frames) { _ in
+            for first in stride(from: 0, to: height, by: canvas.bandHeight) {
+                pipeline.paint(
+                    into: output, firstRow: first, rows: min(canvas.bandHeight, height - first),
+                    columns: 0..<width,
+                    extent: (0..<height, 0..<width), source: source)
+            }
+        }
+    }
+    let ripple = Ripple(
+        amplitude: 12, frequency: 15, decay: 8, speed: 1200,
+        waves: [
+            Ripple.Wave(origin: SIMD2(Float(width) * 0.3, Float(height) * 0.4), elapsed: 0.5),
+            Ripple.Wave(origin: SIMD2(Float(width) * 0.7, Float(height) * 0.6), elapsed: 0.2),
+        ])!
+    rows.append(
+        Row(name: "ripple, two waves", threads: 1, msPerFrame: effectMs(.ripple(ripple)), pixels: pixels))
+    let warp = NoiseWarp(
+        mode: .domainWarp(NoiseTexture.generated(seed: 7, size: 256)),
+        size: SIMD2(Float(width), Float(height)),
+        strength: 200, flow: 0.25)
+    rows.append(
+        Row(
+            name: "domain warp (2 lookups + sample)", threads: 1, msPerFrame: effectMs(.warp(warp)),
+            pixels: pixels))
+}
+
+// The seed's background: a cover image filling the frame, blurred (radius 30), then domain-warped.
+do {
+    let photo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("jobs/photos/dusk.png").path
+    let text = """
+        {"kiln": 1, "output": {"width": \(width), "height": \(height), "fps": 30, "duration": 1},
+         "layers": [{"type": "image", "path": "\(photo)", "size": [\(width), \(height)], "fit": "fill",
+                     "effects": [{"blur": 30}, {"backgroundWarp": {"strength": 200, "speed": 0.03, "edges": "clamp"}}]}]}
+        """
+    let job = try JobFiles.decode(
+        bytes: Array(text.utf8), file: "bench-warp.json", baseDirectory: URL(fileURLWithPath: "/"))
+    let warped = SceneRenderer(layers: job.layers, canvas: canvas, threads: 1)
+    let ms = measure(options.frames) { warped.render(at: Double($0) / fps, yuv: nil, rgba: nil) }
+    rows.append(Row(name: "warped cover (image+blur+warp)", threads: 1, msPerFrame: ms, pixels: pixels))
+} catch {
+    fail("warp job: \(error)")
+}
+
 // libx264 on the same rendered frames, one encoder thread so the figure is per core.
 let renderer = SceneRenderer(layers: layers, canvas: canvas, threads: cores)
 let encodeInput = (0..<options.encodeFrames).map { n -> YUV420Frame in

@@ -57,6 +57,15 @@ final class GoldenImageTests: XCTestCase {
 
     func testShowcaseFrames() throws { try checkJob("showcase", at: [0.9, 3.3]) }
 
+    /// Pixel effects: two overlapping ripples, the flowing domain warp, shear and wave, and the
+    /// colour effects.
+    func testPixelEffectFrames() throws {
+        try checkJob("ripple", at: [0.7, 1.9])
+        try checkJob("warp", at: [0.0, 3.0])
+        try checkJob("shear", at: [0.5, 3.0])
+        try checkJob("grayscale", at: [1.0, 3.0])
+    }
+
     /// Cards rotating at the edges, at rest and halfway through an advance.
     func testCarouselFrames() throws { try checkJob("carousel", at: [1.4, 1.8]) }
 

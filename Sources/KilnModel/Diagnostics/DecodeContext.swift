@@ -8,7 +8,6 @@ public final class DecodeContext {
     public private(set) var diagnostics: [Diagnostic] = []
     /// Helpers from outside the model that layer kinds may need while decoding (an image decoder).
     public let services: DecodeServices
-    public var timelineDuration: Double?
 
     public init(file: String, baseDirectory: URL, services: DecodeServices = DecodeServices()) {
         self.file = file

@@ -1,0 +1,390 @@
+import Foundation
+import KilnExport
+import KilnModel
+import KilnRaster
+import KilnScene
+import XCTest
+
+/// Ripple and background warp against scalar references written straight from the seed's
+/// formulas (plain loops, Double), identities, noise properties, contracts and bad input.
+final class PixelEffectTests: XCTestCase {
+    // MARK: Scalar references
+
+    /// A band of random, valid premultiplied pixels.
+    func randomImage(width: Int, height: Int, _ rng: inout SplitMix) -> PlanarBand {
+        let band = PlanarBand(width: width, rows: height)
+        for y in 0..<height {
+            for x in 0..<width {
+                let a = Float.random(in: 0...1, using: &rng)
+                let i = y * band.stride + x
+                band.a[i] = a
+                band.r[i] = Float.random(in: 0...1, using: &rng) * a
+                band.g[i] = Float.random(in: 0...1, using: &rng) * a
+                band.b[i] = Float.random(in: 0...1, using: &rng) * a
+            }
+        }
+        return band
+    }
+
+    /// Bilinear sample in Double; taps outside the image are transparent.
+    func referenceSample(_ image: PlanarBand, width: Int, height: Int, x: Double, y: Double) -> [Double] {
+        let sx = x - 0.5, sy = y - 0.5
+        let fx = sx.rounded(.down), fy = sy.rounded(.down)
+        let wx = sx - fx, wy = sy - fy
+        var result = [0.0, 0, 0, 0]
+        for (dx, dy, w) in [
+            (0, 0, (1 - wx) * (1 - wy)), (1, 0, wx * (1 - wy)), (0, 1, (1 - wx) * wy), (1, 1, wx * wy),
+        ] {
+            let tx = Int(fx) + dx, ty = Int(fy) + dy
+            guard tx >= 0, tx < width, ty >= 0, ty < height else { continue }
+            let i = ty * image.stride + tx
+            result[0] += w * Double(image.r[i])
+            result[1] += w * Double(image.g[i])
+            result[2] += w * Double(image.b[i])
+            result[3] += w * Double(image.a[i])
+        }
+        return result
+    }
+
+    /// Runs `stages` over `image` with the SIMD pipeline and returns the share of channel values
+    /// within one 8-bit code value of `reference(x, y)` (pixel centres).
+    func agreement(
+        _ stages: [PixelStage], image: PlanarBand, width: Int, height: Int,
+        reference: (Double, Double) -> [Double]
+    ) -> Double {
+        let out = PlanarBand(width: width, rows: height)
+        let pipeline = PixelPipeline(stages: stages, frameFromLocal: .identity)!
+        let sampler = PlanarSampler(image: image, rows: 0..<height, columns: 0..<width, edges: .transparent)
+        pipeline.paint(
+            into: out, firstRow: 0, rows: height, columns: 0..<width, extent: (0..<height, 0..<width),
+            source: sampler)
+        var within = 0, total = 0
+        for y in 0..<height {
+            for x in 0..<width {
+                let expected = reference(Double(x) + 0.5, Double(y) + 0.5)
+                let i = y * out.stride + x
+                let ours = [out.r[i], out.g[i], out.b[i], out.a[i]]
+                for c in 0..<4 {
+                    total += 1
+                    if abs((Double(ours[c]) * 255).rounded() - (expected[c] * 255).rounded()) <= 1 {
+                        within += 1
+                    }
+                }
+            }
+        }
+        return Double(within) / Double(total)
+    }
+
+    /// Clamps to valid premultiplied colour, as the pipeline does after each stage.
+    func valid(_ c: [Double]) -> [Double] {
+        let a = min(max(c[3], 0), 1)
+        return [min(max(c[0], 0), a), min(max(c[1], 0), a), min(max(c[2], 0), a), a]
+    }
+
+    func testRippleMatchesTheSeedFormula() {
+        var rng = SplitMix(state: 11)
+        let (width, height) = (96, 64)
+        for round in 0..<12 {
+            let image = randomImage(width: width, height: height, &rng)
+            let amplitude = Double.random(in: 2...30, using: &rng) * (round % 2 == 0 ? 1 : -1)
+            let frequency = Double.random(in: 0...40, using: &rng)
+            let decay = Double.random(in: 0...10, using: &rng)
+            let speed = Double.random(in: 100...3000, using: &rng)
+            let waves = (0..<(1 + round % 3)).map { _ in
+                (
+                    origin: SIMD2(
+                        Double.random(in: -20...116, using: &rng), Double.random(in: -20...84, using: &rng)),
+                    elapsed: Double.random(in: 0.01...2, using: &rng)
+                )
+            }
+            let ripple = Ripple(
+                amplitude: Float(amplitude), frequency: Float(frequency), decay: Float(decay),
+                speed: Float(speed),
+                waves: waves.map {
+                    Ripple.Wave(
+                        origin: SIMD2(Float($0.origin.x), Float($0.origin.y)), elapsed: Float($0.elapsed))
+                })!
+            let share = agreement([.ripple(ripple)], image: image, width: width, height: height) { x, y in
+                // The seed's Ripple shader, one wave after another.
+                var position = SIMD2(x, y), total = 0.0
+                for wave in waves {
+                    let d = SIMD2(x, y) - wave.origin
+                    let distance = (d.x * d.x + d.y * d.y).squareRoot()
+                    let t = max(0, wave.elapsed - distance / speed)
+                    let amount = amplitude * sin(frequency * t) * exp(-decay * t)
+                    if distance > 0 { position += amount * d / distance }
+                    total += amount
+                }
+                var c = self.referenceSample(
+                    image, width: width, height: height, x: position.x, y: position.y)
+                let lift = 0.3 * (total / amplitude) * c[3]
+                c[0] += lift
+                c[1] += lift
+                c[2] += lift
+                return self.valid(c)
+            }
+            XCTAssertGreaterThanOrEqual(share, 0.999, "round \(round)")
+        }
+    }
+
+    /// The noise texture's bilinear repeat lookup, in Double.
+    func referenceNoise(_ texture: NoiseTexture, u: Double, v: Double) -> SIMD2<Double> {
+        let tx = u * Double(texture.width) - 0.5, ty = v * Double(texture.height) - 0.5
+        let fx = tx.rounded(.down), fy = ty.rounded(.down)
+        let wx = tx - fx, wy = ty - fy
+        func texel(_ x: Double, _ y: Double) -> SIMD2<Double> {
+            let t = texture.texel(x: Int(x), y: Int(y))
+            return SIMD2(Double(t.red), Double(t.green))
+        }
+        let top = texel(fx, fy) * (1 - wx) + texel(fx + 1, fy) * wx
+        let bottom = texel(fx, fy + 1) * (1 - wx) + texel(fx + 1, fy + 1) * wx
+        return top * (1 - wy) + bottom * wy
+    }
+
+    func testDomainWarpMatchesTheSeedFormula() {
+        var rng = SplitMix(state: 12)
+        let (width, height) = (96, 64)
+        for round in 0..<8 {
+            let image = randomImage(width: width, height: height, &rng)
+            let size = [16, 32, 64][round % 3]
+            let texture = NoiseTexture(
+                width: size, height: size,
+                red: (0..<(size * size)).map { _ in Float.random(in: 0...1, using: &rng) },
+                green: (0..<(size * size)).map { _ in Float.random(in: 0...1, using: &rng) })
+            let strength = Double.random(in: 1...200, using: &rng)
+            let flow = Double(Float.random(in: 0..<1, using: &rng))
+            let domain = round % 2 == 0
+            let warp = NoiseWarp(
+                mode: domain ? .domainWarp(texture) : .noise(texture),
+                size: SIMD2(Float(width), Float(height)),
+                strength: Float(strength), flow: Float(flow))
+            let share = agreement([.warp(warp)], image: image, width: width, height: height) { x, y in
+                // The seed's backgroundWarp with domain warping.
+                let uv = SIMD2(x / Double(width), y / Double(height)) + flow
+                var n = self.referenceNoise(texture, u: uv.x, v: uv.y)
+                if domain { n = self.referenceNoise(texture, u: uv.x + n.x, v: uv.y + n.y) }
+                let offset = (n - 0.5) * strength
+                return self.referenceSample(
+                    image, width: width, height: height, x: x + offset.x, y: y + offset.y)
+            }
+            XCTAssertGreaterThanOrEqual(share, 0.999, "round \(round)")
+        }
+    }
+
+    // MARK: Identities
+
+    /// A constant noise of exactly 0.5 offsets nothing: the single-lookup warp returns the input.
+    func testConstantHalfNoiseIsTheIdentity() {
+        var rng = SplitMix(state: 13)
+        let image = randomImage(width: 40, height: 24, &rng)
+        let half = [Float](repeating: 0.5, count: 64)
+        let texture = NoiseTexture(width: 8, height: 8, red: half, green: half)
+        let warp = NoiseWarp(mode: .noise(texture), size: SIMD2(40, 24), strength: 200, flow: 0.3)
+        let out = PlanarBand(width: 40, rows: 24)
+        PixelPipeline(stages: [.warp(warp)], frameFromLocal: .identity)!.paint(
+            into: out, firstRow: 0, rows: 24, columns: 0..<40, extent: (0..<24, 0..<40),
+            source: PlanarSampler(image: image, rows: 0..<24, columns: 0..<40, edges: .transparent))
+        for y in 0..<24 {
+            for x in 0..<40 { XCTAssertEqual(out.pixel(x: x, row: y), image.pixel(x: x, row: y)) }
+        }
+    }
+
+    let card = """
+        {"type": "shape", "size": [120, 80], "cornerRadius": 14, "fill": "#3a7bd5", "rotation": 11,
+         "stroke": "#ffffff", "strokeWidth": 2
+        """
+
+    func cardJob(_ effects: String, duration: Double = 2) throws -> Job {
+        try Fixture.job(
+            """
+            {"kiln": 1, "output": {"width": 200, "height": 160, "fps": 30, "duration": \(duration)},
+             "layers": [{"type": "solid", "color": "#101018"}, \(card), "effects": \(effects)}]}
+            """)
+    }
+
+    func testIdentityParametersReturnTheInput() throws {
+        let plain = Fixture.render(try cardJob("[]"), at: 1).byteArray
+        let identities = [
+            #"[{"ripple": {"amplitude": 0, "triggers": [{"at": 0.5, "origin": [60, 40]}]}}]"#,
+            #"[{"ripple": {"triggers": [{"at": 1.5, "origin": [60, 40]}]}}]"#,
+            #"[{"ripple": {"duration": 0.2, "triggers": [{"at": 0.5, "origin": [60, 40]}]}}]"#,
+            #"[{"backgroundWarp": {"strength": 0}}]"#,
+            #"[{"backgroundWarp": {"mode": "offset"}}]"#,
+            #"[{"shear": {"x": 0, "y": 0}}]"#,
+            #"[{"wave": {"amplitude": 0}}]"#,
+            ##"[{"gradientMap": {"colors": ["#000000", "#ffffff"], "amount": 0}}]"##,
+            #"[{"tint": {"amount": 0}}]"#,
+        ]
+        for effects in identities {
+            XCTAssertEqual(Fixture.render(try cardJob(effects), at: 1).byteArray, plain, effects)
+        }
+    }
+
+    func testStagesChangePixelsWhenActive() throws {
+        let plain = Fixture.render(try cardJob("[]"), at: 1).byteArray
+        for effects in [
+            #"[{"ripple": {"triggers": [{"at": 0.8, "origin": [60, 40]}]}}]"#,
+            #"[{"backgroundWarp": {"strength": 40}}]"#,
+            #"[{"backgroundWarp": {"mode": "offset", "offset": [7, 3]}}]"#,
+            #"[{"shear": {"x": 0.3}}]"#, #"[{"wave": {"amplitude": 6, "wavelength": 30}}]"#,
+            ##"[{"gradientMap": {"colors": ["#000000", "#ff0000"]}}]"##,
+            ##"[{"tint": {"color": "#00ff00"}}]"##,
+        ] {
+            XCTAssertNotEqual(Fixture.render(try cardJob(effects), at: 1).byteArray, plain, effects)
+        }
+    }
+
+    /// Every effect at the ends of its numeric ranges, after a blur and before a colour stage:
+    /// opaque output over the solid (no NaN, valid premultiplied values) and 1 == 3 threads.
+    func testExtremesStayValidAndDeterministic() throws {
+        let forms: [(String, [String])] = [
+            ("ripple", ["amplitude", "frequency", "decay", "speed"]),
+            ("backgroundWarp", ["strength", "speed"]), ("shear", ["x", "y"]),
+            ("wave", ["amplitude", "wavelength", "speed"]), ("gradientMap", ["amount"]), ("tint", ["amount"]),
+        ]
+        for (name, keys) in forms {
+            let kind = LayerRegistry.effects.first { $0.name == name }!
+            for key in keys {
+                guard case .number(let range)? = kind.parameters[key]?.kind else {
+                    return XCTFail("\(name).\(key)")
+                }
+                for value in [range.lowerBound, range.upperBound] {
+                    var parameters = [#""\#(key)": \#(value)"#]
+                    if name == "ripple" {
+                        parameters.append(#""triggers": [{"at": 0.5, "origin": [60, 40]}]"#)
+                    }
+                    if name == "gradientMap" { parameters.append(##""colors": ["#102030", "#f0e0d0"]"##) }
+                    let effects =
+                        #"[{"blur": 2}, {"\#(name)": {\#(parameters.joined(separator: ", "))}}, {"brightness": 0.1}]"#
+                    let job = try cardJob(effects)
+                    XCTAssertEqual(
+                        Fixture.renderYUV(job, at: 0.9, threads: 1),
+                        Fixture.renderYUV(job, at: 0.9, threads: 3),
+                        "\(name).\(key) = \(value)")
+                    let frame = Fixture.render(job, at: 0.9).byteArray
+                    for i in stride(from: 3, to: frame.count, by: 4) where frame[i] != 255 {
+                        XCTFail("\(name).\(key) = \(value): alpha \(frame[i]) at byte \(i)")
+                        break
+                    }
+                }
+            }
+        }
+    }
+
+    /// The shipped examples render the same bytes on one thread and on three.
+    func testExamplesAreThreadIndependent() throws {
+        for name in ["ripple", "warp", "shear", "grayscale"] {
+            let job = try JobFiles.load(
+                file: Fixture.repositoryRoot.appendingPathComponent("jobs/\(name).json").path)
+            XCTAssertEqual(
+                Fixture.renderYUV(job, at: 1.9, threads: 1), Fixture.renderYUV(job, at: 1.9, threads: 3), name
+            )
+        }
+    }
+
+    // MARK: Noise
+
+    func testGeneratedNoiseIsSeededTileableSmoothAndTwoChannel() {
+        let a = NoiseTexture.generated(seed: 7, size: 64), b = NoiseTexture.generated(seed: 7, size: 64)
+        let c = NoiseTexture.generated(seed: 8, size: 64)
+        var same = true, differs = false, steepest: Float = 0
+        var sumR = 0.0, sumG = 0.0, sumRG = 0.0, sumRR = 0.0, sumGG = 0.0
+        for y in 0..<64 {
+            for x in 0..<64 {
+                let t = a.texel(x: x, y: y)
+                if t != b.texel(x: x, y: y) { same = false }
+                if t != c.texel(x: x, y: y) { differs = true }
+                XCTAssert((0...1).contains(t.red) && (0...1).contains(t.green))
+                // Across the wrap as well: the right neighbour of the last column is the first.
+                let right = a.texel(x: x + 1, y: y), below = a.texel(x: x, y: y + 1)
+                steepest = max(steepest, abs(right.red - t.red), abs(below.green - t.green))
+                let (r, g) = (Double(t.red) - 0.5, Double(t.green) - 0.5)
+                (sumR, sumG, sumRG, sumRR, sumGG) = (
+                    sumR + r, sumG + g, sumRG + r * g, sumRR + r * r, sumGG + g * g
+                )
+            }
+        }
+        XCTAssertTrue(same, "same seed, same noise")
+        XCTAssertTrue(differs, "another seed, another noise")
+        XCTAssertLessThan(steepest, 0.2, "smooth: neighbouring texels differ little, also across the wrap")
+        let n = 64.0 * 64
+        let correlation =
+            (sumRG / n - sumR / n * sumG / n)
+            / ((sumRR / n - sumR / n * sumR / n).squareRoot() * (sumGG / n - sumG / n * sumG / n).squareRoot())
+        XCTAssertLessThan(abs(correlation), 0.5, "red and green are independent patterns")
+        XCTAssertEqual(a.texel(x: 64, y: 3).red, a.texel(x: 0, y: 3).red)
+    }
+
+    func testVectorSinAndExpMatchFoundation() {
+        var rng = SplitMix(state: 14)
+        for _ in 0..<2000 {
+            let x = SIMD8<Float>((0..<8).map { _ in Float.random(in: -200...200, using: &rng) })
+            let e = SIMD8<Float>((0..<8).map { _ in Float.random(in: -90...10, using: &rng) })
+            let s = vectorSin(x), ex = vectorExp(e)
+            for lane in 0..<8 {
+                XCTAssertEqual(Double(s[lane]), sin(Double(x[lane])), accuracy: 2e-6)
+                let expected = exp(Double(e[lane]))
+                XCTAssertEqual(Double(ex[lane]), expected, accuracy: max(expected * 2e-6, 1e-37))
+            }
+        }
+    }
+
+    // MARK: Bad input
+
+    func diagnostics(_ error: any Error) -> [Diagnostic] {
+        guard case .invalid(let diagnostics)? = error as? JobLoadError else { return [] }
+        return diagnostics
+    }
+
+    func testBadInputIsReportedWithPaths() {
+        func messages(_ effects: String, duration: Double = 2) -> [String] {
+            do {
+                _ = try cardJob(effects, duration: duration)
+                return []
+            } catch {
+                return diagnostics(error).map { "\($0.path): \($0.message)" }
+            }
+        }
+        let cases: [(String, String)] = [
+            (
+                #"[{"ripple": {"amplitude": 5000, "triggers": [{"at": 1, "origin": [0, 0]}]}}]"#,
+                "effects[0].ripple.amplitude"
+            ),
+            (#"[{"ripple": {}}]"#, "missing required key 'triggers'"),
+            (#"[{"ripple": {"triggers": []}}]"#, "effects[0].ripple.triggers"),
+            (
+                #"[{"ripple": {"triggers": [{"at": 5, "origin": [0, 0]}]}}]"#,
+                "effects[0].ripple.triggers[0].at"
+            ),
+            (
+                #"[{"ripple": {"triggers": [{"at": -1, "origin": [0, 0]}]}}]"#,
+                "effects[0].ripple.triggers[0].at"
+            ),
+            (#"[{"ripple": {"triggers": [{"at": 1}]}}]"#, "missing required key 'origin'"),
+            (#"[{"backgroundWarp": {"strength": -1}}]"#, "effects[0].backgroundWarp.strength"),
+            (
+                #"[{"backgroundWarp": {"noise": {"generate": {"size": 4}}}}]"#,
+                "effects[0].backgroundWarp.noise.generate.size"
+            ),
+            (#"[{"backgroundWarp": {"noise": {}}}]"#, "exactly one of the two"),
+            (#"[{"backgroundWarp": {"noise": {"generate": {"size": 16, "cells": 8}}}}]"#, "at most size / 2"),
+            (##"[{"gradientMap": {"colors": ["#000000"]}}]"##, "at least two colours"),
+            (#"[{"shear": {"x": 11}}]"#, "effects[0].shear.x"),
+            (#"[{"wave": {"axis": "diagonal"}}]"#, "effects[0].wave.axis"),
+        ]
+        for (effects, expected) in cases {
+            let found = messages(effects)
+            XCTAssertTrue(found.contains { $0.contains(expected) }, "\(effects): \(found)")
+        }
+    }
+
+    func testMissingNoiseImageIsAMissingInput() {
+        do {
+            _ = try cardJob(#"[{"backgroundWarp": {"noise": {"path": "no-such-noise.png"}}}]"#)
+            XCTFail("a missing noise image must not load")
+        } catch {
+            XCTAssertTrue(
+                diagnostics(error).contains { $0.isMissingInput && "\($0.path)".contains("noise.path") })
+        }
+    }
+}
