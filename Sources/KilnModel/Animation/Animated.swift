@@ -6,6 +6,9 @@ public enum Animated<Value: Interpolatable>: Sendable {
     case keyframes([Keyframe<Value>])
     /// Holds `from` until `start`, then springs towards `to`.
     case spring(from: Value, to: Value, start: Double, spring: Spring)
+    /// The animation run on another clock (since the layer appeared, since a trigger): job time
+    /// is mapped through the source before the animation is sampled.
+    indirect case retimed(Animated<Value>, TimeSource)
 
     public func value(at time: Double) -> Value {
         switch self {
@@ -16,6 +19,8 @@ public enum Animated<Value: Interpolatable>: Sendable {
         case .spring(let from, let to, let start, let spring):
             if time <= start { return from }
             return Value.interpolate(from, to, spring.progress(at: time - start))
+        case .retimed(let animation, let source):
+            return animation.value(at: source.localTime(at: time))
         }
     }
 
@@ -25,6 +30,7 @@ public enum Animated<Value: Interpolatable>: Sendable {
         case .constant: true
         case .keyframes(let keyframes): keyframes.count <= 1
         case .spring: false
+        case .retimed(let animation, _): animation.isConstant
         }
     }
 

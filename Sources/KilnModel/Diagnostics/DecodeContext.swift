@@ -8,6 +8,11 @@ public final class DecodeContext {
     public private(set) var diagnostics: [Diagnostic] = []
     /// Helpers from outside the model that layer kinds may need while decoding (an image decoder).
     public let services: DecodeServices
+    /// The output's duration in seconds once the output has decoded, so that times which must
+    /// lie on the timeline (animation triggers) can be checked; nil skips that check.
+    public var timelineDuration: Double?
+    /// `appear` of each layer being decoded, outermost first (inherited when a layer has none).
+    private var layerStarts: [Double] = []
 
     public init(file: String, baseDirectory: URL, services: DecodeServices = DecodeServices()) {
         self.file = file
@@ -16,6 +21,18 @@ public final class DecodeContext {
     }
 
     public var hasErrors: Bool { !diagnostics.isEmpty }
+
+    /// Where `"time": "layer"` counts from for values decoded now: the start of the innermost
+    /// layer being decoded, 0 outside any layer (global time).
+    public var layerStart: Double { layerStarts.last ?? 0 }
+
+    /// Runs `body` (the decoding of one layer's values, effects and children) with that layer's
+    /// start: its `appear`, or the enclosing layer's start when it has none.
+    public func decodingLayer<Result>(appearingAt appear: Double?, _ body: () -> Result) -> Result {
+        layerStarts.append(appear ?? layerStart)
+        defer { layerStarts.removeLast() }
+        return body()
+    }
 
     public func error(_ message: String, at node: JSONNode?, path: JSONPath) {
         error(message, location: node?.location, path: path)

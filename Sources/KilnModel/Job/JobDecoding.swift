@@ -34,6 +34,7 @@ struct JobDecoding {
         } else {
             context.error("missing required key 'output'", at: root, path: .root)
         }
+        context.timelineDuration = output?.durationSeconds
 
         var layers: [LayerNode] = []
         if let layersNode = root["layers"] {
@@ -80,7 +81,19 @@ struct JobDecoding {
             return nil
         }
         let before = context.diagnostics.count
+        // The lifetime comes first: `"time": "layer"` values in the parameters, effects and
+        // children count from this layer's `appear`.
+        let lifetime = ModifierDecoding.decodeLifetime(node, path: path, context: context)
+        return context.decodingLayer(appearingAt: lifetime?.appear) {
+            decodeLayerContents(
+                node, path: path, lifetime: lifetime, insideScroll: insideScroll, diagnosticsBefore: before)
+        }
+    }
 
+    private func decodeLayerContents(
+        _ node: JSONNode, path: JSONPath, lifetime: LayerLifetime?, insideScroll: Bool,
+        diagnosticsBefore before: Int
+    ) -> LayerNode? {
         var layerName: String?
         if let nameNode = node["name"] {
             layerName = ValueDecoding.decodeString(nameNode, path: path.key("name"), context: context)
@@ -103,7 +116,6 @@ struct JobDecoding {
         let children =
             kind.containsLayers
             ? decodeChildren(node, path: path, insideScroll: insideScroll || kind.providesScrollPhase) : []
-        let lifetime = ModifierDecoding.decodeLifetime(node, path: path, context: context)
         var scrollTransition: ModifierMappings?
         if let scrollNode = node["scrollTransition"] {
             if insideScroll {
@@ -182,9 +194,12 @@ struct JobDecoding {
             return nil
         }
         var parametersNode = member.value
-        // A bare number or a bare animation ({"keyframes": …} / {"spring": …}) sets the shorthand.
+        // A bare number or a bare animation ({"keyframes": …} / {"spring": …}, perhaps with a
+        // "time") sets the shorthand.
         let isAnimation =
-            member.value.members.map { $0.count == 1 && ["keyframes", "spring"].contains($0[0].key) } ?? false
+            member.value.members.map { members in
+                !members.isEmpty && members.allSatisfy { ValueDecoding.animationKeys.contains($0.key) }
+            } ?? false
         if member.value.number != nil || (isAnimation && kind.shorthand != nil) {
             guard let shorthand = kind.shorthand else {
                 context.error(

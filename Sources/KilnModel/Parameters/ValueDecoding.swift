@@ -3,8 +3,9 @@
 /// and keep going.
 ///
 /// Animated forms: a plain value is a constant; an object is always an animation
-/// (`{"keyframes": …}` or `{"spring": …}`). That rule is what keeps a constant point `[x, y]` or
-/// a constant colour `[r, g, b, a]` apart from an animated one.
+/// (`{"keyframes": …}` or `{"spring": …}`, either with an optional `"time"` source). That rule
+/// is what keeps a constant point `[x, y]` or a constant colour `[r, g, b, a]` apart from an
+/// animated one.
 public enum ValueDecoding {
     // MARK: Animated values
 
@@ -221,7 +222,7 @@ public enum ValueDecoding {
             return constant(node, path).map(Animated.constant)
         }
         let before = context.diagnostics.count
-        ObjectKeys.check(members, path: path, allowed: ["keyframes", "spring"], context: context)
+        ObjectKeys.check(members, path: path, allowed: animationKeys, context: context)
         let keyframesNode = node["keyframes"], springNode = node["spring"]
         var result: Animated<Value>?
         switch (keyframesNode, springNode) {
@@ -238,10 +239,22 @@ public enum ValueDecoding {
                 context.error(
                     "empty object; an animated value is {\"keyframes\": […]} or {\"spring\": {…}}", at: node,
                     path: path)
+            } else if context.diagnostics.count == before {
+                context.error(
+                    "an animated value needs 'keyframes' or 'spring' beside 'time'", at: node, path: path)
             }
         }
-        return context.diagnostics.count == before ? result : nil
+        var source = TimeSource.global
+        if let timeNode = node["time"] {
+            source = TimeSourceDecoding.decode(timeNode, path: path.key("time"), context: context) ?? source
+        }
+        guard context.diagnostics.count == before, let result else { return nil }
+        return source == .global ? result : .retimed(result, source)
     }
+
+    /// The keys an animation object may have. An effect stage whose object has only these keys
+    /// is an animation of the effect's shorthand parameter.
+    static let animationKeys = ["keyframes", "spring", "time"]
 
     static func decodeKeyframes<Value>(
         _ node: JSONNode, path: JSONPath, context: DecodeContext,
