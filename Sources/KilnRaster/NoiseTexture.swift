@@ -71,9 +71,27 @@ public final class NoiseTexture: @unchecked Sendable {
 
     /// Red and green at eight normalised positions (0…1 spans the texture once; outside, it
     /// repeats), filtered linearly between texel centres.
-    @inline(__always)
     public func sample(u: SIMD8<Float>, v: SIMD8<Float>) -> (red: SIMD8<Float>, green: SIMD8<Float>) {
-        let w = Float(width), h = Float(height)
+        sampler.lookup(u: u, v: v)
+    }
+
+    /// The texture's lookup as a value the warp kernel inlines (a class's methods cannot be
+    /// forced inline).
+    var sampler: NoiseSampler {
+        NoiseSampler(width: Float(width), height: Float(height), stride: Int32(stride), texels: texels)
+    }
+}
+
+struct NoiseSampler {
+    let width: Float
+    let height: Float
+    let stride: Int32
+    let texels: UnsafeMutablePointer<Float>
+
+    /// `NoiseTexture.sample`, forced inline into the warp kernel.
+    @_transparent
+    func lookup(u: SIMD8<Float>, v: SIMD8<Float>) -> (red: SIMD8<Float>, green: SIMD8<Float>) {
+        let w = width, h = height
         var tx = u * w - 0.5, ty = v * h - 0.5
         // Wrap into [0, size): positions far outside stay finite and inside after this.
         tx = tx - floorOfSmall(between(tx * (1 / w), -2_000_000, 2_000_000)) * w
@@ -82,8 +100,8 @@ public final class NoiseTexture: @unchecked Sendable {
         ty = between(ty, 0, h.nextDown)
         let fx = floorOfSmall(tx), fy = floorOfSmall(ty)
         let wx = tx - fx, wy = ty - fy
-        let top = (wholeNumberToInt(fy) &* Int32(stride) &+ wholeNumberToInt(fx)) &* 2
-        let below = top &+ Int32(2 * stride)
+        let top = (wholeNumberToInt(fy) &* stride &+ wholeNumberToInt(fx)) &* 2
+        let below = top &+ 2 &* stride
         let raw = UnsafeRawPointer(texels)
         @inline(__always) func pairs(_ i: SIMD8<Int32>) -> (SIMD8<Float>, SIMD8<Float>) {
             @inline(__always) func pair(_ lane: Int) -> UInt64 {

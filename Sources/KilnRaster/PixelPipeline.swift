@@ -70,7 +70,12 @@ public struct PixelPipeline: Sendable {
                         sx = lx * f.a + (ly * f.c + f.tx)
                         sy = lx * f.b + (ly * f.d + f.ty)
                     }
-                    var (r, g, b, a) = source.sample(x: sx, y: sy)
+                    // Where the stages moved nothing (outside a ripple's front, say) the
+                    // pixels are read as they are: the same values the taps would give.
+                    var (r, g, b, a) =
+                        (movesPixels && (sx != px || sy != SIMD8(repeating: py)))
+                        ? source.colour(x: sx, y: sy)
+                        : (source.pixels(x: x, y: y) ?? source.colour(x: sx, y: sy))
                     for index in 0..<stageCount {
                         switch stages[index] {
                         case .matrix(let matrix): matrix.apply(&r, &g, &b, &a)

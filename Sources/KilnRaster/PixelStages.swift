@@ -62,14 +62,17 @@ public struct Ripple: Sendable {
     var reach: Double { Double(abs(amplitude)) * Double(waves.count) }
 
     /// Moves the positions and returns the summed amount ÷ amplitude (the brightening weight).
-    @inline(__always)
+    @_transparent
     func map(_ x: inout SIMD8<Float>, _ y: inout SIMD8<Float>) -> SIMD8<Float> {
         var moveX = SIMD8<Float>(), moveY = SIMD8<Float>(), total = SIMD8<Float>()
         for wave in waves {
             let dx = x - wave.origin.x, dy = y - wave.origin.y
             let distance = squareRoot(dx * dx + dy * dy)
             let t = positive(wave.elapsed - distance * (1 / speed))
-            let amount = amplitude * vectorSin(frequency * t) * vectorExp(-decay * t)
+            // Before the wave front reaches a pixel its amount is exactly 0: most of a layer,
+            // for most of a ripple's life, costs no sine or exponential.
+            if t == SIMD8() { continue }
+            let amount = amplitude * sine(frequency * t) * exponential(-decay * t)
             // normalize(0) is undefined in Metal; at the origin itself the wave moves nothing.
             let inverse = (1 / distance).replacing(with: 0, where: distance .== 0)
             moveX += amount * dx * inverse
@@ -113,7 +116,7 @@ public struct NoiseWarp: Sendable {
         }
     }
 
-    @inline(__always)
+    @_transparent
     func map(_ x: inout SIMD8<Float>, _ y: inout SIMD8<Float>) {
         switch mode {
         case .offset(let offset):
@@ -121,8 +124,9 @@ public struct NoiseWarp: Sendable {
             y += offset.y
         case .noise(let texture), .domainWarp(let texture):
             let u = x * (1 / size.x) + flow, v = y * (1 / size.y) + flow
-            var n = texture.sample(u: u, v: v)
-            if case .domainWarp = mode { n = texture.sample(u: u + n.red, v: v + n.green) }
+            let noise = texture.sampler
+            var n = noise.lookup(u: u, v: v)
+            if case .domainWarp = mode { n = noise.lookup(u: u + n.red, v: v + n.green) }
             x += (n.red - 0.5) * strength
             y += (n.green - 0.5) * strength
         }
@@ -144,7 +148,7 @@ public struct Shear: Sendable {
 
     var reach: Double { Double(abs(x) * size.y + abs(y) * size.x) }
 
-    @inline(__always)
+    @_transparent
     func map(_ px: inout SIMD8<Float>, _ py: inout SIMD8<Float>) {
         let dx = px - anchor.x, dy = py - anchor.y
         px -= x * dy
@@ -167,15 +171,15 @@ public struct Wave: Sendable {
         )
     }
 
-    @inline(__always)
+    @_transparent
     func map(_ x: inout SIMD8<Float>, _ y: inout SIMD8<Float>) {
         let twoPi: Float = 6.283_185_5
         // The phase is reduced to one cycle so long videos keep full precision.
         let cycles = phase - phase.rounded(.down)
         if horizontal {
-            x -= amplitude * vectorSin(twoPi * (y * (1 / wavelength) - cycles))
+            x -= amplitude * sine(twoPi * (y * (1 / wavelength) - cycles))
         } else {
-            y -= amplitude * vectorSin(twoPi * (x * (1 / wavelength) - cycles))
+            y -= amplitude * sine(twoPi * (x * (1 / wavelength) - cycles))
         }
     }
 }

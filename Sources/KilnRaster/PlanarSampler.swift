@@ -35,14 +35,23 @@ public struct PlanarSampler: @unchecked Sendable {
     }
 
     /// Premultiplied colour at eight frame positions.
-    @inline(__always)
     public func sample(x: SIMD8<Float>, y: SIMD8<Float>) -> (
+        r: SIMD8<Float>, g: SIMD8<Float>, b: SIMD8<Float>, a: SIMD8<Float>
+    ) { colour(x: x, y: y) }
+
+    /// `sample`, forced inline into the module's kernels (`@inline(__always)` was not honoured
+    /// there: the call stayed, passing four vectors back through memory per eight pixels).
+    @_transparent
+    func colour(x: SIMD8<Float>, y: SIMD8<Float>) -> (
         r: SIMD8<Float>, g: SIMD8<Float>, b: SIMD8<Float>, a: SIMD8<Float>
     ) {
         // Tap coordinates: pixel i's centre is i + 0.5. Clamping to one pixel beyond the region
         // keeps far-off (and non-finite) positions out of the integer conversion; there every
         // tap is outside and weighs nothing.
-        var sx = x - 0.5, sy = y - 0.5
+        // A NaN position (none of Kiln's stages makes one) would otherwise reach the index
+        // arithmetic; it reads as the region's corner instead.
+        var sx = (x - 0.5).replacing(with: lo.x, where: .!(x .== x))
+        var sy = (y - 0.5).replacing(with: lo.y, where: .!(y .== y))
         if edges == .clamp {
             sx = between(sx, lo.x, hi.x)
             sy = between(sy, lo.y, hi.y)
@@ -52,28 +61,64 @@ public struct PlanarSampler: @unchecked Sendable {
         }
         let fx = floorOfSmall(sx), fy = floorOfSmall(sy)
         let wx = sx - fx, wy = sy - fy
-        let zero = SIMD8<Float>(), one = SIMD8<Float>(repeating: 1)
-        // Weight of each tap; a tap outside the region weighs 0 and is read from inside it.
-        let leftIn = (fx .>= lo.x) .& (fx .<= hi.x), rightIn = (fx + 1 .>= lo.x) .& (fx + 1 .<= hi.x)
-        let topIn = (fy .>= lo.y) .& (fy .<= hi.y), bottomIn = (fy + 1 .>= lo.y) .& (fy + 1 .<= hi.y)
-        let wLeft = (one - wx).replacing(with: zero, where: .!leftIn)
-        let wRight = wx.replacing(with: zero, where: .!rightIn)
-        let wTop = (one - wy).replacing(with: zero, where: .!topIn)
-        let wBottom = wy.replacing(with: zero, where: .!bottomIn)
-        let x0 = wholeNumberToInt(between(fx, lo.x, hi.x)), x1 = wholeNumberToInt(between(fx + 1, lo.x, hi.x))
-        let y0 = wholeNumberToInt(between(fy, lo.y, hi.y)) &- top
-        let y1 = wholeNumberToInt(between(fy + 1, lo.y, hi.y)) &- top
-        let i00 = y0 &* stride &+ x0, i10 = y0 &* stride &+ x1
-        let i01 = y1 &* stride &+ x0, i11 = y1 &* stride &+ x1
-        let w00 = wLeft * wTop, w10 = wRight * wTop, w01 = wLeft * wBottom, w11 = wRight * wBottom
+        // Each row's two taps are read as one pair (columns c, c + 1) with one 64-bit load per
+        // plane. The pair starts at the left tap, moved inside the region where that tap is
+        // outside it; then each element's weight is that of the tap it holds, 0 if neither.
+        let (cx, weightsX) = Self.pair(start: fx, fraction: wx, lo: lo.x, hi: hi.x)
+        let (cy, weightsY) = Self.pair(start: fy, fraction: wy, lo: lo.y, hi: hi.y)
+        let column = wholeNumberToInt(cx)
+        let rowA = wholeNumberToInt(cy) &- top
+        // The second row is read from inside the image even for a one-row region (weight 0).
+        let rowB = wholeNumberToInt(between(cy + 1, lo.y, hi.y)) &- top
+        let offA = rowA &* stride &+ column, offB = rowB &* stride &+ column
         @inline(__always) func plane(_ p: UnsafeMutablePointer<Float>) -> SIMD8<Float> {
-            @inline(__always) func gather(_ i: SIMD8<Int32>) -> SIMD8<Float> {
-                SIMD8(
-                    p[Int(i[0])], p[Int(i[1])], p[Int(i[2])], p[Int(i[3])], p[Int(i[4])], p[Int(i[5])],
-                    p[Int(i[6])], p[Int(i[7])])
+            let raw = UnsafeRawPointer(p)
+            @inline(__always) func pairs(_ i: SIMD8<Int32>) -> (SIMD8<Float>, SIMD8<Float>) {
+                @inline(__always) func pair(_ lane: Int) -> UInt64 {
+                    raw.loadUnaligned(fromByteOffset: Int(i[lane]) &* 4, as: UInt64.self)
+                }
+                let both = unsafeBitCast(
+                    SIMD8<UInt64>(pair(0), pair(1), pair(2), pair(3), pair(4), pair(5), pair(6), pair(7)),
+                    to: SIMD16<Float>.self)
+                return (both.evenHalf, both.oddHalf)
             }
-            return gather(i00) * w00 + gather(i10) * w10 + gather(i01) * w01 + gather(i11) * w11
+            let (a0, a1) = pairs(offA), (b0, b1) = pairs(offB)
+            let topRow = a0 * weightsX.first + a1 * weightsX.second
+            let bottomRow = b0 * weightsX.first + b1 * weightsX.second
+            return topRow * weightsY.first + bottomRow * weightsY.second
         }
         return (plane(r), plane(g), plane(b), plane(a))
+    }
+
+    /// The eight pixels from frame column `x` on frame row `y` as stored, when they all lie in
+    /// the region: what `colour` returns at their centres (weights 1 and 0), without the taps.
+    @_transparent
+    func pixels(x: Int, y: Int) -> (r: SIMD8<Float>, g: SIMD8<Float>, b: SIMD8<Float>, a: SIMD8<Float>)? {
+        guard region.rows.contains(y), x >= region.columns.lowerBound, x &+ 8 <= region.columns.upperBound
+        else {
+            return nil
+        }
+        let i = (y &- Int(top)) &* Int(stride) &+ x
+        return (load(r + i), load(g + i), load(b + i), load(a + i))
+    }
+
+    /// Where a tap pair starts (inside [lo, hi − 1] when the region is at least two pixels
+    /// wide) and the weights of its two elements, for the taps `start` (weight 1 − fraction)
+    /// and `start + 1` (weight fraction); taps outside [lo, hi] weigh 0.
+    @inline(__always)
+    static func pair(start: SIMD8<Float>, fraction: SIMD8<Float>, lo: Float, hi: Float) -> (
+        SIMD8<Float>, (first: SIMD8<Float>, second: SIMD8<Float>)
+    ) {
+        let zero = SIMD8<Float>()
+        let near = (1 - fraction).replacing(with: zero, where: (start .< lo) .| (start .> hi))
+        let far = fraction.replacing(with: zero, where: (start + 1 .< lo) .| (start + 1 .> hi))
+        let c = between(start, lo, max(lo, hi - 1))
+        // The pair holds (c, c + 1); c is start, start + 1 (start left of the region) or
+        // start − 1 (start on its last pixel).
+        let first = near.replacing(with: far, where: c .== start + 1).replacing(
+            with: zero, where: c .== start - 1)
+        let second = far.replacing(with: near, where: c .== start - 1).replacing(
+            with: zero, where: c .== start + 1)
+        return (c, (first, second))
     }
 }

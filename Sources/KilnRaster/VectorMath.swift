@@ -2,8 +2,11 @@
 /// call per lane (≈ 20 ns each); these are polynomials after a range reduction, accurate to a few
 /// units in the last place of Float over the ranges effects use (checked against Foundation in
 /// the tests), and the same bits on every machine.
-@inline(__always)
-public func vectorSin(_ x: SIMD8<Float>) -> SIMD8<Float> {
+public func vectorSin(_ x: SIMD8<Float>) -> SIMD8<Float> { sine(x) }
+
+/// `vectorSin`, forced inline into kernels.
+@_transparent
+func sine(_ x: SIMD8<Float>) -> SIMD8<Float> {
     // x = k·2π + r with r in [−π, π]: 2π split in two parts (Cody–Waite). The first part has
     // 8 significant bits, so k·part is exact for |k| < 2¹⁵ and r keeps full precision.
     let k = roundedToNearest(x * 0.159_154_94)
@@ -23,8 +26,11 @@ public func vectorSin(_ x: SIMD8<Float>) -> SIMD8<Float> {
 }
 
 /// eˣ for x ≤ 88 (larger arguments return the value at 88); below −87 the result is 0.
-@inline(__always)
-public func vectorExp(_ x: SIMD8<Float>) -> SIMD8<Float> {
+public func vectorExp(_ x: SIMD8<Float>) -> SIMD8<Float> { exponential(x) }
+
+/// `vectorExp`, forced inline into kernels.
+@_transparent
+func exponential(_ x: SIMD8<Float>) -> SIMD8<Float> {
     let clamped = x.replacing(with: 88, where: x .> 88)
     let tiny = clamped .< -87
     let safe = clamped.replacing(with: -87, where: tiny)

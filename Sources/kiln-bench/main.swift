@@ -287,6 +287,20 @@ do {
         ])!
     rows.append(
         Row(name: "ripple, two waves", threads: 1, msPerFrame: effectMs(.ripple(ripple)), pixels: pixels))
+    // The worst case: one wave whose front has passed every pixel, and a plain shifted sample
+    // (the sampling alone).
+    let everywhere = Ripple(
+        amplitude: 12, frequency: 15, decay: 8, speed: 1200,
+        waves: [Ripple.Wave(origin: SIMD2(Float(width) / 2, Float(height) / 2), elapsed: 5)])!
+    rows.append(
+        Row(
+            name: "ripple, front past every pixel", threads: 1, msPerFrame: effectMs(.ripple(everywhere)),
+            pixels: pixels))
+    let shift = NoiseWarp(mode: .offset(SIMD2(0.3, 0.2)), size: SIMD2(1, 1), strength: 0, flow: 0)
+    rows.append(
+        Row(
+            name: "bilinear sample (uniform offset)", threads: 1, msPerFrame: effectMs(.warp(shift)),
+            pixels: pixels))
     let warp = NoiseWarp(
         mode: .domainWarp(NoiseTexture.generated(seed: 7, size: 256)),
         size: SIMD2(Float(width), Float(height)),
