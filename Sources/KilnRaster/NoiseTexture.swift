@@ -101,22 +101,24 @@ struct NoiseSampler {
         let fx = floorOfSmall(tx), fy = floorOfSmall(ty)
         let wx = tx - fx, wy = ty - fy
         let top = (wholeNumberToInt(fy) &* stride &+ wholeNumberToInt(fx)) &* 2
-        let below = top &+ 2 &* stride
-        let raw = UnsafeRawPointer(texels)
-        @inline(__always) func pairs(_ i: SIMD8<Int32>) -> (SIMD8<Float>, SIMD8<Float>) {
-            @inline(__always) func pair(_ lane: Int) -> UInt64 {
-                raw.loadUnaligned(fromByteOffset: Int(i[lane]) &* 4, as: UInt64.self)
-            }
-            let both = unsafeBitCast(
-                SIMD8<UInt64>(pair(0), pair(1), pair(2), pair(3), pair(4), pair(5), pair(6), pair(7)),
-                to: SIMD16<Float>.self)
-            return (both.evenHalf, both.oddHalf)
+        let rowFloats = 2 &* Int(stride)
+        // Per pixel, the two texels of each row are adjacent (red, green) pairs: one 16-byte
+        // load per row gives both taps of both channels.
+        @inline(__always) func lookup(_ lane: Int) -> SIMD2<Float> {
+            let p = UnsafeRawPointer(texels + Int(top[lane]))
+            let upper = p.loadUnaligned(as: SIMD4<Float>.self)
+            let lower = p.loadUnaligned(fromByteOffset: 4 &* rowFloats, as: SIMD4<Float>.self)
+            let v = upper + (lower - upper) * SIMD4(repeating: wy[lane])
+            return v.lowHalf + (v.highHalf - v.lowHalf) * SIMD2(repeating: wx[lane])
         }
-        let (r00, g00) = pairs(top), (r10, g10) = pairs(top &+ 2)
-        let (r01, g01) = pairs(below), (r11, g11) = pairs(below &+ 2)
-        let red0 = r00 + (r10 - r00) * wx, red1 = r01 + (r11 - r01) * wx
-        let green0 = g00 + (g10 - g00) * wx, green1 = g01 + (g11 - g01) * wx
-        return (red0 + (red1 - red0) * wy, green0 + (green1 - green0) * wy)
+        let front = SIMD8(
+            lowHalf: SIMD4(lowHalf: lookup(0), highHalf: lookup(1)),
+            highHalf: SIMD4(lowHalf: lookup(2), highHalf: lookup(3)))
+        let back = SIMD8(
+            lowHalf: SIMD4(lowHalf: lookup(4), highHalf: lookup(5)),
+            highHalf: SIMD4(lowHalf: lookup(6), highHalf: lookup(7)))
+        let both = SIMD16(lowHalf: front, highHalf: back)
+        return (both.evenHalf, both.oddHalf)
     }
 }
 

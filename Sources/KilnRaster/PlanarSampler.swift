@@ -22,9 +22,20 @@ public struct PlanarSampler: @unchecked Sendable {
     let lo: SIMD2<Float>
     let hi: SIMD2<Float>
     let top: Int32
+    /// The region repacked for the taps (`PackedTexels`), kept alive here.
+    let texels: PackedTexels
+    let packed: UnsafeMutablePointer<Float>
+    /// Floats per packed row.
+    let packedRow: Int32
 
-    public init(image: PlanarBand, rows: Range<Int>, columns: Range<Int>, edges: Edges) {
+    /// Samples `image`, whose region has already been packed into `texels`.
+    public init(image: PlanarBand, rows: Range<Int>, columns: Range<Int>, edges: Edges, texels: PackedTexels)
+    {
         precondition(!rows.isEmpty && !columns.isEmpty, "sampling an empty region")
+        precondition(texels.width == columns.count && texels.height == rows.count, "packed region differs")
+        self.texels = texels
+        packed = texels.storage
+        packedRow = Int32(4 * texels.stride)
         (r, g, b, a) = (image.r, image.g, image.b, image.a)
         stride = Int32(image.stride)
         region = (rows, columns)
@@ -32,6 +43,14 @@ public struct PlanarSampler: @unchecked Sendable {
         lo = SIMD2(Float(columns.lowerBound), Float(rows.lowerBound))
         hi = SIMD2(Float(columns.upperBound - 1), Float(rows.upperBound - 1))
         top = Int32(rows.lowerBound)
+    }
+
+    /// Samples `image`, packing its region first (one thread; tests and benchmarks).
+    public init(image: PlanarBand, rows: Range<Int>, columns: Range<Int>, edges: Edges) {
+        let texels = PackedTexels()
+        texels.prepare(width: columns.count, height: rows.count)
+        texels.pack(from: image, imageRow: 0, regionRow: 0, rows: rows.count, firstColumn: columns.lowerBound)
+        self.init(image: image, rows: rows, columns: columns, edges: edges, texels: texels)
     }
 
     /// Premultiplied colour at eight frame positions.
@@ -61,33 +80,28 @@ public struct PlanarSampler: @unchecked Sendable {
         }
         let fx = floorOfSmall(sx), fy = floorOfSmall(sy)
         let wx = sx - fx, wy = sy - fy
-        // Each row's two taps are read as one pair (columns c, c + 1) with one 64-bit load per
-        // plane. The pair starts at the left tap, moved inside the region where that tap is
-        // outside it; then each element's weight is that of the tap it holds, 0 if neither.
-        let (cx, weightsX) = Self.pair(start: fx, fraction: wx, lo: lo.x, hi: hi.x)
-        let (cy, weightsY) = Self.pair(start: fy, fraction: wy, lo: lo.y, hi: hi.y)
-        let column = wholeNumberToInt(cx)
-        let rowA = wholeNumberToInt(cy) &- top
-        // The second row is read from inside the image even for a one-row region (weight 0).
-        let rowB = wholeNumberToInt(between(cy + 1, lo.y, hi.y)) &- top
-        let offA = rowA &* stride &+ column, offB = rowB &* stride &+ column
-        @inline(__always) func plane(_ p: UnsafeMutablePointer<Float>) -> SIMD8<Float> {
-            let raw = UnsafeRawPointer(p)
-            @inline(__always) func pairs(_ i: SIMD8<Int32>) -> (SIMD8<Float>, SIMD8<Float>) {
-                @inline(__always) func pair(_ lane: Int) -> UInt64 {
-                    raw.loadUnaligned(fromByteOffset: Int(i[lane]) &* 4, as: UInt64.self)
-                }
-                let both = unsafeBitCast(
-                    SIMD8<UInt64>(pair(0), pair(1), pair(2), pair(3), pair(4), pair(5), pair(6), pair(7)),
-                    to: SIMD16<Float>.self)
-                return (both.evenHalf, both.oddHalf)
-            }
-            let (a0, a1) = pairs(offA), (b0, b1) = pairs(offB)
-            let topRow = a0 * weightsX.first + a1 * weightsX.second
-            let bottomRow = b0 * weightsX.first + b1 * weightsX.second
-            return topRow * weightsY.first + bottomRow * weightsY.second
+        // The packed texel of (fx, fy); its right and lower neighbours follow. Taps outside the
+        // region land in the transparent border.
+        let column = wholeNumberToInt(fx - lo.x) &+ 1, row = wholeNumberToInt(fy - lo.y) &+ 1
+        let index = row &* packedRow &+ column &* 4
+        let rowFloats = Int(packedRow)
+        @inline(__always) func texel(_ lane: Int) -> SIMD4<Float> {
+            let p = UnsafeRawPointer(packed + Int(index[lane]))
+            // Both taps of a row, all four channels: (left texel, right texel).
+            let upper = p.loadUnaligned(as: SIMD8<Float>.self)
+            let lower = p.loadUnaligned(fromByteOffset: 4 &* rowFloats, as: SIMD8<Float>.self)
+            let v = upper + (lower - upper) * SIMD8(repeating: wy[lane])
+            return v.lowHalf + (v.highHalf - v.lowHalf) * SIMD4(repeating: wx[lane])
         }
-        return (plane(r), plane(g), plane(b), plane(a))
+        // Eight interleaved results back to planes: pairs of texels, then even and odd lanes twice.
+        let q01 = SIMD8(lowHalf: texel(0), highHalf: texel(1)),
+            q23 = SIMD8(lowHalf: texel(2), highHalf: texel(3))
+        let q45 = SIMD8(lowHalf: texel(4), highHalf: texel(5)),
+            q67 = SIMD8(lowHalf: texel(6), highHalf: texel(7))
+        let front = SIMD16(lowHalf: q01, highHalf: q23), back = SIMD16(lowHalf: q45, highHalf: q67)
+        let redBlue = SIMD16(lowHalf: front.evenHalf, highHalf: back.evenHalf)
+        let greenAlpha = SIMD16(lowHalf: front.oddHalf, highHalf: back.oddHalf)
+        return (redBlue.evenHalf, greenAlpha.evenHalf, redBlue.oddHalf, greenAlpha.oddHalf)
     }
 
     /// The eight pixels from frame column `x` on frame row `y` as stored, when they all lie in
@@ -100,25 +114,5 @@ public struct PlanarSampler: @unchecked Sendable {
         }
         let i = (y &- Int(top)) &* Int(stride) &+ x
         return (load(r + i), load(g + i), load(b + i), load(a + i))
-    }
-
-    /// Where a tap pair starts (inside [lo, hi − 1] when the region is at least two pixels
-    /// wide) and the weights of its two elements, for the taps `start` (weight 1 − fraction)
-    /// and `start + 1` (weight fraction); taps outside [lo, hi] weigh 0.
-    @inline(__always)
-    static func pair(start: SIMD8<Float>, fraction: SIMD8<Float>, lo: Float, hi: Float) -> (
-        SIMD8<Float>, (first: SIMD8<Float>, second: SIMD8<Float>)
-    ) {
-        let zero = SIMD8<Float>()
-        let near = (1 - fraction).replacing(with: zero, where: (start .< lo) .| (start .> hi))
-        let far = fraction.replacing(with: zero, where: (start + 1 .< lo) .| (start + 1 .> hi))
-        let c = between(start, lo, max(lo, hi - 1))
-        // The pair holds (c, c + 1); c is start, start + 1 (start left of the region) or
-        // start − 1 (start on its last pixel).
-        let first = near.replacing(with: far, where: c .== start + 1).replacing(
-            with: zero, where: c .== start - 1)
-        let second = far.replacing(with: near, where: c .== start - 1).replacing(
-            with: zero, where: c .== start + 1)
-        return (c, (first, second))
     }
 }

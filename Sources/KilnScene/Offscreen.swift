@@ -56,6 +56,10 @@ public final class Offscreen: @unchecked Sendable {
     let extent: PixelExtent
     /// Set by the renderer for the frame being painted (rows: `extent.rows`, frame-wide columns).
     var image: PlanarBand?
+    /// Set when the result is sampled at arbitrary positions (a pixel-stage pass reads it): the
+    /// renderer then also packs it into `texels`.
+    var packsForSampling = false
+    var texels: PackedTexels?
 
     init(layer: any PreparedLayer, colors: ColorMatrix?, blur: GaussianBlur, canvas: Canvas) {
         self.layer = layer
@@ -67,11 +71,14 @@ public final class Offscreen: @unchecked Sendable {
 
     /// Paints the layer into `image` and blurs it, on `threads` workers.
     func render(
-        into image: PlanarBand, threads: Int, bandHeight: Int, scratch: [OffscreenScratch],
+        into image: PlanarBand, texels: PackedTexels?, threads: Int, bandHeight: Int,
+        scratch: [OffscreenScratch],
         blurWorkspace: BlurWorkspace
     ) {
         self.image = image
+        self.texels = texels
         guard !extent.isEmpty else { return }
+        defer { pack(threads: threads) }
         let extent = self.extent, layer = self.layer, blur = self.blur, colors = self.colors
         let top = extent.rows.lowerBound
         BandScheduler(height: extent.rows.count, bandHeight: bandHeight, threads: threads).run {
@@ -97,6 +104,21 @@ public final class Offscreen: @unchecked Sendable {
             blur.blurColumns(
                 image, rowCount: rowCount, columns: extent.columns, part: part, of: threads, worker: worker,
                 workspace: workspace)
+        }
+    }
+
+    /// Packs the result for sampling, rows split over the workers.
+    private func pack(threads: Int) {
+        guard packsForSampling, let texels, let image, !extent.isEmpty else { return }
+        let extent = self.extent
+        texels.prepare(width: extent.columns.count, height: extent.rows.count)
+        let parts = max(1, min(threads * 4, extent.rows.count / 8))
+        BandScheduler.forEach(parts, threads: threads) { _, part in
+            let first = extent.rows.count * part / parts, last = extent.rows.count * (part + 1) / parts
+            guard last > first else { return }
+            texels.pack(
+                from: image, imageRow: first, regionRow: first, rows: last - first,
+                firstColumn: extent.columns.lowerBound)
         }
     }
 
@@ -133,6 +155,7 @@ final class OffscreenScratch: @unchecked Sendable {
 /// Offscreen images kept from frame to frame, so steady-state rendering does not allocate.
 final class OffscreenImages: @unchecked Sendable {
     private var images: [PlanarBand] = []
+    private var packed: [PackedTexels] = []
 
     /// The `index`-th image of this frame, with at least `rows` rows.
     /// Shared by the offscreens of a frame, which render one after another.
@@ -140,6 +163,12 @@ final class OffscreenImages: @unchecked Sendable {
 
     init(threads: Int) {
         blurWorkspace = BlurWorkspace(workers: threads)
+    }
+
+    /// The `index`-th packed copy of this frame.
+    func texels(_ index: Int) -> PackedTexels {
+        while packed.count <= index { packed.append(PackedTexels()) }
+        return packed[index]
     }
 
     func image(_ index: Int, width: Int, rows: Int) -> PlanarBand {
@@ -168,7 +197,8 @@ extension LayerStack {
         for (index, offscreen) in offscreens.enumerated() {
             let image = images.image(index, width: canvas.width, rows: offscreen.extent.rows.count)
             offscreen.render(
-                into: image, threads: threads, bandHeight: canvas.bandHeight, scratch: scratch,
+                into: image, texels: offscreen.packsForSampling ? images.texels(index) : nil,
+                threads: threads, bandHeight: canvas.bandHeight, scratch: scratch,
                 blurWorkspace: images.blurWorkspace)
         }
     }

@@ -35,6 +35,7 @@ struct PipelineLayer: PreparedLayer {
         canvas: Canvas
     ) {
         self.source = source
+        source.packsForSampling = true
         self.pipeline = pipeline
         self.edges = edges
         // Clamped sampling smears the edge outward without end, so the result keeps the layer's
@@ -46,12 +47,15 @@ struct PipelineLayer: PreparedLayer {
     }
 
     func paint(into band: PlanarBand, firstRow: Int, rows: Int, columns: Range<Int>, pool: BandPool) {
-        guard let image = source.image, let extent, !source.extent.isEmpty, !extent.isEmpty else {
+        guard let image = source.image, let texels = source.texels, let extent, !source.extent.isEmpty,
+            !extent.isEmpty
+        else {
             band.fill(.transparent, rows: rows, columns: columns)
             return
         }
         let sampler = PlanarSampler(
-            image: image, rows: source.extent.rows, columns: source.extent.columns, edges: edges)
+            image: image, rows: source.extent.rows, columns: source.extent.columns, edges: edges,
+            texels: texels)
         pipeline.paint(
             into: band, firstRow: firstRow, rows: rows, columns: columns,
             extent: (extent.rows, extent.columns), source: sampler)
