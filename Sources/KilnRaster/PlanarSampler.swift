@@ -99,9 +99,9 @@ public struct PlanarSampler: @unchecked Sendable {
         let q45 = SIMD8(lowHalf: texel(4), highHalf: texel(5)),
             q67 = SIMD8(lowHalf: texel(6), highHalf: texel(7))
         let front = SIMD16(lowHalf: q01, highHalf: q23), back = SIMD16(lowHalf: q45, highHalf: q67)
-        let redBlue = SIMD16(lowHalf: front.evenHalf, highHalf: back.evenHalf)
-        let greenAlpha = SIMD16(lowHalf: front.oddHalf, highHalf: back.oddHalf)
-        return (redBlue.evenHalf, greenAlpha.evenHalf, redBlue.oddHalf, greenAlpha.oddHalf)
+        let redBlue = SIMD16(lowHalf: evenLanes(front), highHalf: evenLanes(back))
+        let greenAlpha = SIMD16(lowHalf: oddLanes(front), highHalf: oddLanes(back))
+        return (evenLanes(redBlue), evenLanes(greenAlpha), oddLanes(redBlue), oddLanes(greenAlpha))
     }
 
     /// The eight pixels from frame column `x` on frame row `y` as stored, when they all lie in

@@ -16,9 +16,14 @@ public struct GradientMapEffect: PixelStageEffect {
     ) { p, path, context in
         let colors = p.colors("colors")
         guard colors.count >= 2 else {
-            context.error(
-                "a gradient map needs at least two colours, got \(colors.count)", at: p.node("colors"),
-                path: p.path("colors"))
+            // A wrong type or a bad colour was reported by the table; a missing or short list
+            // is reported here.
+            let written = p.node("colors")?.elements?.count
+            if p.node("colors") == nil || (written ?? 2) < 2 {
+                context.error(
+                    "a gradient map needs at least two colours, got \(written ?? 0)", at: p.node("colors"),
+                    path: p.path("colors"))
+            }
             return nil
         }
         return GradientMapEffect(colors: colors, amount: p.number("amount"))

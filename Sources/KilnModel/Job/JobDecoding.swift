@@ -215,10 +215,10 @@ struct JobDecoding {
         }
         let before = context.diagnostics.count
         let parameters = kind.parameters.decode(parametersNode, path: stagePath, context: context)
-        guard context.diagnostics.count == before, let content = kind.make(parameters, stagePath, context)
-        else {
-            return nil
-        }
+        // Built even when a parameter had an error (it then holds a placeholder within range),
+        // so the effect's own checks (trigger lists, noise sources) report in the same run.
+        let content = kind.make(parameters, stagePath, context)
+        guard context.diagnostics.count == before, let content else { return nil }
         return EffectNode(kind: kind.name, content: content, path: stagePath)
     }
 
