@@ -123,7 +123,7 @@ struct NoiseSampler {
             lowHalf: SIMD4(lowHalf: lookup(4), highHalf: lookup(5)),
             highHalf: SIMD4(lowHalf: lookup(6), highHalf: lookup(7)))
         let both = SIMD16(lowHalf: front, highHalf: back)
-        return (evenLanes(both), oddLanes(both))
+        return (both.evenHalf, both.oddHalf)
     }
 }
 

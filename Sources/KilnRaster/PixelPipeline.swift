@@ -72,10 +72,10 @@ public struct PixelPipeline: Sendable {
                     }
                     // Where the stages moved nothing (outside a ripple's front, say) the
                     // pixels are read as they are: the same values the taps would give.
+                    let unmoved = !movesPixels || (sx == px && sy == SIMD8(repeating: py))
                     var (r, g, b, a) =
-                        (movesPixels && (sx != px || sy != SIMD8(repeating: py)))
-                        ? source.colour(x: sx, y: sy)
-                        : (source.pixels(x: x, y: y) ?? source.colour(x: sx, y: sy))
+                        unmoved && source.holds(x: x, y: y)
+                        ? source.pixels(x: x, y: y) : source.colour(x: sx, y: sy)
                     for index in 0..<stageCount {
                         switch stages[index] {
                         case .matrix(let matrix): matrix.apply(&r, &g, &b, &a)
@@ -84,7 +84,7 @@ public struct PixelPipeline: Sendable {
                             // The seed brightens the sampled colour: rgb += 0.3 · (amount / amplitude) · alpha.
                             let lift = 0.3 * extras[index] * a
                             (r, g, b) = (r + lift, g + lift, b + lift)
-                        case .warp, .shear, .wave: break
+                        case .warp, .shear, .wave: continue
                         }
                         // Each stage sees valid premultiplied colour, as it would after a pass.
                         a = unit(a)
@@ -93,14 +93,20 @@ public struct PixelPipeline: Sendable {
                         b = between(b, SIMD8(), a)
                     }
                     // Lanes outside the layer's extent stay transparent.
-                    let inside =
-                        LaneMask.first(min(8, max(0, extent.columns.upperBound &- x)))
-                        & ~LaneMask.first(min(8, max(0, extent.columns.lowerBound &- x)))
+                    if x < extent.columns.lowerBound || x &+ 8 > extent.columns.upperBound {
+                        let inside =
+                            LaneMask.first(min(8, max(0, extent.columns.upperBound &- x)))
+                            & ~LaneMask.first(min(8, max(0, extent.columns.lowerBound &- x)))
+                        (r, g, b, a) = (
+                            LaneMask.select(inside, r, SIMD8()), LaneMask.select(inside, g, SIMD8()),
+                            LaneMask.select(inside, b, SIMD8()), LaneMask.select(inside, a, SIMD8())
+                        )
+                    }
                     let p = offset &+ x
-                    store(LaneMask.select(inside, r, SIMD8()), band.r + p)
-                    store(LaneMask.select(inside, g, SIMD8()), band.g + p)
-                    store(LaneMask.select(inside, b, SIMD8()), band.b + p)
-                    store(LaneMask.select(inside, a, SIMD8()), band.a + p)
+                    store(r, band.r + p)
+                    store(g, band.g + p)
+                    store(b, band.b + p)
+                    store(a, band.a + p)
                     x &+= 8
                 }
             }

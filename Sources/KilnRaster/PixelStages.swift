@@ -62,7 +62,9 @@ public struct Ripple: Sendable {
     var reach: Double { Double(abs(amplitude)) * Double(waves.count) }
 
     /// Moves the positions and returns the summed amount ÷ amplitude (the brightening weight).
-    @_transparent
+    /// Kept out of line: inlined, it made the pipeline kernel too large for the optimiser to
+    /// inline the standard library's SIMD shuffles into it.
+    @inline(never)
     func map(_ x: inout SIMD8<Float>, _ y: inout SIMD8<Float>) -> SIMD8<Float> {
         var moveX = SIMD8<Float>(), moveY = SIMD8<Float>(), total = SIMD8<Float>()
         for wave in waves {
@@ -116,7 +118,7 @@ public struct NoiseWarp: Sendable {
         }
     }
 
-    @_transparent
+    @inline(never)
     func map(_ x: inout SIMD8<Float>, _ y: inout SIMD8<Float>) {
         switch mode {
         case .offset(let offset):

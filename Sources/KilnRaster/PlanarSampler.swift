@@ -58,9 +58,9 @@ public struct PlanarSampler: @unchecked Sendable {
         r: SIMD8<Float>, g: SIMD8<Float>, b: SIMD8<Float>, a: SIMD8<Float>
     ) { colour(x: x, y: y) }
 
-    /// `sample`, forced inline into the module's kernels (`@inline(__always)` was not honoured
-    /// there: the call stayed, passing four vectors back through memory per eight pixels).
-    @_transparent
+    /// `sample`. One call per eight pixels: inlined, it made the pipeline kernel so large that
+    /// the optimiser left the standard library's lane shuffles in it as calls, which cost more.
+    @inline(never)
     func colour(x: SIMD8<Float>, y: SIMD8<Float>) -> (
         r: SIMD8<Float>, g: SIMD8<Float>, b: SIMD8<Float>, a: SIMD8<Float>
     ) {
@@ -99,19 +99,21 @@ public struct PlanarSampler: @unchecked Sendable {
         let q45 = SIMD8(lowHalf: texel(4), highHalf: texel(5)),
             q67 = SIMD8(lowHalf: texel(6), highHalf: texel(7))
         let front = SIMD16(lowHalf: q01, highHalf: q23), back = SIMD16(lowHalf: q45, highHalf: q67)
-        let redBlue = SIMD16(lowHalf: evenLanes(front), highHalf: evenLanes(back))
-        let greenAlpha = SIMD16(lowHalf: oddLanes(front), highHalf: oddLanes(back))
-        return (evenLanes(redBlue), evenLanes(greenAlpha), oddLanes(redBlue), oddLanes(greenAlpha))
+        let redBlue = SIMD16(lowHalf: front.evenHalf, highHalf: back.evenHalf)
+        let greenAlpha = SIMD16(lowHalf: front.oddHalf, highHalf: back.oddHalf)
+        return (redBlue.evenHalf, greenAlpha.evenHalf, redBlue.oddHalf, greenAlpha.oddHalf)
     }
 
-    /// The eight pixels from frame column `x` on frame row `y` as stored, when they all lie in
-    /// the region: what `colour` returns at their centres (weights 1 and 0), without the taps.
+    /// Whether the eight pixels from frame column `x` on frame row `y` all lie in the region.
     @_transparent
-    func pixels(x: Int, y: Int) -> (r: SIMD8<Float>, g: SIMD8<Float>, b: SIMD8<Float>, a: SIMD8<Float>)? {
-        guard region.rows.contains(y), x >= region.columns.lowerBound, x &+ 8 <= region.columns.upperBound
-        else {
-            return nil
-        }
+    func holds(x: Int, y: Int) -> Bool {
+        region.rows.contains(y) && x >= region.columns.lowerBound && x &+ 8 <= region.columns.upperBound
+    }
+
+    /// Those eight pixels as stored (`holds` must be true): what `colour` returns at their
+    /// centres (weights 1 and 0), without the taps.
+    @_transparent
+    func pixels(x: Int, y: Int) -> (r: SIMD8<Float>, g: SIMD8<Float>, b: SIMD8<Float>, a: SIMD8<Float>) {
         let i = (y &- Int(top)) &* Int(stride) &+ x
         return (load(r + i), load(g + i), load(b + i), load(a + i))
     }
