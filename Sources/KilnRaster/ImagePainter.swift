@@ -89,6 +89,8 @@ public struct ImagePainter: Sendable {
         let lane = SIMD8<Float>(0, 1, 2, 3, 4, 5, 6, 7) + 0.5
         let half = SIMD8<Float>(repeating: 0.5)
         let ppt = SIMD8<Float>(repeating: pixelsPerTexel)
+        let interiorOver = over && nextWeight == 0
+        let scale = opacity / 255
         image.levels[level].texels.withUnsafeBufferPointer { base in
             let next = image.levels[min(level + 1, image.levels.count - 1)]
             next.texels.withUnsafeBufferPointer { upper in
@@ -112,10 +114,29 @@ public struct ImagePainter: Sendable {
                         full = clip.innerSpan(row: y, within: full.clamped(to: outer))
                     }
                     var x = outer.lowerBound
+                    let rowU = py * ic + itx, rowV = py * id + ity
                     while x < outer.upperBound {
+                        if interiorOver && x >= full.lowerBound && x &+ 8 <= full.upperBound {
+                            // The interior run: fully covered, one level, source-over. A loop of
+                            // its own keeps the edge handling's registers out of it.
+                            let last = full.upperBound &- 8
+                            while x <= last {
+                                let px = lane + Float(x)
+                                let c = primary.sample(u: px * ia + rowU, v: px * ib + rowV)
+                                let alpha = c.a * scale
+                                let remain = 1 - alpha
+                                let p = offset &+ x
+                                store(c.r * scale + load(band.r + p) * remain, band.r + p)
+                                store(c.g * scale + load(band.g + p) * remain, band.g + p)
+                                store(c.b * scale + load(band.b + p) * remain, band.b + p)
+                                store(alpha + load(band.a + p) * remain, band.a + p)
+                                x &+= 8
+                            }
+                            continue
+                        }
                         let px = lane + Float(x)
-                        let u = px * ia + (py * ic + itx)
-                        let v = px * ib + (py * id + ity)
+                        let u = px * ia + rowU
+                        let v = px * ib + rowV
                         let inside = LaneMask.first(min(8, outer.upperBound &- x))
                         var coverage = SIMD8<Float>(repeating: 1)
                         if x < full.lowerBound || x &+ 8 > full.upperBound {
