@@ -1,4 +1,5 @@
 import Foundation
+import KilnMedia
 import XCTest
 
 #if canImport(Glibc)
@@ -89,6 +90,22 @@ struct KilnProcess {
 }
 
 class TemporaryDirectoryTestCase: XCTestCase {
+    /// What every MP4 Kiln writes must be: H.264 yuv420p of the job's size and frame count,
+    /// tagged BT.709 limited range, decoded without errors.
+    func assertKilnVideo(
+        _ info: VideoStreamInfo, width: Int, height: Int, frames: Int, file: StaticString = #filePath,
+        line: UInt = #line
+    ) {
+        XCTAssertEqual(info.codecName, "h264", file: file, line: line)
+        XCTAssertEqual(info.pixelFormat, "yuv420p", file: file, line: line)
+        XCTAssertEqual([info.width, info.height], [width, height], file: file, line: line)
+        XCTAssertEqual(info.decodedFrameCount, frames, file: file, line: line)
+        XCTAssertEqual(info.decodeErrors, 0, file: file, line: line)
+        XCTAssertEqual(
+            [info.colorPrimaries, info.colorTransfer, info.colorSpace, info.colorRange],
+            ["bt709", "bt709", "bt709", "tv"], file: file, line: line)
+    }
+
     var directory: URL!
 
     override func setUpWithError() throws {

@@ -32,13 +32,7 @@ final class ImageInputTests: TemporaryDirectoryTestCase {
         let info = try VideoDecodeBack.decode(path: out) { frame in
             means[frame.index] = frame.meanRGB(x: 100, y: 50, width: 120, height: 80)
         }
-        XCTAssertEqual(info.decodedFrameCount, 10)
-        XCTAssertEqual(info.width, 320)
-        XCTAssertEqual(info.height, 180)
-        XCTAssertEqual(info.pixelFormat, "yuv420p")
-        XCTAssertEqual(
-            [info.colorPrimaries, info.colorTransfer, info.colorSpace, info.colorRange],
-            ["bt709", "bt709", "bt709", "tv"])
+        assertKilnVideo(info, width: 320, height: 180, frames: 10)
         for index in [0, 3, 9] {
             let png = directory.appendingPathComponent("f\(index).png").path
             let preview = try KilnProcess.run(["preview", file, "--frame", "\(index)", "-o", png])

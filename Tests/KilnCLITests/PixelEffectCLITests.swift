@@ -28,12 +28,7 @@ final class PixelEffectCLITests: TemporaryDirectoryTestCase {
         XCTAssertEqual(result.status, 0, result.stderr)
         var frames: [Int: [UInt8]] = [:]
         let info = try VideoDecodeBack.decode(path: out) { frame in frames[frame.index] = Self.luma(frame) }
-        XCTAssertEqual(info.decodedFrameCount, 12)
-        XCTAssertEqual([info.width, info.height], [320, 180])
-        XCTAssertEqual(info.pixelFormat, "yuv420p")
-        XCTAssertEqual(
-            [info.colorPrimaries, info.colorTransfer, info.colorSpace, info.colorRange],
-            ["bt709", "bt709", "bt709", "tv"])
+        assertKilnVideo(info, width: 320, height: 180, frames: 12)
 
         let plainFile = try job(effects: "[]", frames: 12)
         let plainOut = directory.appendingPathComponent("plain.mp4").path
