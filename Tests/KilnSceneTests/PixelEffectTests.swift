@@ -234,7 +234,8 @@ final class PixelEffectTests: XCTestCase {
         }
     }
 
-    /// Every effect at the ends of its numeric ranges, after a blur and before a colour stage:
+    /// Every effect at the ends of its numeric ranges and at its default, after a blur and
+    /// before a colour stage:
     /// opaque output over the solid (no NaN, valid premultiplied values) and 1 == 3 threads.
     func testExtremesStayValidAndDeterministic() throws {
         let forms: [(String, [String])] = [
@@ -245,10 +246,10 @@ final class PixelEffectTests: XCTestCase {
         for (name, keys) in forms {
             let kind = LayerRegistry.effects.first { $0.name == name }!
             for key in keys {
-                guard case .number(let range)? = kind.parameters[key]?.kind else {
-                    return XCTFail("\(name).\(key)")
-                }
-                for value in [range.lowerBound, range.upperBound] {
+                guard case .number(let range)? = kind.parameters[key]?.kind,
+                    case .number(let standard)? = kind.parameters[key]?.defaultValue
+                else { return XCTFail("\(name).\(key)") }
+                for value in [range.lowerBound, standard, range.upperBound] {
                     var parameters = [#""\#(key)": \#(value)"#]
                     if name == "ripple" {
                         parameters.append(#""triggers": [{"at": 0.5, "origin": [60, 40]}]"#)
