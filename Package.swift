@@ -19,8 +19,18 @@ let package = Package(
             pkgConfig: "libavformat",
             providers: [.apt(["libavcodec-dev", "libavformat-dev", "libavutil-dev", "libswscale-dev"])]
         ),
+        .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
+        .systemLibrary(name: "CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
+        .systemLibrary(
+            name: "CFontconfig", pkgConfig: "fontconfig", providers: [.apt(["libfontconfig-dev"])]),
+        // Debian's libunibreak ships no pkg-config file; its header and library are on the default paths.
+        .systemLibrary(name: "CUnibreak", providers: [.apt(["libunibreak-dev"])]),
         .target(name: "KilnModel", swiftSettings: strict),
         .target(name: "KilnRaster", swiftSettings: strict),
+        .target(
+            name: "KilnText",
+            dependencies: ["CFreeType", "CHarfBuzz", "CFontconfig", "CUnibreak", "KilnRaster"],
+            swiftSettings: strict),
         .target(name: "KilnScene", dependencies: ["KilnModel", "KilnRaster"], swiftSettings: strict),
         .target(name: "KilnMedia", dependencies: ["CFFmpeg"], swiftSettings: strict),
         .target(
@@ -35,6 +45,7 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(name: "KilnModelTests", dependencies: ["KilnModel"], swiftSettings: strict),
         .testTarget(name: "KilnRasterTests", dependencies: ["KilnRaster"], swiftSettings: strict),
+        .testTarget(name: "KilnTextTests", dependencies: ["KilnText"], swiftSettings: strict),
         .testTarget(
             name: "KilnSceneTests", dependencies: ["KilnScene", "KilnMedia", "KilnExport"],
             exclude: ["Goldens"],
