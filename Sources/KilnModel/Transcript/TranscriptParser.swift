@@ -1,0 +1,76 @@
+import Foundation
+
+/// Reads a transcript in any of the `TranscriptFormat`s into timed lines, stopping at the first
+/// problem with its line number.
+public enum TranscriptParser {
+    /// Transcripts are small; the caps keep a mistaken or hostile input from exhausting memory.
+    public static let maximumInputSize = 64 * 1024 * 1024
+    public static let maximumLineCount = 100_000
+    /// In characters (grapheme clusters), as shown.
+    public static let maximumTextLength = 10_000
+
+    /// `format` nil: from the file's extension (`.json`, `.srt`, `.vtt`), else from the content.
+    public static func parse(
+        _ bytes: [UInt8], file: String, format: TranscriptFormat? = nil
+    ) throws(TranscriptError) -> Transcript {
+        guard bytes.count <= maximumInputSize else {
+            throw TranscriptError(file: file, line: nil, message: tooLargeMessage(size: bytes.count))
+        }
+        guard let format = format ?? TranscriptFormat.detect(file: file, bytes: bytes) else {
+            throw TranscriptError(
+                file: file, line: nil,
+                message: "cannot tell the transcript format; expected a .json, .srt or .vtt file, or "
+                    + "content starting with '{', '[', \"WEBVTT\" or a SubRip cue number")
+        }
+        switch format {
+        case .json: return try JSONTranscriptParser.parse(bytes, file: file)
+        case .srt: return try SRTParser.parse(bytes, file: file)
+        case .webVTT: return try WebVTTParser.parse(bytes, file: file)
+        }
+    }
+
+    /// Reads and parses a transcript file; errors name the file as given.
+    public static func load(file: String, format: TranscriptFormat? = nil) throws(TranscriptError)
+        -> Transcript
+    {
+        let url = URL(fileURLWithPath: file)
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+            throw TranscriptError(file: file, line: nil, message: "no such file")
+        }
+        guard !isDirectory.boolValue else {
+            throw TranscriptError(file: file, line: nil, message: "is a directory, not a transcript")
+        }
+        // Checked before reading, so a huge file is refused without loading it.
+        if let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int,
+            size > maximumInputSize
+        {
+            throw TranscriptError(file: file, line: nil, message: tooLargeMessage(size: size))
+        }
+        let bytes: [UInt8]
+        do {
+            bytes = Array(try Data(contentsOf: url))
+        } catch {
+            throw TranscriptError(
+                file: file, line: nil, message: "cannot be read (\(error.localizedDescription))")
+        }
+        return try parse(bytes, file: file, format: format)
+    }
+
+    private static func tooLargeMessage(size: Int) -> String {
+        "expected at most \(maximumInputSize) bytes (64 MiB), got a file of \(size) bytes"
+    }
+
+    /// The problem with a line's text, if any.
+    static func textProblem(_ text: String) -> String? {
+        // `count` walks grapheme clusters; the UTF-8 size bounds it, so most texts skip the walk.
+        guard text.utf8.count > maximumTextLength, text.count > maximumTextLength else { return nil }
+        return "expected a text of at most \(maximumTextLength) characters, got \(text.count)"
+    }
+
+    /// The problem with a transcript of `count` lines, if any.
+    static func countProblem(_ count: Int, noun: String) -> String? {
+        guard count > maximumLineCount else { return nil }
+        return "expected at most \(maximumLineCount) \(noun)s, got more"
+    }
+}
