@@ -2,7 +2,8 @@
 import PackageDescription
 
 // Layering (see docs/architecture.md): KilnModel and KilnRaster know nothing of each other or of C;
-// KilnScene joins them; KilnMedia is the only Swift module that imports CFFmpeg; KilnExport drives
+// KilnScene joins them; KilnMedia is the only Swift module that imports CFFmpeg and KilnText the only
+// one that imports the text libraries (FreeType, HarfBuzz, fontconfig, libunibreak); KilnExport drives
 // the frame pipeline; the two executables only parse arguments and print.
 let strict: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
 
@@ -31,7 +32,8 @@ let package = Package(
             name: "KilnText",
             dependencies: ["CFreeType", "CHarfBuzz", "CFontconfig", "CUnibreak", "KilnRaster"],
             swiftSettings: strict),
-        .target(name: "KilnScene", dependencies: ["KilnModel", "KilnRaster"], swiftSettings: strict),
+        .target(
+            name: "KilnScene", dependencies: ["KilnModel", "KilnRaster", "KilnText"], swiftSettings: strict),
         .target(name: "KilnMedia", dependencies: ["CFFmpeg"], swiftSettings: strict),
         .target(
             name: "KilnExport", dependencies: ["KilnModel", "KilnRaster", "KilnScene", "KilnMedia"],

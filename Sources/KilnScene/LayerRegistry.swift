@@ -12,6 +12,7 @@ public enum LayerRegistry {
         StackLayer.kind,
         ScrollLayer.kind,
         ImageLayer.kind,
+        TextLayer.kind,
     ]
 
     public static let effects: [EffectKind] = [

@@ -66,6 +66,9 @@ final class GoldenImageTests: XCTestCase {
         try checkJob("grayscale", at: [1.0, 3.0])
     }
 
+    /// Shaped text: ligatures, kerning, CJK and colour emoji from fallback fonts, wrapping.
+    func testTextFrames() throws { try checkJob("text", at: [0.0, 2.0]) }
+
     /// Cards rotating at the edges, at rest and halfway through an advance.
     func testCarouselFrames() throws { try checkJob("carousel", at: [1.4, 1.8]) }
 

@@ -1,0 +1,116 @@
+import KilnRaster
+
+/// A laid-out text drawn once into two premultiplied pictures: the outline glyphs as white
+/// coverage (tinted when painted, so an animated colour costs nothing) and the colour glyphs
+/// (emoji) as they are. Both cover the layout box grown by `margin` on every side, which holds
+/// glyph overhangs (descenders of the last line, italic tails).
+public struct TextImage: Sendable {
+    public let coverage: RasterImage?
+    public let colour: RasterImage?
+    public let margin: Int
+    /// The layout box in pixels.
+    public let box: SIMD2<Double>
+
+    public init(_ layout: TextLayout, margin: Int) {
+        self.margin = margin
+        box = layout.size
+        let width = max(1, Int(layout.size.x.rounded(.up)) + 2 * margin)
+        let height = max(1, Int(layout.size.y.rounded(.up)) + 2 * margin)
+        var mono = [Float](repeating: 0, count: width * height)
+        var rgba = [Float](repeating: 0, count: width * height * 4)
+        var hasMono = false, hasColour = false
+        for glyph in layout.glyphs {
+            let x = glyph.position.x + Double(margin), y = glyph.position.y + Double(margin)
+            // Quarter-pixel phase of the pen: the bitmap is rasterized at that phase and placed
+            // on whole pixels.
+            let whole = x.rounded(.down)
+            let phase = min(3, Int(((x - whole) * 4).rounded(.down)))
+            let bitmap = glyph.face.bitmap(glyph: glyph.glyph, phase: phase)
+            guard bitmap.width > 0 else { continue }
+            if bitmap.isColor {
+                hasColour = true
+                Self.drawScaled(bitmap, at: SIMD2(x, y), into: &rgba, width: width, height: height)
+            } else {
+                hasMono = true
+                let left = Int(whole) + bitmap.left, top = Int(y.rounded()) - bitmap.top
+                for row in 0..<bitmap.height {
+                    let ty = top + row
+                    guard ty >= 0, ty < height else { continue }
+                    for column in 0..<bitmap.width {
+                        let tx = left + column
+                        guard tx >= 0, tx < width else { continue }
+                        let c = Float(bitmap.premultipliedRGBA[(row * bitmap.width + column) * 4 + 3]) / 255
+                        // Overlapping glyphs combine as coverage does: source-over.
+                        mono[ty * width + tx] = c + mono[ty * width + tx] * (1 - c)
+                    }
+                }
+            }
+        }
+        coverage =
+            hasMono
+            ? Self.image(width: width, height: height) { i in
+                let c = mono[i]
+                return (c, c, c, c)
+            } : nil
+        colour =
+            hasColour
+            ? Self.image(width: width, height: height) { i in
+                (rgba[4 * i], rgba[4 * i + 1], rgba[4 * i + 2], rgba[4 * i + 3])
+            } : nil
+    }
+
+    /// A colour bitmap (a strike scaled to the size) drawn with bilinear filtering, source-over.
+    private static func drawScaled(
+        _ bitmap: GlyphBitmap, at pen: SIMD2<Double>, into rgba: inout [Float], width: Int, height: Int
+    ) {
+        let s = bitmap.scale
+        let left = pen.x + Double(bitmap.left) * s, top = pen.y - Double(bitmap.top) * s
+        let right = left + Double(bitmap.width) * s, bottom = top + Double(bitmap.height) * s
+        let x0 = max(0, Int(left.rounded(.down))), x1 = min(width, Int(right.rounded(.up)))
+        let y0 = max(0, Int(top.rounded(.down))), y1 = min(height, Int(bottom.rounded(.up)))
+        guard x0 < x1, y0 < y1 else { return }
+        // Averaging the texels under each pixel (a box filter) keeps a big strike from aliasing.
+        for ty in y0..<y1 {
+            for tx in x0..<x1 {
+                let u0 = (Double(tx) - left) / s, u1 = (Double(tx + 1) - left) / s
+                let v0 = (Double(ty) - top) / s, v1 = (Double(ty + 1) - top) / s
+                var sum = SIMD4<Double>.zero, area = 0.0
+                for v in max(0, Int(v0.rounded(.down)))..<min(bitmap.height, Int(v1.rounded(.up))) {
+                    let hv = min(v1, Double(v + 1)) - max(v0, Double(v))
+                    guard hv > 0 else { continue }
+                    for u in max(0, Int(u0.rounded(.down)))..<min(bitmap.width, Int(u1.rounded(.up))) {
+                        let hu = min(u1, Double(u + 1)) - max(u0, Double(u))
+                        guard hu > 0 else { continue }
+                        let i = (v * bitmap.width + u) * 4
+                        let texel = SIMD4(
+                            Double(bitmap.premultipliedRGBA[i]), Double(bitmap.premultipliedRGBA[i + 1]),
+                            Double(bitmap.premultipliedRGBA[i + 2]), Double(bitmap.premultipliedRGBA[i + 3]))
+                        sum += texel * (hu * hv)
+                    }
+                }
+                // Pixels the strike only partly covers get that share of its colour.
+                area = (u1 - u0) * (v1 - v0)
+                guard area > 0 else { continue }
+                let c = SIMD4<Float>(sum / area / 255)
+                let o = (ty * width + tx) * 4
+                let remain = 1 - c.w
+                for k in 0..<4 { rgba[o + k] = c[k] + rgba[o + k] * remain }
+            }
+        }
+    }
+
+    private static func image(width: Int, height: Int, _ pixel: (Int) -> (Float, Float, Float, Float))
+        -> RasterImage
+    {
+        var bytes = [UInt8](repeating: 0, count: width * height * 4)
+        for i in 0..<(width * height) {
+            let (r, g, b, a) = pixel(i)
+            let alpha = min(max(a, 0), 1)
+            bytes[4 * i] = UInt8((min(max(r, 0), alpha) * 255).rounded())
+            bytes[4 * i + 1] = UInt8((min(max(g, 0), alpha) * 255).rounded())
+            bytes[4 * i + 2] = UInt8((min(max(b, 0), alpha) * 255).rounded())
+            bytes[4 * i + 3] = UInt8((alpha * 255).rounded())
+        }
+        return RasterImage(width: width, height: height, premultipliedRGBA: bytes)
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import KilnExport
+import KilnModel
+import KilnScene
+import XCTest
+
+/// Text layers: the example job against goldens, thread independence, the animated colour, and
+/// a missing font as a job error naming it at its JSON path.
+final class TextLayerTests: XCTestCase {
+    func textJob(_ text: String, extra: String = "") throws -> Job {
+        try Fixture.job(
+            """
+            {"kiln": 1, "output": {"width": 320, "height": 120, "fps": 30, "duration": 2},
+             "layers": [{"type": "solid", "color": "#000000"},
+                        {"type": "text", "text": "\(text)", "size": 40, "position": [160, 60]\(extra)}]}
+            """)
+    }
+
+    func testTextRendersInItsColourAndIsThreadIndependent() throws {
+        let job = try textJob("Hello", extra: ##", "color": "#ff0000""##)
+        let frame = Fixture.render(job)
+        var red = 0, other = 0
+        for y in 0..<120 {
+            for x in 0..<320 {
+                let p = frame.pixel(x: x, y: y)
+                if p.x > 128 { red += 1 }
+                if p.y > 40 || p.z > 40 { other += 1 }
+            }
+        }
+        XCTAssertGreaterThan(red, 300, "the glyphs are drawn")
+        XCTAssertEqual(other, 0, "in red only")
+        XCTAssertEqual(Fixture.renderYUV(job, threads: 1), Fixture.renderYUV(job, threads: 3))
+    }
+
+    func testAnimatedColourChangesWithoutRelayout() throws {
+        let job = try textJob(
+            "Hi", extra: ##", "color": {"keyframes": [{"t": 0, "v": "#ff0000"}, {"t": 2, "v": "#0000ff"}]}"##)
+        let start = Fixture.render(job, at: 0), end = Fixture.render(job, at: 2)
+        var startRed = 0, endBlue = 0
+        for y in 0..<120 {
+            for x in 0..<320 {
+                if start.pixel(x: x, y: y).x > 128 { startRed += 1 }
+                if end.pixel(x: x, y: y).z > 128 { endBlue += 1 }
+            }
+        }
+        XCTAssertGreaterThan(startRed, 100)
+        XCTAssertEqual(startRed, endBlue, "the same glyph pixels, another colour")
+    }
+
+    func testMissingFontIsAJobErrorAtItsPath() {
+        XCTAssertThrowsError(try textJob("x", extra: #", "font": "Nowhere Sans Kiln""#)) { error in
+            guard case .invalid(let diagnostics)? = error as? JobLoadError else { return XCTFail("\(error)") }
+            XCTAssertTrue(
+                diagnostics.contains {
+                    "\($0.path)" == "layers[1].font" && $0.message.contains("Nowhere Sans Kiln")
+                },
+                "\(diagnostics)")
+        }
+    }
+
+    func testExampleFrames() throws {
+        let job = try JobFiles.load(
+            file: Fixture.repositoryRoot.appendingPathComponent("jobs/text.json").path)
+        XCTAssertEqual(
+            Fixture.renderYUV(job, at: 1.5, threads: 1), Fixture.renderYUV(job, at: 1.5, threads: 3))
+    }
+}
