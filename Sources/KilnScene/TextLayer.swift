@@ -10,6 +10,37 @@ import KilnText
 public struct TextLayer: LayerRendering {
     public let image: TextImage
     public let color: Animated<RGBA>
+    public let reveal: Reveal?
+
+    /// The seed's text transition: lines or glyphs appear one after another, each fading in
+    /// (a quick ease-in opacity ramp), going from a blur of a sixteenth of its height to sharp,
+    /// and springing down into place from one descender above it.
+    public struct Reveal: Sendable {
+        public enum Unit: String, Sendable, CaseIterable {
+            case line, glyph
+        }
+
+        public let at: Double
+        public let timing: RevealTiming
+        /// Each element's picture, in reading order.
+        public let elements: [TextImage]
+        /// Blur at the start of an element's animation, and the height it springs down from.
+        public let blur: Double
+        public let drop: Double
+        let spring: Spring
+
+        /// Opacity, blur radius and vertical offset of `element` at `time`.
+        func state(of element: Int, at time: Double) -> (opacity: Double, blur: Double, offset: Double) {
+            let elapsed = time - at
+            let t = timing.time(of: element, at: elapsed)
+            let progress = timing.progress(of: element, at: elapsed)
+            let easeIn = Easing.easeIn
+            let opacity = easeIn(min(1.4 * progress, 1))
+            let blur = self.blur * easeIn(1 - progress)
+            let offset = -drop * (1 - spring.progress(at: t))
+            return (elapsed < 0 ? 0 : opacity, blur, offset)
+        }
+    }
 
     public static let parameters = ParameterTable([
         Parameter("text", .string, help: "the text; \\n starts a new line"),
@@ -32,6 +63,25 @@ public struct TextLayer: LayerRendering {
         Parameter(
             "lineHeight", .constantNumber(0...10), default: .number(0),
             help: "baseline-to-baseline distance as a multiple of the size; 0 = the font's own"),
+        Parameter(
+            "reveal", .structured("{\"by\": line|glyph, \"at\", \"elementDuration\", \"totalDuration\"}"),
+            default: .string("none"),
+            help: "the seed's text transition: elements fade, sharpen and spring in, one after another"),
+    ])
+
+    static let revealTable = ParameterTable([
+        Parameter(
+            "by", .choice(Reveal.Unit.allCases.map(\.rawValue)), default: .string("line"),
+            help: "line or glyph"),
+        Parameter(
+            "at", .constantNumber(0...(24 * 3600)), default: .number(0),
+            help: "seconds on the timeline it starts"),
+        Parameter(
+            "elementDuration", .constantNumber(0.01...60), default: .number(0.4),
+            help: "seconds each element animates"),
+        Parameter(
+            "totalDuration", .constantNumber(0.01...600), default: .number(0.9),
+            help: "seconds the whole reveal takes"),
     ])
 
     public static let kind = LayerKind(
@@ -50,8 +100,28 @@ public struct TextLayer: LayerRendering {
                 maxWidth: width > 0 ? width : nil,
                 alignment: TextLayout.Alignment(rawValue: p.string("alignment")) ?? .leading, library: library
             )
+            let margin = Int((size * 0.5).rounded(.up))
+            var reveal: Reveal?
+            if let node = p.node("reveal") {
+                let before = context.diagnostics.count
+                let r = revealTable.decode(node, path: p.path("reveal"), context: context)
+                guard context.diagnostics.count == before else { return nil }
+                let byGlyph = r.string("by") == "glyph"
+                let groups: [[TextLayout.Glyph]] =
+                    byGlyph ? layout.glyphs.map { [$0] } : layout.lines.map { $0.runs.flatMap(\.glyphs) }
+                let elementDuration = r.number("elementDuration").value(at: 0)
+                reveal = Reveal(
+                    at: r.number("at").value(at: 0),
+                    timing: RevealTiming(
+                        count: groups.count, elementDuration: elementDuration,
+                        totalDuration: r.number("totalDuration").value(at: 0)),
+                    elements: groups.map { TextImage(layout, margin: margin, glyphs: $0) },
+                    blur: (layout.ascender + layout.descender) / 16, drop: layout.descender,
+                    // SwiftUI's .snappy(duration: elementDuration − 0.05, extraBounce: 0.4), as the seed.
+                    spring: Spring(duration: max(elementDuration - 0.05, 0.01), bounce: 0.55))
+            }
             return TextLayer(
-                image: TextImage(layout, margin: Int((size * 0.5).rounded(.up))), color: p.color("color"))
+                image: TextImage(layout, margin: margin), color: p.color("color"), reveal: reveal)
         } catch {
             context.error(
                 "\(error)", at: p.node("font") ?? p.node("text"),
@@ -63,29 +133,51 @@ public struct TextLayer: LayerRendering {
     public func contentSize(at time: Double, canvas: Canvas) -> SIMD2<Double> { image.box }
 
     public func prepare(at time: Double, canvas: Canvas, transform: Affine2D) -> any PreparedLayer {
-        let margin = Double(image.margin)
-        // The pictures extend `margin` beyond the box on every side.
-        let frameFromImage = transform.concatenating(.translation(-margin, -margin))
-        func painter(_ picture: RasterImage) -> ImagePainter? {
-            ImagePainter(
-                image: picture, frameFromImage: frameFromImage,
-                visible: (.zero, SIMD2(Double(picture.width), Double(picture.height))),
-                frameWidth: canvas.width, frameHeight: canvas.height)
-        }
+        let c = color.value(at: time)
+        // White coverage times the colour, premultiplied.
+        let tint = ColorMatrix(rows: [
+            [c.r * c.a, 0, 0, 0], [0, c.g * c.a, 0, 0], [0, 0, c.b * c.a, 0], [0, 0, 0, c.a],
+        ])
         var items: [PreparedItem] = []
-        if let coverage = image.coverage {
-            let c = color.value(at: time)
-            // White coverage times the colour, premultiplied.
-            let tint = ColorMatrix(rows: [
-                [c.r * c.a, 0, 0, 0], [0, c.g * c.a, 0, 0], [0, 0, c.b * c.a, 0], [0, 0, 0, c.a],
-            ])
-            items.append(
-                PreparedItem(layer: PreparedImage(painter: painter(coverage)), opacity: 1, colors: tint))
-        }
-        if let colour = image.colour {
-            items.append(
-                PreparedItem(layer: PreparedImage(painter: painter(colour)), opacity: 1, colors: nil))
+        if let reveal, time < reveal.at + reveal.timing.totalDuration {
+            for (index, element) in reveal.elements.enumerated() {
+                let state = reveal.state(of: index, at: time)
+                guard state.opacity > 0 else { continue }
+                items += Self.items(
+                    element, tint: tint, opacity: Float(state.opacity), blur: state.blur,
+                    transform: transform.concatenating(.translation(0, state.offset)), canvas: canvas)
+            }
+        } else {
+            items = Self.items(image, tint: tint, opacity: 1, blur: 0, transform: transform, canvas: canvas)
         }
         return PreparedGroup(children: LayerStack(items: items), clip: nil)
+    }
+
+    /// A text picture's items: the tinted coverage and the colour glyphs, faded and blurred.
+    static func items(
+        _ picture: TextImage, tint: ColorMatrix, opacity: Float, blur: Double, transform: Affine2D,
+        canvas: Canvas
+    ) -> [PreparedItem] {
+        // The pictures start `offset` into the box grown by `margin` on every side.
+        let corner = SIMD2<Double>(picture.offset) - Double(picture.margin)
+        let frameFromImage = transform.concatenating(.translation(corner.x, corner.y))
+        let gaussian = GaussianBlur(radius: blur)
+        var items: [PreparedItem] = []
+        let pictures: [(RasterImage?, ColorMatrix?)] = [(picture.coverage, tint), (picture.colour, nil)]
+        for (image, colors) in pictures {
+            guard let image else { continue }
+            let layer = PreparedImage(
+                painter: ImagePainter(
+                    image: image, frameFromImage: frameFromImage,
+                    visible: (.zero, SIMD2(Double(image.width), Double(image.height))),
+                    frameWidth: canvas.width, frameHeight: canvas.height))
+            if gaussian.isIdentity {
+                items.append(PreparedItem(layer: layer, opacity: opacity, colors: colors))
+            } else {
+                let offscreen = Offscreen(layer: layer, colors: colors, blur: gaussian, canvas: canvas)
+                items.append(PreparedItem(layer: layer, opacity: opacity, colors: nil, offscreen: offscreen))
+            }
+        }
+        return items
     }
 }

@@ -8,10 +8,14 @@ public struct TextImage: Sendable {
     public let coverage: RasterImage?
     public let colour: RasterImage?
     public let margin: Int
+    /// Where the pictures' top-left pixel lies in the layout box grown by `margin` (they are cut
+    /// to what is drawn).
+    public let offset: SIMD2<Int>
     /// The layout box in pixels.
     public let box: SIMD2<Double>
 
-    public init(_ layout: TextLayout, margin: Int) {
+    /// Draws `glyphs` (all of the layout's when nil) of `layout`.
+    public init(_ layout: TextLayout, margin: Int, glyphs subset: [TextLayout.Glyph]? = nil) {
         self.margin = margin
         box = layout.size
         let width = max(1, Int(layout.size.x.rounded(.up)) + 2 * margin)
@@ -19,7 +23,7 @@ public struct TextImage: Sendable {
         var mono = [Float](repeating: 0, count: width * height)
         var rgba = [Float](repeating: 0, count: width * height * 4)
         var hasMono = false, hasColour = false
-        for glyph in layout.glyphs {
+        for glyph in subset ?? layout.glyphs {
             let x = glyph.position.x + Double(margin), y = glyph.position.y + Double(margin)
             // Quarter-pixel phase of the pen: the bitmap is rasterized at that phase and placed
             // on whole pixels.
@@ -46,16 +50,33 @@ public struct TextImage: Sendable {
                 }
             }
         }
+        // Cut to the drawn pixels: an element of a reveal (one glyph) is a small picture.
+        var lo = SIMD2(width, height), hi = SIMD2(-1, -1)
+        for y in 0..<height {
+            for x in 0..<width where mono[y * width + x] > 0 || rgba[(y * width + x) * 4 + 3] > 0 {
+                lo = SIMD2(min(lo.x, x), min(lo.y, y))
+                hi = SIMD2(max(hi.x, x), max(hi.y, y))
+            }
+        }
+        guard hi.x >= lo.x else {
+            (coverage, colour, offset) = (nil, nil, .zero)
+            return
+        }
+        offset = lo
+        let cut = hi &- lo &+ 1
+        let corner = lo
+        func source(_ i: Int) -> Int { (corner.y + i / cut.x) * width + corner.x + i % cut.x }
         coverage =
             hasMono
-            ? Self.image(width: width, height: height) { i in
-                let c = mono[i]
+            ? Self.image(width: cut.x, height: cut.y) { i in
+                let c = mono[source(i)]
                 return (c, c, c, c)
             } : nil
         colour =
             hasColour
-            ? Self.image(width: width, height: height) { i in
-                (rgba[4 * i], rgba[4 * i + 1], rgba[4 * i + 2], rgba[4 * i + 3])
+            ? Self.image(width: cut.x, height: cut.y) { i in
+                let j = source(i)
+                return (rgba[4 * j], rgba[4 * j + 1], rgba[4 * j + 2], rgba[4 * j + 3])
             } : nil
     }
 

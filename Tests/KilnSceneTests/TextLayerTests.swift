@@ -1,6 +1,7 @@
 import Foundation
 import KilnExport
 import KilnModel
+import KilnRaster
 import KilnScene
 import XCTest
 
@@ -56,6 +57,29 @@ final class TextLayerTests: XCTestCase {
                 },
                 "\(diagnostics)")
         }
+    }
+
+    /// Glyph by glyph: before the reveal nothing, during it the first glyphs only (faded, blurred,
+    /// dropped), after it the whole text exactly as without a reveal.
+    func testRevealByGlyph() throws {
+        let reveal = #", "reveal": {"by": "glyph", "at": 0.5, "elementDuration": 0.4, "totalDuration": 0.9}"#
+        let job = try textJob("Reveal", extra: reveal)
+        let plain = try textJob("Reveal")
+        func ink(_ frame: RGBA8Frame) -> Int {
+            var sum = 0
+            for y in 0..<120 { for x in 0..<320 { sum += Int(frame.pixel(x: x, y: y).x) } }
+            return sum
+        }
+        XCTAssertEqual(ink(Fixture.render(job, at: 0.4)), 0, "before the reveal")
+        let early = ink(Fixture.render(job, at: 0.7)), later = ink(Fixture.render(job, at: 1.0))
+        let full = ink(Fixture.render(plain, at: 1.5))
+        XCTAssertGreaterThan(early, 0)
+        XCTAssertLessThan(early, later)
+        XCTAssertLessThan(later, full)
+        XCTAssertEqual(
+            Fixture.render(job, at: 1.5).byteArray, Fixture.render(plain, at: 1.5).byteArray, "after it")
+        XCTAssertEqual(
+            Fixture.renderYUV(job, at: 0.8, threads: 1), Fixture.renderYUV(job, at: 0.8, threads: 3))
     }
 
     func testExampleFrames() throws {
