@@ -13,6 +13,7 @@ public enum LayerRegistry {
         ScrollLayer.kind,
         ImageLayer.kind,
         TextLayer.kind,
+        TranscriptLayer.kind,
     ]
 
     public static let effects: [EffectKind] = [

@@ -69,6 +69,9 @@ final class GoldenImageTests: XCTestCase {
     /// Shaped text: ligatures, kerning, CJK and colour emoji from fallback fonts, wrapping.
     func testTextFrames() throws { try checkJob("text", at: [0.6, 1.8, 2.8]) }
 
+    /// The transcript overlay over the warped cover: settled, and springing to the next line.
+    func testTranscriptFrames() throws { try checkJob("transcript", at: [4.3, 4.6]) }
+
     /// Cards rotating at the edges, at rest and halfway through an advance.
     func testCarouselFrames() throws { try checkJob("carousel", at: [1.4, 1.8]) }
 

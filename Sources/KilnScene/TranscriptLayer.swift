@@ -1,0 +1,224 @@
+import Foundation
+import KilnModel
+import KilnRaster
+import KilnText
+import Synchronization
+
+/// The seed's time-synced transcript: a vertical list of the transcript's lines (wrapped within
+/// the width, `spacing` apart). The current line (the last whose start has passed) is bold and
+/// clear; the others fade back, blurred. When the current line changes, the list springs to keep
+/// it centred, and a small `m:ss` timestamp hangs under it, leading edges aligned, its top on the
+/// line's bottom, fading with the line, never moving the layout.
+public struct TranscriptLayer: LayerRendering {
+    let transcript: Transcript
+    let lines: [TranscriptLine]
+    let box: SIMD2<Double>
+    let spacing: Double
+    let otherOpacity: Double
+    let otherBlur: Double
+    let color: Animated<RGBA>
+    let scroll: Spring
+    let timestampOpacity: Double
+    /// Each line's top in the list and its height (the taller of its two weights).
+    let tops: [Double]
+    let heights: [Double]
+    let pictures: LinePictures
+
+    static let fade = 0.25
+
+    public static let parameters = ParameterTable([
+        Parameter("path", .assetPath, help: "transcript: the seed's JSON, SubRip (.srt) or WebVTT (.vtt)"),
+        Parameter(
+            "width", .constantNumber(16...8192), default: .number(1100),
+            help: "the list's width; lines wrap within it"),
+        Parameter(
+            "height", .constantNumber(16...8192), default: .number(1080), help: "the viewport's height"),
+        Parameter("font", .string, default: .string("Noto Sans"), help: "font family"),
+        Parameter("fontSize", .constantNumber(4...400), default: .number(54), help: "text size in pixels"),
+        Parameter("spacing", .constantNumber(0...1000), default: .number(12), help: "pixels between lines"),
+        Parameter(
+            "color", .color, default: .color(RGBA(r: 1, g: 1, b: 1, a: 1)), help: "text colour; animatable"),
+        Parameter(
+            "otherOpacity", .constantNumber(0...1), default: .number(0.35),
+            help: "opacity of the lines that are not current"),
+        Parameter(
+            "otherBlur", .constantNumber(0...50), default: .number(2),
+            help: "blur radius of the lines that are not current"),
+        Parameter(
+            "scrollResponse", .constantNumber(0.01...10), default: .number(0.5),
+            help: "the scroll spring's response, seconds"),
+        Parameter(
+            "scrollDamping", .constantNumber(0.05...2), default: .number(0.85),
+            help: "the scroll spring's damping fraction"),
+        Parameter(
+            "timestampSize", .constantNumber(0...200), default: .number(22),
+            help: "the m:ss timestamp's size; 0 = none"),
+        Parameter(
+            "timestampOpacity", .constantNumber(0...1), default: .number(0.7), help: "the timestamp's opacity"
+        ),
+    ])
+
+    public static let kind = LayerKind(
+        name: "transcript", summary: "a time-synced transcript that scrolls to its current line",
+        parameters: parameters
+    ) { p, _, context in
+        guard let url = p.asset("path") else { return nil }
+        let transcript: Transcript
+        do {
+            transcript = try TranscriptParser.load(file: url.path)
+        } catch {
+            context.error("\(error)", at: p.node("path"), path: p.path("path"))
+            return nil
+        }
+        let width = p.number("width").value(at: 0), size = p.number("fontSize").value(at: 0)
+        let family = p.string("font")
+        do {
+            let library = try FontLibrary.shared()
+            func layout(_ text: String, weight: Int, size: Double, wrap: Bool) throws(TextError) -> TextLayout
+            {
+                try TextLayout(
+                    text: text, font: FontDescriptor(family: family, weight: weight), size: size,
+                    maxWidth: wrap ? width : nil, library: library)
+            }
+            var regular: [TextLayout] = [], bold: [TextLayout] = [], stamps: [TextLayout?] = []
+            let stampSize = p.number("timestampSize").value(at: 0)
+            for line in transcript.lines {
+                regular.append(try layout(line.text, weight: 400, size: size, wrap: true))
+                bold.append(try layout(line.text, weight: 700, size: size, wrap: true))
+                stamps.append(
+                    stampSize > 0
+                        ? try layout(Self.stamp(line.start), weight: 400, size: stampSize, wrap: false) : nil)
+            }
+            var tops: [Double] = [], heights: [Double] = [], y = 0.0
+            for (a, b) in zip(regular, bold) {
+                let h = max(a.size.y, b.size.y)
+                tops.append(y)
+                heights.append(h)
+                y += h + p.number("spacing").value(at: 0)
+            }
+            return TranscriptLayer(
+                transcript: transcript, lines: transcript.lines,
+                box: SIMD2(width, p.number("height").value(at: 0)), spacing: p.number("spacing").value(at: 0),
+                otherOpacity: p.number("otherOpacity").value(at: 0),
+                otherBlur: p.number("otherBlur").value(at: 0),
+                color: p.color("color"),
+                scroll: Spring(
+                    response: p.number("scrollResponse").value(at: 0),
+                    dampingFraction: p.number("scrollDamping").value(at: 0)),
+                timestampOpacity: p.number("timestampOpacity").value(at: 0), tops: tops, heights: heights,
+                pictures: LinePictures(
+                    regular: regular, bold: bold, stamps: stamps, margin: Int((size * 0.5).rounded(.up))))
+        } catch {
+            context.error("\(error)", at: p.node("font"), path: p.path("font"))
+            return nil
+        }
+    }
+
+    /// `m:ss` (or `h:mm:ss` from an hour on) of a line's start.
+    static func stamp(_ seconds: Double) -> String {
+        let total = Int(max(seconds, 0))
+        let (h, m, s) = (total / 3600, total / 60 % 60, total % 60)
+        let two = { (v: Int) in v < 10 ? "0\(v)" : "\(v)" }
+        return h > 0 ? "\(h):\(two(m)):\(two(s))" : "\(m):\(two(s))"
+    }
+
+    public func contentSize(at time: Double, canvas: Canvas) -> SIMD2<Double> { box }
+
+    /// The list's scroll offset at `time`: springing from the previous current line's centring to
+    /// the current one's since the current line started.
+    func scrollOffset(at time: Double) -> Double {
+        func target(_ index: Int?) -> Double {
+            guard let index, tops.indices.contains(index) else {
+                return tops.isEmpty ? 0 : heights[0] / 2 - box.y / 2
+            }
+            return tops[index] + heights[index] / 2 - box.y / 2
+        }
+        guard let current = transcript.current(at: time) else { return target(nil) }
+        let change = lines[current].start
+        let previous = transcript.current(at: change.nextDown)
+        let from = target(previous), to = target(current)
+        return from + (to - from) * scroll.progress(at: time - change)
+    }
+
+    /// How current each line is (1 current, 0 not), cross-faded over `fade` seconds.
+    func currentness(of index: Int, at time: Double) -> Double {
+        guard let current = transcript.current(at: time) else { return 0 }
+        if index == current { return min(1, (time - lines[current].start) / Self.fade) }
+        let change = lines[current].start
+        if transcript.current(at: change.nextDown) == index { return max(0, 1 - (time - change) / Self.fade) }
+        return 0
+    }
+
+    public func prepare(at time: Double, canvas: Canvas, transform: Affine2D) -> any PreparedLayer {
+        let c = color.value(at: time)
+        let tint = ColorMatrix(rows: [
+            [c.r * c.a, 0, 0, 0], [0, c.g * c.a, 0, 0], [0, 0, c.b * c.a, 0], [0, 0, 0, c.a],
+        ])
+        let offset = scrollOffset(at: time)
+        var items: [PreparedItem] = []
+        // Only the lines in or near the viewport.
+        for index in tops.indices {
+            let y = tops[index] - offset
+            guard y + heights[index] > -heights[index], y < box.y + heights[index] else { continue }
+            let place = transform.concatenating(.translation(0, y))
+            let k = currentness(of: index, at: time)
+            if k < 1, otherOpacity > 0 {
+                items += TextLayer.items(
+                    pictures.regular(index), tint: tint, opacity: Float((1 - k) * otherOpacity),
+                    blur: otherBlur,
+                    transform: place, canvas: canvas)
+            }
+            if k > 0 {
+                items += TextLayer.items(
+                    pictures.bold(index), tint: tint, opacity: Float(k), blur: 0, transform: place,
+                    canvas: canvas)
+                if let stamp = pictures.stamp(index), timestampOpacity > 0 {
+                    // Hangs under the line: leading edges aligned, its top on the line's bottom.
+                    items += TextLayer.items(
+                        stamp, tint: tint, opacity: Float(k * timestampOpacity), blur: 0,
+                        transform: place.concatenating(.translation(0, heights[index])), canvas: canvas)
+                }
+            }
+        }
+        // Cut to the viewport, as a scroll view is.
+        let viewport = RoundedRectPainter(
+            size: box, cornerRadius: 0, frameFromLocal: transform, fill: SIMD4(1, 1, 1, 1), stroke: SIMD4(),
+            strokeWidth: 0, frameWidth: canvas.width, frameHeight: canvas.height)
+        return PreparedGroup(children: LayerStack(items: items), clip: viewport)
+    }
+}
+
+/// Each line's pictures, drawn when first shown and kept: a long transcript costs only the
+/// lines that scroll past.
+final class LinePictures: @unchecked Sendable {
+    private let regularLayouts: [TextLayout]
+    private let boldLayouts: [TextLayout]
+    private let stampLayouts: [TextLayout?]
+    private let margin: Int
+    private let cache = Mutex([Key: TextImage]())
+
+    private enum Weight: Hashable { case regular, bold, stamp }
+    private struct Key: Hashable {
+        let index: Int
+        let weight: Weight
+    }
+
+    init(regular: [TextLayout], bold: [TextLayout], stamps: [TextLayout?], margin: Int) {
+        (regularLayouts, boldLayouts, stampLayouts, self.margin) = (regular, bold, stamps, margin)
+    }
+
+    func regular(_ index: Int) -> TextImage {
+        picture(Key(index: index, weight: .regular), regularLayouts[index])
+    }
+    func bold(_ index: Int) -> TextImage { picture(Key(index: index, weight: .bold), boldLayouts[index]) }
+    func stamp(_ index: Int) -> TextImage? {
+        stampLayouts[index].map { picture(Key(index: index, weight: .stamp), $0) }
+    }
+
+    private func picture(_ key: Key, _ layout: TextLayout) -> TextImage {
+        if let known = cache.withLock({ $0[key] }) { return known }
+        let made = TextImage(layout, margin: margin)
+        cache.withLock { $0[key] = made }
+        return made
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import KilnExport
+import KilnModel
+import KilnRaster
+import KilnScene
+import XCTest
+
+/// The transcript overlay: the current line centred after its spring, the timestamp under it,
+/// the cross-fade, thread independence, and bad input.
+final class TranscriptLayerTests: XCTestCase {
+    func overlayJob() throws -> Job {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "kiln-transcript-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let transcript = directory.appendingPathComponent("t.json")
+        try Data(
+            #"{"segments": [{"start": 0, "text": "First line"}, {"start": 2, "text": "Second"}, {"start": 4, "text": "Third one"}]}"#
+                .utf8
+        ).write(to: transcript)
+        return try Fixture.job(
+            """
+            {"kiln": 1, "output": {"width": 400, "height": 300, "fps": 30, "duration": 6},
+             "layers": [{"type": "solid", "color": "#000000"},
+                        {"type": "transcript", "path": "\(transcript.path)", "position": [0, 0], "anchor": [0, 0],
+                         "width": 400, "height": 300, "fontSize": 30, "otherOpacity": 0.3, "otherBlur": 1}]}
+            """)
+    }
+
+    /// Rows holding bright (current-line) pixels.
+    func brightRows(_ frame: RGBA8Frame, threshold: UInt8 = 200) -> Range<Int>? {
+        var rows: [Int] = []
+        for y in 0..<frame.height {
+            for x in 0..<frame.width where frame.pixel(x: x, y: y).x >= threshold {
+                rows.append(y)
+                break
+            }
+        }
+        guard let first = rows.first, let last = rows.last else { return nil }
+        return first..<(last + 1)
+    }
+
+    func testCurrentLineSettlesCentredWithItsTimestampBelow() throws {
+        let job = try overlayJob()
+        for time in [1.9, 3.9, 5.9] {
+            let frame = Fixture.render(job, at: time)
+            let bright = try XCTUnwrap(brightRows(frame), "t = \(time)")
+            // The bold line's ink is centred (within its ascender/descender asymmetry).
+            XCTAssertEqual(
+                Double(bright.lowerBound + bright.upperBound) / 2, 150, accuracy: 12, "t = \(time)")
+            // The timestamp (0.7 opacity, dimmer than the line) sits right under it.
+            var stampRows = 0
+            for y in bright.upperBound..<min(300, bright.upperBound + 40) {
+                if (0..<60).contains(where: {
+                    frame.pixel(x: $0, y: y).x > 90 && frame.pixel(x: $0, y: y).x < 200
+                }) {
+                    stampRows += 1
+                }
+            }
+            XCTAssertGreaterThan(stampRows, 5, "a timestamp under the current line at t = \(time)")
+        }
+    }
+
+    func testTheListSpringsBetweenLines() throws {
+        let job = try overlayJob()
+        // Just after the change to line 2, the old line is still near the centre and the list moves.
+        let before = try XCTUnwrap(brightRows(Fixture.render(job, at: 1.95)))
+        let during = Fixture.render(job, at: 2.1)
+        let after = try XCTUnwrap(brightRows(Fixture.render(job, at: 3.5)))
+        XCTAssertEqual(
+            Double(before.lowerBound + before.upperBound) / 2,
+            Double(after.lowerBound + after.upperBound) / 2,
+            accuracy: 12)
+        XCTAssertNotEqual(during.byteArray, Fixture.render(job, at: 3.5).byteArray)
+        XCTAssertEqual(
+            Fixture.renderYUV(job, at: 2.1, threads: 1), Fixture.renderYUV(job, at: 2.1, threads: 3))
+    }
+
+    func testMissingTranscriptIs66AndMalformedNamesTheLine() throws {
+        XCTAssertThrowsError(
+            try Fixture.job(
+                #"{"kiln": 1, "output": {"width": 64, "height": 64, "fps": 30, "duration": 1}, "layers": [{"type": "transcript", "path": "nowhere.srt"}]}"#
+            )
+        ) { error in
+            guard case .invalid(let diagnostics)? = error as? JobLoadError else { return XCTFail("\(error)") }
+            XCTAssertTrue(diagnostics.allSatisfy(\.isMissingInput), "\(diagnostics)")
+        }
+        let bad = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "kiln-bad-\(UUID().uuidString).srt")
+        try Data("1\n00:00:01 --> x\nHello\n".utf8).write(to: bad)
+        XCTAssertThrowsError(
+            try Fixture.job(
+                #"{"kiln": 1, "output": {"width": 64, "height": 64, "fps": 30, "duration": 1}, "layers": [{"type": "transcript", "path": "\#(bad.path)"}]}"#
+            )
+        ) { error in
+            XCTAssertTrue("\(error)".contains(":2:"), "\(error)")
+            XCTAssertTrue("\(error)".contains("layers[0].path"), "\(error)")
+        }
+    }
+}
