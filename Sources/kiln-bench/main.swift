@@ -329,6 +329,45 @@ do {
     fail("warp job: \(error)")
 }
 
+// The transcript overlay alone (12 lines in view, steady state: the current line settled, its
+// pictures drawn), and the seed's podcast picture: warped blurred cover + overlay.
+do {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+    let segments = (0..<24).map {
+        #"{"start": \#($0 * 2), "text": "Line \#($0 + 1) of the transcript, long enough to be real."}"#
+    }
+    let transcript = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "kiln-bench-\(getpid()).json")
+    try Data(#"{"segments": [\#(segments.joined(separator: ","))]}"#.utf8).write(to: transcript)
+    defer { unlink(transcript.path) }
+    let overlay = """
+        {"type": "transcript", "path": "\(transcript.path)", "position": [160, 0], "anchor": [0, 0],
+         "width": 1600, "height": \(height), "fontSize": 54, "spacing": 12}
+        """
+    let cover = """
+        {"type": "image", "path": "\(root.appendingPathComponent("jobs/photos/dusk.png").path)", "size": [\(width), \(height)],
+         "fit": "fill", "effects": [{"blur": 30}, {"backgroundWarp": {"strength": 200, "speed": 0.02, "edges": "clamp"}}]}
+        """
+    for (name, layers) in [
+        ("transcript overlay, 12 lines", ##"{"type": "solid", "color": "#101018"}, "## + overlay),
+        ("podcast picture (cover+warp+overlay)", cover + ", " + overlay),
+    ] {
+        let text = """
+            {"kiln": 1, "output": {"width": \(width), "height": \(height), "fps": 30, "duration": 60},
+             "layers": [\(layers)]}
+            """
+        let job = try JobFiles.decode(
+            bytes: Array(text.utf8), file: "bench-transcript.json", baseDirectory: URL(fileURLWithPath: "/"))
+        let scene = SceneRenderer(layers: job.layers, canvas: canvas, threads: 1)
+        // Settled on line 7 (its pictures drawn by the warm-up frame).
+        let ms = measure(options.frames) { _ in scene.render(at: 13.5, yuv: frame, rgba: nil) }
+        rows.append(Row(name: name + " → YUV", threads: 1, msPerFrame: ms, pixels: pixels))
+    }
+} catch {
+    fail("transcript job: \(error)")
+}
+
 // libx264 on the same rendered frames, one encoder thread so the figure is per core.
 let renderer = SceneRenderer(layers: layers, canvas: canvas, threads: cores)
 let encodeInput = (0..<options.encodeFrames).map { n -> YUV420Frame in
