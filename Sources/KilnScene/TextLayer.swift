@@ -24,6 +24,10 @@ public struct TextLayer: LayerRendering {
         public let timing: RevealTiming
         /// Each element's picture, in reading order.
         public let elements: [TextImage]
+        /// With emphasis ranges: the text outside them, which fades in over `restFade` seconds
+        /// while the emphasized glyphs reveal one by one.
+        public let rest: TextImage?
+        static let restFade = 0.2
         /// Blur at the start of an element's animation, and the height it springs down from.
         public let blur: Double
         public let drop: Double
@@ -63,6 +67,9 @@ public struct TextLayer: LayerRendering {
         Parameter(
             "lineHeight", .constantNumber(0...10), default: .number(0),
             help: "baseline-to-baseline distance as a multiple of the size; 0 = the font's own"),
+        Parameter(
+            "emphasis", .structured("array of [from, to] character ranges"), default: .string("none"),
+            help: "with a reveal: these characters reveal glyph by glyph, the rest fades in over 0.2 s"),
         Parameter(
             "reveal", .structured("{\"by\": line|glyph, \"at\", \"elementDuration\", \"totalDuration\"}"),
             default: .string("none"),
@@ -107,8 +114,20 @@ public struct TextLayer: LayerRendering {
                 let r = revealTable.decode(node, path: p.path("reveal"), context: context)
                 guard context.diagnostics.count == before else { return nil }
                 let byGlyph = r.string("by") == "glyph"
-                let groups: [[TextLayout.Glyph]] =
+                var groups: [[TextLayout.Glyph]] =
                     byGlyph ? layout.glyphs.map { [$0] } : layout.lines.map { $0.runs.flatMap(\.glyphs) }
+                var rest: [TextLayout.Glyph]?
+                if let emphasisNode = p.node("emphasis") {
+                    guard
+                        let ranges = decodeEmphasis(
+                            emphasisNode, text: p.string("text"), path: p.path("emphasis"), context: context)
+                    else { return nil }
+                    let marked = layout.glyphs.filter { glyph in
+                        ranges.contains { $0.contains(glyph.cluster) }
+                    }
+                    groups = marked.map { [$0] }
+                    rest = layout.glyphs.filter { glyph in !ranges.contains { $0.contains(glyph.cluster) } }
+                }
                 let elementDuration = r.number("elementDuration").value(at: 0)
                 reveal = Reveal(
                     at: r.number("at").value(at: 0),
@@ -116,9 +135,16 @@ public struct TextLayer: LayerRendering {
                         count: groups.count, elementDuration: elementDuration,
                         totalDuration: r.number("totalDuration").value(at: 0)),
                     elements: groups.map { TextImage(layout, margin: margin, glyphs: $0) },
+                    rest: rest.map { TextImage(layout, margin: margin, glyphs: $0) },
                     blur: (layout.ascender + layout.descender) / 16, drop: layout.descender,
                     // SwiftUI's .snappy(duration: elementDuration − 0.05, extraBounce: 0.4), as the seed.
                     spring: Spring(duration: max(elementDuration - 0.05, 0.01), bounce: 0.55))
+            }
+            if reveal == nil, let emphasisNode = p.node("emphasis") {
+                context.error(
+                    "'emphasis' marks what a 'reveal' animates; add a reveal", at: emphasisNode,
+                    path: p.path("emphasis"))
+                return nil
             }
             return TextLayer(
                 image: TextImage(layout, margin: margin), color: p.color("color"), reveal: reveal)
@@ -128,6 +154,34 @@ public struct TextLayer: LayerRendering {
                 path: p.node("font") != nil ? p.path("font") : p.path("text"))
             return nil
         }
+    }
+
+    /// `[[from, to], …]` character ranges (0-based, `to` excluded) as UTF-8 ranges of `text`.
+    static func decodeEmphasis(_ node: JSONNode, text: String, path: JSONPath, context: DecodeContext)
+        -> [Range<Int>]?
+    {
+        let characters = Array(text)
+        var utf8Start = [0]
+        for character in characters { utf8Start.append(utf8Start.last! + character.utf8.count) }
+        guard let elements = node.elements, !elements.isEmpty else {
+            context.error("expected a non-empty array of [from, to] character ranges", at: node, path: path)
+            return nil
+        }
+        var ranges: [Range<Int>] = []
+        for (index, element) in elements.enumerated() {
+            let pair = element.elements?.compactMap(\.number) ?? []
+            guard pair.count == 2, pair.allSatisfy({ $0 == $0.rounded() }), let from = Int(exactly: pair[0]),
+                let to = Int(exactly: pair[1]), 0 <= from, from < to, to <= characters.count
+            else {
+                context.error(
+                    "expected [from, to] with 0 ≤ from < to ≤ \(characters.count) (the text's characters)",
+                    at: element,
+                    path: path.index(index))
+                return nil
+            }
+            ranges.append(utf8Start[from]..<utf8Start[to])
+        }
+        return ranges
     }
 
     public func contentSize(at time: Double, canvas: Canvas) -> SIMD2<Double> { image.box }
@@ -140,6 +194,15 @@ public struct TextLayer: LayerRendering {
         ])
         var items: [PreparedItem] = []
         if let reveal, time < reveal.at + reveal.timing.totalDuration {
+            if let rest = reveal.rest, time >= reveal.at {
+                let easeIn = Easing.easeIn
+                let opacity = easeIn(min((time - reveal.at) / Reveal.restFade, 1))
+                if opacity > 0 {
+                    items += Self.items(
+                        rest, tint: tint, opacity: Float(opacity), blur: 0, transform: transform,
+                        canvas: canvas)
+                }
+            }
             for (index, element) in reveal.elements.enumerated() {
                 let state = reveal.state(of: index, at: time)
                 guard state.opacity > 0 else { continue }

@@ -82,6 +82,29 @@ final class TextLayerTests: XCTestCase {
             Fixture.renderYUV(job, at: 0.8, threads: 1), Fixture.renderYUV(job, at: 0.8, threads: 3))
     }
 
+    /// Emphasis: the marked word reveals glyph by glyph while the rest has fully faded in after
+    /// 0.2 s; a range outside the text is an error at its path.
+    func testEmphasisRevealsOnlyTheMarkedGlyphs() throws {
+        let reveal = #", "reveal": {"by": "glyph", "at": 0, "totalDuration": 2, "elementDuration": 0.5}"#
+        let job = try textJob("ab WORD", extra: reveal + #", "emphasis": [[3, 7]]"#)
+        let frame = Fixture.render(job, at: 0.25)
+        // "ab" (the left half) is in at 0.25 s; "WORD" (the right half) is still revealing.
+        func ink(_ frame: RGBA8Frame, _ columns: Range<Int>) -> Int {
+            var sum = 0
+            for y in 0..<120 { for x in columns { sum += Int(frame.pixel(x: x, y: y).x) } }
+            return sum
+        }
+        XCTAssertGreaterThan(ink(frame, 0..<160), 0)
+        XCTAssertLessThan(
+            ink(frame, 160..<320), ink(Fixture.render(job, at: 2.5), 160..<320), "WORD still revealing")
+        XCTAssertThrowsError(try textJob("ab", extra: reveal + #", "emphasis": [[1, 9]]"#)) { error in
+            XCTAssertTrue("\(error)".contains("emphasis[0]"), "\(error)")
+        }
+        XCTAssertThrowsError(try textJob("ab", extra: #", "emphasis": [[0, 1]]"#)) { error in
+            XCTAssertTrue("\(error)".contains("add a reveal"), "\(error)")
+        }
+    }
+
     func testExampleFrames() throws {
         let job = try JobFiles.load(
             file: Fixture.repositoryRoot.appendingPathComponent("jobs/text.json").path)
