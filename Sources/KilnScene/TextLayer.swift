@@ -187,11 +187,7 @@ public struct TextLayer: LayerRendering {
     public func contentSize(at time: Double, canvas: Canvas) -> SIMD2<Double> { image.box }
 
     public func prepare(at time: Double, canvas: Canvas, transform: Affine2D) -> any PreparedLayer {
-        let c = color.value(at: time)
-        // White coverage times the colour, premultiplied.
-        let tint = ColorMatrix(rows: [
-            [c.r * c.a, 0, 0, 0], [0, c.g * c.a, 0, 0], [0, 0, c.b * c.a, 0], [0, 0, 0, c.a],
-        ])
+        let tint = TextLayer.tint(color.value(at: time))
         var items: [PreparedItem] = []
         if let reveal, time < reveal.at + reveal.timing.totalDuration {
             if let rest = reveal.rest, time >= reveal.at {
@@ -214,6 +210,13 @@ public struct TextLayer: LayerRendering {
             items = Self.items(image, tint: tint, opacity: 1, blur: 0, transform: transform, canvas: canvas)
         }
         return PreparedGroup(children: LayerStack(items: items), clip: nil)
+    }
+
+    /// The matrix that turns white coverage into `c`, premultiplied.
+    static func tint(_ c: RGBA) -> ColorMatrix {
+        ColorMatrix(rows: [
+            [c.r * c.a, 0, 0, 0], [0, c.g * c.a, 0, 0], [0, 0, c.b * c.a, 0], [0, 0, 0, c.a],
+        ])
     }
 
     /// A text picture's items: the tinted coverage and the colour glyphs, faded and blurred.

@@ -150,10 +150,7 @@ public struct TranscriptLayer: LayerRendering {
     }
 
     public func prepare(at time: Double, canvas: Canvas, transform: Affine2D) -> any PreparedLayer {
-        let c = color.value(at: time)
-        let tint = ColorMatrix(rows: [
-            [c.r * c.a, 0, 0, 0], [0, c.g * c.a, 0, 0], [0, 0, c.b * c.a, 0], [0, 0, 0, c.a],
-        ])
+        let tint = TextLayer.tint(color.value(at: time))
         let offset = scrollOffset(at: time)
         var items: [PreparedItem] = []
         // Only the lines in or near the viewport.
