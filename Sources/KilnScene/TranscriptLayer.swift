@@ -11,9 +11,7 @@ import Synchronization
 /// line's bottom, fading with the line, never moving the layout.
 public struct TranscriptLayer: LayerRendering {
     let transcript: Transcript
-    let lines: [TranscriptLine]
     let box: SIMD2<Double>
-    let spacing: Double
     let otherOpacity: Double
     let otherBlur: Double
     let color: Animated<RGBA>
@@ -97,8 +95,8 @@ public struct TranscriptLayer: LayerRendering {
                 y += h + p.number("spacing").value(at: 0)
             }
             return TranscriptLayer(
-                transcript: transcript, lines: transcript.lines,
-                box: SIMD2(width, p.number("height").value(at: 0)), spacing: p.number("spacing").value(at: 0),
+                transcript: transcript,
+                box: SIMD2(width, p.number("height").value(at: 0)),
                 otherOpacity: p.number("otherOpacity").value(at: 0),
                 otherBlur: p.number("otherBlur").value(at: 0),
                 color: p.color("color"),
@@ -124,41 +122,58 @@ public struct TranscriptLayer: LayerRendering {
 
     public func contentSize(at time: Double, canvas: Canvas) -> SIMD2<Double> { box }
 
-    /// The list's scroll offset at `time`: springing from the previous current line's centring to
-    /// the current one's since the current line started.
-    func scrollOffset(at time: Double) -> Double {
+    /// Which line is current at a time, which one was just before it, and since when: what the
+    /// scroll and the cross-fade follow, found once per frame.
+    struct Moment {
+        let current: Int?
+        let previous: Int?
+        let time: Double
+        /// The current line's start (the last change).
+        let change: Double
+    }
+
+    func moment(at time: Double) -> Moment {
+        guard let current = transcript.current(at: time) else {
+            return Moment(current: nil, previous: nil, time: time, change: time)
+        }
+        let change = transcript.lines[current].start
+        return Moment(
+            current: current, previous: transcript.current(at: change.nextDown), time: time, change: change)
+    }
+
+    /// The list's scroll offset: springing from the previous current line's centring to the
+    /// current one's since the current line started.
+    func scrollOffset(_ moment: Moment) -> Double {
         func target(_ index: Int?) -> Double {
             guard let index, tops.indices.contains(index) else {
                 return tops.isEmpty ? 0 : heights[0] / 2 - box.y / 2
             }
             return tops[index] + heights[index] / 2 - box.y / 2
         }
-        guard let current = transcript.current(at: time) else { return target(nil) }
-        let change = lines[current].start
-        let previous = transcript.current(at: change.nextDown)
-        let from = target(previous), to = target(current)
-        return from + (to - from) * scroll.progress(at: time - change)
+        guard let current = moment.current else { return target(nil) }
+        let from = target(moment.previous), to = target(current)
+        return from + (to - from) * scroll.progress(at: moment.time - moment.change)
     }
 
-    /// How current each line is (1 current, 0 not), cross-faded over `fade` seconds.
-    func currentness(of index: Int, at time: Double) -> Double {
-        guard let current = transcript.current(at: time) else { return 0 }
-        if index == current { return min(1, (time - lines[current].start) / Self.fade) }
-        let change = lines[current].start
-        if transcript.current(at: change.nextDown) == index { return max(0, 1 - (time - change) / Self.fade) }
+    /// How current a line is (1 current, 0 not), cross-faded over `fade` seconds.
+    func currentness(of index: Int, _ moment: Moment) -> Double {
+        let faded = min(1, (moment.time - moment.change) / Self.fade)
+        if index == moment.current { return faded }
+        if index == moment.previous, moment.current != nil { return 1 - faded }
         return 0
     }
 
     public func prepare(at time: Double, canvas: Canvas, transform: Affine2D) -> any PreparedLayer {
         let tint = TextLayer.tint(color.value(at: time))
-        let offset = scrollOffset(at: time)
+        let now = moment(at: time)
+        let offset = scrollOffset(now)
         var items: [PreparedItem] = []
         // Only the lines in or near the viewport.
         for index in tops.indices {
             let y = tops[index] - offset
             guard y + heights[index] > -heights[index], y < box.y + heights[index] else { continue }
             let place = transform.concatenating(.translation(0, y))
-            let k = currentness(of: index, at: time)
+            let k = currentness(of: index, now)
             if k < 1, otherOpacity > 0 {
                 items += TextLayer.items(
                     pictures.regular(index), tint: tint, opacity: Float((1 - k) * otherOpacity),

@@ -80,7 +80,8 @@ public struct TextImage: Sendable {
             } : nil
     }
 
-    /// A colour bitmap (a strike scaled to the size) drawn with bilinear filtering, source-over.
+    /// A colour bitmap (a strike scaled to the size) drawn box-filtered (each pixel the average of
+    /// the texels under it), source-over.
     private static func drawScaled(
         _ bitmap: GlyphBitmap, at pen: SIMD2<Double>, into rgba: inout [Float], width: Int, height: Int
     ) {
@@ -90,12 +91,12 @@ public struct TextImage: Sendable {
         let x0 = max(0, Int(left.rounded(.down))), x1 = min(width, Int(right.rounded(.up)))
         let y0 = max(0, Int(top.rounded(.down))), y1 = min(height, Int(bottom.rounded(.up)))
         guard x0 < x1, y0 < y1 else { return }
-        // Averaging the texels under each pixel (a box filter) keeps a big strike from aliasing.
+        // Averaging rather than sampling keeps a 109-pixel strike from aliasing at text sizes.
         for ty in y0..<y1 {
             for tx in x0..<x1 {
                 let u0 = (Double(tx) - left) / s, u1 = (Double(tx + 1) - left) / s
                 let v0 = (Double(ty) - top) / s, v1 = (Double(ty + 1) - top) / s
-                var sum = SIMD4<Double>.zero, area = 0.0
+                var sum = SIMD4<Double>.zero
                 for v in max(0, Int(v0.rounded(.down)))..<min(bitmap.height, Int(v1.rounded(.up))) {
                     let hv = min(v1, Double(v + 1)) - max(v0, Double(v))
                     guard hv > 0 else { continue }
@@ -110,7 +111,7 @@ public struct TextImage: Sendable {
                     }
                 }
                 // Pixels the strike only partly covers get that share of its colour.
-                area = (u1 - u0) * (v1 - v0)
+                let area = (u1 - u0) * (v1 - v0)
                 guard area > 0 else { continue }
                 let c = SIMD4<Float>(sum / area / 255)
                 let o = (ty * width + tx) * 4

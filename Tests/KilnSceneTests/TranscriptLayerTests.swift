@@ -8,7 +8,7 @@ import XCTest
 /// The transcript overlay: the current line centred after its spring, the timestamp under it,
 /// the cross-fade, thread independence, and bad input.
 final class TranscriptLayerTests: XCTestCase {
-    func overlayJob() throws -> Job {
+    func overlayJob(height: Int = 300) throws -> Job {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "kiln-transcript-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -22,7 +22,7 @@ final class TranscriptLayerTests: XCTestCase {
             {"kiln": 1, "output": {"width": 400, "height": 300, "fps": 30, "duration": 6},
              "layers": [{"type": "solid", "color": "#000000"},
                         {"type": "transcript", "path": "\(transcript.path)", "position": [0, 0], "anchor": [0, 0],
-                         "width": 400, "height": 300, "fontSize": 30, "otherOpacity": 0.3, "otherBlur": 1}]}
+                         "width": 400, "height": \(height), "fontSize": 30, "otherOpacity": 0.3, "otherBlur": 1}]}
             """)
     }
 
@@ -58,6 +58,19 @@ final class TranscriptLayerTests: XCTestCase {
             }
             XCTAssertGreaterThan(stampRows, 5, "a timestamp under the current line at t = \(time)")
         }
+    }
+
+    /// Lines are cut to the viewport, as a scroll view cuts its content.
+    func testLinesAreCutToTheViewport() throws {
+        let frame = Fixture.render(try overlayJob(height: 100), at: 3)
+        var inside = 0
+        for y in 0..<300 {
+            for x in 0..<400 where frame.pixel(x: x, y: y).x > 20 {
+                XCTAssertLessThan(y, 100, "ink below the viewport at (\(x), \(y))")
+                inside += 1
+            }
+        }
+        XCTAssertGreaterThan(inside, 100)
     }
 
     func testTheListSpringsBetweenLines() throws {
