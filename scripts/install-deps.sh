@@ -21,10 +21,12 @@ runtime=(libavcodec59 libavformat59 libavutil57 libswscale6 libswresample4 libfr
   libunibreak1 "${fonts[@]}" ca-certificates)
 build=(pkg-config libavcodec-dev libavformat-dev libavutil-dev libswscale-dev libswresample-dev libfreetype-dev
   libharfbuzz-dev libfontconfig-dev libunibreak-dev)
+# The podcast demo's voice: scripts/make-podcast.py speaks its transcript with espeak-ng.
+demo=(python3 espeak-ng)
 test=(ffmpeg python3-pip python3-venv)
 
 want=("${runtime[@]}")
-[ "$mode" = build ] || [ "$mode" = test ] && want+=("${build[@]}")
+[ "$mode" = build ] || [ "$mode" = test ] && want+=("${build[@]}" "${demo[@]}")
 [ "$mode" = test ] && want+=("${test[@]}")
 
 missing=()
