@@ -134,4 +134,34 @@ final class AudioCLITests: TemporaryDirectoryTestCase {
         let speech = left[48_000..<144_000].map { abs($0) }.max() ?? 0
         XCTAssertGreaterThan(speech, 0.05, "the voice is heard after its 0.6 s lead-in")
     }
+
+    /// make-podcast.py's segments match its voice: each line's start is where speech resumes
+    /// after a pause (quiet just before, voice just after).
+    func testPodcastSegmentsStartWhereTheVoiceDoes() throws {
+        let folder = KilnProcess.repositoryRoot.appendingPathComponent("jobs/podcast")
+        let voice = folder.appendingPathComponent("voice.wav").path
+        guard FileManager.default.fileExists(atPath: voice) else {
+            throw XCTSkip("run scripts/make-podcast.py first (scripts/test.sh does)")
+        }
+        let (left, _) = try AudioFileReader(path: voice).readAll()
+        let json =
+            try JSONSerialization.jsonObject(
+                with: Data(contentsOf: folder.appendingPathComponent("transcript.json"))) as? [String: Any]
+        let starts = try XCTUnwrap(json?["segments"] as? [[String: Any]]).compactMap {
+            $0["start"] as? Double
+        }
+        let lines = try String(contentsOf: folder.appendingPathComponent("script.txt"), encoding: .utf8)
+            .split(separator: "\n").filter {
+                !$0.hasPrefix("#") && !$0.trimmingCharacters(in: .whitespaces).isEmpty
+            }
+        XCTAssertEqual(starts.count, lines.count)
+        func peak(_ from: Double, _ to: Double) -> Float {
+            let a = max(0, Int(from * 48_000)), b = min(left.count, Int(to * 48_000))
+            return a < b ? left[a..<b].map { abs($0) }.max() ?? 0 : 0
+        }
+        for start in starts {
+            XCTAssertLessThan(peak(start - 0.3, start - 0.02), 0.01, "quiet before the line at \(start) s")
+            XCTAssertGreaterThan(peak(start, start + 0.25), 0.05, "voice right after \(start) s")
+        }
+    }
 }
