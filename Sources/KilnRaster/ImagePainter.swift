@@ -14,6 +14,15 @@ public struct ImagePainter: Sendable {
     let nextWeight: Float
     public let rows: Range<Int>
     public let columns: Range<Int>
+    /// Set when the map is a whole-pixel translation (frame pixel (x, y) shows texel
+    /// (x + shift.x, y + shift.y) of level 0) and the visible rectangle has whole-pixel edges:
+    /// then every bilinear tap has weight 0 and the edge coverage is 0 or 1, so the image can be
+    /// composited row by row without taps (`paintWholePixels`), with the same result (to the
+    /// bilinear path's edge coverage, whose approximate square root leaves it 10⁻⁷ off 0 or 1).
+    let wholePixel: (shift: SIMD2<Int>, lo: SIMD2<Int>, hi: SIMD2<Int>)?
+
+    /// Whether `paint` composites this image on whole pixels, without bilinear taps.
+    public var isWholePixel: Bool { wholePixel != nil }
 
     /// - Parameters:
     ///   - frameFromImage: places the image (level-0 texels, [0, width] × [0, height]) in the frame.
@@ -42,6 +51,17 @@ public struct ImagePainter: Sendable {
                 ofSize: hi - lo, offset: lo, frameWidth: frameWidth, frameHeight: frameHeight)
         else { return nil }
         (rows, columns) = pixels
+        // Decided on the Float values the bilinear path computes with, so both paths agree.
+        let whole = { (v: Float) -> Bool in v == v.rounded() && abs(v) < 4_194_304 }
+        let wholeRect = lo == lo.rounded(.down) && hi == hi.rounded(.down)
+        if level == 0, nextWeight == 0, ia == 1, ib == 0, ic == 0, id == 1, whole(itx), whole(ity), wholeRect
+        {
+            wholePixel = (
+                SIMD2(Int(itx), Int(ity)), SIMD2(Int(lo.x), Int(lo.y)), SIMD2(Int(hi.x), Int(hi.y))
+            )
+        } else {
+            wholePixel = nil
+        }
     }
 
     /// Level L holds 2^L texels of level 0 per texel. Up to a shrink of 1 level 0 is exact;
@@ -73,9 +93,15 @@ public struct ImagePainter: Sendable {
     ///   - over: composite source-over onto what `band` holds instead of replacing it; then
     ///     only the pixels the image covers are touched.
     ///   - opacity: multiplies the image (with `over`, its fade as a layer).
+    ///   - tint: multiplies the channels (r, g, b, a) of every texel: a diagonal colour matrix,
+    ///     such as the tint that colours white text coverage. Components must lie in 0…1 and the
+    ///     colour ones must not exceed alpha's, so premultiplied values stay valid.
+    ///   - wholePixels: allows the whole-pixel path (`isWholePixel`); false forces the bilinear
+    ///     sampler (tests compare the two).
     public func paint(
         into band: PlanarBand, firstRow: Int, rows count: Int, columns window: Range<Int>? = nil,
-        clip: RoundedRectPainter? = nil, over: Bool = false, opacity: Float = 1
+        clip: RoundedRectPainter? = nil, over: Bool = false, opacity: Float = 1,
+        tint: SIMD4<Float> = SIMD4(1, 1, 1, 1), wholePixels: Bool = true
     ) {
         if !over { band.fill(.transparent, rows: count, columns: window) }
         var columns = window.map { self.columns.clamped(to: $0) } ?? self.columns
@@ -86,11 +112,20 @@ public struct ImagePainter: Sendable {
             bottom = min(bottom, clip.rows.upperBound)
         }
         guard top < bottom, !columns.isEmpty else { return }
+        let scale = opacity / 255
+        let scales = tint * scale
+        if wholePixels, clip == nil, let wholePixel {
+            // Painted over the transparent fill when not `over`: the same as replacing.
+            return paintWholePixels(
+                into: band, firstRow: firstRow, rows: top..<bottom, columns: columns, place: wholePixel,
+                scales: scales)
+        }
+        let scaleR = SIMD8<Float>(repeating: scales[0]), scaleG = SIMD8<Float>(repeating: scales[1])
+        let scaleB = SIMD8<Float>(repeating: scales[2]), scaleA = SIMD8<Float>(repeating: scales[3])
         let lane = SIMD8<Float>(0, 1, 2, 3, 4, 5, 6, 7) + 0.5
         let half = SIMD8<Float>(repeating: 0.5)
         let ppt = SIMD8<Float>(repeating: pixelsPerTexel)
         let interiorOver = over && nextWeight == 0
-        let scale = opacity / 255
         image.levels[level].texels.withUnsafeBufferPointer { base in
             let next = image.levels[min(level + 1, image.levels.count - 1)]
             next.texels.withUnsafeBufferPointer { upper in
@@ -123,12 +158,12 @@ public struct ImagePainter: Sendable {
                             while x <= last {
                                 let px = lane + Float(x)
                                 let c = primary.sample(u: px * ia + rowU, v: px * ib + rowV)
-                                let alpha = c.a * scale
+                                let alpha = c.a * scaleA
                                 let remain = 1 - alpha
                                 let p = offset &+ x
-                                store(c.r * scale + load(band.r + p) * remain, band.r + p)
-                                store(c.g * scale + load(band.g + p) * remain, band.g + p)
-                                store(c.b * scale + load(band.b + p) * remain, band.b + p)
+                                store(c.r * scaleR + load(band.r + p) * remain, band.r + p)
+                                store(c.g * scaleG + load(band.g + p) * remain, band.g + p)
+                                store(c.b * scaleB + load(band.b + p) * remain, band.b + p)
                                 store(alpha + load(band.a + p) * remain, band.a + p)
                                 x &+= 8
                             }
@@ -160,34 +195,97 @@ public struct ImagePainter: Sendable {
                                 c.b += (d.b - c.b) * nextWeight
                                 c.a += (d.a - c.a) * nextWeight
                             }
-                            let k = coverage * (opacity / 255)
                             let p = offset &+ x
                             let keep = ~inside
                             if over {
                                 // Source-over: lanes outside the span have k = 0, so they keep
                                 // their value without a select.
-                                let alpha = c.a * k
+                                let alpha = c.a * (coverage * scaleA)
                                 let remain = 1 - alpha
                                 @inline(__always) func blend(
-                                    _ value: SIMD8<Float>, _ plane: UnsafeMutablePointer<Float>
+                                    _ value: SIMD8<Float>, _ k: SIMD8<Float>,
+                                    _ plane: UnsafeMutablePointer<Float>
                                 ) {
-                                    store(value * k + load(plane + p) * remain, plane + p)
+                                    store(value * (coverage * k) + load(plane + p) * remain, plane + p)
                                 }
-                                blend(c.r, band.r)
-                                blend(c.g, band.g)
-                                blend(c.b, band.b)
+                                blend(c.r, scaleR, band.r)
+                                blend(c.g, scaleG, band.g)
+                                blend(c.b, scaleB, band.b)
                                 store(alpha + load(band.a + p) * remain, band.a + p)
                             } else {
                                 @inline(__always) func put(
-                                    _ value: SIMD8<Float>, _ plane: UnsafeMutablePointer<Float>
+                                    _ value: SIMD8<Float>, _ k: SIMD8<Float>,
+                                    _ plane: UnsafeMutablePointer<Float>
                                 ) {
-                                    store(LaneMask.select(keep, load(plane + p), value * k), plane + p)
+                                    store(
+                                        LaneMask.select(keep, load(plane + p), value * (coverage * k)),
+                                        plane + p)
                                 }
-                                put(c.r, band.r)
-                                put(c.g, band.g)
-                                put(c.b, band.b)
-                                put(c.a, band.a)
+                                put(c.r, scaleR, band.r)
+                                put(c.g, scaleG, band.g)
+                                put(c.b, scaleB, band.b)
+                                put(c.a, scaleA, band.a)
                             }
+                        }
+                        x &+= 8
+                    }
+                }
+            }
+        }
+    }
+
+    /// The whole-pixel path: frame rows `rows` (within the band) of the image composited
+    /// source-over onto `band`, row by row, without taps: only the texels of each row's ink
+    /// span are read, and chunks of eight transparent texels are skipped. The arithmetic is the
+    /// bilinear path's with every weight 0 and coverage exactly 0 or 1.
+    private func paintWholePixels(
+        into band: PlanarBand, firstRow: Int, rows: Range<Int>, columns: Range<Int>,
+        place: (shift: SIMD2<Int>, lo: SIMD2<Int>, hi: SIMD2<Int>), scales: SIMD4<Float>
+    ) {
+        let sr = SIMD8<Float>(repeating: scales[0]), sg = SIMD8<Float>(repeating: scales[1])
+        let sb = SIMD8<Float>(repeating: scales[2]), sa = SIMD8<Float>(repeating: scales[3])
+        let level = image.levels[0]
+        let stride = level.stride
+        // Texel columns that are visible and fall in the frame columns asked for.
+        let left = max(place.lo.x, columns.lowerBound &+ place.shift.x)
+        let right = min(place.hi.x, columns.upperBound &+ place.shift.x)
+        guard left < right else { return }
+        image.inkSpans.withUnsafeBufferPointer { spans in
+            level.texels.withUnsafeBufferPointer { buffer in
+                let texels = UnsafeRawPointer(buffer.baseAddress!)
+                for y in rows {
+                    let ty = y &+ place.shift.y
+                    guard ty >= place.lo.y, ty < place.hi.y else { continue }
+                    let ink = spans[ty]
+                    let lo = max(ink.lowerBound, left), hi = min(ink.upperBound, right)
+                    guard lo < hi else { continue }
+                    let row = texels + (ty &* stride) &* 4
+                    // Frame pixel of texel column x, as an offset into the band's planes.
+                    let offset = (y &- firstRow) &* band.stride &- place.shift.x
+                    var x = lo
+                    while x < hi {
+                        let t: SIMD8<UInt32>
+                        if hi &- x >= 8 {
+                            t = row.loadUnaligned(fromByteOffset: x &* 4, as: SIMD8<UInt32>.self)
+                        } else {
+                            // The row's last texels; lanes past them stay transparent, which
+                            // leaves those pixels as they are (and stays inside the band's
+                            // spare columns).
+                            var partial = SIMD8<UInt32>()
+                            for lane in 0..<(hi &- x) {
+                                partial[lane] = row.loadUnaligned(
+                                    fromByteOffset: (x &+ lane) &* 4, as: UInt32.self)
+                            }
+                            t = partial
+                        }
+                        if t != SIMD8<UInt32>() {
+                            let alpha = byteFloat(t &>> 24) * sa
+                            let remain = 1 - alpha
+                            let p = offset &+ x
+                            store(byteFloat(t & 0xFF) * sr + load(band.r + p) * remain, band.r + p)
+                            store(byteFloat(t &>> 8 & 0xFF) * sg + load(band.g + p) * remain, band.g + p)
+                            store(byteFloat(t &>> 16 & 0xFF) * sb + load(band.b + p) * remain, band.b + p)
+                            store(alpha + load(band.a + p) * remain, band.a + p)
                         }
                         x &+= 8
                     }
@@ -286,6 +384,14 @@ public struct ImagePainter: Sendable {
             return unsafeBitCast(w | w &<< 16, to: SIMD16<UInt16>.self)
         }
     }
+}
+
+/// Bytes (0…255, one per 32-bit lane) as floats: a byte in the low mantissa bits of 2^23 is
+/// the float 2^23 + b, two integer operations and a subtraction where a generic SIMD conversion
+/// loops per lane.
+@inline(__always)
+func byteFloat(_ v: SIMD8<UInt32>) -> SIMD8<Float> {
+    unsafeBitCast(v | 0x4B00_0000, to: SIMD8<Float>.self) - 8_388_608
 }
 
 /// Whole numbers in ±2^22 as Int32: adding 1.5 · 2^23 puts the integer in the low mantissa
