@@ -23,6 +23,11 @@ public struct ImagePainter: Sendable {
 
     /// Whether `paint` composites this image on whole pixels, without bilinear taps.
     public var isWholePixel: Bool { wholePixel != nil }
+    /// Set when the map is a translation by whole pixels across (any amount down) at level 0 and
+    /// the visible rectangle's left and right edges are whole: a scrolled picture. Each frame row
+    /// inside the visible rows then blends two texel rows with one weight: the bilinear result
+    /// without gathers (`paintBlendedRow`). Frame column x shows texel column x + `shift`.
+    let rowAligned: (shift: Int, left: Int, right: Int)?
 
     /// - Parameters:
     ///   - frameFromImage: places the image (level-0 texels, [0, width] × [0, height]) in the frame.
@@ -61,6 +66,13 @@ public struct ImagePainter: Sendable {
             )
         } else {
             wholePixel = nil
+        }
+        if level == 0, nextWeight == 0, ia == 1, ib == 0, ic == 0, id == 1, whole(itx),
+            lo.x == lo.x.rounded(.down), hi.x == hi.x.rounded(.down)
+        {
+            rowAligned = (Int(itx), Int(lo.x), Int(hi.x))
+        } else {
+            rowAligned = nil
         }
     }
 
@@ -140,6 +152,21 @@ public struct ImagePainter: Sendable {
                 for y in top..<bottom {
                     let py = Float(y) + 0.5
                     let offset = (y - firstRow) &* band.stride
+                    if wholePixels, clip == nil, let rowAligned {
+                        // The sampler's row coordinate and weight, computed as it does.
+                        let sv = (py * id + ity) * primary.scale - 0.5
+                        // Rows whose centre lies half a pixel or more inside the visible rows
+                        // are fully covered and need no clamp.
+                        if sv >= clipCentre.y - clipHalf.y, sv <= clipCentre.y + clipHalf.y - 1 {
+                            let v = SIMD8<Float>(repeating: sv)
+                            let fv = floorOfSmall(v)
+                            paintBlendedRow(
+                                into: band, offset: offset, texels: base.baseAddress!, row: Int(fv[0]),
+                                weight: primary.weights(v - fv), columns: columns, place: rowAligned,
+                                scales: scales)
+                            continue
+                        }
+                    }
                     var outer = spans.columns(
                         row: y, halfX: halfX + certain, halfY: halfY + certain, limit: columns)
                     var full = spans.columns(
@@ -291,6 +318,72 @@ public struct ImagePainter: Sendable {
                     }
                 }
             }
+        }
+    }
+
+    /// One frame row of a row-aligned image (`rowAligned`) composited source-over onto `band`
+    /// (at `offset`, the row's start in the planes): texel rows `row` and `row + 1` blended with
+    /// `weight` (0…256, as the sampler's), which is what the bilinear sampler gives when every
+    /// horizontal weight is 0, read with contiguous loads. Only the two rows' ink spans are
+    /// visited, and chunks where both are transparent are skipped.
+    private func paintBlendedRow(
+        into band: PlanarBand, offset: Int, texels: UnsafePointer<UInt32>, row: Int,
+        weight: SIMD16<UInt16>, columns: Range<Int>, place: (shift: Int, left: Int, right: Int),
+        scales: SIMD4<Float>
+    ) {
+        let level = image.levels[0]
+        var ink = image.inkSpans[row]
+        if row &+ 1 < level.height {
+            let below = image.inkSpans[row &+ 1]
+            ink =
+                ink.isEmpty
+                ? below
+                : below.isEmpty
+                    ? ink : min(ink.lowerBound, below.lowerBound)..<max(ink.upperBound, below.upperBound)
+        }
+        let lo = max(ink.lowerBound, place.left, columns.lowerBound &+ place.shift)
+        let hi = min(ink.upperBound, place.right, columns.upperBound &+ place.shift)
+        guard lo < hi else { return }
+        let sr = SIMD8<Float>(repeating: scales[0]), sg = SIMD8<Float>(repeating: scales[1])
+        let sb = SIMD8<Float>(repeating: scales[2]), sa = SIMD8<Float>(repeating: scales[3])
+        let upper = UnsafeRawPointer(texels + row &* level.stride)
+        let lower = upper + level.stride &* 4
+        // Frame pixel of texel column x, as an offset into the band's planes.
+        let start = offset &- place.shift
+        @inline(__always) func chunk(_ base: UnsafeRawPointer, _ x: Int, _ count: Int) -> SIMD8<UInt32> {
+            if count >= 8 { return base.loadUnaligned(fromByteOffset: x &* 4, as: SIMD8<UInt32>.self) }
+            var partial = SIMD8<UInt32>()
+            for lane in 0..<count {
+                partial[lane] = base.loadUnaligned(fromByteOffset: (x &+ lane) &* 4, as: UInt32.self)
+            }
+            return partial
+        }
+        @inline(__always) func lerp(_ a: SIMD16<UInt16>, _ b: SIMD16<UInt16>) -> SIMD16<UInt16> {
+            (a &* (256 &- weight) &+ b &* weight &+ 128) &>> 8
+        }
+        @inline(__always) func rb(_ t: SIMD8<UInt32>) -> SIMD16<UInt16> {
+            unsafeBitCast(t & 0x00FF_00FF, to: SIMD16<UInt16>.self)
+        }
+        @inline(__always) func ga(_ t: SIMD8<UInt32>) -> SIMD16<UInt16> {
+            unsafeBitCast(t &>> 8 & 0x00FF_00FF, to: SIMD16<UInt16>.self)
+        }
+        var x = lo
+        while x < hi {
+            // Lanes past the span's end read as transparent and leave their pixels as they are.
+            let count = hi &- x
+            let t0 = chunk(upper, x, count), t1 = chunk(lower, x, count)
+            if t0 | t1 != SIMD8<UInt32>() {
+                let redBlue = unsafeBitCast(lerp(rb(t0), rb(t1)), to: SIMD8<UInt32>.self)
+                let greenAlpha = unsafeBitCast(lerp(ga(t0), ga(t1)), to: SIMD8<UInt32>.self)
+                let alpha = byteFloat(greenAlpha &>> 16) * sa
+                let remain = 1 - alpha
+                let p = start &+ x
+                store(byteFloat(redBlue & 0xFFFF) * sr + load(band.r + p) * remain, band.r + p)
+                store(byteFloat(greenAlpha & 0xFFFF) * sg + load(band.g + p) * remain, band.g + p)
+                store(byteFloat(redBlue &>> 16) * sb + load(band.b + p) * remain, band.b + p)
+                store(alpha + load(band.a + p) * remain, band.a + p)
+            }
+            x &+= 8
         }
     }
 

@@ -94,6 +94,45 @@ final class WholePixelCompositingTests: XCTestCase {
         }
     }
 
+    /// Moved by whole pixels across and any amount down (a scrolling list), each row blends two
+    /// texel rows without gathers: the bilinear sampler's floats again, including rows cut by
+    /// a visible rectangle with fractional top and bottom (those rows go the bilinear way).
+    func testScrolledPicturesMatchTheBilinearSampler() {
+        let (width, height) = (160, 48)
+        let image = randomImage(width: 61, height: 23, seed: 5)
+        for dy in [0.3, 0.5, 0.998, 11.0017, -4.75] {
+            for visible in [
+                (SIMD2<Double>(0, 0), SIMD2<Double>(61, 23)),
+                (SIMD2<Double>(3, 1.4), SIMD2<Double>(50, 18.7)),
+            ] {
+                let painter = ImagePainter(
+                    image: image, frameFromImage: .translation(37, 11 + dy), visible: visible,
+                    frameWidth: width, frameHeight: height)!
+                XCTAssertFalse(painter.isWholePixel)
+                for over in [true, false] {
+                    for first in stride(from: 0, to: height, by: 8) {
+                        let fast = background(width: width, rows: 8),
+                            bilinear = background(width: width, rows: 8)
+                        for (band, allowed) in [(fast, true), (bilinear, false)] {
+                            painter.paint(
+                                into: band, firstRow: first, rows: 8, over: over, opacity: 0.9,
+                                tint: SIMD4(0.5, 0.5, 1, 1), wholePixels: allowed)
+                        }
+                        var largest: Float = 0
+                        for row in 0..<8 {
+                            for x in 0..<width {
+                                let a = fast.pixel(x: x, row: row).simd,
+                                    b = bilinear.pixel(x: x, row: row).simd
+                                largest = max(largest, (a - b).max(), (b - a).max())
+                            }
+                        }
+                        XCTAssertLessThanOrEqual(largest, 1e-6, "dy \(dy) visible \(visible) rows \(first)")
+                    }
+                }
+            }
+        }
+    }
+
     func testFractionalOffsetsAndScalesAreNotWholePixel() {
         let image = randomImage(width: 10, height: 10, seed: 4)
         let whole = (min: SIMD2<Double>(0, 0), max: SIMD2<Double>(10, 10))
