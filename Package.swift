@@ -31,6 +31,7 @@ let package = Package(
             name: "CFontconfig", pkgConfig: "fontconfig", providers: [.apt(["libfontconfig-dev"])]),
         // Debian's libunibreak ships no pkg-config file; its header and library are on the default paths.
         .systemLibrary(name: "CUnibreak", providers: [.apt(["libunibreak-dev"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "KilnModel", swiftSettings: strict),
         .target(name: "KilnRaster", swiftSettings: strict),
         .target(
@@ -40,6 +41,7 @@ let package = Package(
         .target(
             name: "KilnScene", dependencies: ["KilnModel", "KilnRaster", "KilnText"], swiftSettings: strict),
         .target(name: "KilnMedia", dependencies: ["CFFmpeg"], swiftSettings: strict),
+        .target(name: "KilnQueue", dependencies: ["CSQLite"], swiftSettings: strict),
         .target(
             name: "KilnExport", dependencies: ["KilnModel", "KilnRaster", "KilnScene", "KilnMedia"],
             swiftSettings: strict),
@@ -58,6 +60,7 @@ let package = Package(
             exclude: ["Goldens"],
             swiftSettings: strict),
         .testTarget(name: "KilnMediaTests", dependencies: ["KilnMedia"], swiftSettings: strict),
+        .testTarget(name: "KilnQueueTests", dependencies: ["KilnQueue"], swiftSettings: strict),
         .testTarget(name: "KilnExportTests", dependencies: ["KilnExport"], swiftSettings: strict),
         .testTarget(name: "KilnCLITests", dependencies: ["KilnMedia"], swiftSettings: strict),
     ],
