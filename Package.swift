@@ -45,8 +45,11 @@ let package = Package(
         .target(
             name: "KilnExport", dependencies: ["KilnModel", "KilnRaster", "KilnScene", "KilnMedia"],
             swiftSettings: strict),
+        .target(
+            name: "KilnWorker", dependencies: ["KilnQueue", "KilnExport", "KilnModel"], swiftSettings: strict),
         .executableTarget(
-            name: "kiln", dependencies: ["KilnExport", "KilnScene", "KilnMedia", "KilnModel"],
+            name: "kiln",
+            dependencies: ["KilnExport", "KilnScene", "KilnMedia", "KilnModel", "KilnQueue", "KilnWorker"],
             swiftSettings: strict),
         .executableTarget(
             name: "kiln-bench",
@@ -61,6 +64,9 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(name: "KilnMediaTests", dependencies: ["KilnMedia"], swiftSettings: strict),
         .testTarget(name: "KilnQueueTests", dependencies: ["KilnQueue"], swiftSettings: strict),
+        .testTarget(
+            name: "KilnWorkerTests", dependencies: ["KilnWorker", "KilnQueue", "KilnMedia"],
+            swiftSettings: strict),
         .testTarget(name: "KilnExportTests", dependencies: ["KilnExport"], swiftSettings: strict),
         .testTarget(name: "KilnCLITests", dependencies: ["KilnMedia"], swiftSettings: strict),
     ],
