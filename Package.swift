@@ -68,7 +68,7 @@ let package = Package(
             name: "KilnWorkerTests", dependencies: ["KilnWorker", "KilnQueue", "KilnMedia"],
             swiftSettings: strict),
         .testTarget(name: "KilnExportTests", dependencies: ["KilnExport"], swiftSettings: strict),
-        .testTarget(name: "KilnCLITests", dependencies: ["KilnMedia"], swiftSettings: strict),
+        .testTarget(name: "KilnCLITests", dependencies: ["KilnMedia", "KilnQueue"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -127,6 +127,7 @@ public final class QueueWorker: Sendable {
             let output = URL(fileURLWithPath: job.output)
             try? FileManager.default.createDirectory(
                 at: output.deletingLastPathComponent(), withIntermediateDirectories: true)
+            StaleTemporaryFiles.remove(besides: output, log: log)
             let export = VideoExport(job: loaded, output: output, threads: threads)
             outcome = .success(
                 try export.run(
@@ -139,6 +140,13 @@ public final class QueueWorker: Sendable {
             outcome = .failure(error)
         }
         heartbeat.finish()
+        if case .success = outcome, let pause = FaultInjection.pauseAfterRename {
+            // Test hook (fault-injection tests only): the window between rename and commit.
+            log(
+                "job \(job.id): KILN_FAULT_PAUSE_AFTER_RENAME: pausing \(pause) s before marking it completed"
+            )
+            Thread.sleep(forTimeInterval: pause)
+        }
         record(outcome, claim: claim, store: store)
     }
 
@@ -289,5 +297,30 @@ final class Heartbeat: Sendable {
         case nil:
             return nil
         }
+    }
+}
+
+/// Temp files an earlier attempt left beside an output when its process was killed (they are
+/// named `.NAME.kiln-PID-TOKEN.EXT` by `AtomicOutputFile`); removed once that process is gone.
+enum StaleTemporaryFiles {
+    static func remove(besides output: URL, log: (String) -> Void) {
+        let directory = output.deletingLastPathComponent()
+        let prefix = ".\(output.lastPathComponent).kiln-"
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return }
+        for name in names where name.hasPrefix(prefix) {
+            let rest = name.dropFirst(prefix.count)
+            guard let dash = rest.firstIndex(of: "-"), let pid = Int32(rest[..<dash]) else { continue }
+            guard ProcessTable.startTime(of: pid) == nil else { continue }
+            if unlink(directory.appendingPathComponent(name).path) == 0 {
+                log("removed \(name), left by a worker (pid \(pid)) that is gone")
+            }
+        }
+    }
+}
+
+/// Environment switches for the fault-injection tests; nothing sets them in normal use.
+enum FaultInjection {
+    static var pauseAfterRename: Double? {
+        ProcessInfo.processInfo.environment["KILN_FAULT_PAUSE_AFTER_RENAME"].flatMap(Double.init)
     }
 }
