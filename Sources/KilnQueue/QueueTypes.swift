@@ -81,6 +81,7 @@ public struct QueuedJob: Sendable, Equatable {
     public var createdAt: Double
     public var finishedAt: Double?
     public var scheduleID: Int64?
+    public var fireTime: Double?
 }
 
 /// One attempt at a job: who ran it and how it ended (`kiln logs`).

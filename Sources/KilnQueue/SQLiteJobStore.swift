@@ -29,36 +29,42 @@ public final class SQLiteJobStore: JobStore {
         let now = clock.wall()
         return try db.writeTransaction { () throws(SQLiteError) -> [Int64] in
             var ids: [Int64] = []
-            for request in requests {
-                if let existing = try existingID(for: request) {
-                    ids.append(existing)
-                    continue
-                }
-                let runAt = request.runAt ?? now
-                let rows = try db.query(
-                    """
-                    INSERT INTO jobs (state, name, job_file, job_json, base_dir, variables, output, priority,
-                                      run_at, max_attempts, idempotency_key, schedule_id, fire_time, created_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id
-                    """,
-                    [
-                        .text(runAt > now ? JobState.scheduled.rawValue : JobState.available.rawValue),
-                        .text(request.name), .text(request.jobFile), .text(request.jobJSON),
-                        .text(request.baseDirectory), .text(VariablesJSON.encode(request.variables)),
-                        .text(request.output), .integer(Int64(request.priority)), .real(runAt),
-                        .integer(Int64(request.maxAttempts)),
-                        request.idempotencyKey.map { .text($0) } ?? .null,
-                        request.schedule.map { .integer($0.id) } ?? .null,
-                        request.schedule.map { .real($0.fireTime) } ?? .null, .real(now),
-                    ])
-                guard let id = rows.first?.first?.int else {
-                    throw SQLiteError(code: -1, message: "INSERT returned no id", sql: nil)
-                }
-                try insertEvent(id, now, "enqueued (\(request.jobFile) → \(request.output))")
-                ids.append(id)
-            }
+            for request in requests { ids.append(try insert(request, now: now)) }
             return ids
         }
+    }
+
+    /// Inserts one job inside the caller's transaction, or returns the job its idempotency key
+    /// or schedule fire already made.
+    func insert(_ request: EnqueueRequest, now: Double) throws(SQLiteError) -> Int64 {
+        if let existing = try existingID(for: request) { return existing }
+        let runAt = request.runAt ?? now
+        let rows = try db.query(
+            """
+            INSERT INTO jobs (state, name, job_file, job_json, base_dir, variables, output, priority,
+                              run_at, max_attempts, idempotency_key, schedule_id, fire_time, created_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id
+            """,
+            [
+                .text(runAt > now ? JobState.scheduled.rawValue : JobState.available.rawValue),
+                .text(request.name), .text(request.jobFile), .text(request.jobJSON),
+                .text(request.baseDirectory), .text(VariablesJSON.encode(request.variables)),
+                .text(request.output), .integer(Int64(request.priority)), .real(runAt),
+                .integer(Int64(request.maxAttempts)), request.idempotencyKey.map { .text($0) } ?? .null,
+                request.schedule.map { .integer($0.id) } ?? .null,
+                request.schedule.map { .real($0.fireTime) } ?? .null, .real(now),
+            ])
+        guard let id = rows.first?.first?.int else {
+            throw SQLiteError(code: -1, message: "INSERT returned no id", sql: nil)
+        }
+        let origin =
+            request.schedule.map { " by schedule \($0.id) for its fire at \(Self.iso($0.fireTime))" } ?? ""
+        try insertEvent(id, now, "enqueued\(origin) (\(request.jobFile) → \(request.output))")
+        return id
+    }
+
+    static func iso(_ seconds: Double) -> String {
+        ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: seconds))
     }
 
     private func existingID(for request: EnqueueRequest) throws(SQLiteError) -> Int64? {
@@ -345,7 +351,7 @@ enum JobRow {
     static let columns = """
         id, state, name, job_file, job_json, base_dir, variables, output, priority, run_at, attempt, max_attempts,
         lease_token, progress, stage, cancel_requested, idempotency_key, last_error, created_at, finished_at,
-        schedule_id
+        schedule_id, fire_time
         """
 
     static func decode(_ row: [SQLiteValue]) -> QueuedJob {
@@ -358,7 +364,7 @@ enum JobRow {
             maxAttempts: Int(row[11].int ?? 0), leaseToken: row[12].int ?? 0, progress: row[13].double ?? 0,
             stage: row[14].string, cancelRequested: row[15].int == 1, idempotencyKey: row[16].string,
             lastError: row[17].string, createdAt: row[18].double ?? 0, finishedAt: row[19].double,
-            scheduleID: row[20].int)
+            scheduleID: row[20].int, fireTime: row[21].double)
     }
 }
 

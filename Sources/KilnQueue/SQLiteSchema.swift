@@ -58,7 +58,28 @@ enum SQLiteSchema {
             message TEXT NOT NULL
         );
         CREATE INDEX events_job ON events (job_id, id);
+        """,
+        // 2: recurring schedules; their jobs carry (schedule_id, fire_time), unique per fire.
         """
+        CREATE TABLE schedules (
+            id INTEGER PRIMARY KEY,
+            name TEXT NOT NULL UNIQUE,
+            cron TEXT NOT NULL,
+            time_zone TEXT NOT NULL,
+            misfire TEXT NOT NULL CHECK (misfire IN ('run_once', 'skip', 'run_all')),
+            overlap TEXT NOT NULL CHECK (overlap IN ('skip', 'allow')),
+            job_file TEXT NOT NULL,
+            variables TEXT NOT NULL DEFAULT '{}',
+            priority INTEGER NOT NULL DEFAULT 0,
+            paused INTEGER NOT NULL DEFAULT 0,
+            next_fire REAL,
+            last_fire REAL,
+            last_note TEXT,
+            created_at REAL NOT NULL
+        );
+        CREATE INDEX schedules_due ON schedules (paused, next_fire);
+        CREATE INDEX jobs_schedule ON jobs (schedule_id, state) WHERE schedule_id IS NOT NULL;
+        """,
     ]
 
     static var currentVersion: Int { migrations.count }
@@ -85,6 +106,7 @@ public enum QueueError: Error, CustomStringConvertible, Sendable {
     case newerSchema(path: String, found: Int, supported: Int)
     case networkFilesystem(path: String, kind: String)
     case unusableLocation(path: String, reason: String)
+    case invalidSchedule(name: String, reason: String)
 
     public var description: String {
         switch self {
@@ -94,6 +116,8 @@ public enum QueueError: Error, CustomStringConvertible, Sendable {
             "\(path) is on a network file system (\(kind)); SQLite's locking is not safe there: use a local disk or --queue postgres://…"
         case .unusableLocation(let path, let reason):
             "\(path): \(reason)"
+        case .invalidSchedule(let name, let reason):
+            "schedule '\(name)': \(reason)"
         }
     }
 }

@@ -40,17 +40,19 @@ public final class QueueWorker: Sendable {
         public init() {}
     }
 
-    let openStore: @Sendable () throws -> any JobStore
+    let openStore: @Sendable () throws -> any JobStore & ScheduleStore
     let options: Options
     /// Set by SIGINT/SIGTERM: running jobs go back to `available`, and the worker exits.
     let stop: CancellationFlag
     let log: @Sendable (String) -> Void
     let identity: WorkerIdentity
+    /// How often the cron tick runs; fires are at minute granularity.
+    static let tickSeconds = 5.0
     private let summary = Mutex(WorkerSummary())
 
     public init(
         options: Options, stop: CancellationFlag, log: @escaping @Sendable (String) -> Void,
-        openStore: @escaping @Sendable () throws -> any JobStore
+        openStore: @escaping @Sendable () throws -> any JobStore & ScheduleStore
     ) {
         self.options = options
         self.stop = stop
@@ -73,7 +75,7 @@ public final class QueueWorker: Sendable {
             let thread = Thread { [self] in
                 defer { group.leave() }
                 do {
-                    try slotLoop(threads: threads)
+                    try slotLoop(threads: threads, runsScheduler: slot == 0)
                 } catch {
                     log("worker slot \(slot): \(error)")
                     failures.withLock { $0.append("\(error)") }
@@ -89,11 +91,21 @@ public final class QueueWorker: Sendable {
         return summary.withLock { $0 }
     }
 
-    private func slotLoop(threads: Int) throws {
+    /// One slot: reap now and then, tick the scheduler (slot 0), claim, render, repeat.
+    private func slotLoop(threads: Int, runsScheduler: Bool) throws {
         let store = try openStore()
-        var nextReap = 0.0
+        let scheduler = Scheduler(store: store, log: log)
+        var nextReap = 0.0, nextTick = 0.0
         while stop.cancelledBySignal == nil {
             let now = ProcessInfo.processInfo.systemUptime
+            if runsScheduler && now >= nextTick {
+                do {
+                    try scheduler.tick()
+                } catch {
+                    log("scheduler: \(error)")
+                }
+                nextTick = now + Self.tickSeconds * Double.random(in: 0.8...1.2)
+            }
             if now >= nextReap {
                 let reaped = try store.reap()
                 if reaped > 0 { log("reclaimed \(reaped) job(s) whose worker stopped") }
@@ -217,13 +229,13 @@ final class Heartbeat: Sendable {
     private let policy: RetryPolicy
     private let flag: CancellationFlag
     private let stop: CancellationFlag
-    private let openStore: @Sendable () throws -> any JobStore
+    private let openStore: @Sendable () throws -> any JobStore & ScheduleStore
     private let state = Mutex((progress: 0.0, finished: false, store: nil as (any JobStore)?))
     private let done = DispatchSemaphore(value: 0)
 
     init(
         claim: Claim, policy: RetryPolicy, flag: CancellationFlag, stop: CancellationFlag,
-        openStore: @escaping @Sendable () throws -> any JobStore
+        openStore: @escaping @Sendable () throws -> any JobStore & ScheduleStore
     ) {
         self.claim = claim
         self.policy = policy

@@ -25,6 +25,9 @@ enum Help {
           cancel ID | retry ID    stop a job, or queue an ended one again
           prune --older-than DUR  delete ended jobs
           run JOB [--set k=v]...  enqueue and drain in one command
+          schedule add NAME --cron "EXPR" [--tz ZONE] [--misfire P] JOB | list | remove NAME |
+                   pause NAME | resume NAME | next NAME [--count N]
+                                  recurring renders, run by workers
           --version               print the version and the FFmpeg libraries in use
           help COMMAND            help for one command (or: kiln COMMAND --help)
 
@@ -159,6 +162,30 @@ enum Help {
         waiting to retry, 65/66 when the job is invalid.
         """
 
+    static let schedule = """
+        usage: kiln schedule add NAME --cron "EXPR" [--tz ZONE] [--misfire run_once|skip|run_all]
+                                 [--overlap skip|allow] [--set name=value]... [--priority N] JOB
+               kiln schedule list [--json]
+               kiln schedule remove|pause|resume NAME
+               kiln schedule next NAME [--count N]     (or: next --cron "EXPR" [--tz ZONE])
+
+        Recurring renders. Workers run the cron tick (any number at once: each fire makes exactly
+        one job). EXPR is five fields, minute hour day-of-month month day-of-week (`*`, `*/15`,
+        `1-5`, `1,15`, names jan…dec and sun…sat; when both day fields are restricted a day
+        matches either), or @hourly, @daily, @weekly, @monthly, @yearly. --tz is an IANA zone
+        (default UTC): a time skipped by a spring-forward change fires once at the first valid
+        instant after it; a time repeated by a fall-back change fires once, the first time.
+
+          --misfire run_once   after downtime, one run for the latest missed fire within an hour
+                    skip       only fires that are on time (within a minute) run
+                    run_all    every missed fire runs (the latest 100)
+          --overlap skip       a fire is skipped while the previous run is still queued or running
+                    allow      runs may overlap
+          JOB                  read again at each fire; output paths may use {schedule}, {date}
+                               and {time} (the fire time, in the schedule's zone)
+        \(queueOption)
+        """
+
     static func command(_ name: String) -> String? {
         switch name {
         case "render": return render
@@ -173,6 +200,7 @@ enum Help {
         case "retry": return retry
         case "prune": return prune
         case "run": return run
+        case "schedule": return schedule
         default: return nil
         }
     }

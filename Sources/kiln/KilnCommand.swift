@@ -56,6 +56,7 @@ enum KilnCommand {
             case "cancel", "retry": return try JobActionCommand.run(first, Array(args.dropFirst()))
             case "prune": return try PruneCommand.run(Array(args.dropFirst()))
             case "run": return try RunCommand.run(Array(args.dropFirst()))
+            case "schedule": return try ScheduleCommand.run(Array(args.dropFirst()))
             default:
                 throw UsageError(message: "unknown command '\(first)'", command: nil)
             }

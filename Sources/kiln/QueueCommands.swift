@@ -246,6 +246,7 @@ enum StatusCommand {
             "runAt": iso(job.runAt), "createdAt": iso(job.createdAt), "finishedAt": iso(job.finishedAt),
             "cancelRequested": job.cancelRequested, "variables": job.variables,
             "error": job.lastError ?? NSNull(), "idempotencyKey": job.idempotencyKey ?? NSNull(),
+            "scheduleID": job.scheduleID ?? NSNull(), "fireTime": iso(job.fireTime),
             "attempts": attempts.map { attempt in
                 [
                     "number": attempt.number, "worker": attempt.worker, "host": attempt.host,

@@ -1,29 +1,6 @@
 import Foundation
 import KilnQueue
-import Synchronization
 import XCTest
-
-/// A clock the test moves by hand: wall and monotonic time advance together unless a test jumps
-/// the wall clock alone.
-final class ManualClock: QueueClock, @unchecked Sendable {
-    private let state = Mutex((wall: 1_800_000_000.0, monotonic: 1000.0, boot: "boot-a"))
-
-    func wall() -> Double { state.withLock { $0.wall } }
-    func monotonic() -> Double { state.withLock { $0.monotonic } }
-    var bootID: String { state.withLock { $0.boot } }
-
-    func advance(_ seconds: Double) {
-        state.withLock {
-            $0.wall += seconds; $0.monotonic += seconds
-        }
-    }
-    func jumpWall(_ seconds: Double) { state.withLock { $0.wall += seconds } }
-    func reboot() {
-        state.withLock {
-            $0.boot = "boot-b"; $0.monotonic = 5
-        }
-    }
-}
 
 /// A scratch directory with a queue database in it.
 final class StoreFixture {
