@@ -42,7 +42,8 @@ final class CronExpressionTests: XCTestCase {
             try fires("@daily", after: "2026-12-31 23:59", count: 2),
             ["2027-01-01T00:00:00Z", "2027-01-02T00:00:00Z"])
         XCTAssertEqual(try fires("@hourly", after: "2026-12-01 09:00", count: 1), ["2026-12-01T10:00:00Z"])
-        XCTAssertEqual(try fires("@weekly", after: "2026-12-01 00:00", count: 1), ["2026-12-06T00:00:00Z"])  // a Sunday
+        // 2026-12-06 is a Sunday.
+        XCTAssertEqual(try fires("@weekly", after: "2026-12-01 00:00", count: 1), ["2026-12-06T00:00:00Z"])
         XCTAssertEqual(try fires("@monthly", after: "2026-12-15 00:00", count: 1), ["2027-01-01T00:00:00Z"])
         // Day-of-month and day-of-week both restricted: either matches (the 13th, or any Friday).
         XCTAssertEqual(
