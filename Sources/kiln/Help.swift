@@ -37,7 +37,7 @@ enum Help {
         """
 
     static let render = """
-        usage: kiln render JOB [-o OUT.mp4] [--threads N] [--progress auto|bar|json|none]
+        usage: kiln render JOB [-o OUT.mp4] [--threads N] [--progress auto|bar|json|none] [--set name=value]...
 
         Renders every frame of JOB and encodes it with libx264 into an MP4 (yuv420p, BT.709,
         limited range, +faststart). With the job's `audio`, the file also gets an AAC track
@@ -48,10 +48,11 @@ enum Help {
           --threads N         render threads (default: all cores); output is identical for any N
           --progress MODE     auto (a bar on a terminal, silent otherwise), bar, json (one JSON
                               object per frame on stdout) or none
+          --set name=value    a job variable (repeatable; see the job's "variables")
         """
 
     static let preview = """
-        usage: kiln preview JOB (--at SECONDS | --frame N) -o OUT.png [--threads N]
+        usage: kiln preview JOB (--at SECONDS | --frame N) -o OUT.png [--threads N] [--set name=value]...
 
         Renders one frame to a PNG: the same pixels the video gets before YUV conversion.
 

@@ -155,10 +155,10 @@ struct Arguments {
     }
 }
 
-/// Loads a job with every registered layer kind.
-func loadJob(_ path: String) -> Result<Job, JobLoadError> {
+/// Loads a job with every registered layer kind, and the `--set` variables.
+func loadJob(_ path: String, variables: [String: String] = [:]) -> Result<Job, JobLoadError> {
     do {
-        return .success(try JobFiles.load(file: path))
+        return .success(try JobFiles.load(file: path, options: JobLoadOptions(variables: variables)))
     } catch {
         return .failure(error)
     }
