@@ -31,6 +31,7 @@ let package = Package(
             name: "CFontconfig", pkgConfig: "fontconfig", providers: [.apt(["libfontconfig-dev"])]),
         // Debian's libunibreak ships no pkg-config file; its header and library are on the default paths.
         .systemLibrary(name: "CUnibreak", providers: [.apt(["libunibreak-dev"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "KilnModel", swiftSettings: strict),
         .target(name: "KilnRaster", swiftSettings: strict),
         .target(
@@ -40,11 +41,15 @@ let package = Package(
         .target(
             name: "KilnScene", dependencies: ["KilnModel", "KilnRaster", "KilnText"], swiftSettings: strict),
         .target(name: "KilnMedia", dependencies: ["CFFmpeg"], swiftSettings: strict),
+        .target(name: "KilnQueue", dependencies: ["CSQLite"], swiftSettings: strict),
         .target(
             name: "KilnExport", dependencies: ["KilnModel", "KilnRaster", "KilnScene", "KilnMedia"],
             swiftSettings: strict),
+        .target(
+            name: "KilnWorker", dependencies: ["KilnQueue", "KilnExport", "KilnModel"], swiftSettings: strict),
         .executableTarget(
-            name: "kiln", dependencies: ["KilnExport", "KilnScene", "KilnMedia", "KilnModel"],
+            name: "kiln",
+            dependencies: ["KilnExport", "KilnScene", "KilnMedia", "KilnModel", "KilnQueue", "KilnWorker"],
             swiftSettings: strict),
         .executableTarget(
             name: "kiln-bench",
@@ -58,8 +63,12 @@ let package = Package(
             exclude: ["Goldens"],
             swiftSettings: strict),
         .testTarget(name: "KilnMediaTests", dependencies: ["KilnMedia"], swiftSettings: strict),
+        .testTarget(name: "KilnQueueTests", dependencies: ["KilnQueue"], swiftSettings: strict),
+        .testTarget(
+            name: "KilnWorkerTests", dependencies: ["KilnWorker", "KilnQueue", "KilnMedia"],
+            swiftSettings: strict),
         .testTarget(name: "KilnExportTests", dependencies: ["KilnExport"], swiftSettings: strict),
-        .testTarget(name: "KilnCLITests", dependencies: ["KilnMedia"], swiftSettings: strict),
+        .testTarget(name: "KilnCLITests", dependencies: ["KilnMedia", "KilnQueue"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

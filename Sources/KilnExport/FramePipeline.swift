@@ -56,9 +56,12 @@ public struct VideoExport: Sendable {
                 fadeIn: track.fadeIn, fadeOut: track.fadeOut))
     }
 
+    /// `beforeCommit` runs once the file is complete, just before it is renamed into place; false
+    /// abandons it (a queue worker checks that it still holds its lease).
     public func run(
         cancellation: CancellationFlag = CancellationFlag(),
-        progress: (@Sendable (ExportProgress) -> Void)? = nil
+        progress: (@Sendable (ExportProgress) -> Void)? = nil,
+        beforeCommit: (() -> Bool)? = nil
     ) throws(ExportError) -> ExportSummary {
         let start = Date()
         let file = try AtomicOutputFile(finalURL: output)
@@ -111,6 +114,7 @@ public struct VideoExport: Sendable {
             throw .media(error)
         }
         if let signal = cancellation.cancelledBySignal { throw .cancelled(signal: signal) }
+        if let beforeCommit, !beforeCommit() { throw .cancelled(signal: CancellationFlag.leaseLost) }
         try file.commit()
         let elapsed = Date().timeIntervalSince(start)
         progress?(ExportProgress(frame: o.frameCount, totalFrames: o.frameCount, elapsedSeconds: elapsed))

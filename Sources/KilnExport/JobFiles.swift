@@ -38,13 +38,18 @@ public struct MediaAudioProbe: AudioProbing {
 /// Loads jobs with every registered layer kind and effect, with image decoding and audio probing:
 /// what the CLI, the benchmarks and the tests use.
 public enum JobFiles {
-    public static func load(file: String) throws(JobLoadError) -> Job {
-        try LayerRegistry.load(file: file, images: MediaImageDecoder(), audio: MediaAudioProbe())
+    public static func load(file: String, options: JobLoadOptions = JobLoadOptions()) throws(JobLoadError)
+        -> Job
+    {
+        try LayerRegistry.load(
+            file: file, images: MediaImageDecoder(), audio: MediaAudioProbe(), options: options)
     }
 
-    public static func decode(bytes: [UInt8], file: String, baseDirectory: URL) throws(JobLoadError) -> Job {
+    public static func decode(
+        bytes: [UInt8], file: String, baseDirectory: URL, options: JobLoadOptions = JobLoadOptions()
+    ) throws(JobLoadError) -> Job {
         try LayerRegistry.decode(
             bytes: bytes, file: file, baseDirectory: baseDirectory, images: MediaImageDecoder(),
-            audio: MediaAudioProbe())
+            audio: MediaAudioProbe(), options: options)
     }
 }

@@ -36,18 +36,20 @@ public enum LayerRegistry {
     /// `images` decodes the files image layers name; without one, a job with images does not load.
     /// `audio` probes the soundtrack; without one, only its existence is checked.
     public static func load(
-        file: String, images: (any ImageDecoding)? = nil, audio: (any AudioProbing)? = nil
+        file: String, images: (any ImageDecoding)? = nil, audio: (any AudioProbing)? = nil,
+        options: JobLoadOptions = JobLoadOptions()
     ) throws(JobLoadError) -> Job {
-        try JobLoader.load(file: file, kinds: kinds, effects: effects, services: services(images, audio))
+        try JobLoader.load(
+            file: file, kinds: kinds, effects: effects, services: services(images, audio), options: options)
     }
 
     public static func decode(
         bytes: [UInt8], file: String, baseDirectory: URL, images: (any ImageDecoding)? = nil,
-        audio: (any AudioProbing)? = nil
+        audio: (any AudioProbing)? = nil, options: JobLoadOptions = JobLoadOptions()
     ) throws(JobLoadError) -> Job {
         try JobLoader.decode(
             bytes: bytes, file: file, baseDirectory: baseDirectory, kinds: kinds, effects: effects,
-            services: services(images, audio))
+            services: services(images, audio), options: options)
     }
 
     private static func services(_ images: (any ImageDecoding)?, _ audio: (any AudioProbing)?)

@@ -24,7 +24,7 @@ func installInterruptHandlers() {
 enum RenderCommand {
     static func run(_ raw: [String]) throws -> Int32 {
         let args = try Arguments(
-            raw, command: "render", valued: ["-o", "--output", "--threads", "--progress"])
+            raw, command: "render", valued: ["-o", "--output", "--threads", "--progress", "--set"])
         if args.flags.contains("--help") {
             print(Help.render)
             return ExitCode.ok
@@ -35,7 +35,7 @@ enum RenderCommand {
         let threads = try args.int("--threads", command: "render", range: 1...256)
         let mode = try ProgressMode(args.values["--progress"] ?? "auto")
         let job: Job
-        switch loadJob(args.positionals[0]) {
+        switch loadJob(args.positionals[0], variables: try variableSettings(args, command: "render")) {
         case .success(let loaded): job = loaded
         case .failure(let error): return report(error)
         }
@@ -63,7 +63,7 @@ enum RenderCommand {
 enum PreviewCommand {
     static func run(_ raw: [String]) throws -> Int32 {
         let args = try Arguments(
-            raw, command: "preview", valued: ["-o", "--output", "--threads", "--at", "--frame"])
+            raw, command: "preview", valued: ["-o", "--output", "--threads", "--at", "--frame", "--set"])
         if args.flags.contains("--help") {
             print(Help.preview)
             return ExitCode.ok
@@ -82,7 +82,7 @@ enum PreviewCommand {
         }
         let threads = try args.int("--threads", command: "preview", range: 1...256)
         let job: Job
-        switch loadJob(args.positionals[0]) {
+        switch loadJob(args.positionals[0], variables: try variableSettings(args, command: "preview")) {
         case .success(let loaded): job = loaded
         case .failure(let error): return report(error)
         }

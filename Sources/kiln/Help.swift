@@ -12,15 +12,32 @@ enum Help {
           validate JOB... [--json]
                                   check job files and report every problem
           layers                  list layer kinds, transform keys and effects with their parameters
+
+        the export queue (embedded SQLite; --queue sqlite:PATH or $KILN_QUEUE, default
+        $XDG_STATE_HOME/kiln/queue.sqlite3):
+          enqueue JOB... [--priority N] [--at TIME] [--set k=v]... [--batch F.csv|F.jsonl]
+                  [--idempotency-key K]
+                                  validate and queue export jobs (all or none)
+          worker [--concurrency N] [--drain] [--once]
+                                  run queued jobs
+          status [ID] [--json]    jobs with state, progress, attempts, output and errors
+          logs ID                 what happened to a job, attempt by attempt
+          cancel ID | retry ID    stop a job, or queue an ended one again
+          prune --older-than DUR  delete ended jobs
+          run JOB [--set k=v]...  enqueue and drain in one command
+          schedule add NAME --cron "EXPR" [--tz ZONE] [--misfire P] JOB | list | remove NAME |
+                   pause NAME | resume NAME | next NAME [--count N]
+                                  recurring renders, run by workers
           --version               print the version and the FFmpeg libraries in use
           help COMMAND            help for one command (or: kiln COMMAND --help)
 
-        exit codes: 0 ok, 64 usage, 65 invalid job, 66 missing input, 70 internal error,
-                    73 cannot create output, 130 interrupted (SIGINT), 143 terminated (SIGTERM)
+        exit codes: 0 ok, 64 usage, 65 invalid job, 66 missing input, 69 queue unavailable,
+                    70 internal error, 73 cannot create output, 75 failed but will retry,
+                    130 interrupted (SIGINT), 143 terminated (SIGTERM)
         """
 
     static let render = """
-        usage: kiln render JOB [-o OUT.mp4] [--threads N] [--progress auto|bar|json|none]
+        usage: kiln render JOB [-o OUT.mp4] [--threads N] [--progress auto|bar|json|none] [--set name=value]...
 
         Renders every frame of JOB and encodes it with libx264 into an MP4 (yuv420p, BT.709,
         limited range, +faststart). With the job's `audio`, the file also gets an AAC track
@@ -31,10 +48,11 @@ enum Help {
           --threads N         render threads (default: all cores); output is identical for any N
           --progress MODE     auto (a bar on a terminal, silent otherwise), bar, json (one JSON
                               object per frame on stdout) or none
+          --set name=value    a job variable (repeatable; see the job's "variables")
         """
 
     static let preview = """
-        usage: kiln preview JOB (--at SECONDS | --frame N) -o OUT.png [--threads N]
+        usage: kiln preview JOB (--at SECONDS | --frame N) -o OUT.png [--threads N] [--set name=value]...
 
         Renders one frame to a PNG: the same pixels the video gets before YUV conversion.
 
@@ -60,12 +78,130 @@ enum Help {
         parameter with its type, range, default and a line of help.
         """
 
+    static let queueOption = """
+          --queue sqlite:PATH   the queue database (default: $KILN_QUEUE, else
+                                $XDG_STATE_HOME/kiln/queue.sqlite3 or ~/.local/state/kiln/queue.sqlite3)
+        """
+
+    static let enqueue = """
+        usage: kiln enqueue JOB... [--priority N] [--at TIME] [--set name=value]... [--batch FILE]
+                                   [--idempotency-key K] [--max-attempts N] [--json] [--queue sqlite:PATH]
+
+        Validates every job (and every batch row) exactly as `kiln render` would, then queues one
+        export per job and row. If anything is invalid, nothing is queued (exit 65, or 66 for a
+        missing file). Prints the new job ids, one per line (or JSON with --json).
+
+          --priority N          lower runs first (default 0; -1000…1000)
+          --at TIME             not before TIME: 2026-12-01T09:30:00Z, '2026-12-01 09:30' (local) or +10m
+          --set name=value      a job variable (repeatable); see the job's "variables"
+          --batch FILE          .csv with a header of variable names, or .jsonl with one object per
+                                line: one job per row, the row's values over --set
+          --idempotency-key K   a second enqueue with the same key returns the first job's id
+          --max-attempts N      attempts before a failing job is discarded (default 5)
+        \(queueOption)
+        """
+
+    static let worker = """
+        usage: kiln worker [--concurrency N] [--drain | --once] [--threads N] [--name NAME]
+                           [--grace SECONDS] [--queue sqlite:PATH]
+
+        Runs queued exports. Each job is claimed with a lease (60 s, renewed every 15 s with its
+        progress; KILN_QUEUE_LEASE_SECONDS shortens both), rendered to a temp file beside its
+        output and renamed into place before the job is marked completed. Failures retry with
+        backoff (15 s doubling, up to an hour); invalid jobs and missing files are discarded at
+        once. SIGINT/SIGTERM hands running jobs back to the queue and exits (a second signal
+        exits at once; after --grace seconds, default 30, the worker exits anyway).
+
+          --concurrency N   jobs at once (default 1), each on its own share of the cores
+          --drain           exit when no job is due
+          --once            run one job (if one is due) and exit
+          --threads N       render threads per job (default: cores / concurrency)
+        \(queueOption)
+        """
+
+    static let status = """
+        usage: kiln status [ID] [--json] [--state S[,S…]] [--queue sqlite:PATH]
+
+        Lists queued jobs (id, state, progress, attempts, output), or one job in detail with its
+        attempts and last error. --json prints the same as JSON (an array, or one object).
+        States: scheduled, available, running, retryable, completed, discarded, cancelled.
+        \(queueOption)
+        """
+
+    static let logs = """
+        usage: kiln logs ID [--queue sqlite:PATH]
+
+        Prints what happened to a job: enqueued, each attempt's claim and its end (completed,
+        failed with the error, crashed, returned), cancel and retry requests.
+        """
+
+    static let cancel = """
+        usage: kiln cancel ID [--queue sqlite:PATH]
+
+        Cancels a waiting job at once; a running job's worker stops at its next heartbeat and
+        removes its temp file. Exit 65 if the job has already ended.
+        """
+
+    static let retry = """
+        usage: kiln retry ID [--queue sqlite:PATH]
+
+        Queues an ended (or retryable) job again now, with a fresh set of attempts.
+        """
+
+    static let prune = """
+        usage: kiln prune --older-than DURATION [--queue sqlite:PATH]
+
+        Deletes completed, discarded and cancelled jobs (and their attempts and logs) that ended
+        more than DURATION ago: 90 (seconds), 45s, 30m, 12h, 7d, 2w, 1h30m. Output files stay.
+        """
+
+    static let run = """
+        usage: kiln run JOB [--set name=value]... [--threads N] [--queue sqlite:PATH]
+
+        Enqueues JOB into the embedded queue and runs the queue until nothing is due, in this
+        process; prints the output path. Exit 0 when the job completed, 75 when it failed and is
+        waiting to retry, 65/66 when the job is invalid.
+        """
+
+    static let schedule = """
+        usage: kiln schedule add NAME --cron "EXPR" [--tz ZONE] [--misfire run_once|skip|run_all]
+                                 [--overlap skip|allow] [--set name=value]... [--priority N] JOB
+               kiln schedule list [--json]
+               kiln schedule remove|pause|resume NAME
+               kiln schedule next NAME [--count N]     (or: next --cron "EXPR" [--tz ZONE])
+
+        Recurring renders. Workers run the cron tick (any number at once: each fire makes exactly
+        one job). EXPR is five fields, minute hour day-of-month month day-of-week (`*`, `*/15`,
+        `1-5`, `1,15`, names jan…dec and sun…sat; when both day fields are restricted a day
+        matches either), or @hourly, @daily, @weekly, @monthly, @yearly. --tz is an IANA zone
+        (default UTC): a time skipped by a spring-forward change fires once at the first valid
+        instant after it; a time repeated by a fall-back change fires once, the first time.
+
+          --misfire run_once   after downtime, one run for the latest missed fire within an hour
+                    skip       only fires that are on time (within a minute) run
+                    run_all    every missed fire runs (the latest 100)
+          --overlap skip       a fire is skipped while the previous run is still queued or running
+                    allow      runs may overlap
+          JOB                  read again at each fire; output paths may use {schedule}, {date}
+                               and {time} (the fire time, in the schedule's zone)
+        \(queueOption)
+        """
+
     static func command(_ name: String) -> String? {
         switch name {
         case "render": return render
         case "preview": return preview
         case "validate": return validate
         case "layers": return layers
+        case "enqueue": return enqueue
+        case "worker": return worker
+        case "status": return status
+        case "logs": return logs
+        case "cancel": return cancel
+        case "retry": return retry
+        case "prune": return prune
+        case "run": return run
+        case "schedule": return schedule
         default: return nil
         }
     }

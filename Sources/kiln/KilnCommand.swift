@@ -15,7 +15,9 @@ enum ExitCode {
     static let dataError: Int32 = 65
     static let noInput: Int32 = 66
     static let software: Int32 = 70
+    static let unavailable: Int32 = 69
     static let cannotCreate: Int32 = 73
+    static let tempFailure: Int32 = 75
 }
 
 struct UsageError: Error {
@@ -47,6 +49,14 @@ enum KilnCommand {
             case "preview": return try PreviewCommand.run(Array(args.dropFirst()))
             case "validate": return try ValidateCommand.run(Array(args.dropFirst()))
             case "layers": return try LayersCommand.run(Array(args.dropFirst()))
+            case "enqueue": return try EnqueueCommand.run(Array(args.dropFirst()))
+            case "worker": return try WorkerCommand.run(Array(args.dropFirst()))
+            case "status": return try StatusCommand.run(Array(args.dropFirst()))
+            case "logs": return try LogsCommand.run(Array(args.dropFirst()))
+            case "cancel", "retry": return try JobActionCommand.run(first, Array(args.dropFirst()))
+            case "prune": return try PruneCommand.run(Array(args.dropFirst()))
+            case "run": return try RunCommand.run(Array(args.dropFirst()))
+            case "schedule": return try ScheduleCommand.run(Array(args.dropFirst()))
             default:
                 throw UsageError(message: "unknown command '\(first)'", command: nil)
             }
@@ -77,6 +87,8 @@ enum Output {
 struct Arguments {
     var positionals: [String] = []
     var values: [String: String] = [:]
+    /// Every value of a flag given more than once (`--set a=1 --set b=2`), in order.
+    var repeated: [String: [String]] = [:]
     var flags: Set<String> = []
 
     init(_ args: [String], command: String, valued: Set<String>, boolean: Set<String> = []) throws {
@@ -102,15 +114,18 @@ struct Arguments {
             if name == "-h" || name == "--help" {
                 flags.insert("--help")
             } else if valued.contains(name) {
+                let value: String
                 if let inline {
-                    values[name] = inline
+                    value = inline
                 } else {
                     guard i < args.count else {
                         throw UsageError(message: "\(name) needs a value", command: command)
                     }
-                    values[name] = args[i]
+                    value = args[i]
                     i += 1
                 }
+                values[name] = value
+                repeated[name, default: []].append(value)
             } else if boolean.contains(name) {
                 flags.insert(name)
             } else {
@@ -140,10 +155,10 @@ struct Arguments {
     }
 }
 
-/// Loads a job with every registered layer kind.
-func loadJob(_ path: String) -> Result<Job, JobLoadError> {
+/// Loads a job with every registered layer kind, and the `--set` variables.
+func loadJob(_ path: String, variables: [String: String] = [:]) -> Result<Job, JobLoadError> {
     do {
-        return .success(try JobFiles.load(file: path))
+        return .success(try JobFiles.load(file: path, options: JobLoadOptions(variables: variables)))
     } catch {
         return .failure(error)
     }

@@ -25,15 +25,23 @@ struct KilnProcess {
         let stderr: String
     }
 
-    static func start(_ args: [String], cwd: URL = repositoryRoot) throws -> (Process, Pipe, Pipe) {
-        try launch(binary, args, cwd: cwd)
+    static func start(_ args: [String], cwd: URL = repositoryRoot, environment: [String: String] = [:]) throws
+        -> (Process, Pipe, Pipe)
+    {
+        try launch(binary, args, cwd: cwd, environment: environment)
     }
 
-    static func launch(_ executable: URL, _ args: [String], cwd: URL) throws -> (Process, Pipe, Pipe) {
+    static func launch(_ executable: URL, _ args: [String], cwd: URL, environment: [String: String] = [:])
+        throws
+        -> (Process, Pipe, Pipe)
+    {
         let process = Process()
         process.executableURL = executable
         process.arguments = args
         process.currentDirectoryURL = cwd
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
@@ -58,8 +66,10 @@ struct KilnProcess {
             stderr: String(decoding: stderr, as: UTF8.self))
     }
 
-    static func run(_ args: [String], cwd: URL = repositoryRoot) throws -> Result {
-        let (process, out, err) = try start(args, cwd: cwd)
+    static func run(_ args: [String], cwd: URL = repositoryRoot, environment: [String: String] = [:]) throws
+        -> Result
+    {
+        let (process, out, err) = try start(args, cwd: cwd, environment: environment)
         return collect(process, out, err)
     }
 

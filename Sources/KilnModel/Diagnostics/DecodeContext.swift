@@ -11,6 +11,13 @@ public final class DecodeContext {
     /// The output's duration in seconds once the output has decoded, so that times which must
     /// lie on the timeline (animation triggers) can be checked; nil skips that check.
     public var timelineDuration: Double?
+    /// The final value of each job variable (after `--set` / batch overrides), as text.
+    public internal(set) var variables: [String: String] = [:]
+    /// Paths of `{"var": …}` references that named no variable: the decoder's own complaints
+    /// about what is left there would only repeat that error.
+    var unresolvedReferences: Set<String> = []
+    /// Date, time and extra names for `{…}` in the output path.
+    public var outputTemplate = OutputTemplate()
     /// `appear` of each layer being decoded, outermost first (inherited when a layer has none).
     private var layerStarts: [Double] = []
 
@@ -39,7 +46,15 @@ public final class DecodeContext {
     }
 
     public func error(_ message: String, location: SourceLocation?, path: JSONPath) {
+        if !unresolvedReferences.isEmpty, isInsideUnresolvedReference(path) { return }
         diagnostics.append(Diagnostic(file: file, path: path, location: location, message: message))
+    }
+
+    private func isInsideUnresolvedReference(_ path: JSONPath) -> Bool {
+        let text = path.description
+        return unresolvedReferences.contains {
+            text == $0 || text.hasPrefix($0 + ".") || text.hasPrefix($0 + "[")
+        }
     }
 
     /// A file the job names does not exist.

@@ -1,25 +1,42 @@
 import Foundation
 
+/// What a caller adds to a job file: variable values (`--set`, batch rows) and the date and names
+/// its output path template expands with.
+public struct JobLoadOptions: Sendable {
+    public var variables: [String: String]
+    public var outputTemplate: OutputTemplate
+
+    public init(variables: [String: String] = [:], outputTemplate: OutputTemplate = OutputTemplate()) {
+        self.variables = variables
+        self.outputTemplate = outputTemplate
+    }
+}
+
 /// Reads and validates a job file, reporting every problem at once.
 public enum JobLoader {
     /// Job files are small; the cap keeps a mistaken or hostile input from exhausting memory.
     public static let maximumFileSize = 64 * 1024 * 1024
-    public static let topLevelKeys = ["kiln", "output", "layers", "audio", "comment"]
+    public static let topLevelKeys = ["kiln", "output", "layers", "audio", "variables", "comment"]
 
     public static func load(
         file: String, kinds: [LayerKind], effects: [EffectKind] = [],
-        services: DecodeServices = DecodeServices()
+        services: DecodeServices = DecodeServices(), options: JobLoadOptions = JobLoadOptions()
     ) throws(JobLoadError) -> Job {
         let url = URL(fileURLWithPath: file)
-        let bytes = try read(url, file: file)
+        let bytes = try readBytes(file: file)
         return try decode(
             bytes: bytes, file: file, baseDirectory: url.deletingLastPathComponent().standardizedFileURL,
-            kinds: kinds, effects: effects, services: services)
+            kinds: kinds, effects: effects, services: services, options: options)
+    }
+
+    /// The job file's bytes, checked for existence and size (what a queue snapshots).
+    public static func readBytes(file: String) throws(JobLoadError) -> [UInt8] {
+        try read(URL(fileURLWithPath: file), file: file)
     }
 
     public static func decode(
         bytes: [UInt8], file: String, baseDirectory: URL, kinds: [LayerKind], effects: [EffectKind] = [],
-        services: DecodeServices = DecodeServices()
+        services: DecodeServices = DecodeServices(), options: JobLoadOptions = JobLoadOptions()
     ) throws(JobLoadError) -> Job {
         guard bytes.count <= maximumFileSize else {
             throw .invalid([tooLarge(file: file, size: bytes.count)])
@@ -33,7 +50,13 @@ public enum JobLoader {
             ])
         }
         let context = DecodeContext(file: file, baseDirectory: baseDirectory, services: services)
-        let job = JobDecoding(context: context, kinds: kinds, effects: effects).decode(root)
+        context.outputTemplate = options.outputTemplate
+        let (declarations, values) = JobVariables.resolve(
+            root, overrides: options.variables, context: context)
+        context.variables = values
+        let substituted = JobVariables.substitute(
+            root, path: .root, declarations: declarations, values: values, context: context)
+        let job = JobDecoding(context: context, kinds: kinds, effects: effects).decode(substituted)
         guard let job, !context.hasErrors else {
             throw .invalid(sortedByLocation(context.diagnostics))
         }

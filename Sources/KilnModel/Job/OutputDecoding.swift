@@ -44,6 +44,15 @@ enum OutputDecoding {
                 context.error(
                     "output path must not be empty", at: parameters.node("path"),
                     path: parameters.path("path"))
+            } else if written.contains("{") {
+                let values = context.outputTemplate.values(jobFile: jobFile, variables: context.variables)
+                let expanded = JobVariables.interpolate(written, opening: "{", values: values) { name in
+                    context.error(
+                        "unknown name '{\(name)}' in the output path (known: job, date, time, "
+                            + "\((values.keys.filter { !["job", "date", "time"].contains($0) }.sorted() + ["variables"]).joined(separator: ", ")))",
+                        at: parameters.node("path"), path: parameters.path("path"))
+                }
+                outputURL = context.resolvePath(expanded)
             } else {
                 outputURL = context.resolvePath(written)
             }

@@ -1,0 +1,122 @@
+import Foundation
+
+extension SQLiteJobStore: ScheduleStore {
+    public var now: Double { clock.wall() }
+
+    public func addSchedule(
+        name: String, cron: CronExpression, misfire: MisfirePolicy, overlap: OverlapPolicy, jobFile: String,
+        variables: [String: String], priority: Int
+    ) throws -> Schedule {
+        let now = clock.wall()
+        // Foundation names UTC "GMT"; users wrote UTC.
+        let zoneName = cron.timeZone.identifier == "GMT" ? "UTC" : cron.timeZone.identifier
+        guard let first = cron.next(after: now) else {
+            throw QueueError.invalidSchedule(name: name, reason: "'\(cron.text)' never fires")
+        }
+        return try db.writeTransaction { () throws(SQLiteError) -> Schedule in
+            if try !db.query("SELECT 1 FROM schedules WHERE name = ?", [.text(name)]).isEmpty {
+                throw SQLiteError(code: 19, message: "a schedule named '\(name)' already exists", sql: nil)
+            }
+            let id =
+                try db.query(
+                    """
+                    INSERT INTO schedules (name, cron, time_zone, misfire, overlap, job_file, variables, priority, next_fire,
+                                           created_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id
+                    """,
+                    [
+                        .text(name), .text(cron.text), .text(cron.timeZone.identifier),
+                        .text(misfire.rawValue),
+                        .text(overlap.rawValue), .text(jobFile), .text(VariablesJSON.encode(variables)),
+                        .integer(Int64(priority)), .real(first), .real(now),
+                    ]
+                ).first?.first?.int ?? 0
+            return Schedule(
+                id: id, name: name, cron: cron.text, timeZone: zoneName, misfire: misfire,
+                overlap: overlap, jobFile: jobFile, variables: variables, priority: priority, paused: false,
+                nextFire: first, lastFire: nil, lastNote: nil)
+        }
+    }
+
+    static let scheduleColumns = """
+        id, name, cron, time_zone, misfire, overlap, job_file, variables, priority, paused, next_fire, last_fire,
+        last_note
+        """
+
+    static func decodeSchedule(_ row: [SQLiteValue]) -> Schedule {
+        Schedule(
+            id: row[0].int ?? 0, name: row[1].string ?? "", cron: row[2].string ?? "",
+            timeZone: row[3].string ?? "UTC",
+            misfire: MisfirePolicy(rawValue: row[4].string ?? "") ?? .runOnce,
+            overlap: OverlapPolicy(rawValue: row[5].string ?? "") ?? .skip, jobFile: row[6].string ?? "",
+            variables: VariablesJSON.decode(row[7].string ?? "{}"), priority: Int(row[8].int ?? 0),
+            paused: row[9].int == 1, nextFire: row[10].double, lastFire: row[11].double,
+            lastNote: row[12].string)
+    }
+
+    public func schedules() throws -> [Schedule] {
+        try db.query("SELECT \(Self.scheduleColumns) FROM schedules ORDER BY name").map(Self.decodeSchedule)
+    }
+
+    public func schedule(named name: String) throws -> Schedule? {
+        try db.query("SELECT \(Self.scheduleColumns) FROM schedules WHERE name = ?", [.text(name)]).first.map(
+            Self.decodeSchedule)
+    }
+
+    public func removeSchedule(named name: String) throws -> Bool {
+        try db.writeTransaction { () throws(SQLiteError) -> Bool in
+            try db.query("DELETE FROM schedules WHERE name = ?", [.text(name)])
+            return db.changes == 1
+        }
+    }
+
+    public func setPaused(_ paused: Bool, named name: String) throws -> Bool {
+        guard let schedule = try schedule(named: name) else { return false }
+        let next = paused ? schedule.nextFire : try schedule.expression().next(after: clock.wall())
+        return try db.writeTransaction { () throws(SQLiteError) -> Bool in
+            try db.query(
+                "UPDATE schedules SET paused = ?, next_fire = ? WHERE name = ?",
+                [.integer(paused ? 1 : 0), next.map { .real($0) } ?? .null, .text(name)])
+            return db.changes == 1
+        }
+    }
+
+    public func dueSchedules() throws -> [Schedule] {
+        try db.query(
+            "SELECT \(Self.scheduleColumns) FROM schedules WHERE paused = 0 AND next_fire <= ? ORDER BY next_fire",
+            [.real(clock.wall())]
+        ).map(Self.decodeSchedule)
+    }
+
+    public func hasActiveJobs(scheduleID: Int64) throws -> Bool {
+        try !db.query(
+            """
+            SELECT 1 FROM jobs WHERE schedule_id = ? AND state IN ('scheduled', 'available', 'running', 'retryable')
+            LIMIT 1
+            """, [.integer(scheduleID)]
+        ).isEmpty
+    }
+
+    public func commitTick(_ schedule: Schedule, jobs: [EnqueueRequest], nextFire: Double?, note: String?)
+        throws
+        -> Bool
+    {
+        let now = clock.wall()
+        return try db.writeTransaction { () throws(SQLiteError) -> Bool in
+            try db.query(
+                """
+                UPDATE schedules SET next_fire = ?, last_fire = COALESCE(?, last_fire), last_note = ?
+                WHERE id = ? AND paused = 0 AND next_fire = ?
+                """,
+                [
+                    nextFire.map { .real($0) } ?? .null,
+                    jobs.last?.schedule.map { .real($0.fireTime) } ?? .null,
+                    note.map { .text($0) } ?? .null, .integer(schedule.id),
+                    schedule.nextFire.map { .real($0) } ?? .null,
+                ])
+            guard db.changes == 1 else { return false }
+            for request in jobs { _ = try insert(request, now: now) }
+            return true
+        }
+    }
+}

@@ -1,0 +1,383 @@
+import Foundation
+
+/// The embedded queue: one SQLite file (WAL, `synchronous=FULL`, every write in `BEGIN
+/// IMMEDIATE`). One store per thread: it owns one connection.
+public final class SQLiteJobStore: JobStore {
+    public let path: String
+    let db: SQLiteConnection
+    let clock: any QueueClock
+    public let policy: RetryPolicy
+    /// Picks the point in the backoff's jitter band; tests fix it.
+    private var jitterUnit: () -> Double = { Double.random(in: 0...1) }
+
+    public func jitterUnitForTests(_ unit: @escaping () -> Double) { jitterUnit = unit }
+
+    public init(path: String, clock: any QueueClock = SystemClock(), policy: RetryPolicy = RetryPolicy())
+        throws
+    {
+        try StoreLocation.check(databasePath: path)
+        self.path = path
+        self.clock = clock
+        self.policy = policy
+        db = try SQLiteConnection(path: path)
+        try SQLiteSchema.migrate(db)
+    }
+
+    // MARK: - Enqueue
+
+    public func enqueue(_ requests: [EnqueueRequest]) throws -> [Int64] {
+        let now = clock.wall()
+        return try db.writeTransaction { () throws(SQLiteError) -> [Int64] in
+            var ids: [Int64] = []
+            for request in requests { ids.append(try insert(request, now: now)) }
+            return ids
+        }
+    }
+
+    /// Inserts one job inside the caller's transaction, or returns the job its idempotency key
+    /// or schedule fire already made.
+    func insert(_ request: EnqueueRequest, now: Double) throws(SQLiteError) -> Int64 {
+        if let existing = try existingID(for: request) { return existing }
+        let runAt = request.runAt ?? now
+        let rows = try db.query(
+            """
+            INSERT INTO jobs (state, name, job_file, job_json, base_dir, variables, output, priority,
+                              run_at, max_attempts, idempotency_key, schedule_id, fire_time, created_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id
+            """,
+            [
+                .text(runAt > now ? JobState.scheduled.rawValue : JobState.available.rawValue),
+                .text(request.name), .text(request.jobFile), .text(request.jobJSON),
+                .text(request.baseDirectory), .text(VariablesJSON.encode(request.variables)),
+                .text(request.output), .integer(Int64(request.priority)), .real(runAt),
+                .integer(Int64(request.maxAttempts)), request.idempotencyKey.map { .text($0) } ?? .null,
+                request.schedule.map { .integer($0.id) } ?? .null,
+                request.schedule.map { .real($0.fireTime) } ?? .null, .real(now),
+            ])
+        guard let id = rows.first?.first?.int else {
+            throw SQLiteError(code: -1, message: "INSERT returned no id", sql: nil)
+        }
+        let origin =
+            request.schedule.map { " by schedule \($0.id) for its fire at \(Self.iso($0.fireTime))" } ?? ""
+        try insertEvent(id, now, "enqueued\(origin) (\(request.jobFile) → \(request.output))")
+        return id
+    }
+
+    static func iso(_ seconds: Double) -> String {
+        ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: seconds))
+    }
+
+    private func existingID(for request: EnqueueRequest) throws(SQLiteError) -> Int64? {
+        if let key = request.idempotencyKey {
+            return try db.query("SELECT id FROM jobs WHERE idempotency_key = ?", [.text(key)]).first?.first?
+                .int
+        }
+        if let schedule = request.schedule {
+            return try db.query(
+                "SELECT id FROM jobs WHERE schedule_id = ? AND fire_time = ?",
+                [.integer(schedule.id), .real(schedule.fireTime)]
+            ).first?.first?.int
+        }
+        return nil
+    }
+
+    // MARK: - Workers
+
+    public func claim(as worker: WorkerIdentity) throws -> Claim? {
+        let now = clock.wall(), expires = clock.monotonic() + policy.leaseSeconds
+        return try db.writeTransaction { () throws(SQLiteError) -> Claim? in
+            let rows = try db.query(
+                """
+                UPDATE jobs SET state = 'running', attempt = attempt + 1, lease_token = lease_token + 1,
+                       lease_owner = ?, lease_host = ?, lease_pid = ?, lease_pid_start = ?, lease_boot = ?,
+                       lease_expires = ?, progress = 0, stage = 'claimed'
+                WHERE id = (SELECT id FROM jobs
+                            WHERE state IN ('scheduled', 'available', 'retryable') AND run_at <= ?
+                            ORDER BY priority, run_at, id LIMIT 1)
+                RETURNING \(JobRow.columns)
+                """,
+                [
+                    .text(worker.name), .text(worker.host), .integer(Int64(worker.pid)),
+                    .integer(Int64(bitPattern: worker.processStart)), .text(clock.bootID), .real(expires),
+                    .real(now),
+                ])
+            guard let row = rows.first else { return nil }
+            let job = JobRow.decode(row)
+            try db.query(
+                """
+                INSERT INTO attempts (job_id, number, lease_token, worker, host, pid, started_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                """,
+                [
+                    .integer(job.id), .integer(Int64(job.attempt)), .integer(job.leaseToken),
+                    .text(worker.name),
+                    .text(worker.host), .integer(Int64(worker.pid)), .real(now),
+                ])
+            try insertEvent(job.id, now, "attempt \(job.attempt) claimed by \(worker.name)")
+            return Claim(job: job, leaseToken: job.leaseToken, attempt: job.attempt)
+        }
+    }
+
+    public func heartbeat(_ claim: Claim, progress: Double, stage: String) throws -> HeartbeatOutcome {
+        let expires = clock.monotonic() + policy.leaseSeconds
+        return try db.writeTransaction { () throws(SQLiteError) -> HeartbeatOutcome in
+            let rows = try db.query(
+                """
+                UPDATE jobs SET lease_expires = ?, progress = ?, stage = ?
+                WHERE id = ? AND lease_token = ? AND state = 'running' RETURNING cancel_requested
+                """,
+                [
+                    .real(expires), .real(min(max(progress, 0), 1)), .text(stage), .integer(claim.job.id),
+                    .integer(claim.leaseToken),
+                ])
+            guard let row = rows.first else { return .leaseLost }
+            return .renewed(cancelRequested: row[0].int == 1)
+        }
+    }
+
+    public func complete(_ claim: Claim) throws -> Bool {
+        try finish(claim, outcome: .completed, error: nil) { _ in
+            "state = 'completed', progress = 1, stage = 'done', finished_at = :now"
+        }
+    }
+
+    public func fail(_ claim: Claim, error: String, permanent: Bool) throws -> Bool {
+        let exhausted = claim.attempt >= claim.job.maxAttempts
+        if permanent || exhausted {
+            return try finish(claim, outcome: .discarded, error: error) { _ in
+                "state = 'discarded', finished_at = :now"
+            }
+        }
+        let delay = policy.backoff(afterAttempt: claim.attempt, unit: jitterUnit())
+        return try finish(claim, outcome: .failed, error: error) { _ in
+            "state = 'retryable', run_at = :now + \(delay)"
+        }
+    }
+
+    public func release(_ claim: Claim, reason: String) throws -> Bool {
+        // The attempt is not charged: a worker asked to stop did nothing wrong.
+        try finish(claim, outcome: .interrupted, error: reason) { _ in
+            "state = 'available', attempt = attempt - 1, run_at = :now"
+        }
+    }
+
+    public func acknowledgeCancel(_ claim: Claim) throws -> Bool {
+        try finish(claim, outcome: .cancelled, error: nil) { _ in
+            "state = 'cancelled', finished_at = :now"
+        }
+    }
+
+    /// One fenced transition out of `running`, with the attempt row closed in the same transaction.
+    private func finish(
+        _ claim: Claim, outcome: AttemptRecord.Outcome, error: String?, assignments: (Double) -> String
+    ) throws -> Bool {
+        let now = clock.wall()
+        return try db.writeTransaction { () throws(SQLiteError) -> Bool in
+            let set = assignments(now).replacingOccurrences(of: ":now", with: "\(now)")
+            try db.query(
+                """
+                UPDATE jobs SET \(set), last_error = COALESCE(?, last_error), lease_owner = NULL, lease_expires = NULL
+                WHERE id = ? AND lease_token = ? AND state = 'running'
+                """,
+                [error.map { .text($0) } ?? .null, .integer(claim.job.id), .integer(claim.leaseToken)])
+            guard db.changes == 1 else { return false }
+            try closeAttempt(claim.job.id, token: claim.leaseToken, at: now, outcome: outcome, error: error)
+            try insertEvent(
+                claim.job.id, now,
+                "attempt \(claim.attempt) \(outcome.rawValue)" + (error.map { ": \($0)" } ?? ""))
+            return true
+        }
+    }
+
+    private func closeAttempt(
+        _ jobID: Int64, token: Int64, at now: Double, outcome: AttemptRecord.Outcome, error: String?
+    ) throws(SQLiteError) {
+        try db.query(
+            "UPDATE attempts SET ended_at = ?, outcome = ?, error = ? WHERE job_id = ? AND lease_token = ? AND ended_at IS NULL",
+            [
+                .real(now), .text(outcome.rawValue), error.map { .text($0) } ?? .null, .integer(jobID),
+                .integer(token),
+            ])
+    }
+
+    // MARK: - Operators
+
+    public func cancel(id: Int64) throws -> Bool {
+        let now = clock.wall()
+        return try db.writeTransaction { () throws(SQLiteError) -> Bool in
+            try db.query(
+                """
+                UPDATE jobs SET state = 'cancelled', finished_at = ?
+                WHERE id = ? AND state IN ('scheduled', 'available', 'retryable')
+                """, [.real(now), .integer(id)])
+            if db.changes == 1 {
+                try insertEvent(id, now, "cancelled")
+                return true
+            }
+            try db.query(
+                "UPDATE jobs SET cancel_requested = 1 WHERE id = ? AND state = 'running'", [.integer(id)])
+            guard db.changes == 1 else { return false }
+            try insertEvent(id, now, "cancel requested; the worker stops at its next heartbeat")
+            return true
+        }
+    }
+
+    public func retry(id: Int64) throws -> Bool {
+        let now = clock.wall()
+        return try db.writeTransaction { () throws(SQLiteError) -> Bool in
+            try db.query(
+                """
+                UPDATE jobs SET state = 'available', run_at = ?, finished_at = NULL, cancel_requested = 0,
+                       max_attempts = attempt + ?
+                WHERE id = ? AND state IN ('retryable', 'discarded', 'cancelled', 'completed')
+                """, [.real(now), .integer(Int64(RetryPolicy.defaultAttempts)), .integer(id)])
+            guard db.changes == 1 else { return false }
+            try insertEvent(id, now, "retry requested")
+            return true
+        }
+    }
+
+    public func reap() throws -> Int {
+        let now = clock.wall(), monotonic = clock.monotonic(), boot = clock.bootID
+        let host = ProcessInfo.processInfo.hostName
+        return try db.writeTransaction { () throws(SQLiteError) -> Int in
+            let running = try db.query(
+                """
+                SELECT id, lease_token, attempt, max_attempts, lease_expires, lease_boot, lease_host, lease_pid,
+                       lease_pid_start
+                FROM jobs WHERE state = 'running'
+                """)
+            var reclaimed = 0
+            for row in running {
+                let id = row[0].int!, token = row[1].int!, attempt = row[2].int!, maximum = row[3].int!
+                let expired = row[5].string != boot || (row[4].double ?? 0) < monotonic
+                let ownerGone =
+                    row[6].string == host && row[5].string == boot
+                    && !ProcessTable.isAlive(
+                        pid: Int32(row[7].int ?? 0), start: UInt64(bitPattern: row[8].int ?? 0))
+                guard expired || ownerGone else { continue }
+                let exhausted = attempt >= maximum
+                try db.query(
+                    """
+                    UPDATE jobs SET state = ?, run_at = ?, finished_at = ?, lease_owner = NULL, lease_expires = NULL,
+                           last_error = ?
+                    WHERE id = ? AND lease_token = ? AND state = 'running'
+                    """,
+                    [
+                        .text(exhausted ? "discarded" : "available"), .real(now),
+                        exhausted ? .real(now) : .null,
+                        .text(ownerGone ? "worker process died" : "lease expired"), .integer(id),
+                        .integer(token),
+                    ])
+                guard db.changes == 1 else { continue }
+                try closeAttempt(
+                    id, token: token, at: now, outcome: .crashed,
+                    error: ownerGone ? "worker process died" : "lease expired")
+                try insertEvent(
+                    id, now,
+                    "attempt \(attempt) crashed (\(ownerGone ? "worker process died" : "lease expired")); "
+                        + (exhausted ? "discarded: no attempts left" : "available again"))
+                reclaimed += 1
+            }
+            return reclaimed
+        }
+    }
+
+    public func prune(endedBefore before: Double) throws -> Int {
+        try db.writeTransaction { () throws(SQLiteError) -> Int in
+            try db.query(
+                "DELETE FROM jobs WHERE state IN ('completed', 'discarded', 'cancelled') AND finished_at < ?",
+                [.real(before)])
+            return db.changes
+        }
+    }
+
+    // MARK: - Reading
+
+    public func job(id: Int64) throws -> QueuedJob? {
+        try db.query("SELECT \(JobRow.columns) FROM jobs WHERE id = ?", [.integer(id)]).first.map(
+            JobRow.decode)
+    }
+
+    public func jobs(states: [JobState]?) throws -> [QueuedJob] {
+        let filter = states.map { list in
+            "WHERE state IN (" + list.map { "'\($0.rawValue)'" }.joined(separator: ", ") + ")"
+        }
+        return try db.query("SELECT \(JobRow.columns) FROM jobs \(filter ?? "") ORDER BY id").map(
+            JobRow.decode)
+    }
+
+    public func attempts(jobID: Int64) throws -> [AttemptRecord] {
+        try db.query(
+            """
+            SELECT job_id, number, lease_token, worker, host, pid, started_at, ended_at, outcome, error
+            FROM attempts WHERE job_id = ? ORDER BY number, started_at
+            """, [.integer(jobID)]
+        ).map { row in
+            AttemptRecord(
+                jobID: row[0].int!, number: Int(row[1].int!), leaseToken: row[2].int!,
+                worker: row[3].string ?? "",
+                host: row[4].string ?? "", pid: Int32(row[5].int ?? 0), startedAt: row[6].double ?? 0,
+                endedAt: row[7].double, outcome: row[8].string.flatMap(AttemptRecord.Outcome.init(rawValue:)),
+                error: row[9].string)
+        }
+    }
+
+    public func events(jobID: Int64) throws -> [(at: Double, message: String)] {
+        try db.query("SELECT at, message FROM events WHERE job_id = ? ORDER BY id", [.integer(jobID)]).map {
+            (at: $0[0].double ?? 0, message: $0[1].string ?? "")
+        }
+    }
+
+    public func log(jobID: Int64, _ message: String) throws {
+        let now = clock.wall()
+        try db.writeTransaction { () throws(SQLiteError) in try insertEvent(jobID, now, message) }
+    }
+
+    /// `PRAGMA integrity_check`'s verdict ("ok" when sound).
+    public func integrityCheck() throws -> String {
+        try db.query("PRAGMA integrity_check").map { $0.first?.string ?? "" }.joined(separator: "; ")
+    }
+
+    private func insertEvent(_ jobID: Int64, _ at: Double, _ message: String) throws(SQLiteError) {
+        try db.query(
+            "INSERT INTO events (job_id, at, message) VALUES (?, ?, ?)",
+            [.integer(jobID), .real(at), .text(message)])
+    }
+}
+
+/// The job columns every read selects, and their decoding.
+enum JobRow {
+    static let columns = """
+        id, state, name, job_file, job_json, base_dir, variables, output, priority, run_at, attempt, max_attempts,
+        lease_token, progress, stage, cancel_requested, idempotency_key, last_error, created_at, finished_at,
+        schedule_id, fire_time
+        """
+
+    static func decode(_ row: [SQLiteValue]) -> QueuedJob {
+        QueuedJob(
+            id: row[0].int!, state: JobState(rawValue: row[1].string ?? "") ?? .discarded,
+            name: row[2].string ?? "",
+            jobFile: row[3].string ?? "", jobJSON: row[4].string ?? "", baseDirectory: row[5].string ?? "",
+            variables: VariablesJSON.decode(row[6].string ?? "{}"), output: row[7].string ?? "",
+            priority: Int(row[8].int ?? 0), runAt: row[9].double ?? 0, attempt: Int(row[10].int ?? 0),
+            maxAttempts: Int(row[11].int ?? 0), leaseToken: row[12].int ?? 0, progress: row[13].double ?? 0,
+            stage: row[14].string, cancelRequested: row[15].int == 1, idempotencyKey: row[16].string,
+            lastError: row[17].string, createdAt: row[18].double ?? 0, finishedAt: row[19].double,
+            scheduleID: row[20].int, fireTime: row[21].double)
+    }
+}
+
+/// Job variables as a JSON object of strings, keys sorted so equal maps store equal text.
+enum VariablesJSON {
+    static func encode(_ variables: [String: String]) -> String {
+        guard let data = try? JSONSerialization.data(withJSONObject: variables, options: [.sortedKeys]) else {
+            return "{}"
+        }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    static func decode(_ text: String) -> [String: String] {
+        (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: String] ?? [:]
+    }
+}

@@ -1,0 +1,123 @@
+/// The queue's tables, versioned by `PRAGMA user_version`: each migration runs once, in its own
+/// write transaction, in order. A database from a newer Kiln is refused rather than guessed at.
+enum SQLiteSchema {
+    static let migrations: [String] = [
+        // 1: jobs, their attempts and log lines.
+        """
+        CREATE TABLE jobs (
+            id INTEGER PRIMARY KEY,
+            state TEXT NOT NULL CHECK (state IN ('scheduled', 'available', 'running', 'retryable', 'completed',
+                                                 'discarded', 'cancelled')),
+            name TEXT NOT NULL,
+            job_file TEXT NOT NULL,
+            job_json TEXT NOT NULL,
+            base_dir TEXT NOT NULL,
+            variables TEXT NOT NULL DEFAULT '{}',
+            output TEXT NOT NULL,
+            priority INTEGER NOT NULL DEFAULT 0,
+            run_at REAL NOT NULL,
+            attempt INTEGER NOT NULL DEFAULT 0,
+            max_attempts INTEGER NOT NULL DEFAULT 5 CHECK (max_attempts >= 1),
+            lease_token INTEGER NOT NULL DEFAULT 0,
+            lease_owner TEXT,
+            lease_host TEXT,
+            lease_pid INTEGER,
+            lease_pid_start INTEGER,
+            lease_boot TEXT,
+            lease_expires REAL,
+            progress REAL NOT NULL DEFAULT 0,
+            stage TEXT,
+            cancel_requested INTEGER NOT NULL DEFAULT 0,
+            idempotency_key TEXT UNIQUE,
+            schedule_id INTEGER,
+            fire_time REAL,
+            last_error TEXT,
+            created_at REAL NOT NULL,
+            finished_at REAL,
+            UNIQUE (schedule_id, fire_time)
+        );
+        CREATE INDEX jobs_due ON jobs (state, priority, run_at, id);
+        CREATE INDEX jobs_finished ON jobs (finished_at) WHERE finished_at IS NOT NULL;
+        CREATE TABLE attempts (
+            job_id INTEGER NOT NULL REFERENCES jobs (id) ON DELETE CASCADE,
+            number INTEGER NOT NULL,
+            lease_token INTEGER NOT NULL,
+            worker TEXT NOT NULL,
+            host TEXT NOT NULL,
+            pid INTEGER NOT NULL,
+            started_at REAL NOT NULL,
+            ended_at REAL,
+            outcome TEXT,
+            error TEXT,
+            PRIMARY KEY (job_id, lease_token)
+        );
+        CREATE TABLE events (
+            id INTEGER PRIMARY KEY,
+            job_id INTEGER NOT NULL REFERENCES jobs (id) ON DELETE CASCADE,
+            at REAL NOT NULL,
+            message TEXT NOT NULL
+        );
+        CREATE INDEX events_job ON events (job_id, id);
+        """,
+        // 2: recurring schedules; their jobs carry (schedule_id, fire_time), unique per fire.
+        """
+        CREATE TABLE schedules (
+            id INTEGER PRIMARY KEY,
+            name TEXT NOT NULL UNIQUE,
+            cron TEXT NOT NULL,
+            time_zone TEXT NOT NULL,
+            misfire TEXT NOT NULL CHECK (misfire IN ('run_once', 'skip', 'run_all')),
+            overlap TEXT NOT NULL CHECK (overlap IN ('skip', 'allow')),
+            job_file TEXT NOT NULL,
+            variables TEXT NOT NULL DEFAULT '{}',
+            priority INTEGER NOT NULL DEFAULT 0,
+            paused INTEGER NOT NULL DEFAULT 0,
+            next_fire REAL,
+            last_fire REAL,
+            last_note TEXT,
+            created_at REAL NOT NULL
+        );
+        CREATE INDEX schedules_due ON schedules (paused, next_fire);
+        CREATE INDEX jobs_schedule ON jobs (schedule_id, state) WHERE schedule_id IS NOT NULL;
+        """,
+    ]
+
+    static var currentVersion: Int { migrations.count }
+
+    static func migrate(_ db: SQLiteConnection) throws {
+        for (index, sql) in migrations.enumerated() {
+            let target = index + 1
+            try db.writeTransaction { () throws(SQLiteError) in
+                let version = Int(try db.query("PRAGMA user_version").first?.first?.int ?? 0)
+                guard version < target else { return }
+                try db.execute(sql)
+                try db.execute("PRAGMA user_version = \(target)")
+            }
+        }
+        let version = Int(try db.query("PRAGMA user_version").first?.first?.int ?? 0)
+        if version > currentVersion {
+            throw QueueError.newerSchema(path: db.path, found: version, supported: currentVersion)
+        }
+    }
+}
+
+/// Problems with the queue itself (not with a job).
+public enum QueueError: Error, CustomStringConvertible, Sendable {
+    case newerSchema(path: String, found: Int, supported: Int)
+    case networkFilesystem(path: String, kind: String)
+    case unusableLocation(path: String, reason: String)
+    case invalidSchedule(name: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .newerSchema(let path, let found, let supported):
+            "\(path): queue schema version \(found) is newer than this Kiln understands (\(supported)); upgrade Kiln"
+        case .networkFilesystem(let path, let kind):
+            "\(path) is on a network file system (\(kind)); SQLite's locking is not safe there: use a local disk or --queue postgres://…"
+        case .unusableLocation(let path, let reason):
+            "\(path): \(reason)"
+        case .invalidSchedule(let name, let reason):
+            "schedule '\(name)': \(reason)"
+        }
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import KilnExport
+import KilnModel
+import KilnQueue
+
+/// Turns job files (and batch rows) into queue requests, validating each exactly as a render
+/// would: any problem anywhere means nothing is inserted.
+public enum JobSubmission {
+    public struct Options {
+        public var variables: [String: String] = [:]
+        public var batchFile: String?
+        public var priority = 0
+        /// Wall seconds; nil = now.
+        public var runAt: Double?
+        public var idempotencyKey: String?
+        public var maxAttempts = RetryPolicy.defaultAttempts
+        /// The scheduler's fire: its id and time, and its name for `{schedule}` in output paths.
+        public var schedule: (id: Int64, fireTime: Double, name: String)?
+        public var timeZone = TimeZone.current
+
+        public init() {}
+    }
+
+    public struct Failure: Error, CustomStringConvertible {
+        /// Every problem, already formatted for a terminal.
+        public let messages: [String]
+        public let exitCode: Int32
+        public var description: String { messages.joined(separator: "\n") }
+    }
+
+    public static func requests(jobFiles: [String], options: Options, now: Double) throws(Failure)
+        -> [EnqueueRequest]
+    {
+        var rows: [(label: String?, values: [String: String])] = [(nil, [:])]
+        var messages: [String] = []
+        var missingOnly = true
+        if let batch = options.batchFile {
+            do {
+                rows = try BatchFile.rows(file: batch).map { ("\(batch):\($0.line)", $0.values) }
+            } catch {
+                throw Failure(messages: ["\(error)"], exitCode: 65)
+            }
+        }
+        var requests: [EnqueueRequest] = []
+        for file in jobFiles {
+            let bytes: [UInt8]
+            do {
+                bytes = try JobLoader.readBytes(file: file)
+            } catch {
+                messages.append("\(error)")
+                missingOnly = missingOnly && error.exitCode == 66
+                continue
+            }
+            let url = URL(fileURLWithPath: file).standardizedFileURL
+            let directory = url.deletingLastPathComponent()
+            for (index, row) in rows.enumerated() {
+                var variables = options.variables
+                variables.merge(row.values) { $1 }
+                let when = options.schedule?.fireTime ?? options.runAt ?? now
+                var template = OutputTemplate(
+                    date: Date(timeIntervalSince1970: when), timeZone: options.timeZone)
+                if let schedule = options.schedule { template.extra["schedule"] = schedule.name }
+                do {
+                    let job = try JobFiles.decode(
+                        bytes: bytes, file: file, baseDirectory: directory,
+                        options: JobLoadOptions(variables: variables, outputTemplate: template))
+                    requests.append(
+                        EnqueueRequest(
+                            name: url.deletingPathExtension().lastPathComponent, jobFile: url.path,
+                            jobJSON: String(decoding: bytes, as: UTF8.self), baseDirectory: directory.path,
+                            variables: variables, output: job.output.path.path, priority: options.priority,
+                            runAt: options.schedule == nil ? options.runAt : nil,
+                            maxAttempts: options.maxAttempts,
+                            idempotencyKey: options.idempotencyKey.map {
+                                rows.count > 1 || jobFiles.count > 1 ? "\($0)#\(file)#\(index)" : $0
+                            },
+                            schedule: options.schedule.map { ($0.id, $0.fireTime) }))
+                } catch {
+                    let prefix = row.label.map { "(batch row \($0)) " } ?? ""
+                    messages.append(prefix + "\(error)")
+                    missingOnly = missingOnly && error.exitCode == 66
+                }
+            }
+        }
+        guard messages.isEmpty else { throw Failure(messages: messages, exitCode: missingOnly ? 66 : 65) }
+        return requests
+    }
+}

@@ -1,0 +1,338 @@
+import Foundation
+import KilnExport
+import KilnModel
+import KilnQueue
+import Synchronization
+
+/// How long a worker runs.
+public enum WorkerMode: Sendable {
+    /// Until stopped by a signal, polling for due jobs.
+    case forever
+    /// Until no job is due, then exit.
+    case drain
+    /// One job (or none if none is due), then exit.
+    case once
+}
+
+/// What a worker did, for its exit message and tests.
+public struct WorkerSummary: Sendable, Equatable {
+    public var completed = 0
+    public var failed = 0
+    public var discarded = 0
+    public var cancelled = 0
+    public var released = 0
+    public var lost = 0
+}
+
+/// Runs queued exports: `concurrency` slots, each with its own store connection, claiming due
+/// jobs with a lease, rendering them through `VideoExport` (atomic output), heartbeating progress
+/// from a second connection, and recording how each attempt ended (queue.md).
+public final class QueueWorker: Sendable {
+    public struct Options: Sendable {
+        public var concurrency = 1
+        public var mode = WorkerMode.forever
+        /// Render threads per job; nil = all cores divided between the slots.
+        public var threadsPerJob: Int?
+        public var pollSeconds = 1.0
+        public var policy = RetryPolicy()
+        public var name: String?
+
+        public init() {}
+    }
+
+    let openStore: @Sendable () throws -> any JobStore & ScheduleStore
+    let options: Options
+    /// Set by SIGINT/SIGTERM: running jobs go back to `available`, and the worker exits.
+    let stop: CancellationFlag
+    let log: @Sendable (String) -> Void
+    let identity: WorkerIdentity
+    /// How often the cron tick runs; fires are at minute granularity.
+    static let tickSeconds = 5.0
+    private let summary = Mutex(WorkerSummary())
+
+    public init(
+        options: Options, stop: CancellationFlag, log: @escaping @Sendable (String) -> Void,
+        openStore: @escaping @Sendable () throws -> any JobStore & ScheduleStore
+    ) {
+        self.options = options
+        self.stop = stop
+        self.log = log
+        self.openStore = openStore
+        identity = WorkerIdentity.current(name: options.name)
+    }
+
+    /// Runs the slots to the end of the mode (or a stop signal) and returns what they did; throws
+    /// only when the queue itself cannot be opened.
+    public func run() throws -> WorkerSummary {
+        _ = try openStore()  // fail fast on a bad queue location, before any thread starts
+        let slots = options.mode == .once ? 1 : max(1, options.concurrency)
+        let threads =
+            options.threadsPerJob ?? max(1, ProcessInfo.processInfo.activeProcessorCount / slots)
+        let group = DispatchGroup()
+        let failures = Mutex<[String]>([])
+        for slot in 0..<slots {
+            group.enter()
+            let thread = Thread { [self] in
+                defer { group.leave() }
+                do {
+                    try slotLoop(threads: threads, runsScheduler: slot == 0)
+                } catch {
+                    log("worker slot \(slot): \(error)")
+                    failures.withLock { $0.append("\(error)") }
+                }
+            }
+            thread.name = "kiln-worker-\(slot)"
+            thread.start()
+        }
+        group.wait()
+        if let first = failures.withLock({ $0.first }) {
+            throw QueueError.unusableLocation(path: "queue", reason: first)
+        }
+        return summary.withLock { $0 }
+    }
+
+    /// One slot: reap now and then, tick the scheduler (slot 0), claim, render, repeat.
+    private func slotLoop(threads: Int, runsScheduler: Bool) throws {
+        let store = try openStore()
+        let scheduler = Scheduler(store: store, log: log)
+        var nextReap = 0.0, nextTick = 0.0
+        while stop.cancelledBySignal == nil {
+            let now = ProcessInfo.processInfo.systemUptime
+            if runsScheduler && now >= nextTick {
+                do {
+                    try scheduler.tick()
+                } catch {
+                    log("scheduler: \(error)")
+                }
+                nextTick = now + Self.tickSeconds * Double.random(in: 0.8...1.2)
+            }
+            if now >= nextReap {
+                let reaped = try store.reap()
+                if reaped > 0 { log("reclaimed \(reaped) job(s) whose worker stopped") }
+                // 15 s ±20 %, so many workers do not reap in lockstep.
+                nextReap = now + options.policy.heartbeatSeconds * Double.random(in: 0.8...1.2)
+            }
+            guard let claim = try store.claim(as: identity) else {
+                if options.mode != .forever { return }
+                Thread.sleep(forTimeInterval: options.pollSeconds)
+                continue
+            }
+            execute(claim, store: store, threads: threads)
+            if options.mode == .once { return }
+        }
+    }
+
+    /// One attempt: render, then record the outcome with the claim's fencing token.
+    func execute(_ claim: Claim, store: any JobStore, threads: Int) {
+        let job = claim.job
+        log("job \(job.id) (\(job.name)) attempt \(claim.attempt): rendering to \(job.output)")
+        let flag = CancellationFlag()
+        let heartbeat = Heartbeat(
+            claim: claim, policy: options.policy, flag: flag, stop: stop, openStore: openStore)
+        heartbeat.start()
+        var outcome: Result<ExportSummary, any Error>
+        do {
+            let loaded = try JobFiles.decode(
+                bytes: Array(job.jobJSON.utf8), file: job.jobFile,
+                baseDirectory: URL(fileURLWithPath: job.baseDirectory),
+                options: JobLoadOptions(variables: job.variables))
+            let output = URL(fileURLWithPath: job.output)
+            try? FileManager.default.createDirectory(
+                at: output.deletingLastPathComponent(), withIntermediateDirectories: true)
+            StaleTemporaryFiles.remove(besides: output, log: log)
+            let export = VideoExport(job: loaded, output: output, threads: threads)
+            outcome = .success(
+                try export.run(
+                    cancellation: flag,
+                    progress: { progress in
+                        heartbeat.report(Double(progress.frame) / Double(max(1, progress.totalFrames)))
+                    },
+                    beforeCommit: { heartbeat.renewNow() }))
+        } catch {
+            outcome = .failure(error)
+        }
+        heartbeat.finish()
+        if case .success = outcome, let pause = FaultInjection.pauseAfterRename {
+            // Test hook (fault-injection tests only): the window between rename and commit.
+            log(
+                "job \(job.id): KILN_FAULT_PAUSE_AFTER_RENAME: pausing \(pause) s before marking it completed"
+            )
+            Thread.sleep(forTimeInterval: pause)
+        }
+        record(outcome, claim: claim, store: store)
+    }
+
+    private func record(_ outcome: Result<ExportSummary, any Error>, claim: Claim, store: any JobStore) {
+        let id = claim.job.id
+        func attempt(
+            _ body: () throws -> Bool, _ counter: WritableKeyPath<WorkerSummary, Int>, _ message: String
+        ) {
+            do {
+                if try body() {
+                    summary.withLock { $0[keyPath: counter] += 1 }
+                    log("job \(id): \(message)")
+                } else {
+                    summary.withLock { $0.lost += 1 }
+                    log("job \(id): lease lost before \(message); another worker owns it now")
+                }
+            } catch {
+                log(
+                    "job \(id): could not record '\(message)': \(error) (the lease will expire and the job be retried)"
+                )
+            }
+        }
+        switch outcome {
+        case .success(let result):
+            attempt(
+                { try store.complete(claim) }, \.completed,
+                "completed: \(result.output.path) (\(result.frames) frames, \(String(format: "%.1f", result.elapsedSeconds)) s)"
+            )
+        case .failure(let error as JobLoadError):
+            attempt(
+                { try store.fail(claim, error: error.description, permanent: true) }, \.discarded,
+                "discarded: \(error)")
+        case .failure(let error as ExportError):
+            switch error {
+            case .cancelled(let code) where code == CancellationFlag.cancelRequested:
+                attempt({ try store.acknowledgeCancel(claim) }, \.cancelled, "cancelled")
+            case .cancelled(let code) where code == CancellationFlag.leaseLost:
+                summary.withLock { $0.lost += 1 }
+                log("job \(id): lease lost; stopped and removed the temp file")
+            case .cancelled(let signal):
+                attempt(
+                    { try store.release(claim, reason: "worker stopped by signal \(signal)") }, \.released,
+                    "returned to the queue (signal \(signal))")
+            case .job(let loadError):
+                attempt(
+                    { try store.fail(claim, error: loadError.description, permanent: true) }, \.discarded,
+                    "discarded: \(loadError)")
+            case .cannotCreateOutput, .media:
+                let exhausted = claim.attempt >= claim.job.maxAttempts
+                attempt(
+                    { try store.fail(claim, error: error.description, permanent: false) },
+                    exhausted ? \.discarded : \.failed,
+                    (exhausted ? "discarded after \(claim.attempt) attempts: " : "failed, will retry: ")
+                        + error.description)
+            }
+        case .failure(let error):
+            attempt(
+                { try store.fail(claim, error: "\(error)", permanent: false) }, \.failed, "failed: \(error)")
+        }
+    }
+}
+
+/// The lease keeper of one attempt: a thread with its own store connection that renews the
+/// lease with progress every heartbeat, turns a cancel request, a lost lease or a stop signal
+/// into the export's cancellation, and gives up on its own when it cannot renew for half a lease.
+final class Heartbeat: Sendable {
+    private let claim: Claim
+    private let policy: RetryPolicy
+    private let flag: CancellationFlag
+    private let stop: CancellationFlag
+    private let openStore: @Sendable () throws -> any JobStore & ScheduleStore
+    private let state = Mutex((progress: 0.0, finished: false, store: nil as (any JobStore)?))
+    private let done = DispatchSemaphore(value: 0)
+
+    init(
+        claim: Claim, policy: RetryPolicy, flag: CancellationFlag, stop: CancellationFlag,
+        openStore: @escaping @Sendable () throws -> any JobStore & ScheduleStore
+    ) {
+        self.claim = claim
+        self.policy = policy
+        self.flag = flag
+        self.stop = stop
+        self.openStore = openStore
+    }
+
+    func report(_ progress: Double) { state.withLock { $0.progress = progress } }
+
+    func start() {
+        let thread = Thread { [self] in
+            loop()
+            done.signal()
+        }
+        thread.name = "kiln-heartbeat"
+        thread.start()
+    }
+
+    func finish() {
+        state.withLock { $0.finished = true }
+        done.wait()
+    }
+
+    /// A fenced renewal just before the output is renamed into place: false if the lease is gone.
+    func renewNow() -> Bool {
+        guard flag.cancelledBySignal == nil else { return false }
+        return beat(stage: "committing") ?? false
+    }
+
+    private func loop() {
+        var lastRenewal = ProcessInfo.processInfo.systemUptime
+        var nextBeat = lastRenewal + policy.heartbeatSeconds
+        _ = beat(stage: "rendering")
+        while !state.withLock({ $0.finished }) {
+            Thread.sleep(forTimeInterval: 0.05)
+            if let signal = stop.cancelledBySignal { flag.cancel(signal: signal) }
+            let now = ProcessInfo.processInfo.systemUptime
+            guard now >= nextBeat else { continue }
+            nextBeat = now + policy.heartbeatSeconds
+            if beat(stage: "rendering") != nil {
+                lastRenewal = now
+            } else if now - lastRenewal > policy.leaseSeconds / 2 {
+                flag.cancel(signal: CancellationFlag.leaseLost)
+            }
+        }
+    }
+
+    /// true: renewed; false: the lease is lost (the export is told to stop); nil: the store could
+    /// not be reached this time.
+    private func beat(stage: String) -> Bool? {
+        // One connection, used by one thread at a time: the lock covers the call itself, since
+        // `renewNow` runs on the export's thread.
+        let renewed: HeartbeatOutcome? = state.withLock { s in
+            do {
+                let store = try s.store ?? openStore()
+                s.store = store
+                return try store.heartbeat(claim, progress: s.progress, stage: stage)
+            } catch {
+                s.store = nil
+                return nil
+            }
+        }
+        switch renewed {
+        case .renewed(let cancelRequested):
+            if cancelRequested { flag.cancel(signal: CancellationFlag.cancelRequested) }
+            return true
+        case .leaseLost:
+            flag.cancel(signal: CancellationFlag.leaseLost)
+            return false
+        case nil:
+            return nil
+        }
+    }
+}
+
+/// Temp files an earlier attempt left beside an output when its process was killed (they are
+/// named `.NAME.kiln-PID-TOKEN.EXT` by `AtomicOutputFile`); removed once that process is gone.
+enum StaleTemporaryFiles {
+    static func remove(besides output: URL, log: (String) -> Void) {
+        let directory = output.deletingLastPathComponent()
+        let prefix = ".\(output.lastPathComponent).kiln-"
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return }
+        for name in names where name.hasPrefix(prefix) {
+            let rest = name.dropFirst(prefix.count)
+            guard let dash = rest.firstIndex(of: "-"), let pid = Int32(rest[..<dash]) else { continue }
+            guard ProcessTable.startTime(of: pid) == nil else { continue }
+            if unlink(directory.appendingPathComponent(name).path) == 0 {
+                log("removed \(name), left by a worker (pid \(pid)) that is gone")
+            }
+        }
+    }
+}
+
+/// Environment switches for the fault-injection tests; nothing sets them in normal use.
+enum FaultInjection {
+    static var pauseAfterRename: Double? {
+        ProcessInfo.processInfo.environment["KILN_FAULT_PAUSE_AFTER_RENAME"].flatMap(Double.init)
+    }
+}

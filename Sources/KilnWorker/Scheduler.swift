@@ -1,0 +1,68 @@
+import Foundation
+import KilnQueue
+
+/// The cron tick: any number of workers may run it at once. Each due schedule's fires are
+/// planned by its misfire policy, skipped while its previous run is active (unless its overlap
+/// policy allows), validated and enqueued with the schedule's variables; the store commits a
+/// tick only once per schedule and fire, whoever else ticks.
+public struct Scheduler {
+    let store: any ScheduleStore & JobStore
+    let log: (String) -> Void
+
+    public init(store: any ScheduleStore & JobStore, log: @escaping (String) -> Void) {
+        self.store = store
+        self.log = log
+    }
+
+    /// Returns the number of jobs this tick enqueued.
+    @discardableResult
+    public func tick() throws -> Int {
+        var enqueued = 0
+        for schedule in try store.dueSchedules() {
+            guard let nextFire = schedule.nextFire else { continue }
+            let cron: CronExpression
+            do {
+                cron = try schedule.expression()
+            } catch {
+                _ = try store.commitTick(schedule, jobs: [], nextFire: nil, note: "stopped: \(error)")
+                continue
+            }
+            let now = store.now
+            let plan = MisfirePlan.plan(cron, nextFire: nextFire, now: now, policy: schedule.misfire)
+            var notes: [String] = []
+            if plan.missed > 0 {
+                notes.append("\(plan.missed) missed fire(s) skipped (\(schedule.misfire.rawValue))")
+            }
+            var fires = plan.fires
+            if schedule.overlap == .skip, !fires.isEmpty, try store.hasActiveJobs(scheduleID: schedule.id) {
+                notes.append("\(fires.count) fire(s) skipped: the previous run is still active")
+                fires = []
+            }
+            var jobs: [EnqueueRequest] = []
+            for fire in fires {
+                var options = JobSubmission.Options()
+                options.variables = schedule.variables
+                options.priority = schedule.priority
+                options.schedule = (schedule.id, fire, schedule.name)
+                options.timeZone = cron.timeZone
+                do {
+                    jobs += try JobSubmission.requests(
+                        jobFiles: [schedule.jobFile], options: options, now: now)
+                } catch {
+                    notes.append("fire at \(Self.iso(fire)) not enqueued: \(error)")
+                }
+            }
+            let note = notes.isEmpty ? nil : notes.joined(separator: "; ")
+            if try store.commitTick(schedule, jobs: jobs, nextFire: plan.nextFire, note: note) {
+                enqueued += jobs.count
+                if !jobs.isEmpty { log("schedule '\(schedule.name)': enqueued \(jobs.count) job(s)") }
+                if let note { log("schedule '\(schedule.name)': \(note)") }
+            }
+        }
+        return enqueued
+    }
+
+    static func iso(_ seconds: Double) -> String {
+        ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: seconds))
+    }
+}

@@ -1,0 +1,395 @@
+import Foundation
+import KilnExport
+import KilnQueue
+import KilnWorker
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `--queue sqlite:PATH` / `$KILN_QUEUE`, else the XDG state path.
+enum QueueLocation {
+    static func databasePath(_ args: Arguments, command: String) throws -> String {
+        let written = args.values["--queue"] ?? ProcessInfo.processInfo.environment["KILN_QUEUE"]
+        guard let written, !written.isEmpty else { return StoreLocation.defaultDatabasePath() }
+        if written.hasPrefix("postgres://") || written.hasPrefix("postgresql://") {
+            throw UsageError(
+                message: "PostgreSQL queues are not supported by this build yet; use sqlite:PATH",
+                command: command)
+        }
+        let path = written.hasPrefix("sqlite:") ? String(written.dropFirst("sqlite:".count)) : written
+        guard !path.isEmpty else {
+            throw UsageError(message: "--queue sqlite: needs a path", command: command)
+        }
+        return path
+    }
+
+    /// Lease and heartbeat lengths: the design's 60 s / 15 s, shortened by
+    /// `KILN_QUEUE_LEASE_SECONDS` for tests and fast failover.
+    static var policy: RetryPolicy {
+        var policy = RetryPolicy()
+        if let text = ProcessInfo.processInfo.environment["KILN_QUEUE_LEASE_SECONDS"],
+            let lease = Double(text),
+            lease >= 1
+        {
+            policy.leaseSeconds = lease
+            policy.heartbeatSeconds = lease / 4
+        }
+        return policy
+    }
+
+    static func open(_ path: String) throws -> SQLiteJobStore {
+        try SQLiteJobStore(path: path, policy: policy)
+    }
+}
+
+/// Variables from `--set name=value` (repeatable).
+func variableSettings(_ args: Arguments, command: String) throws -> [String: String] {
+    var variables: [String: String] = [:]
+    for setting in args.repeated["--set"] ?? [] {
+        guard let eq = setting.firstIndex(of: "="), eq != setting.startIndex else {
+            throw UsageError(message: "--set expects name=value, got '\(setting)'", command: command)
+        }
+        variables[String(setting[..<eq])] = String(setting[setting.index(after: eq)...])
+    }
+    return variables
+}
+
+func printJSON(_ object: Any) throws {
+    let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .prettyPrinted])
+    print(String(decoding: data, as: UTF8.self))
+}
+
+enum EnqueueCommand {
+    static func run(_ raw: [String]) throws -> Int32 {
+        let args = try Arguments(
+            raw, command: "enqueue",
+            valued: [
+                "--priority", "--at", "--set", "--batch", "--idempotency-key", "--queue", "--max-attempts",
+            ],
+            boolean: ["--json"])
+        if args.flags.contains("--help") {
+            print(Help.enqueue)
+            return ExitCode.ok
+        }
+        guard !args.positionals.isEmpty else {
+            throw UsageError(message: "enqueue needs at least one job file", command: "enqueue")
+        }
+        var options = JobSubmission.Options()
+        options.variables = try variableSettings(args, command: "enqueue")
+        options.batchFile = args.values["--batch"]
+        options.priority = try args.int("--priority", command: "enqueue", range: -1000...1000) ?? 0
+        options.maxAttempts = try args.int("--max-attempts", command: "enqueue", range: 1...100) ?? 5
+        options.idempotencyKey = args.values["--idempotency-key"]
+        let now = Date().timeIntervalSince1970
+        if let at = args.values["--at"] {
+            guard let time = DurationText.time(at, now: now) else {
+                throw UsageError(
+                    message:
+                        "--at expects 2026-12-01T09:30:00Z, '2026-12-01 09:30' (local) or +10m, got '\(at)'",
+                    command: "enqueue")
+            }
+            options.runAt = time
+        }
+        let path = try QueueLocation.databasePath(args, command: "enqueue")
+        let requests: [EnqueueRequest]
+        do {
+            requests = try JobSubmission.requests(jobFiles: args.positionals, options: options, now: now)
+        } catch {
+            for message in error.messages { Output.stderr("kiln: error: \(message)") }
+            Output.stderr("kiln: nothing was enqueued")
+            return error.exitCode
+        }
+        let ids = try QueueLocation.open(path).enqueue(requests)
+        if args.flags.contains("--json") {
+            try printJSON(zip(ids, requests).map { ["id": $0, "job": $1.jobFile, "output": $1.output] })
+        } else {
+            for id in ids { print(id) }
+        }
+        return ExitCode.ok
+    }
+}
+
+/// Signals for a worker: the first SIGINT/SIGTERM stops claiming and hands running jobs back; a
+/// second exits at once; and if the jobs have not stopped within the grace period, the process
+/// exits anyway (their leases then expire and the jobs are reclaimed).
+enum WorkerSignals {
+    nonisolated(unsafe) static var graceSeconds: Double = 30
+
+    static func install() {
+        installInterruptHandlers()
+        let watchdog = Thread {
+            while interruption.cancelledBySignal == nil { Thread.sleep(forTimeInterval: 0.1) }
+            let signal = interruption.cancelledBySignal ?? SIGTERM
+            Thread.sleep(forTimeInterval: graceSeconds)
+            Output.stderr("kiln: worker did not stop within \(Int(graceSeconds)) s; exiting")
+            _exit(128 + signal)
+        }
+        watchdog.name = "kiln-grace"
+        watchdog.start()
+    }
+}
+
+enum WorkerCommand {
+    static func run(_ raw: [String]) throws -> Int32 {
+        let args = try Arguments(
+            raw, command: "worker", valued: ["--concurrency", "--queue", "--threads", "--name", "--grace"],
+            boolean: ["--drain", "--once"])
+        if args.flags.contains("--help") {
+            print(Help.worker)
+            return ExitCode.ok
+        }
+        guard args.positionals.isEmpty else {
+            throw UsageError(message: "worker takes no job files (it runs what is queued)", command: "worker")
+        }
+        var options = QueueWorker.Options()
+        options.concurrency = try args.int("--concurrency", command: "worker", range: 1...64) ?? 1
+        options.threadsPerJob = try args.int("--threads", command: "worker", range: 1...256)
+        options.mode =
+            args.flags.contains("--once") ? .once : args.flags.contains("--drain") ? .drain : .forever
+        options.name = args.values["--name"]
+        options.policy = QueueLocation.policy
+        WorkerSignals.graceSeconds = try args.double("--grace", command: "worker") ?? 30
+        let path = try QueueLocation.databasePath(args, command: "worker")
+        return runWorker(path: path, options: options)
+    }
+
+    static func runWorker(path: String, options: QueueWorker.Options) -> Int32 {
+        WorkerSignals.install()
+        let worker = QueueWorker(
+            options: options, stop: interruption, log: { Output.stderr("kiln worker: \($0)") },
+            openStore: { try QueueLocation.open(path) })
+        do {
+            let summary = try worker.run()
+            Output.stderr(
+                "kiln worker: \(summary.completed) completed, \(summary.failed) failed (will retry), "
+                    + "\(summary.discarded) discarded, \(summary.cancelled) cancelled, \(summary.released) returned"
+            )
+            if let signal = interruption.cancelledBySignal { return 128 + signal }
+            return ExitCode.ok
+        } catch {
+            Output.error("\(error)")
+            return ExitCode.unavailable
+        }
+    }
+}
+
+enum StatusCommand {
+    static func run(_ raw: [String]) throws -> Int32 {
+        let args = try Arguments(raw, command: "status", valued: ["--queue", "--state"], boolean: ["--json"])
+        if args.flags.contains("--help") {
+            print(Help.status)
+            return ExitCode.ok
+        }
+        let store = try QueueLocation.open(try QueueLocation.databasePath(args, command: "status"))
+        if let idText = args.positionals.first {
+            guard args.positionals.count == 1, let id = Int64(idText) else {
+                throw UsageError(message: "status takes at most one job id", command: "status")
+            }
+            guard let job = try store.job(id: id) else {
+                Output.error("no job \(id) in the queue")
+                return ExitCode.noInput
+            }
+            let attempts = try store.attempts(jobID: id)
+            if args.flags.contains("--json") {
+                try printJSON(describe(job, attempts: attempts))
+            } else {
+                printDetails(job, attempts: attempts)
+            }
+            return ExitCode.ok
+        }
+        var states: [JobState]?
+        if let filter = args.values["--state"] {
+            states = try filter.split(separator: ",").map { name in
+                guard let state = JobState(rawValue: String(name)) else {
+                    throw UsageError(
+                        message:
+                            "--state expects \(JobState.allCases.map(\.rawValue).joined(separator: ", "))",
+                        command: "status")
+                }
+                return state
+            }
+        }
+        let jobs = try store.jobs(states: states)
+        if args.flags.contains("--json") {
+            try printJSON(try jobs.map { describe($0, attempts: try store.attempts(jobID: $0.id)) })
+            return ExitCode.ok
+        }
+        print(
+            pad("ID", 6) + pad("STATE", 11) + pad("PROGRESS", 10) + pad("ATTEMPTS", 10) + pad("JOB", 18)
+                + "OUTPUT")
+        for job in jobs {
+            print(
+                pad("\(job.id)", 6) + pad(job.state.rawValue, 11)
+                    + pad(String(format: "%.0f%%", job.progress * 100), 10)
+                    + pad("\(job.attempt)/\(job.maxAttempts)", 10) + pad(job.name, 18) + job.output)
+        }
+        return ExitCode.ok
+    }
+
+    static func pad(_ text: String, _ width: Int) -> String {
+        text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
+    }
+
+    static func iso(_ seconds: Double?) -> Any {
+        guard let seconds else { return NSNull() }
+        let formatter = ISO8601DateFormatter()
+        return formatter.string(from: Date(timeIntervalSince1970: seconds))
+    }
+
+    static func describe(_ job: QueuedJob, attempts: [AttemptRecord]) -> [String: Any] {
+        [
+            "id": job.id, "state": job.state.rawValue, "name": job.name, "job": job.jobFile,
+            "output": job.output,
+            "progress": (job.progress * 1000).rounded() / 10, "stage": job.stage ?? NSNull(),
+            "attempt": job.attempt, "maxAttempts": job.maxAttempts, "priority": job.priority,
+            "runAt": iso(job.runAt), "createdAt": iso(job.createdAt), "finishedAt": iso(job.finishedAt),
+            "cancelRequested": job.cancelRequested, "variables": job.variables,
+            "error": job.lastError ?? NSNull(), "idempotencyKey": job.idempotencyKey ?? NSNull(),
+            "scheduleID": job.scheduleID ?? NSNull(), "fireTime": iso(job.fireTime),
+            "attempts": attempts.map { attempt in
+                [
+                    "number": attempt.number, "worker": attempt.worker, "host": attempt.host,
+                    "pid": attempt.pid,
+                    "startedAt": iso(attempt.startedAt), "endedAt": iso(attempt.endedAt),
+                    "outcome": attempt.outcome?.rawValue ?? NSNull(), "error": attempt.error ?? NSNull(),
+                ] as [String: Any]
+            },
+        ]
+    }
+
+    static func printDetails(_ job: QueuedJob, attempts: [AttemptRecord]) {
+        print("job \(job.id): \(job.state.rawValue)" + (job.cancelRequested ? " (cancel requested)" : ""))
+        print("  file:      \(job.jobFile)")
+        print("  output:    \(job.output)")
+        print(
+            "  progress:  \(String(format: "%.1f", job.progress * 100))%"
+                + (job.stage.map { " (\($0))" } ?? ""))
+        print("  attempts:  \(job.attempt) of \(job.maxAttempts)")
+        print("  run at:    \(iso(job.runAt))")
+        if !job.variables.isEmpty {
+            print(
+                "  variables: "
+                    + job.variables.sorted { $0.key < $1.key }.map { "\($0)=\($1)" }.joined(separator: " "))
+        }
+        if let error = job.lastError { print("  error:     \(error)") }
+        for attempt in attempts {
+            print(
+                "  attempt \(attempt.number): \(attempt.outcome?.rawValue ?? "running") on \(attempt.worker)"
+                    + (attempt.error.map { ": \($0)" } ?? ""))
+        }
+    }
+}
+
+enum LogsCommand {
+    static func run(_ raw: [String]) throws -> Int32 {
+        let args = try Arguments(raw, command: "logs", valued: ["--queue"])
+        if args.flags.contains("--help") {
+            print(Help.logs)
+            return ExitCode.ok
+        }
+        guard args.positionals.count == 1, let id = Int64(args.positionals[0]) else {
+            throw UsageError(message: "logs takes one job id", command: "logs")
+        }
+        let store = try QueueLocation.open(try QueueLocation.databasePath(args, command: "logs"))
+        guard try store.job(id: id) != nil else {
+            Output.error("no job \(id) in the queue")
+            return ExitCode.noInput
+        }
+        for event in try store.events(jobID: id) { print("\(StatusCommand.iso(event.at))  \(event.message)") }
+        return ExitCode.ok
+    }
+}
+
+/// `kiln cancel ID` and `kiln retry ID`.
+enum JobActionCommand {
+    static func run(_ action: String, _ raw: [String]) throws -> Int32 {
+        let args = try Arguments(raw, command: action, valued: ["--queue"])
+        if args.flags.contains("--help") {
+            print(action == "cancel" ? Help.cancel : Help.retry)
+            return ExitCode.ok
+        }
+        guard args.positionals.count == 1, let id = Int64(args.positionals[0]) else {
+            throw UsageError(message: "\(action) takes one job id", command: action)
+        }
+        let store = try QueueLocation.open(try QueueLocation.databasePath(args, command: action))
+        guard let job = try store.job(id: id) else {
+            Output.error("no job \(id) in the queue")
+            return ExitCode.noInput
+        }
+        let changed = action == "cancel" ? try store.cancel(id: id) : try store.retry(id: id)
+        guard changed else {
+            Output.error("job \(id) is \(job.state.rawValue); nothing to \(action)")
+            return ExitCode.dataError
+        }
+        let now = try store.job(id: id)
+        Output.stderr(
+            "kiln: job \(id) "
+                + (now?.state == .running
+                    ? "will stop at its next heartbeat" : "is \(now?.state.rawValue ?? "gone")"))
+        return ExitCode.ok
+    }
+}
+
+enum PruneCommand {
+    static func run(_ raw: [String]) throws -> Int32 {
+        let args = try Arguments(raw, command: "prune", valued: ["--queue", "--older-than"])
+        if args.flags.contains("--help") {
+            print(Help.prune)
+            return ExitCode.ok
+        }
+        guard let text = args.values["--older-than"], let age = DurationText.seconds(text) else {
+            throw UsageError(
+                message: "prune needs --older-than DURATION (e.g. 7d, 12h, 30m)", command: "prune")
+        }
+        let store = try QueueLocation.open(try QueueLocation.databasePath(args, command: "prune"))
+        let removed = try store.prune(endedBefore: Date().timeIntervalSince1970 - age)
+        Output.stderr("kiln: removed \(removed) ended job(s)")
+        return ExitCode.ok
+    }
+}
+
+/// `kiln run JOB`: enqueue into the embedded queue and drain it in this process.
+enum RunCommand {
+    static func run(_ raw: [String]) throws -> Int32 {
+        let args = try Arguments(raw, command: "run", valued: ["--queue", "--set", "--threads"])
+        if args.flags.contains("--help") {
+            print(Help.run)
+            return ExitCode.ok
+        }
+        guard args.positionals.count == 1 else {
+            throw UsageError(message: "run takes exactly one job file", command: "run")
+        }
+        var submission = JobSubmission.Options()
+        submission.variables = try variableSettings(args, command: "run")
+        let path = try QueueLocation.databasePath(args, command: "run")
+        let requests: [EnqueueRequest]
+        do {
+            requests = try JobSubmission.requests(
+                jobFiles: args.positionals, options: submission, now: Date().timeIntervalSince1970)
+        } catch {
+            for message in error.messages { Output.stderr("kiln: error: \(message)") }
+            return error.exitCode
+        }
+        let store = try QueueLocation.open(path)
+        guard let id = try store.enqueue(requests).first else { return ExitCode.software }
+        Output.stderr("kiln: job \(id) enqueued; rendering")
+        var options = QueueWorker.Options()
+        options.mode = .drain
+        options.threadsPerJob = try args.int("--threads", command: "run", range: 1...256)
+        options.policy = QueueLocation.policy
+        let status = WorkerCommand.runWorker(path: path, options: options)
+        guard status == ExitCode.ok else { return status }
+        let job = try store.job(id: id)
+        switch job?.state {
+        case .completed?:
+            print(job?.output ?? "")
+            return ExitCode.ok
+        case let state?:
+            Output.error("job \(id) is \(state.rawValue)" + (job?.lastError.map { ": \($0)" } ?? ""))
+            return state == .retryable ? ExitCode.tempFailure : ExitCode.software
+        case nil:
+            return ExitCode.software
+        }
+    }
+}

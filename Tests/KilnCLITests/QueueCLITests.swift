@@ -1,0 +1,172 @@
+import Foundation
+import KilnMedia
+import XCTest
+
+/// The export queue from the command line: enqueue, worker, status, logs, cancel, retry, prune, run.
+final class QueueCLITests: QueueTestCase {
+    func testEnqueueThenDrainRendersEverything() throws {
+        let a = try writeJob("a", frames: 6), b = try writeJob("b", frames: 9)
+        let enqueued = try kiln(["enqueue", a, b])
+        XCTAssertEqual(enqueued.status, 0, enqueued.stderr)
+        XCTAssertEqual(enqueued.stdout, "1\n2\n")
+        XCTAssertEqual(try states(), ["available", "available"])
+        let worker = try kiln(["worker", "--drain", "--concurrency", "2"])
+        XCTAssertEqual(worker.status, 0, worker.stderr)
+        XCTAssertTrue(worker.stderr.contains("2 completed"), worker.stderr)
+        let jobs = try status()
+        XCTAssertEqual(jobs.map { $0["state"] as? String }, ["completed", "completed"])
+        for key in [
+            "id", "state", "progress", "stage", "attempt", "maxAttempts", "output", "error", "attempts",
+            "job",
+        ] {
+            XCTAssertNotNil(jobs[0][key], "status --json has '\(key)'")
+        }
+        XCTAssertEqual(jobs[0]["progress"] as? Double, 100)
+        try assertQueueSound(frames: ["a": 6, "b": 9])
+        let one = try kiln(["status", "1"])
+        XCTAssertTrue(one.stdout.contains("job 1: completed"), one.stdout)
+        let logs = try kiln(["logs", "1"])
+        XCTAssertTrue(logs.stdout.contains("enqueued"), logs.stdout)
+        XCTAssertTrue(logs.stdout.contains("attempt 1 completed"), logs.stdout)
+    }
+
+    func testAnInvalidJobInsertsNothing() throws {
+        let good = try writeJob("good", frames: 2)
+        let bad = try write(
+            "bad.json",
+            #"{"kiln": 1, "output": {"width": 33, "height": 32, "fps": 30, "duration": 1}, "layers": []}"#)
+        let result = try kiln(["enqueue", good, bad])
+        XCTAssertEqual(result.status, 65, result.stderr)
+        XCTAssertTrue(result.stderr.contains("bad.json"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("output.width"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("nothing was enqueued"), result.stderr)
+        XCTAssertEqual(try status().count, 0)
+        XCTAssertEqual(try kiln(["enqueue", directory.appendingPathComponent("gone.json").path]).status, 66)
+    }
+
+    func testVariablesFromSetAndBatchRows() throws {
+        let job = try write(
+            "card.json",
+            ##"""
+            {"kiln": 1, "variables": {"title": "Hi", "color": {"type": "color", "default": "#102030"}},
+             "output": {"path": "out/{job}-{title}.mp4", "width": 32, "height": 32, "fps": 10, "duration": {"frames": 3}, "preset": "ultrafast"},
+             "layers": [{"type": "solid", "color": {"var": "color"}}]}
+            """##)
+        let rows = try write("rows.csv", "title,color\nred,#ff0000\nblue,#0000ff\n")
+        XCTAssertEqual(try kiln(["enqueue", job, "--batch", rows]).status, 0)
+        XCTAssertEqual(
+            try kiln(["enqueue", job, "--set", "title=green", "--set", "color=#00ff00"]).status, 0)
+        let badRows = try write("bad.csv", "title,color\nok,#ff0000\nbroken,notacolor\n")
+        let rejected = try kiln(["enqueue", job, "--batch", badRows])
+        XCTAssertEqual(rejected.status, 65)
+        XCTAssertTrue(rejected.stderr.contains("bad.csv:3"), rejected.stderr)
+        XCTAssertEqual(try status().count, 3, "the bad batch inserted nothing")
+        XCTAssertEqual(try kiln(["worker", "--drain"]).status, 0)
+        for (name, expected) in [("red", (255, 0, 0)), ("blue", (0, 0, 255)), ("green", (0, 255, 0))] {
+            let path = outputs.appendingPathComponent("card-\(name).mp4").path
+            var mean = (r: 0.0, g: 0.0, b: 0.0)
+            _ = try VideoDecodeBack.decode(path: path) { if $0.index == 0 { mean = $0.meanRGB() } }
+            XCTAssertEqual(mean.r, Double(expected.0), accuracy: 8, name)
+            XCTAssertEqual(mean.g, Double(expected.1), accuracy: 8, name)
+            XCTAssertEqual(mean.b, Double(expected.2), accuracy: 8, name)
+        }
+    }
+
+    func testConcurrentEnqueuesWithOneIdempotencyKeyMakeOneJob() throws {
+        let job = try writeJob("same", frames: 2)
+        _ = try kiln(["status"])  // create the database first, as a deployed queue would have it
+        let processes = try (0..<10).map { _ in
+            try KilnProcess.start(
+                ["enqueue", job, "--idempotency-key", "nightly-2026-12-01"], cwd: directory,
+                environment: environment)
+        }
+        let results = processes.map { KilnProcess.collect($0.0, $0.1, $0.2) }
+        XCTAssertEqual(results.map(\.status), Array(repeating: 0, count: 10), results.map(\.stderr).joined())
+        XCTAssertEqual(Set(results.map(\.stdout)), ["1\n"])
+        XCTAssertEqual(try status().count, 1)
+    }
+
+    func testCancelRetryAndPrune() throws {
+        let a = try writeJob("a", frames: 2), b = try writeJob("b", frames: 2)
+        XCTAssertEqual(try kiln(["enqueue", a, b, "--at", "+1h"]).status, 0)
+        XCTAssertEqual(try states(), ["scheduled", "scheduled"])
+        XCTAssertEqual(try kiln(["cancel", "1"]).status, 0)
+        XCTAssertEqual(try kiln(["cancel", "1"]).status, 65, "already cancelled")
+        XCTAssertEqual(try kiln(["cancel", "99"]).status, 66)
+        XCTAssertEqual(
+            try kiln(["worker", "--drain"]).stderr.contains("0 completed"), true, "b is not due yet")
+        XCTAssertEqual(try kiln(["retry", "1"]).status, 0)
+        XCTAssertEqual(try kiln(["worker", "--drain"]).status, 0)
+        XCTAssertEqual(try states(), ["completed", "scheduled"])
+        XCTAssertEqual(try kiln(["prune", "--older-than", "1h"]).stderr, "kiln: removed 0 ended job(s)\n")
+        XCTAssertEqual(try kiln(["prune", "--older-than", "0s"]).stderr, "kiln: removed 1 ended job(s)\n")
+        XCTAssertEqual(try states(), ["scheduled"])
+        XCTAssertEqual(try kiln(["prune"]).status, 64)
+    }
+
+    func testRunEnqueuesAndDrains() throws {
+        let job = try writeJob("quick", frames: 4)
+        let result = try kiln(["run", job])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.stdout, outputs.appendingPathComponent("quick.mp4").path + "\n")
+        try assertQueueSound(frames: ["quick": 4])
+    }
+
+    func testEveryQueueCommandHasHelp() throws {
+        for command in ["enqueue", "worker", "status", "logs", "cancel", "retry", "prune", "run"] {
+            let result = try kiln([command, "--help"])
+            XCTAssertEqual(result.status, 0, command)
+            XCTAssertTrue(result.stdout.hasPrefix("usage: kiln \(command)"), result.stdout)
+        }
+        XCTAssertEqual(try kiln(["worker", "--queue", "postgres://x/y"]).status, 64)
+    }
+}
+
+/// `kiln schedule` from the command line (the tick itself is tested with an injected clock).
+final class ScheduleCLITests: QueueTestCase {
+    func testAddListNextPauseResumeRemove() throws {
+        let job = try writeJob("nightly", frames: 2)
+        let added = try kiln([
+            "schedule", "add", "nightly", "--cron", "30 2 * * *", "--tz", "America/New_York", job,
+        ])
+        XCTAssertEqual(added.status, 0, added.stderr)
+        XCTAssertTrue(added.stderr.contains("next fire"), added.stderr)
+        let next = try kiln(["schedule", "next", "nightly", "--count", "5"])
+        XCTAssertEqual(next.stdout.split(separator: "\n").count, 5)
+        XCTAssertTrue(next.stdout.contains("02:30"), next.stdout)
+        XCTAssertTrue(next.stdout.contains("America/New_York"), next.stdout)
+        let listed = try kiln(["schedule", "list", "--json"])
+        let schedules = try XCTUnwrap(
+            JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]])
+        XCTAssertEqual(schedules.first?["misfire"] as? String, "run_once")
+        XCTAssertEqual(schedules.first?["overlap"] as? String, "skip")
+        XCTAssertEqual(schedules.first?["timeZone"] as? String, "America/New_York")
+        XCTAssertEqual(try kiln(["schedule", "pause", "nightly"]).status, 0)
+        XCTAssertTrue(try kiln(["schedule", "list"]).stdout.contains("paused"))
+        XCTAssertEqual(try kiln(["schedule", "resume", "nightly"]).status, 0)
+        XCTAssertEqual(
+            try kiln(["schedule", "add", "nightly", "--cron", "@daily", job]).status, 65, "names are unique")
+        XCTAssertEqual(try kiln(["schedule", "remove", "nightly"]).status, 0)
+        XCTAssertEqual(try kiln(["schedule", "remove", "nightly"]).status, 66)
+    }
+
+    func testBadSchedulesAreRefusedWithReasons() throws {
+        let job = try writeJob("j", frames: 2)
+        let cron = try kiln(["schedule", "add", "x", "--cron", "*/0 * * * *", job])
+        XCTAssertEqual(cron.status, 64)
+        XCTAssertTrue(cron.stderr.contains("step '0'"), cron.stderr)
+        XCTAssertEqual(
+            try kiln(["schedule", "add", "x", "--cron", "@daily", "--tz", "Mars/Olympus", job]).status, 64)
+        XCTAssertEqual(
+            try kiln(["schedule", "add", "x", "--cron", "@daily", "--misfire", "sometimes", job]).status, 64)
+        XCTAssertEqual(
+            try kiln(["schedule", "add", "x", "--cron", "0 0 31 2 *", job]).status, 65, "never fires")
+        let invalid = try write("bad.json", #"{"kiln": 1}"#)
+        XCTAssertEqual(try kiln(["schedule", "add", "x", "--cron", "@daily", invalid]).status, 65)
+        XCTAssertEqual(try kiln(["schedule", "list"]).stdout, "", "nothing was added")
+        let tryOut = try kiln([
+            "schedule", "next", "--cron", "*/15 9-17 * * mon-fri", "--tz", "Europe/Berlin", "--count", "3",
+        ])
+        XCTAssertEqual(tryOut.stdout.split(separator: "\n").count, 3)
+    }
+}

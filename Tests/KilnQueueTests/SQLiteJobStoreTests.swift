@@ -1,0 +1,219 @@
+import Foundation
+import KilnQueue
+import XCTest
+
+/// The state machine of queue.md against the SQLite store, with an injected clock.
+final class SQLiteJobStoreTests: XCTestCase {
+    func testEnqueueClaimHeartbeatComplete() throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.store()
+        let ids = try store.enqueue([StoreFixture.request("a"), StoreFixture.request("b")])
+        XCTAssertEqual(ids.count, 2)
+        let first = try XCTUnwrap(try store.job(id: ids[0]))
+        XCTAssertEqual(first.state, .available)
+        XCTAssertEqual(first.variables, ["title": "Hello"])
+
+        let claim = try XCTUnwrap(try store.claim(as: .test("w1")))
+        XCTAssertEqual(claim.job.id, ids[0], "oldest first at equal priority")
+        XCTAssertEqual(claim.attempt, 1)
+        XCTAssertEqual(try store.job(id: ids[0])?.state, .running)
+        XCTAssertEqual(
+            try store.heartbeat(claim, progress: 0.5, stage: "rendering"), .renewed(cancelRequested: false))
+        XCTAssertEqual(try store.job(id: ids[0])?.progress, 0.5)
+        XCTAssertTrue(try store.complete(claim))
+        let done = try XCTUnwrap(try store.job(id: ids[0]))
+        XCTAssertEqual(done.state, .completed)
+        XCTAssertEqual(done.progress, 1)
+        XCTAssertNotNil(done.finishedAt)
+        XCTAssertEqual(try store.attempts(jobID: ids[0]).map(\.outcome), [.completed])
+        XCTAssertFalse(try store.complete(claim), "a second completion changes nothing")
+        XCTAssertEqual(try store.integrityCheck(), "ok")
+    }
+
+    func testPriorityAndRunAtOrderClaims() throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.store()
+        let now = fixture.clock.wall()
+        let ids = try store.enqueue([
+            StoreFixture.request("low", priority: 5), StoreFixture.request("later", runAt: now + 60),
+            StoreFixture.request("urgent", priority: 0),
+        ])
+        XCTAssertEqual(try store.job(id: ids[1])?.state, .scheduled)
+        XCTAssertEqual(try store.claim(as: .test("w"))?.job.name, "urgent")
+        XCTAssertEqual(try store.claim(as: .test("w"))?.job.name, "low")
+        XCTAssertNil(try store.claim(as: .test("w")), "the scheduled job is not due yet")
+        fixture.clock.advance(61)
+        XCTAssertEqual(try store.claim(as: .test("w"))?.job.name, "later")
+    }
+
+    func testIdempotencyKeyMakesOneJob() throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.store()
+        let a = try store.enqueue([StoreFixture.request(key: "k1")])
+        let b = try store.enqueue([StoreFixture.request(key: "k1")])
+        XCTAssertEqual(a, b)
+        XCTAssertEqual(try store.jobs(states: nil).count, 1)
+    }
+
+    func testTransientFailuresBackOffThenDiscard() throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.store()
+        store.jitterUnitForTests { 0.5 }
+        let id = try store.enqueue([StoreFixture.request()])[0]
+        var waits: [Double] = []
+        for attempt in 1...5 {
+            let claim = try XCTUnwrap(try store.claim(as: .test("w")), "attempt \(attempt)")
+            XCTAssertEqual(claim.attempt, attempt)
+            XCTAssertTrue(try store.fail(claim, error: "disk full", permanent: false))
+            let job = try XCTUnwrap(try store.job(id: id))
+            if attempt < 5 {
+                XCTAssertEqual(job.state, .retryable)
+                waits.append(job.runAt - fixture.clock.wall())
+                XCTAssertNil(try store.claim(as: .test("w")), "not before its backoff")
+                fixture.clock.advance(job.runAt - fixture.clock.wall())
+            } else {
+                XCTAssertEqual(job.state, .discarded)
+                XCTAssertEqual(job.lastError, "disk full")
+            }
+        }
+        XCTAssertEqual(waits, [15, 30, 60, 120])
+        XCTAssertEqual(
+            try store.attempts(jobID: id).map(\.outcome), [.failed, .failed, .failed, .failed, .discarded])
+    }
+
+    func testPermanentErrorDiscardsAfterOneAttempt() throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.store()
+        let id = try store.enqueue([StoreFixture.request()])[0]
+        let claim = try XCTUnwrap(try store.claim(as: .test("w")))
+        XCTAssertTrue(try store.fail(claim, error: "asset missing", permanent: true))
+        XCTAssertEqual(try store.job(id: id)?.state, .discarded)
+        XCTAssertNil(try store.claim(as: .test("w")))
+    }
+
+    func testReleaseDoesNotChargeTheAttempt() throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.store()
+        let id = try store.enqueue([StoreFixture.request()])[0]
+        let claim = try XCTUnwrap(try store.claim(as: .test("w")))
+        XCTAssertTrue(try store.release(claim, reason: "SIGTERM"))
+        XCTAssertEqual(try store.job(id: id)?.state, .available)
+        XCTAssertEqual(try store.job(id: id)?.attempt, 0)
+        let again = try XCTUnwrap(try store.claim(as: .test("w")))
+        XCTAssertEqual(again.attempt, 1)
+        XCTAssertNotEqual(again.leaseToken, claim.leaseToken)
+        XCTAssertFalse(try store.complete(claim), "the old token is fenced off")
+    }
+
+    func testCancelWaitingAndRunningJobs() throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.store()
+        let ids = try store.enqueue([StoreFixture.request("a"), StoreFixture.request("b")])
+        let claim = try XCTUnwrap(try store.claim(as: .test("w")))
+        XCTAssertTrue(try store.cancel(id: ids[1]))
+        XCTAssertEqual(try store.job(id: ids[1])?.state, .cancelled)
+        XCTAssertTrue(try store.cancel(id: ids[0]))
+        XCTAssertEqual(try store.job(id: ids[0])?.state, .running, "a running job stops at its heartbeat")
+        XCTAssertEqual(
+            try store.heartbeat(claim, progress: 0.2, stage: "rendering"), .renewed(cancelRequested: true))
+        XCTAssertTrue(try store.acknowledgeCancel(claim))
+        XCTAssertEqual(try store.job(id: ids[0])?.state, .cancelled)
+        XCTAssertFalse(try store.cancel(id: ids[0]), "already ended")
+        XCTAssertTrue(try store.retry(id: ids[0]))
+        XCTAssertEqual(try store.job(id: ids[0])?.state, .available)
+    }
+
+    func testExpiredLeaseIsReapedAndTheOldOwnerFencedOff() throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.store()
+        let id = try store.enqueue([StoreFixture.request()])[0]
+        let claim = try XCTUnwrap(try store.claim(as: .test("w1")))
+        fixture.clock.advance(30)
+        XCTAssertEqual(try store.reap(), 0, "the lease still has 30 s")
+        fixture.clock.advance(31)
+        XCTAssertEqual(try store.reap(), 1)
+        XCTAssertEqual(try store.job(id: id)?.state, .available)
+        XCTAssertEqual(try store.heartbeat(claim, progress: 0.9, stage: "rendering"), .leaseLost)
+        XCTAssertFalse(try store.complete(claim))
+        let second = try XCTUnwrap(try store.claim(as: .test("w2")))
+        XCTAssertEqual(second.attempt, 2)
+        XCTAssertTrue(try store.complete(second))
+        XCTAssertEqual(try store.attempts(jobID: id).map(\.outcome), [.crashed, .completed])
+    }
+
+    func testWallClockJumpsDoNotExpireLeases() throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.store()
+        _ = try store.enqueue([StoreFixture.request()])
+        let claim = try XCTUnwrap(try store.claim(as: .test("w")))
+        fixture.clock.jumpWall(2 * 3600)
+        XCTAssertEqual(try store.reap(), 0)
+        fixture.clock.jumpWall(-4 * 3600)
+        XCTAssertEqual(try store.reap(), 0)
+        XCTAssertEqual(
+            try store.heartbeat(claim, progress: 0.1, stage: "x"), .renewed(cancelRequested: false))
+    }
+
+    func testALeaseFromBeforeARebootIsStale() throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.store()
+        _ = try store.enqueue([StoreFixture.request()])
+        _ = try XCTUnwrap(try store.claim(as: .test("w")))
+        fixture.clock.reboot()
+        XCTAssertEqual(try store.reap(), 1)
+    }
+
+    func testDeadOwnerIsReclaimedAtOnce() throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.store()
+        let id = try store.enqueue([StoreFixture.request()])[0]
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/true")
+        try process.run()
+        process.waitUntilExit()
+        let gone = WorkerIdentity(
+            name: "gone", host: ProcessInfo.processInfo.hostName, pid: process.processIdentifier,
+            processStart: 1)
+        _ = try XCTUnwrap(try store.claim(as: gone))
+        XCTAssertEqual(try store.reap(), 1, "its process has exited: no need to wait for the lease")
+        XCTAssertEqual(try store.attempts(jobID: id).first?.error, "worker process died")
+    }
+
+    func testPruneDeletesOnlyOldTerminalJobs() throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.store()
+        let ids = try store.enqueue([StoreFixture.request("a"), StoreFixture.request("b")])
+        let claim = try XCTUnwrap(try store.claim(as: .test("w")))
+        XCTAssertTrue(try store.complete(claim))
+        fixture.clock.advance(86_400)
+        XCTAssertEqual(try store.prune(endedBefore: fixture.clock.wall() - 3600), 1)
+        XCTAssertNil(try store.job(id: ids[0]))
+        XCTAssertNotNil(try store.job(id: ids[1]))
+        XCTAssertEqual(try store.attempts(jobID: ids[0]), [], "attempts go with their job")
+    }
+
+    func testBatchEnqueueIsAllOrNothing() throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.store()
+        var bad = StoreFixture.request("bad")
+        bad.maxAttempts = 0  // violates the schema's CHECK
+        XCTAssertThrowsError(try store.enqueue([StoreFixture.request("good"), bad]))
+        XCTAssertEqual(try store.jobs(states: nil), [])
+    }
+
+    func testReopeningKeepsTheSchemaAndData() throws {
+        let fixture = try StoreFixture()
+        let id = try fixture.store().enqueue([StoreFixture.request()])[0]
+        let reopened = try fixture.store()
+        XCTAssertEqual(try reopened.job(id: id)?.name, "intro")
+    }
+
+    func testBackoffFormula() {
+        let policy = RetryPolicy()
+        XCTAssertEqual(policy.backoff(afterAttempt: 1, unit: 0.5), 15)
+        XCTAssertEqual(policy.backoff(afterAttempt: 3, unit: 0.5), 60)
+        XCTAssertEqual(policy.backoff(afterAttempt: 20, unit: 0.5), 3600, "capped at an hour")
+        XCTAssertEqual(policy.backoff(afterAttempt: 1, unit: 0), 13.5, accuracy: 1e-9)
+        XCTAssertEqual(policy.backoff(afterAttempt: 1, unit: 1), 16.5, accuracy: 1e-9)
+    }
+}

@@ -1,0 +1,159 @@
+import Foundation
+import KilnQueue
+import KilnWorker
+import XCTest
+
+/// The cron tick with an injected clock: misfire policies, clock jumps, overlap, bad jobs, and
+/// several schedulers ticking (and dying) at once.
+final class SchedulerTests: XCTestCase {
+    private var directory: URL!
+    private var clock: ManualClock!
+    private var job: String { directory.appendingPathComponent("tick.json").path }
+    private var database: String { directory.appendingPathComponent("queue.sqlite3").path }
+
+    override func setUpWithError() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "kiln-sched-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try Data(
+            ##"""
+            {"kiln": 1, "output": {"path": "out/{schedule}-{date}-{time}.mp4", "width": 16, "height": 16, "fps": 10,
+                                   "duration": {"frames": 1}, "preset": "ultrafast"},
+             "layers": [{"type": "solid", "color": "#336699"}]}
+            """##.utf8
+        ).write(to: URL(fileURLWithPath: job))
+        // 2027-01-15 08:00:30 UTC: half a minute past a minute boundary.
+        clock = ManualClock(wall: 1_800_000_030)
+    }
+
+    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: directory) }
+
+    private func store() throws -> SQLiteJobStore { try SQLiteJobStore(path: database, clock: clock) }
+
+    @discardableResult
+    private func add(
+        _ cron: String, misfire: MisfirePolicy = .runOnce, overlap: OverlapPolicy = .allow,
+        in store: SQLiteJobStore
+    ) throws -> Schedule {
+        try store.addSchedule(
+            name: "s", cron: try CronExpression(cron), misfire: misfire, overlap: overlap, jobFile: job,
+            variables: [:], priority: 0)
+    }
+
+    private func tick(_ store: SQLiteJobStore) throws -> Int {
+        try Scheduler(store: store, log: { _ in }).tick()
+    }
+
+    private func fireTimes(_ store: SQLiteJobStore) throws -> [Double] {
+        try store.jobs(states: nil).compactMap(\.fireTime)
+    }
+
+    func testEveryMinuteForTenMinutesMakesTenJobsWithTheirFireTimes() throws {
+        let store = try store()
+        try add("* * * * *", in: store)
+        XCTAssertEqual(try tick(store), 0, "nothing due yet")
+        for _ in 0..<10 {
+            clock.advance(60)
+            XCTAssertEqual(try tick(store), 1)
+            XCTAssertEqual(try tick(store), 0, "a second tick in the same minute adds nothing")
+        }
+        XCTAssertEqual(try fireTimes(store), (1...10).map { 1_800_000_000 + Double($0) * 60 })
+        let first = try XCTUnwrap(try store.jobs(states: nil).first)
+        XCTAssertEqual(URL(fileURLWithPath: first.output).lastPathComponent, "s-2027-01-15-080100.mp4")
+    }
+
+    func testMisfirePoliciesAfterTheClockJumpsForward() throws {
+        for (policy, expected) in [(MisfirePolicy.runOnce, 1), (.skip, 1), (.runAll, 4)] {
+            let store = try SQLiteJobStore(
+                path: directory.appendingPathComponent("\(policy).sqlite3").path, clock: clock)
+            try add("*/30 * * * *", misfire: policy, in: store)
+            clock.jumpWall(2 * 3600)
+            XCTAssertEqual(try tick(store), expected, "\(policy)")
+            let schedule = try XCTUnwrap(try store.schedule(named: "s"))
+            XCTAssertGreaterThan(
+                schedule.nextFire ?? 0, clock.wall(), "\(policy): next fire is in the future")
+            if policy != .runAll {
+                XCTAssertTrue(schedule.lastNote?.contains("missed") ?? false, "\(policy)")
+            }
+            clock.jumpWall(-2 * 3600)
+        }
+        // Long after: run_once gives up beyond its hour of grace; skip runs only on-time fires.
+        let late = try SQLiteJobStore(
+            path: directory.appendingPathComponent("late.sqlite3").path, clock: clock)
+        try add("0 0 1 1 *", misfire: .runOnce, in: late)
+        clock.jumpWall(400 * 86_400)
+        XCTAssertEqual(try tick(late), 0)
+    }
+
+    func testAClockSetBackDoesNotFireTwice() throws {
+        let store = try store()
+        try add("*/10 * * * *", in: store)
+        clock.advance(600)  // 08:10:30: the 08:10 fire
+        XCTAssertEqual(try tick(store), 1)
+        clock.jumpWall(-2 * 3600)
+        for _ in 0..<12 {
+            clock.advance(600)
+            XCTAssertEqual(try tick(store), 0, "the fires between 06:10 and 08:10 already happened")
+        }
+        clock.advance(600)  // 08:20:30 again on the wall clock
+        XCTAssertEqual(try tick(store), 1)
+        XCTAssertEqual(try fireTimes(store), [1_800_000_600, 1_800_001_200])
+    }
+
+    func testOverlappingRunsAreSkippedByDefault() throws {
+        let store = try store()
+        try add("* * * * *", overlap: .skip, in: store)
+        clock.advance(60)
+        XCTAssertEqual(try tick(store), 1)
+        clock.advance(60)
+        XCTAssertEqual(try tick(store), 0, "the first run is still waiting")
+        XCTAssertTrue(
+            try store.schedule(named: "s")?.lastNote?.contains("previous run is still active") ?? false)
+        let claim = try XCTUnwrap(try store.claim(as: .current(name: "w")))
+        XCTAssertTrue(try store.complete(claim))
+        clock.advance(60)
+        XCTAssertEqual(try tick(store), 1)
+    }
+
+    func testAnInvalidJobAtFireTimeIsNotedAndTheScheduleMovesOn() throws {
+        let store = try store()
+        try add("* * * * *", in: store)
+        try Data("{broken".utf8).write(to: URL(fileURLWithPath: job))
+        clock.advance(60)
+        XCTAssertEqual(try tick(store), 0)
+        let schedule = try XCTUnwrap(try store.schedule(named: "s"))
+        XCTAssertTrue(schedule.lastNote?.contains("not enqueued") ?? false, schedule.lastNote ?? "")
+        XCTAssertEqual(schedule.nextFire, 1_800_000_120)
+    }
+
+    func testPausedSchedulesDoNotFireAndResumeFromNow() throws {
+        let store = try store()
+        try add("* * * * *", in: store)
+        XCTAssertTrue(try store.setPaused(true, named: "s"))
+        clock.advance(600)
+        XCTAssertEqual(try tick(store), 0)
+        XCTAssertTrue(try store.setPaused(false, named: "s"))
+        XCTAssertEqual(try tick(store), 0, "the paused minutes are not made up")
+        clock.advance(60)
+        XCTAssertEqual(try tick(store), 1)
+    }
+
+    /// Three schedulers over ten simulated minutes of `* * * * *`, each dying at random before it
+    /// commits (as a killed process would): exactly ten jobs, one per fire.
+    func testThreeSchedulersTickingAndDyingAtRandomMakeOneJobPerFire() throws {
+        // One connection per scheduler thread, as separate processes would have.
+        nonisolated(unsafe) let stores = try (0..<3).map { _ in try store() }
+        try add("* * * * *", misfire: .runAll, in: stores[0])
+        var random = SystemRandomNumberGenerator()
+        for minute in 1...10 {
+            clock.advance(60)
+            let survivors = (0..<3).filter { _ in Bool.random(using: &random) }
+            DispatchQueue.concurrentPerform(iterations: 3) { index in
+                guard survivors.contains(index) || minute == 10 else { return }
+                _ = try? Scheduler(store: stores[index], log: { _ in }).tick()
+            }
+        }
+        XCTAssertEqual(try fireTimes(stores[0]), (1...10).map { 1_800_000_000 + Double($0) * 60 })
+        XCTAssertEqual(try stores[0].integrityCheck(), "ok")
+    }
+}
