@@ -121,6 +121,34 @@ final class QueueFaultTests: QueueTestCase {
         try assertQueueSound(frames: ["slow": 240])
     }
 
+    func testCancelStopsARunningJobWithinAHeartbeat() throws {
+        XCTAssertEqual(try kiln(["enqueue", try slowJob()]).status, 0)
+        let worker = try startWorker(["--once", "--threads", "1"], name: "cancelled")
+        try waitUntil(60, "the render to be under way") { try progress(of: 1) > 0.05 }
+        let asked = Date()
+        XCTAssertEqual(try kiln(["cancel", "1"]).status, 0)
+        try waitUntil(10, "the job to be cancelled") { try states() == ["cancelled"] }
+        XCTAssertLessThan(Date().timeIntervalSince(asked), 3, "the 0.5 s heartbeat saw it")
+        worker.waitUntilExit()
+        XCTAssertEqual(worker.terminationStatus, 0, workerLog("cancelled"))
+        XCTAssertEqual(try attempts(of: 1).map { $0["outcome"] as? String }, ["cancelled"])
+        try assertQueueSound(frames: [:])
+    }
+
+    func testASecondSignalExitsAtOnce() throws {
+        XCTAssertEqual(try kiln(["enqueue", try slowJob()]).status, 0)
+        let worker = try startWorker(["--threads", "1", "--grace", "60"], name: "impatient")
+        try waitUntil(60, "the render to be under way") { try progress(of: 1) > 0.05 }
+        kill(worker.processIdentifier, SIGTERM)
+        kill(worker.processIdentifier, SIGTERM)
+        let sent = Date()
+        worker.waitUntilExit()
+        XCTAssertLessThan(Date().timeIntervalSince(sent), 5)
+        // Whatever the first signal managed, the job is not lost: a later worker finishes it.
+        XCTAssertEqual(try kiln(["worker", "--drain", "--threads", "2"]).status, 0)
+        try assertQueueSound(frames: ["slow": 240])
+    }
+
     func testAVanishedAssetIsDiscardedAndTheQueueKeepsFlowing() throws {
         let photo = directory.appendingPathComponent("photo.png")
         try FileManager.default.copyItem(
