@@ -21,6 +21,24 @@ public enum PixelStage: Sendable {
         }
     }
 
+    /// A bound on how much the stage squeezes the picture it moves: the largest change of its
+    /// displacement per unit of distance (0 for colour matrices and uniform offsets), in the
+    /// layer's own units. A picture blurred with σ and then moved is, after the stage, at least as
+    /// smooth as one blurred with σ / (1 + stretch), which is what lets a pipeline over a large
+    /// blur run on a coarser grid (`ReducedGrid`). nil where no useful bound exists: the ripple
+    /// (its moves turn sharply at the wave's origin) and the gradient map (a colour curve, which
+    /// can steepen what it maps).
+    public var stretch: Double? {
+        switch self {
+        case .matrix: 0
+        case .gradientMap, .ripple: nil
+        case .warp(let warp): warp.stretch
+        // The displacement (−x·dy, −y·dx) has the Jacobian [[0, −x], [−y, 0]].
+        case .shear(let shear): Double(max(abs(shear.x), abs(shear.y)))
+        case .wave(let wave): 2 * Double.pi * Double(abs(wave.amplitude)) / Double(abs(wave.wavelength))
+        }
+    }
+
     public var movesPixels: Bool {
         switch self {
         case .matrix, .gradientMap: false
@@ -116,6 +134,19 @@ public struct NoiseWarp: Sendable {
         case .offset(let offset): Double(max(abs(offset.x), abs(offset.y)))
         case .noise, .domainWarp: Double(abs(strength)) / 2
         }
+    }
+
+    /// `PixelStage.stretch`: the offset is strength · (noise − 0.5) at uv = position / size, so
+    /// its Jacobian is strength · J_noise · diag(1 / size), whose norm the texture's slopes bound.
+    var stretch: Double {
+        let slope: SIMD2<Double>
+        switch mode {
+        case .offset: return 0
+        case .noise(let texture): slope = texture.slopes.noise
+        case .domainWarp(let texture): slope = texture.slopes.domainWarp
+        }
+        let scaled = slope / SIMD2<Double>(size)
+        return Double(abs(strength)) * (scaled * scaled).sum().squareRoot()
     }
 
     @inline(never)

@@ -322,9 +322,17 @@ do {
         """
     let job = try JobFiles.decode(
         bytes: Array(text.utf8), file: "bench-warp.json", baseDirectory: URL(fileURLWithPath: "/"))
-    let warped = SceneRenderer(layers: job.layers, canvas: canvas, threads: 1)
-    let ms = measure(options.frames) { warped.render(at: Double($0) / fps, yuv: nil, rgba: nil) }
-    rows.append(Row(name: "warped cover (image+blur+warp)", threads: 1, msPerFrame: ms, pixels: pixels))
+    // Twice: as rendered (the warp on a reduced grid) and forced to full resolution, for the ratio.
+    for (suffix, reduced) in [
+        ("", ReducedEvaluation.whenSafe), (", full resolution", .off), (", 4× grid forced", .forced(4)),
+    ] {
+        let warped = SceneRenderer(
+            layers: job.layers, canvas: Canvas(width: width, height: height, reducedEvaluation: reduced),
+            threads: 1)
+        let ms = measure(options.frames) { warped.render(at: Double($0) / fps, yuv: nil, rgba: nil) }
+        rows.append(
+            Row(name: "warped cover (image+blur+warp)" + suffix, threads: 1, msPerFrame: ms, pixels: pixels))
+    }
 } catch {
     fail("warp job: \(error)")
 }
@@ -349,9 +357,11 @@ do {
         {"type": "image", "path": "\(root.appendingPathComponent("jobs/photos/dusk.png").path)", "size": [\(width), \(height)],
          "fit": "fill", "effects": [{"blur": 30}, {"backgroundWarp": {"strength": 200, "speed": 0.02, "edges": "clamp"}}]}
         """
-    for (name, layers) in [
-        ("transcript overlay, 12 lines", ##"{"type": "solid", "color": "#101018"}, "## + overlay),
-        ("podcast picture (cover+warp+overlay)", cover + ", " + overlay),
+    for (name, layers, reduced) in [
+        ("transcript overlay, 12 lines", ##"{"type": "solid", "color": "#101018"}, "## + overlay, ReducedEvaluation.whenSafe),
+        ("podcast picture (cover+warp+overlay)", cover + ", " + overlay, .whenSafe),
+        ("podcast picture (cover+warp+overlay), full resolution", cover + ", " + overlay, .off),
+        ("podcast picture (cover+warp+overlay), 4× grid forced", cover + ", " + overlay, .forced(4)),
     ] {
         let text = """
             {"kiln": 1, "output": {"width": \(width), "height": \(height), "fps": 30, "duration": 60},
@@ -359,7 +369,9 @@ do {
             """
         let job = try JobFiles.decode(
             bytes: Array(text.utf8), file: "bench-transcript.json", baseDirectory: URL(fileURLWithPath: "/"))
-        let scene = SceneRenderer(layers: job.layers, canvas: canvas, threads: 1)
+        let scene = SceneRenderer(
+            layers: job.layers, canvas: Canvas(width: width, height: height, reducedEvaluation: reduced),
+            threads: 1)
         // Settled on line 7 (its pictures drawn by the warm-up frame).
         let ms = measure(options.frames) { _ in scene.render(at: 13.5, yuv: frame, rgba: nil) }
         rows.append(Row(name: name + " → YUV", threads: 1, msPerFrame: ms, pixels: pixels))

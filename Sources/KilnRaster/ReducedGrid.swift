@@ -1,0 +1,148 @@
+/// Sample points every `factor` frame pixels over a region, for a picture smooth enough to be
+/// computed there and enlarged bilinearly: a large blur, moved by a smooth mapping (see
+/// `PixelPipeline.paint(grid:…)`). Evaluating at 1/16 of the pixels (factor 4) and enlarging
+/// with fixed weights and no gathers costs far less than a warp's bilinear taps at every pixel.
+///
+/// Sample (column j, row i) sits at frame position (x₀ + factor·j − factor/2, y₀ + factor·i −
+/// factor/2): the centre of the region's factor × factor block (j − 1, i − 1), so one sample more
+/// on each side brackets every pixel. x₀ is the region's first column rounded down to a multiple
+/// of 8, so every 8-pixel chunk of a band sees the same pattern of weights.
+public struct ReducedGrid: Sendable, Equatable {
+    /// Frame pixels per sample along each axis: 2 or 4.
+    public let factor: Int
+    /// The frame column and row the samples start from (x₀, y₀ above).
+    public let originX: Int
+    public let originY: Int
+    /// Samples per row and per column.
+    public let columns: Int
+    public let rows: Int
+
+    /// A grid covering frame `rows` × `columns`.
+    public init(factor: Int, rows: Range<Int>, columns: Range<Int>) {
+        precondition(factor == 2 || factor == 4, "grid factor must be 2 or 4")
+        precondition(!rows.isEmpty && !columns.isEmpty && columns.lowerBound >= 0, "empty grid region")
+        self.factor = factor
+        originX = columns.lowerBound & ~7
+        originY = rows.lowerBound
+        // Whole chunks of 8 columns (a multiple of the factor) plus a sample on each side.
+        self.columns = (((columns.upperBound + 7) & ~7) - originX) / factor + 2
+        self.rows = (rows.count + factor - 1) / factor + 2
+    }
+
+    /// The coarsest factor for a picture blurred with σ = `blurRadius` and then moved by stages
+    /// that squeeze it by at most 1 + `stretch` (`PixelPipeline.stretch`); nil when only full
+    /// resolution will do. After the squeeze the picture is still a blur of σ' = σ / (1 + stretch);
+    /// samples at most 0.4 σ' apart miss a blurred step edge — the steepest curvature a blur
+    /// leaves, 0.242 / σ'² — by at most h² / 8 · 0.242 / σ'² ≤ 0.0048, about 1.2 of 255, and real
+    /// pictures by far less. (`ReducedEvaluationTests` measures it against full resolution.)
+    public static func factor(blurRadius: Double, stretch: Double) -> Int? {
+        guard blurRadius.isFinite, stretch.isFinite, stretch >= 0 else { return nil }
+        let spacing = 0.4 * blurRadius / (1 + stretch)
+        return spacing >= 4 ? 4 : spacing >= 2 ? 2 : nil
+    }
+
+    /// Frame x of the samples in columns j…j + 7.
+    @inline(__always)
+    func x(_ j: Int) -> SIMD8<Float> {
+        let half = Float(factor / 2)
+        return SIMD8<Float>(0, 1, 2, 3, 4, 5, 6, 7) * Float(factor) + (Float(originX + factor * j) - half)
+    }
+
+    /// Frame y of the samples in row i.
+    @inline(__always)
+    func y(_ i: Int) -> Float { Float(originY + factor * i - factor / 2) }
+
+    /// Writes frame rows `rows` of the enlarged picture into `band` (band row 0 = `firstRow`)
+    /// over `columns` (within the grid's region), from `samples` (row i, column j = sample
+    /// (j, i)): whole chunks of 8, lanes outside `columns` transparent. `scratch` (two rows of a
+    /// band at least as wide) holds two sample rows enlarged horizontally; each of those serves
+    /// `factor` output rows, which interpolate them vertically.
+    ///
+    /// Pixel x takes t = (x − x₀ + factor/2 + ½) / factor: samples ⌊t⌋ and ⌊t⌋ + 1, weighted
+    /// by t's fraction (the same for y). The weights are eighths and quarters: exact in Float.
+    public func enlarge(
+        _ samples: PlanarBand, into band: PlanarBand, firstRow: Int, rows: Range<Int>, columns: Range<Int>,
+        scratch: PlanarBand
+    ) {
+        precondition(scratch.capacityRows >= 2 && scratch.stride >= band.stride, "enlargement scratch too small")
+        let span = band.chunkSpan(columns)
+        guard !span.isEmpty, !rows.isEmpty else { return }
+        precondition(span.lowerBound >= originX && (span.upperBound - originX) / factor + 2 <= self.columns)
+        let doubled = 2 * factor
+        var held = (-1, -1)  // the sample rows in scratch rows 0 and 1
+        for y in rows {
+            let t = 2 * (y - originY) + 1 + factor
+            let i = t / doubled
+            let weight = SIMD8<Float>(repeating: Float(t % doubled) / Float(doubled))
+            // Sample row n lives in scratch row n & 1; rows only move down, so two suffice.
+            for needed in i...(i + 1) where (needed & 1 == 0 ? held.0 : held.1) != needed {
+                precondition(needed < self.rows, "row outside the grid")
+                enlargeRow(samples, row: needed, into: scratch, slot: needed & 1, span: span)
+                if needed & 1 == 0 { held.0 = needed } else { held.1 = needed }
+            }
+            let upper = (i & 1) &* scratch.stride, lower = ((i &+ 1) & 1) &* scratch.stride
+            let out = (y &- firstRow) &* band.stride
+            var x = span.lowerBound
+            while x < span.upperBound {
+                var (r, g, b, a) = (
+                    lerp(scratch.r, upper, lower, x, weight), lerp(scratch.g, upper, lower, x, weight),
+                    lerp(scratch.b, upper, lower, x, weight), lerp(scratch.a, upper, lower, x, weight)
+                )
+                if x < columns.lowerBound || x &+ 8 > columns.upperBound {
+                    let inside =
+                        LaneMask.first(min(8, max(0, columns.upperBound &- x)))
+                        & ~LaneMask.first(min(8, max(0, columns.lowerBound &- x)))
+                    (r, g, b, a) = (
+                        LaneMask.select(inside, r, SIMD8()), LaneMask.select(inside, g, SIMD8()),
+                        LaneMask.select(inside, b, SIMD8()), LaneMask.select(inside, a, SIMD8())
+                    )
+                }
+                store(r, band.r + (out &+ x))
+                store(g, band.g + (out &+ x))
+                store(b, band.b + (out &+ x))
+                store(a, band.a + (out &+ x))
+                x &+= 8
+            }
+        }
+    }
+
+    @inline(__always)
+    private func lerp(
+        _ plane: UnsafeMutablePointer<Float>, _ upper: Int, _ lower: Int, _ x: Int, _ weight: SIMD8<Float>
+    ) -> SIMD8<Float> {
+        let top = load(plane + (upper &+ x)), bottom = load(plane + (lower &+ x))
+        return top + (bottom - top) * weight
+    }
+
+    /// Sample row `row` enlarged horizontally into scratch row `slot`, at frame columns `span`.
+    private func enlargeRow(_ samples: PlanarBand, row: Int, into scratch: PlanarBand, slot: Int, span: Range<Int>) {
+        let source = row &* samples.stride, target = slot &* scratch.stride
+        for plane in 0..<4 {
+            let s = samples.plane(plane) + source, out = scratch.plane(plane) + target
+            var x = span.lowerBound
+            // Lane l of the chunk at x (x − x₀ a multiple of 8) takes samples j + J(l) and
+            // j + J(l) + 1, j = (x − x₀) / factor, with the weights below.
+            if factor == 4 {
+                let weights = SIMD8<Float>(5, 7, 1, 3, 5, 7, 1, 3) * 0.125
+                while x < span.upperBound {
+                    let p = s + (x &- originX) / 4
+                    let (s0, s1, s2, s3) = (p[0], p[1], p[2], p[3])
+                    let left = SIMD8(s0, s0, s1, s1, s1, s1, s2, s2)
+                    let right = SIMD8(s1, s1, s2, s2, s2, s2, s3, s3)
+                    store(left + (right - left) * weights, out + x)
+                    x &+= 8
+                }
+            } else {
+                let weights = SIMD8<Float>(3, 1, 3, 1, 3, 1, 3, 1) * 0.25
+                while x < span.upperBound {
+                    let p = s + (x &- originX) / 2
+                    let (s0, s1, s2, s3, s4, s5) = (p[0], p[1], p[2], p[3], p[4], p[5])
+                    let left = SIMD8(s0, s1, s1, s2, s2, s3, s3, s4)
+                    let right = SIMD8(s1, s2, s2, s3, s3, s4, s4, s5)
+                    store(left + (right - left) * weights, out + x)
+                    x &+= 8
+                }
+            }
+        }
+    }
+}

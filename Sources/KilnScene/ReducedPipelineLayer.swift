@@ -1,0 +1,90 @@
+import KilnRaster
+
+/// A layer drawn through pixel stages whose source is a large blur, evaluated on a reduced grid:
+/// the seed's podcast background (a cover blurred with radius 30, then domain-warped).
+///
+/// After a large blur the picture holds no detail finer than the blur, and a smooth mapping
+/// (the warp's noise is smooth too) keeps it so. Evaluating the stages at every pixel — two noise
+/// lookups and a bilinear tap each, ≈ 40 ns·core/px here — then computes the same smooth surface
+/// 16 times over. Instead the stages run once per `ReducedGrid` sample (every 2 or 4 pixels per
+/// axis), reading the blur's reduced copy directly (the blur is never enlarged), and each band
+/// enlarges the samples bilinearly with fixed weights. `ReducedGrid.factor` picks the grid from
+/// the blur's σ and the stages' bound on how much they squeeze the picture; `make` returns nil
+/// where that does not allow at least 2, and the full-resolution `PipelineLayer` is used.
+struct ReducedPipelineLayer: PreparedLayer {
+    /// The blur, rendered before the bands and read as its reduced copy.
+    let source: Offscreen
+    /// The grid's samples, computed after `source` and before the bands.
+    let samples: Offscreen
+    let grid: ReducedGrid
+    let extent: PixelExtent?
+
+    /// The reduced form of stages `pipeline` over `blurred`, or nil when it would not be
+    /// faithful: a blur too small or with a full-resolution part (below σ = 16), stages that
+    /// squeeze too much or have no bound (ripple, gradient map), transparent edges (their one-pixel
+    /// fade is finer than any grid), or a frame too small for the grid.
+    static func make(
+        blurred: Offscreen, pipeline: PixelPipeline, edges: PlanarSampler.Edges, frameFromLocal: Affine2D,
+        canvas: Canvas
+    ) -> ReducedPipelineLayer? {
+        guard edges == .clamp, blurred.blur.isReducedOnly, !blurred.extent.isEmpty,
+            let stretch = pipeline.stretch(frameFromLocal: frameFromLocal)
+        else { return nil }
+        let factor: Int
+        switch canvas.reducedEvaluation {
+        case .off: return nil
+        case .whenSafe:
+            guard let safe = ReducedGrid.factor(blurRadius: blurred.blur.radius, stretch: stretch) else { return nil }
+            factor = safe
+        case .forced(let forced): factor = forced
+        }
+        // Clamped sampling keeps the layer's area (as `PipelineLayer`).
+        let extent = blurred.extent
+        let grid = ReducedGrid(factor: factor, rows: extent.rows, columns: extent.columns)
+        // The samples live in an offscreen image as wide and tall as the frame.
+        guard grid.columns <= canvas.width, grid.rows <= canvas.height else { return nil }
+        blurred.readsReducedCopy = true
+        let evaluation = GridEvaluation(source: blurred, pipeline: pipeline, grid: grid)
+        let samples = Offscreen(
+            samples: evaluation, extent: PixelExtent(rows: 0..<grid.rows, columns: 0..<grid.columns))
+        return ReducedPipelineLayer(source: blurred, samples: samples, grid: grid, extent: extent)
+    }
+
+    func paint(into band: PlanarBand, firstRow: Int, rows: Int, columns: Range<Int>, pool: BandPool) {
+        guard let image = samples.image, let extent else {
+            band.fill(.transparent, rows: rows, columns: columns)
+            return
+        }
+        let inside = columns.clamped(to: extent.columns)
+        let top = max(firstRow, extent.rows.lowerBound), bottom = min(firstRow + rows, extent.rows.upperBound)
+        // Rows and columns outside the layer are transparent; the enlargement writes the rest.
+        if inside != columns || top != firstRow || bottom != firstRow + rows {
+            band.fill(.transparent, rows: rows, columns: columns)
+        }
+        guard !inside.isEmpty, top < bottom else { return }
+        pool.withBand { scratch in
+            grid.enlarge(image, into: band, firstRow: firstRow, rows: top..<bottom, columns: inside, scratch: scratch)
+        }
+    }
+
+    func collectOffscreens(into list: inout [Offscreen]) {
+        source.layer.collectOffscreens(into: &list)
+        list.append(source)
+        list.append(samples)
+    }
+}
+
+/// The stages at the grid's samples: what the `samples` offscreen paints, its rows and columns
+/// being the grid's.
+private struct GridEvaluation: PreparedLayer {
+    let source: Offscreen
+    let pipeline: PixelPipeline
+    let grid: ReducedGrid
+
+    var extent: PixelExtent? { PixelExtent(rows: 0..<grid.rows, columns: 0..<grid.columns) }
+
+    func paint(into band: PlanarBand, firstRow: Int, rows: Int, columns: Range<Int>, pool: BandPool) {
+        guard let reduced = source.reduced else { preconditionFailure("grid evaluated before its blur") }
+        pipeline.paint(grid: grid, rows: firstRow..<(firstRow + rows), into: band, source: reduced)
+    }
+}

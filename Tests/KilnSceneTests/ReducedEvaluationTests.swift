@@ -1,0 +1,154 @@
+import Foundation
+import KilnExport
+import KilnMedia
+import KilnModel
+import KilnRaster
+import KilnScene
+import XCTest
+
+/// Pixel stages over a large blur evaluated on a reduced grid (`ReducedPipelineLayer`): where the
+/// policy allows it, against full resolution; where it does not, identical to full resolution.
+final class ReducedEvaluationTests: XCTestCase {
+    /// The tolerance against full resolution, per channel of 8-bit RGBA: at least 99.9 % of the
+    /// values within 1 code value, none more than 3 off.
+    let withinOneShare = 0.999
+    let largestDifference = 3
+
+    struct Difference: CustomStringConvertible {
+        var largest = 0
+        var withinOne = 0.0
+        var mean = 0.0
+        var description: String {
+            String(format: "largest %d, within 1: %.4f %%, mean %.4f", largest, withinOne * 100, mean)
+        }
+    }
+
+    func difference(_ a: RGBA8Frame, _ b: RGBA8Frame) -> Difference {
+        let x = a.byteArray, y = b.byteArray
+        var result = Difference()
+        var within = 0, total = 0
+        for i in x.indices {
+            let d = abs(Int(x[i]) - Int(y[i]))
+            result.largest = max(result.largest, d)
+            if d <= 1 { within += 1 }
+            total += d
+        }
+        result.withinOne = Double(within) / Double(x.count)
+        result.mean = Double(total) / Double(x.count)
+        return result
+    }
+
+    func render(_ job: Job, at time: Double, threads: Int = 2, _ reduced: ReducedEvaluation) -> RGBA8Frame {
+        let canvas = Canvas(width: job.output.width, height: job.output.height, reducedEvaluation: reduced)
+        let frame = RGBA8Frame(width: canvas.width, height: canvas.height)
+        SceneRenderer(layers: job.layers, canvas: canvas, threads: threads).render(at: time, yuv: nil, rgba: frame)
+        return frame
+    }
+
+    /// jobs/warp.json's cover (1280×720, dusk.png, blur 30) with `effect` after the blur.
+    func coverJob(_ effect: String) throws -> Job {
+        let photo = Fixture.repositoryRoot.appendingPathComponent("jobs/photos/dusk.png").path
+        return try Fixture.job(
+            """
+            {"kiln": 1, "output": {"width": 1280, "height": 720, "fps": 30, "duration": 6},
+             "layers": [{"type": "image", "path": "\(photo)", "size": [1280, 720], "fit": "fill",
+                         "effects": [{"blur": 30}, \(effect)]}]}
+            """)
+    }
+
+    func testFactorFollowsBlurAndStretch() {
+        XCTAssertEqual(ReducedGrid.factor(blurRadius: 30, stretch: 0), 4)
+        XCTAssertEqual(ReducedGrid.factor(blurRadius: 30, stretch: 2), 4)
+        XCTAssertEqual(ReducedGrid.factor(blurRadius: 30, stretch: 3.5), 2)
+        XCTAssertNil(ReducedGrid.factor(blurRadius: 30, stretch: 6))
+        XCTAssertNil(ReducedGrid.factor(blurRadius: 4, stretch: 0))
+        XCTAssertNil(ReducedGrid.factor(blurRadius: .nan, stretch: 0))
+    }
+
+    /// The slope bounds hold: finite differences of the filtered noise and of the domain warp's
+    /// second lookup, on a grid finer than the texels, never exceed them.
+    func testNoiseSlopesBoundTheNoise() {
+        let noise = NoiseTexture.generated(seed: 7, size: 64)
+        let slopes = noise.slopes
+        let step: Float = 1 / 1024
+        var steepest = (noise: SIMD2<Double>(), warp: SIMD2<Double>())
+        for row in 0..<256 {
+            let v = SIMD8<Float>(repeating: Float(row) / 256)
+            for column in stride(from: 0, to: 256, by: 8) {
+                let u = (SIMD8<Float>(0, 1, 2, 3, 4, 5, 6, 7) + Float(column)) / 256
+                func warped(_ u: SIMD8<Float>, _ v: SIMD8<Float>) -> (red: SIMD8<Float>, green: SIMD8<Float>) {
+                    let q = noise.sample(u: u, v: v)
+                    return noise.sample(u: u + q.red, v: v + q.green)
+                }
+                for (lookup, isWarp) in [(noise.sample, false), (warped, true)] {
+                    let here = lookup(u, v), right = lookup(u + step, v), below = lookup(u, v + step)
+                    for lane in 0..<8 {
+                        let du = SIMD2(Double(right.red[lane] - here.red[lane]), Double(right.green[lane] - here.green[lane]))
+                        let dv = SIMD2(Double(below.red[lane] - here.red[lane]), Double(below.green[lane] - here.green[lane]))
+                        let slope = SIMD2(((du * du).sum()).squareRoot(), ((dv * dv).sum()).squareRoot()) / Double(step)
+                        if isWarp {
+                            steepest.warp = SIMD2(max(steepest.warp.x, slope.x), max(steepest.warp.y, slope.y))
+                        } else {
+                            steepest.noise = SIMD2(max(steepest.noise.x, slope.x), max(steepest.noise.y, slope.y))
+                        }
+                    }
+                }
+            }
+        }
+        // Float differences over 1/1024 carry ≈ 1e-7 · 1024 ≈ 1e-4 of rounding.
+        XCTAssertLessThanOrEqual(steepest.noise.x, slopes.noise.x * 1.001 + 0.01)
+        XCTAssertLessThanOrEqual(steepest.noise.y, slopes.noise.y * 1.001 + 0.01)
+        XCTAssertLessThanOrEqual(steepest.warp.x, slopes.domainWarp.x * 1.001 + 0.01)
+        XCTAssertLessThanOrEqual(steepest.warp.y, slopes.domainWarp.y * 1.001 + 0.01)
+        // And the noise bound is tight (exact per cell), not merely safe.
+        XCTAssertGreaterThan(steepest.noise.x, slopes.noise.x * 0.8)
+    }
+
+    /// A gentle warp over blur 30 (one noise lookup, strength 40: stretch ≈ 1, so a 4× grid):
+    /// within the tolerance of full resolution at several times, and not byte-identical to it
+    /// (so the reduced path ran).
+    func testGentleWarpMatchesFullResolution() throws {
+        let job = try coverJob(
+            #"{"backgroundWarp": {"mode": "noise", "strength": 40, "speed": 0.03, "noise": {"generate": {"seed": 7, "size": 256}}, "edges": "clamp"}}, {"brightness": -0.15}"#
+        )
+        for time in [0.0, 2.5] {
+            let reduced = render(job, at: time, .whenSafe), full = render(job, at: time, .off)
+            let d = difference(reduced, full)
+            print("gentle warp at \(time) s, 4× grid vs full resolution: \(d)")
+            XCTAssertNotEqual(reduced.byteArray, full.byteArray, "the reduced path did not run")
+            XCTAssertLessThanOrEqual(d.largest, largestDifference)
+            XCTAssertGreaterThanOrEqual(d.withinOne, withinOneShare)
+        }
+    }
+
+    /// The seed's warp (jobs/warp.json: domain warp, strength 200) squeezes the picture up to
+    /// ≈ 33× (median 4×), so the policy keeps it at full resolution: the bytes are those of
+    /// `.off`. Forced onto a 4× grid it misses the tolerance, which is what the policy is for.
+    func testSeedWarpStaysFullResolution() throws {
+        let job = try JobFiles.load(file: Fixture.repositoryRoot.appendingPathComponent("jobs/warp.json").path)
+        let safe = render(job, at: 3, .whenSafe), full = render(job, at: 3, .off)
+        XCTAssertEqual(safe.byteArray, full.byteArray)
+        let forced = difference(render(job, at: 3, .forced(4)), full)
+        let forcedHalf = difference(render(job, at: 3, .forced(2)), full)
+        print("seed warp, 4× grid forced vs full resolution: \(forced); 2× grid: \(forcedHalf)")
+    }
+
+    /// A ripple has no stretch bound: blur + ripple stays at full resolution.
+    func testRippleStaysFullResolution() throws {
+        let job = try coverJob(
+            #"{"ripple": {"amplitude": 12, "frequency": 15, "decay": 8, "speed": 1200, "triggers": [{"at": 0.2, "origin": [640, 360]}], "edges": "clamp"}}"#
+        )
+        XCTAssertEqual(render(job, at: 0.6, .whenSafe).byteArray, render(job, at: 0.6, .off).byteArray)
+    }
+
+    /// The grid's samples and the enlargement do not depend on how rows are split.
+    func testSameBytesForAnyThreadCount() throws {
+        let job = try coverJob(
+            #"{"backgroundWarp": {"mode": "noise", "strength": 40, "speed": 0.03, "edges": "clamp"}}"#)
+        for mode in [ReducedEvaluation.whenSafe, .forced(2), .forced(4)] {
+            XCTAssertEqual(
+                render(job, at: 1.3, threads: 1, mode).byteArray, render(job, at: 1.3, threads: 3, mode).byteArray,
+                "\(mode)")
+        }
+    }
+}
