@@ -28,7 +28,8 @@ extension GaussianBlur {
 
     /// The blurred reduced copy of the region `rows` × `columns` (frame coordinates) after
     /// `blurRows` and `blurReducedColumns`. It lives in `workspace` until its next blur.
-    public func reducedCopy(in workspace: BlurWorkspace, rows: Range<Int>, columns: Range<Int>) -> ReducedCopy {
+    public func reducedCopy(in workspace: BlurWorkspace, rows: Range<Int>, columns: Range<Int>) -> ReducedCopy
+    {
         precondition(isReducedOnly, "the blur has a full-resolution part")
         guard let band = workspace.reducedBand else { preconditionFailure("prepare the workspace first") }
         let size = ReducedSize(rowCount: rows.count, columnCount: columns.count)

@@ -76,7 +76,8 @@ extension NoiseTexture {
                 }
                 let i = y * w + x
                 // Columns of I + J_noise: (1 + ∂red/∂u, ∂green/∂u) and (∂red/∂v, 1 + ∂green/∂v).
-                let columnU = length(SIMD2(1 + du[i].x, du[i].y)), columnV = length(SIMD2(dv[i].x, 1 + dv[i].y))
+                let columnU = length(SIMD2(1 + du[i].x, du[i].y)),
+                    columnV = length(SIMD2(dv[i].x, 1 + dv[i].y))
                 warp = SIMD2(max(warp.x, reached * columnU), max(warp.y, reached * columnV))
             }
         }

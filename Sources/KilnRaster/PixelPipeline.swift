@@ -106,7 +106,9 @@ extension PixelPipeline {
     /// Frame positions back through the distortions (last first), in the layer's own space; the
     /// ripples' brightening weights go to `extras` (one per stage).
     @inline(__always)
-    func mapBack(_ x: inout SIMD8<Float>, _ y: inout SIMD8<Float>, extras: UnsafeMutableBufferPointer<SIMD8<Float>>) {
+    func mapBack(
+        _ x: inout SIMD8<Float>, _ y: inout SIMD8<Float>, extras: UnsafeMutableBufferPointer<SIMD8<Float>>
+    ) {
         let l = localFromFrame, f = frameFromLocal
         var lx = x * l.a + (y * l.c + l.tx)
         var ly = x * l.b + (y * l.d + l.ty)

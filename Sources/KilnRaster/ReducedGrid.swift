@@ -7,6 +7,12 @@
 /// factor/2): the centre of the region's factor × factor block (j − 1, i − 1), so one sample more
 /// on each side brackets every pixel. x₀ is the region's first column rounded down to a multiple
 /// of 8, so every 8-pixel chunk of a band sees the same pattern of weights.
+///
+/// The samples are kept in an image whose row 2i holds sample row i and row 2i + 1 the centres
+/// of the cells below it (cell (j, i) lies between samples j…j + 1 and i…i + 1; its centre is at
+/// (x₀ + factor·j, y₀ + factor·i)). A centre that differs from the mean of its cell's corners
+/// shows the picture bending more within the cell than bilinear interpolation follows
+/// (`markChunks`), and those pixels are evaluated one by one instead.
 public struct ReducedGrid: Sendable, Equatable {
     /// Frame pixels per sample along each axis: 2 or 4.
     public let factor: Int
@@ -41,6 +47,9 @@ public struct ReducedGrid: Sendable, Equatable {
         return spacing >= 4 ? 4 : spacing >= 2 ? 2 : nil
     }
 
+    /// Rows of the samples image: samples and cell centres alternating.
+    public var imageRows: Int { 2 * rows }
+
     /// Frame x of the samples in columns j…j + 7.
     @inline(__always)
     func x(_ j: Int) -> SIMD8<Float> {
@@ -52,9 +61,16 @@ public struct ReducedGrid: Sendable, Equatable {
     @inline(__always)
     func y(_ i: Int) -> Float { Float(originY + factor * i - factor / 2) }
 
+    /// The cell row whose samples frame row `y` interpolates, and the weight of its lower row.
+    @inline(__always)
+    func cellRow(_ y: Int) -> (row: Int, weight: Float) {
+        let t = 2 * (y - originY) + 1 + factor
+        return (t / (2 * factor), Float(t % (2 * factor)) / Float(2 * factor))
+    }
+
     /// Writes frame rows `rows` of the enlarged picture into `band` (band row 0 = `firstRow`)
-    /// over `columns` (within the grid's region), from `samples` (row i, column j = sample
-    /// (j, i)): whole chunks of 8, lanes outside `columns` transparent. `scratch` (two rows of a
+    /// over `columns` (within the grid's region), from the samples image: whole chunks of 8,
+    /// lanes outside `columns` transparent. `scratch` (two rows of a
     /// band at least as wide) holds two sample rows enlarged horizontally; each of those serves
     /// `factor` output rows, which interpolate them vertically.
     ///
@@ -64,16 +80,15 @@ public struct ReducedGrid: Sendable, Equatable {
         _ samples: PlanarBand, into band: PlanarBand, firstRow: Int, rows: Range<Int>, columns: Range<Int>,
         scratch: PlanarBand
     ) {
-        precondition(scratch.capacityRows >= 2 && scratch.stride >= band.stride, "enlargement scratch too small")
+        precondition(
+            scratch.capacityRows >= 2 && scratch.stride >= band.stride, "enlargement scratch too small")
         let span = band.chunkSpan(columns)
         guard !span.isEmpty, !rows.isEmpty else { return }
         precondition(span.lowerBound >= originX && (span.upperBound - originX) / factor + 2 <= self.columns)
-        let doubled = 2 * factor
         var held = (-1, -1)  // the sample rows in scratch rows 0 and 1
         for y in rows {
-            let t = 2 * (y - originY) + 1 + factor
-            let i = t / doubled
-            let weight = SIMD8<Float>(repeating: Float(t % doubled) / Float(doubled))
+            let (i, fraction) = cellRow(y)
+            let weight = SIMD8<Float>(repeating: fraction)
             // Sample row n lives in scratch row n & 1; rows only move down, so two suffice.
             for needed in i...(i + 1) where (needed & 1 == 0 ? held.0 : held.1) != needed {
                 precondition(needed < self.rows, "row outside the grid")
@@ -115,8 +130,10 @@ public struct ReducedGrid: Sendable, Equatable {
     }
 
     /// Sample row `row` enlarged horizontally into scratch row `slot`, at frame columns `span`.
-    private func enlargeRow(_ samples: PlanarBand, row: Int, into scratch: PlanarBand, slot: Int, span: Range<Int>) {
-        let source = row &* samples.stride, target = slot &* scratch.stride
+    private func enlargeRow(
+        _ samples: PlanarBand, row: Int, into scratch: PlanarBand, slot: Int, span: Range<Int>
+    ) {
+        let source = (2 &* row) &* samples.stride, target = slot &* scratch.stride
         for plane in 0..<4 {
             let s = samples.plane(plane) + source, out = scratch.plane(plane) + target
             var x = span.lowerBound
@@ -143,6 +160,53 @@ public struct ReducedGrid: Sendable, Equatable {
                     x &+= 8
                 }
             }
+        }
+    }
+
+    /// Marks the chunks of frame columns `span` whose pixels in cell row `i` bilinear
+    /// interpolation may miss: `chunks[c]` (chunk c starting at span.lowerBound + 8c) becomes 1
+    /// when a cell they interpolate, or a neighbour of one, has a centre more than `tolerance`
+    /// (in any channel) away from the mean of its corners; else 0. The neighbours count too
+    /// because the check sees one point per cell: bending that leaves a centre where its
+    /// corners' mean is (a saddle) rarely does so in the next cell as well. `cells` is scratch
+    /// for one value per cell.
+    public func markChunks(
+        _ samples: PlanarBand, cellRow i: Int, tolerance: Float, span: Range<Int>,
+        cells: UnsafeMutablePointer<Float>, chunks: UnsafeMutablePointer<Float>
+    ) {
+        let lastCell = columns - 2
+        // The largest miss per cell column over cell rows i − 1…i + 1.
+        for j in 0...lastCell { cells[j] = 0 }
+        for row in max(0, i - 1)...min(rows - 2, i + 1) {
+            let top = (2 &* row) &* samples.stride, centre = top &+ samples.stride
+            let bottom = centre &+ samples.stride
+            var j = 0
+            while j <= lastCell {
+                var miss = SIMD8<Float>()
+                for plane in 0..<4 {
+                    let p = samples.plane(plane)
+                    let corners =
+                        (load(p + (top &+ j)) + load(p + (top &+ j &+ 1)))
+                        + (load(p + (bottom &+ j)) + load(p + (bottom &+ j &+ 1)))
+                    let d = load(p + (centre &+ j)) - corners * 0.25
+                    let size = d.replacing(with: -d, where: d .< 0)
+                    miss = miss.replacing(with: size, where: size .> miss)
+                }
+                let count = min(8, lastCell + 1 - j)
+                for lane in 0..<count { cells[j + lane] = max(cells[j + lane], miss[lane]) }
+                j &+= 8
+            }
+        }
+        // Chunk at x interpolates cells (x − x₀)/factor + 0…2 (factor 4) or + 0…4 (factor 2).
+        let reach = factor == 4 ? 2 : 4
+        var x = span.lowerBound, c = 0
+        while x < span.upperBound {
+            let base = (x - originX) / factor
+            var miss: Float = 0
+            for j in max(0, base - 1)...min(lastCell, base + reach + 1) { miss = max(miss, cells[j]) }
+            chunks[c] = miss > tolerance ? 1 : 0
+            x += 8
+            c += 1
         }
     }
 }

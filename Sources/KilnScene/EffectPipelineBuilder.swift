@@ -82,9 +82,11 @@ struct EffectPipelineBuilder {
         // copy; colours between the blur and the stages become the first stage there.
         if let blurred = current as? OffscreenLayer,
             let reducedPipeline = PixelPipeline(
-                stages: (pending.map { [PixelStage.matrix($0)] } ?? []) + stages, frameFromLocal: frameFromLocal),
+                stages: (pending.map { [PixelStage.matrix($0)] } ?? []) + stages,
+                frameFromLocal: frameFromLocal),
             let reduced = ReducedPipelineLayer.make(
-                blurred: blurred.offscreen, pipeline: reducedPipeline, edges: edges, frameFromLocal: frameFromLocal,
+                blurred: blurred.offscreen, pipeline: reducedPipeline, edges: edges,
+                frameFromLocal: frameFromLocal,
                 canvas: canvas)
         {
             current = reduced

@@ -106,7 +106,9 @@ public struct Canvas: Sendable, Hashable {
     /// When pixel stages over a large blur run on a reduced grid (`ReducedPipelineLayer`).
     public let reducedEvaluation: ReducedEvaluation
 
-    public init(width: Int, height: Int, bandHeight: Int = 8, reducedEvaluation: ReducedEvaluation = .whenSafe) {
+    public init(
+        width: Int, height: Int, bandHeight: Int = 8, reducedEvaluation: ReducedEvaluation = .whenSafe
+    ) {
         self.width = width
         self.height = height
         self.bandHeight = bandHeight

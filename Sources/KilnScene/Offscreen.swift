@@ -161,7 +161,8 @@ public final class Offscreen: @unchecked Sendable {
         BandScheduler.forEach(parts, threads: threads) { _, part in
             let first = copy.rows * part / parts, last = copy.rows * (part + 1) / parts
             guard last > first else { return }
-            texels.pack(from: copy.band, imageRow: first, regionRow: first, rows: last - first, firstColumn: 0)
+            texels.pack(
+                from: copy.band, imageRow: first, regionRow: first, rows: last - first, firstColumn: 0)
         }
         reduced = ReducedBlurSampler(copy, texels: texels)
     }

@@ -358,7 +358,10 @@ do {
          "fit": "fill", "effects": [{"blur": 30}, {"backgroundWarp": {"strength": 200, "speed": 0.02, "edges": "clamp"}}]}
         """
     for (name, layers, reduced) in [
-        ("transcript overlay, 12 lines", ##"{"type": "solid", "color": "#101018"}, "## + overlay, ReducedEvaluation.whenSafe),
+        (
+            "transcript overlay, 12 lines", ##"{"type": "solid", "color": "#101018"}, "## + overlay,
+            ReducedEvaluation.whenSafe
+        ),
         ("podcast picture (cover+warp+overlay)", cover + ", " + overlay, .whenSafe),
         ("podcast picture (cover+warp+overlay), full resolution", cover + ", " + overlay, .off),
         ("podcast picture (cover+warp+overlay), 4× grid forced", cover + ", " + overlay, .forced(4)),
