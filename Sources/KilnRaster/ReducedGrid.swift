@@ -165,18 +165,21 @@ public struct ReducedGrid: Sendable, Equatable {
 
     /// Marks the chunks of frame columns `span` whose pixels in cell row `i` bilinear
     /// interpolation may miss: `chunks[c]` (chunk c starting at span.lowerBound + 8c) becomes 1
-    /// when a cell they interpolate, or a neighbour of one, has a centre more than `tolerance`
-    /// (in any channel) away from the mean of its corners; else 0. The neighbours count too
-    /// because the check sees one point per cell: bending that leaves a centre where its
-    /// corners' mean is (a saddle) rarely does so in the next cell as well. `cells` is scratch
-    /// for one value per cell.
+    /// when a cell they interpolate, or the cell above or below one, has a centre more than
+    /// `tolerance` (in any channel) away from the mean of its corners; else 0. The cells above
+    /// and below count too because the check sees one point per cell: bending that leaves a
+    /// centre where its corners' mean is (a saddle) rarely does so in the next cell as well.
+    /// Sideways a chunk already spans three cells (factor 4) or five (factor 2); measured on the
+    /// seed's warp, also counting the cells beside them re-evaluates 13.5 % of the chunks instead
+    /// of 11.5 % for the same largest difference (2). `cells` is scratch for one value per cell
+    /// and 8 more.
     public func markChunks(
         _ samples: PlanarBand, cellRow i: Int, tolerance: Float, span: Range<Int>,
         cells: UnsafeMutablePointer<Float>, chunks: UnsafeMutablePointer<Float>
     ) {
         let lastCell = columns - 2
         // The largest miss per cell column over cell rows i − 1…i + 1.
-        for j in 0...lastCell { cells[j] = 0 }
+        cells.update(repeating: 0, count: lastCell + 8)
         for row in max(0, i - 1)...min(rows - 2, i + 1) {
             let top = (2 &* row) &* samples.stride, centre = top &+ samples.stride
             let bottom = centre &+ samples.stride
@@ -192,8 +195,8 @@ public struct ReducedGrid: Sendable, Equatable {
                     let size = d.replacing(with: -d, where: d .< 0)
                     miss = miss.replacing(with: size, where: size .> miss)
                 }
-                let count = min(8, lastCell + 1 - j)
-                for lane in 0..<count { cells[j + lane] = max(cells[j + lane], miss[lane]) }
+                let before = load(cells + j)
+                store(before.replacing(with: miss, where: miss .> before), cells + j)
                 j &+= 8
             }
         }
@@ -203,7 +206,7 @@ public struct ReducedGrid: Sendable, Equatable {
         while x < span.upperBound {
             let base = (x - originX) / factor
             var miss: Float = 0
-            for j in max(0, base - 1)...min(lastCell, base + reach + 1) { miss = max(miss, cells[j]) }
+            for j in base...min(lastCell, base + reach) { miss = max(miss, cells[j]) }
             chunks[c] = miss > tolerance ? 1 : 0
             x += 8
             c += 1

@@ -63,8 +63,9 @@ struct ReducedPipelineLayer: PreparedLayer {
 
     /// How far (premultiplied, 0…1) a cell's centre may be from its corners' mean before its
     /// pixels are evaluated one by one: one code value of 8-bit output. Measured on the seed's
-    /// warp (`ReducedEvaluationTests`): with 1, largest difference from full resolution 2 and
-    /// 13 % of the chunks evaluated again; with 2, 7 % but differences up to 5; with 0.5, 35 %.
+    /// warp (`ReducedEvaluationTests`, kiln-bench): with 1, largest difference from full
+    /// resolution 2 and 11.5 % of the chunks evaluated again; with 0.5, 1 and 30 %; with 2,
+    /// differences up to 5.
     static let tolerance: Float = 1 / 255
 
     func paint(into band: PlanarBand, firstRow: Int, rows: Int, columns: Range<Int>, pool: BandPool) {
