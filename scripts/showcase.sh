@@ -1,7 +1,14 @@
 #!/usr/bin/env bash
-# Installs what Kiln needs, builds it (release) and renders the showcase: out/showcase.mp4.
+# Installs what Kiln needs, builds it (release) and renders the two showcase videos:
+#   out/showcase.mp4  the composition showcase (jobs/showcase.json)
+#   out/podcast.mp4   the seed's podcast scene with its voice (jobs/podcast.json; the voice and
+#                     the transcript's timing are made first by scripts/make-podcast.py)
+# Extra arguments go to both `kiln render` calls (e.g. --threads 2, --progress json).
 source "$(dirname "$0")/common.sh"
 bash scripts/install-deps.sh
+python3 scripts/make-podcast.py
 kiln_build --product kiln
 mkdir -p out
-"$(swift build "${KILN_SWIFT_FLAGS[@]}" --show-bin-path)/kiln" render jobs/showcase.json -o out/showcase.mp4 "$@"
+kiln="$(swift build "${KILN_SWIFT_FLAGS[@]}" --show-bin-path)/kiln"
+"$kiln" render jobs/showcase.json -o out/showcase.mp4 "$@"
+"$kiln" render jobs/podcast.json -o out/podcast.mp4 "$@"

@@ -9,6 +9,8 @@ echo "== lint: swift format"
 swift format lint --strict --recursive --parallel Package.swift Sources Tests
 echo "== lint: hadolint Dockerfile"
 hadolint Dockerfile
+echo "== podcast demo audio (espeak-ng)"
+python3 scripts/make-podcast.py
 echo "== build"
 kiln_build
 echo "== test"

@@ -4,11 +4,14 @@
 // static inline functions here; nothing else lives in this target.
 #include <libavcodec/avcodec.h>
 #include <libavformat/avformat.h>
+#include <libavutil/audio_fifo.h>
 #include <libavutil/avutil.h>
+#include <libavutil/channel_layout.h>
 #include <libavutil/error.h>
 #include <libavutil/imgutils.h>
 #include <libavutil/opt.h>
 #include <libavutil/pixdesc.h>
+#include <libswresample/swresample.h>
 #include <libswscale/swscale.h>
 
 static inline int kiln_averror_eagain(void) { return AVERROR(EAGAIN); }
@@ -20,4 +23,6 @@ static inline int kiln_avfmt_globalheader(void) { return AVFMT_GLOBALHEADER; }
 static inline int kiln_codec_flag_global_header(void) { return AV_CODEC_FLAG_GLOBAL_HEADER; }
 static inline int kiln_avio_flag_write(void) { return AVIO_FLAG_WRITE; }
 static inline int kiln_av_error_max_string_size(void) { return AV_ERROR_MAX_STRING_SIZE; }
+static inline int kiln_codec_cap_small_last_frame(void) { return AV_CODEC_CAP_SMALL_LAST_FRAME; }
+static inline int kiln_codec_cap_variable_frame_size(void) { return AV_CODEC_CAP_VARIABLE_FRAME_SIZE; }
 #endif

@@ -46,6 +46,16 @@ public struct VideoExport: Sendable {
             frameRateDenominator: o.frameRate.denominator, crf: o.crf, preset: o.preset, gop: o.gop)
     }
 
+    /// The job's audio file as the writer's sample source.
+    static func soundtrack(_ track: AudioTrack) throws(MediaError) -> PlacedAudioFile {
+        try PlacedAudioFile(
+            path: track.path.path,
+            placement: AudioPlacement(
+                offset: track.offset, trimStart: track.trimStart, trimEnd: track.trimEnd,
+                volume: track.volume,
+                fadeIn: track.fadeIn, fadeOut: track.fadeOut))
+    }
+
     public func run(
         cancellation: CancellationFlag = CancellationFlag(),
         progress: (@Sendable (ExportProgress) -> Void)? = nil
@@ -55,7 +65,9 @@ public struct VideoExport: Sendable {
         defer { file.discard() }
         let writer: MP4VideoWriter
         do {
-            writer = try MP4VideoWriter(path: file.temporaryURL.path, settings: videoSettings)
+            writer = try MP4VideoWriter(
+                path: file.temporaryURL.path, settings: videoSettings,
+                audio: try job.audio.map(Self.soundtrack))
         } catch {
             throw .media(error)
         }

@@ -22,15 +22,29 @@ public struct MediaImageDecoder: ImageDecoding {
     }
 }
 
-/// Loads jobs with every registered layer kind and effect, and with image decoding: what the
-/// CLI, the benchmarks and the tests use.
+/// Soundtracks probed through the media module: the file must open and hold a decodable audio
+/// stream (its first packets are decoded, so a file with a broken codec is caught too).
+public struct MediaAudioProbe: AudioProbing {
+    public init() {}
+
+    public func audioDuration(at url: URL) throws -> Double {
+        let reader = try AudioFileReader(path: url.path)
+        var left = [Float](repeating: 0, count: 1024), right = left
+        _ = try reader.read(left: &left, right: &right, count: 1024)
+        return reader.info.durationSeconds
+    }
+}
+
+/// Loads jobs with every registered layer kind and effect, with image decoding and audio probing:
+/// what the CLI, the benchmarks and the tests use.
 public enum JobFiles {
     public static func load(file: String) throws(JobLoadError) -> Job {
-        try LayerRegistry.load(file: file, images: MediaImageDecoder())
+        try LayerRegistry.load(file: file, images: MediaImageDecoder(), audio: MediaAudioProbe())
     }
 
     public static func decode(bytes: [UInt8], file: String, baseDirectory: URL) throws(JobLoadError) -> Job {
         try LayerRegistry.decode(
-            bytes: bytes, file: file, baseDirectory: baseDirectory, images: MediaImageDecoder())
+            bytes: bytes, file: file, baseDirectory: baseDirectory, images: MediaImageDecoder(),
+            audio: MediaAudioProbe())
     }
 }

@@ -1,7 +1,8 @@
 import CFFmpeg
 
 /// H.264 (libx264) in MP4 through libavformat. Input: 8-bit YUV 4:2:0 planes, BT.709, limited range,
-/// chroma sited left (MPEG-2/H.264 default).
+/// chroma sited left (MPEG-2/H.264 default). With an audio source, an AAC track (48 kHz stereo)
+/// is encoded alongside, exactly as long as the video, and interleaved with it.
 ///
 /// `@unchecked Sendable` so it can be handed to an encoder thread; it has no internal locking and
 /// must be used from one thread at a time.
@@ -18,12 +19,15 @@ public final class MP4VideoWriter: @unchecked Sendable {
     // Reused for every frame/packet so steady-state appends allocate nothing of ours.
     private var frame: UnsafeMutablePointer<AVFrame>?
     private var packet: UnsafeMutablePointer<AVPacket>?
+    private var audio: AACTrackEncoder?
 
-    public init(path: String, settings: VideoSettings) throws(MediaError) {
+    public init(path: String, settings: VideoSettings, audio: (any AudioSampleSource)? = nil)
+        throws(MediaError)
+    {
         self.settings = settings
         do throws(MediaError) {
             try settings.validate()
-            try open(path: path)
+            try open(path: path, audioSource: audio)
             state = .open
         } catch {
             release()
@@ -55,6 +59,7 @@ public final class MP4VideoWriter: @unchecked Sendable {
             try check(avcodec_send_frame(codecContext, frame), "avcodec_send_frame")
             framesAppended += 1
             try writeAvailablePackets()
+            try audio?.encode(upTo: audioSamples(atFrame: framesAppended), write: writeInterleaved)
         } catch {
             release()
             throw error
@@ -72,6 +77,7 @@ public final class MP4VideoWriter: @unchecked Sendable {
         do throws(MediaError) {
             try check(avcodec_send_frame(codecContext, nil), "avcodec_send_frame")
             try writeAvailablePackets()
+            try audio?.finish(at: audioSamples(atFrame: framesAppended), write: writeInterleaved)
             try check(av_write_trailer(formatContext), "av_write_trailer")
             try check(avio_closep(&formatContext.pointee.pb), "avio_closep")
         } catch {
@@ -90,7 +96,19 @@ public final class MP4VideoWriter: @unchecked Sendable {
 
     // MARK: - Setup
 
-    private func open(path: String) throws(MediaError) {
+    /// The audio sample at which video frame n starts: n·den/num seconds at 48 kHz, rounded once.
+    func audioSamples(atFrame n: Int) -> Int {
+        let rate = AudioFormat.sampleRate
+        let (scaled, overflow) = n.multipliedReportingOverflow(by: settings.frameRateDenominator * rate)
+        if overflow {
+            return Int(
+                (Double(n) * Double(settings.frameRateDenominator * rate)
+                    / Double(settings.frameRateNumerator)).rounded())
+        }
+        return (scaled + settings.frameRateNumerator / 2) / settings.frameRateNumerator
+    }
+
+    private func open(path: String, audioSource: (any AudioSampleSource)?) throws(MediaError) {
         try check(
             avformat_alloc_output_context2(&formatContext, nil, "mp4", path), "avformat_alloc_output_context2"
         )
@@ -117,6 +135,11 @@ public final class MP4VideoWriter: @unchecked Sendable {
         stream.pointee.r_frame_rate = codecContext.pointee.framerate
 
         try allocateFrameAndPacket()
+        if let audioSource {
+            audio = try AACTrackEncoder(
+                source: audioSource, formatContext: formatContext,
+                globalHeader: formatContext.pointee.oformat.pointee.flags & kiln_avfmt_globalheader() != 0)
+        }
 
         if formatContext.pointee.oformat.pointee.flags & kiln_avfmt_flag_nofile() == 0 {
             try check(avio_open(&formatContext.pointee.pb, path, kiln_avio_flag_write()), "avio_open")
@@ -163,7 +186,7 @@ public final class MP4VideoWriter: @unchecked Sendable {
     // MARK: - Encoding
 
     private func writeAvailablePackets() throws(MediaError) {
-        guard let codecContext, let formatContext, let stream, let packet else { return }
+        guard let codecContext, let stream, let packet else { return }
         while true {
             let status = avcodec_receive_packet(codecContext, packet)
             if status == kiln_averror_eagain() || status == kiln_averror_eof() { return }
@@ -172,10 +195,16 @@ public final class MP4VideoWriter: @unchecked Sendable {
             if packet.pointee.duration == 0 { packet.pointee.duration = 1 }
             av_packet_rescale_ts(packet, codecContext.pointee.time_base, stream.pointee.time_base)
             packet.pointee.stream_index = stream.pointee.index
-            let written = av_interleaved_write_frame(formatContext, packet)
-            av_packet_unref(packet)
-            try check(written, "av_interleaved_write_frame")
+            try writeInterleaved(packet)
         }
+    }
+
+    /// Hands a packet to the muxer, which orders both tracks by time (it takes the packet's data).
+    private func writeInterleaved(_ packet: UnsafeMutablePointer<AVPacket>) throws(MediaError) {
+        guard let formatContext else { return }
+        let written = av_interleaved_write_frame(formatContext, packet)
+        av_packet_unref(packet)
+        try check(written, "av_interleaved_write_frame")
     }
 
     private func release() {
@@ -187,6 +216,8 @@ public final class MP4VideoWriter: @unchecked Sendable {
             self.formatContext = nil
         }
         stream = nil
+        audio?.release()
+        audio = nil
         avcodec_free_context(&codecContext)
         av_frame_free(&frame)
         av_packet_free(&packet)

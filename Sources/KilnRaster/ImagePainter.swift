@@ -14,6 +14,20 @@ public struct ImagePainter: Sendable {
     let nextWeight: Float
     public let rows: Range<Int>
     public let columns: Range<Int>
+    /// Set when the map is a whole-pixel translation (frame pixel (x, y) shows texel
+    /// (x + shift.x, y + shift.y) of level 0) and the visible rectangle has whole-pixel edges:
+    /// then every bilinear tap has weight 0 and the edge coverage is 0 or 1, so the image can be
+    /// composited row by row without taps (`paintWholePixels`), with the same result (to the
+    /// bilinear path's edge coverage, whose approximate square root leaves it 10⁻⁷ off 0 or 1).
+    let wholePixel: (shift: SIMD2<Int>, lo: SIMD2<Int>, hi: SIMD2<Int>)?
+
+    /// Whether `paint` composites this image on whole pixels, without bilinear taps.
+    public var isWholePixel: Bool { wholePixel != nil }
+    /// Set when the map is a translation by whole pixels across (any amount down) at level 0 and
+    /// the visible rectangle's left and right edges are whole: a scrolled picture. Each frame row
+    /// inside the visible rows then blends two texel rows with one weight: the bilinear result
+    /// without gathers (`paintBlendedRow`). Frame column x shows texel column x + `shift`.
+    let rowAligned: (shift: Int, left: Int, right: Int)?
 
     /// - Parameters:
     ///   - frameFromImage: places the image (level-0 texels, [0, width] × [0, height]) in the frame.
@@ -42,6 +56,24 @@ public struct ImagePainter: Sendable {
                 ofSize: hi - lo, offset: lo, frameWidth: frameWidth, frameHeight: frameHeight)
         else { return nil }
         (rows, columns) = pixels
+        // Decided on the Float values the bilinear path computes with, so both paths agree.
+        let whole = { (v: Float) -> Bool in v == v.rounded() && abs(v) < 4_194_304 }
+        let wholeRect = lo == lo.rounded(.down) && hi == hi.rounded(.down)
+        if level == 0, nextWeight == 0, ia == 1, ib == 0, ic == 0, id == 1, whole(itx), whole(ity), wholeRect
+        {
+            wholePixel = (
+                SIMD2(Int(itx), Int(ity)), SIMD2(Int(lo.x), Int(lo.y)), SIMD2(Int(hi.x), Int(hi.y))
+            )
+        } else {
+            wholePixel = nil
+        }
+        if level == 0, nextWeight == 0, ia == 1, ib == 0, ic == 0, id == 1, whole(itx),
+            lo.x == lo.x.rounded(.down), hi.x == hi.x.rounded(.down)
+        {
+            rowAligned = (Int(itx), Int(lo.x), Int(hi.x))
+        } else {
+            rowAligned = nil
+        }
     }
 
     /// Level L holds 2^L texels of level 0 per texel. Up to a shrink of 1 level 0 is exact;
@@ -73,9 +105,15 @@ public struct ImagePainter: Sendable {
     ///   - over: composite source-over onto what `band` holds instead of replacing it; then
     ///     only the pixels the image covers are touched.
     ///   - opacity: multiplies the image (with `over`, its fade as a layer).
+    ///   - tint: multiplies the channels (r, g, b, a) of every texel: a diagonal colour matrix,
+    ///     such as the tint that colours white text coverage. Components must lie in 0…1 and the
+    ///     colour ones must not exceed alpha's, so premultiplied values stay valid.
+    ///   - wholePixels: allows the whole-pixel path (`isWholePixel`); false forces the bilinear
+    ///     sampler (tests compare the two).
     public func paint(
         into band: PlanarBand, firstRow: Int, rows count: Int, columns window: Range<Int>? = nil,
-        clip: RoundedRectPainter? = nil, over: Bool = false, opacity: Float = 1
+        clip: RoundedRectPainter? = nil, over: Bool = false, opacity: Float = 1,
+        tint: SIMD4<Float> = SIMD4(1, 1, 1, 1), wholePixels: Bool = true
     ) {
         if !over { band.fill(.transparent, rows: count, columns: window) }
         var columns = window.map { self.columns.clamped(to: $0) } ?? self.columns
@@ -86,11 +124,20 @@ public struct ImagePainter: Sendable {
             bottom = min(bottom, clip.rows.upperBound)
         }
         guard top < bottom, !columns.isEmpty else { return }
+        let scale = opacity / 255
+        let scales = tint * scale
+        if wholePixels, clip == nil, let wholePixel {
+            // Painted over the transparent fill when not `over`: the same as replacing.
+            return paintWholePixels(
+                into: band, firstRow: firstRow, rows: top..<bottom, columns: columns, place: wholePixel,
+                scales: scales)
+        }
+        let scaleR = SIMD8<Float>(repeating: scales[0]), scaleG = SIMD8<Float>(repeating: scales[1])
+        let scaleB = SIMD8<Float>(repeating: scales[2]), scaleA = SIMD8<Float>(repeating: scales[3])
         let lane = SIMD8<Float>(0, 1, 2, 3, 4, 5, 6, 7) + 0.5
         let half = SIMD8<Float>(repeating: 0.5)
         let ppt = SIMD8<Float>(repeating: pixelsPerTexel)
         let interiorOver = over && nextWeight == 0
-        let scale = opacity / 255
         image.levels[level].texels.withUnsafeBufferPointer { base in
             let next = image.levels[min(level + 1, image.levels.count - 1)]
             next.texels.withUnsafeBufferPointer { upper in
@@ -105,6 +152,21 @@ public struct ImagePainter: Sendable {
                 for y in top..<bottom {
                     let py = Float(y) + 0.5
                     let offset = (y - firstRow) &* band.stride
+                    if wholePixels, clip == nil, let rowAligned {
+                        // The sampler's row coordinate and weight, computed as it does.
+                        let sv = (py * id + ity) * primary.scale - 0.5
+                        // Rows whose centre lies half a pixel or more inside the visible rows
+                        // are fully covered and need no clamp.
+                        if sv >= clipCentre.y - clipHalf.y, sv <= clipCentre.y + clipHalf.y - 1 {
+                            let v = SIMD8<Float>(repeating: sv)
+                            let fv = floorOfSmall(v)
+                            paintBlendedRow(
+                                into: band, offset: offset, texels: base.baseAddress!, row: Int(fv[0]),
+                                weight: primary.weights(v - fv), columns: columns, place: rowAligned,
+                                scales: scales)
+                            continue
+                        }
+                    }
                     var outer = spans.columns(
                         row: y, halfX: halfX + certain, halfY: halfY + certain, limit: columns)
                     var full = spans.columns(
@@ -123,12 +185,12 @@ public struct ImagePainter: Sendable {
                             while x <= last {
                                 let px = lane + Float(x)
                                 let c = primary.sample(u: px * ia + rowU, v: px * ib + rowV)
-                                let alpha = c.a * scale
+                                let alpha = c.a * scaleA
                                 let remain = 1 - alpha
                                 let p = offset &+ x
-                                store(c.r * scale + load(band.r + p) * remain, band.r + p)
-                                store(c.g * scale + load(band.g + p) * remain, band.g + p)
-                                store(c.b * scale + load(band.b + p) * remain, band.b + p)
+                                store(c.r * scaleR + load(band.r + p) * remain, band.r + p)
+                                store(c.g * scaleG + load(band.g + p) * remain, band.g + p)
+                                store(c.b * scaleB + load(band.b + p) * remain, band.b + p)
                                 store(alpha + load(band.a + p) * remain, band.a + p)
                                 x &+= 8
                             }
@@ -160,39 +222,168 @@ public struct ImagePainter: Sendable {
                                 c.b += (d.b - c.b) * nextWeight
                                 c.a += (d.a - c.a) * nextWeight
                             }
-                            let k = coverage * (opacity / 255)
                             let p = offset &+ x
                             let keep = ~inside
                             if over {
                                 // Source-over: lanes outside the span have k = 0, so they keep
                                 // their value without a select.
-                                let alpha = c.a * k
+                                let alpha = c.a * (coverage * scaleA)
                                 let remain = 1 - alpha
                                 @inline(__always) func blend(
-                                    _ value: SIMD8<Float>, _ plane: UnsafeMutablePointer<Float>
+                                    _ value: SIMD8<Float>, _ k: SIMD8<Float>,
+                                    _ plane: UnsafeMutablePointer<Float>
                                 ) {
-                                    store(value * k + load(plane + p) * remain, plane + p)
+                                    store(value * (coverage * k) + load(plane + p) * remain, plane + p)
                                 }
-                                blend(c.r, band.r)
-                                blend(c.g, band.g)
-                                blend(c.b, band.b)
+                                blend(c.r, scaleR, band.r)
+                                blend(c.g, scaleG, band.g)
+                                blend(c.b, scaleB, band.b)
                                 store(alpha + load(band.a + p) * remain, band.a + p)
                             } else {
                                 @inline(__always) func put(
-                                    _ value: SIMD8<Float>, _ plane: UnsafeMutablePointer<Float>
+                                    _ value: SIMD8<Float>, _ k: SIMD8<Float>,
+                                    _ plane: UnsafeMutablePointer<Float>
                                 ) {
-                                    store(LaneMask.select(keep, load(plane + p), value * k), plane + p)
+                                    store(
+                                        LaneMask.select(keep, load(plane + p), value * (coverage * k)),
+                                        plane + p)
                                 }
-                                put(c.r, band.r)
-                                put(c.g, band.g)
-                                put(c.b, band.b)
-                                put(c.a, band.a)
+                                put(c.r, scaleR, band.r)
+                                put(c.g, scaleG, band.g)
+                                put(c.b, scaleB, band.b)
+                                put(c.a, scaleA, band.a)
                             }
                         }
                         x &+= 8
                     }
                 }
             }
+        }
+    }
+
+    /// The whole-pixel path: frame rows `rows` (within the band) of the image composited
+    /// source-over onto `band`, row by row, without taps: only the texels of each row's ink
+    /// span are read, and chunks of eight transparent texels are skipped. The arithmetic is the
+    /// bilinear path's with every weight 0 and coverage exactly 0 or 1.
+    private func paintWholePixels(
+        into band: PlanarBand, firstRow: Int, rows: Range<Int>, columns: Range<Int>,
+        place: (shift: SIMD2<Int>, lo: SIMD2<Int>, hi: SIMD2<Int>), scales: SIMD4<Float>
+    ) {
+        let sr = SIMD8<Float>(repeating: scales[0]), sg = SIMD8<Float>(repeating: scales[1])
+        let sb = SIMD8<Float>(repeating: scales[2]), sa = SIMD8<Float>(repeating: scales[3])
+        let level = image.levels[0]
+        let stride = level.stride
+        // Texel columns that are visible and fall in the frame columns asked for.
+        let left = max(place.lo.x, columns.lowerBound &+ place.shift.x)
+        let right = min(place.hi.x, columns.upperBound &+ place.shift.x)
+        guard left < right else { return }
+        image.inkSpans.withUnsafeBufferPointer { spans in
+            level.texels.withUnsafeBufferPointer { buffer in
+                let texels = UnsafeRawPointer(buffer.baseAddress!)
+                for y in rows {
+                    let ty = y &+ place.shift.y
+                    guard ty >= place.lo.y, ty < place.hi.y else { continue }
+                    let ink = spans[ty]
+                    let lo = max(ink.lowerBound, left), hi = min(ink.upperBound, right)
+                    guard lo < hi else { continue }
+                    let row = texels + (ty &* stride) &* 4
+                    // Frame pixel of texel column x, as an offset into the band's planes.
+                    let offset = (y &- firstRow) &* band.stride &- place.shift.x
+                    var x = lo
+                    while x < hi {
+                        let t: SIMD8<UInt32>
+                        if hi &- x >= 8 {
+                            t = row.loadUnaligned(fromByteOffset: x &* 4, as: SIMD8<UInt32>.self)
+                        } else {
+                            // The row's last texels; lanes past them stay transparent, which
+                            // leaves those pixels as they are (and stays inside the band's
+                            // spare columns).
+                            var partial = SIMD8<UInt32>()
+                            for lane in 0..<(hi &- x) {
+                                partial[lane] = row.loadUnaligned(
+                                    fromByteOffset: (x &+ lane) &* 4, as: UInt32.self)
+                            }
+                            t = partial
+                        }
+                        if t != SIMD8<UInt32>() {
+                            let alpha = byteFloat(t &>> 24) * sa
+                            let remain = 1 - alpha
+                            let p = offset &+ x
+                            store(byteFloat(t & 0xFF) * sr + load(band.r + p) * remain, band.r + p)
+                            store(byteFloat(t &>> 8 & 0xFF) * sg + load(band.g + p) * remain, band.g + p)
+                            store(byteFloat(t &>> 16 & 0xFF) * sb + load(band.b + p) * remain, band.b + p)
+                            store(alpha + load(band.a + p) * remain, band.a + p)
+                        }
+                        x &+= 8
+                    }
+                }
+            }
+        }
+    }
+
+    /// One frame row of a row-aligned image (`rowAligned`) composited source-over onto `band`
+    /// (at `offset`, the row's start in the planes): texel rows `row` and `row + 1` blended with
+    /// `weight` (0…256, as the sampler's), which is what the bilinear sampler gives when every
+    /// horizontal weight is 0, read with contiguous loads. Only the two rows' ink spans are
+    /// visited, and chunks where both are transparent are skipped.
+    private func paintBlendedRow(
+        into band: PlanarBand, offset: Int, texels: UnsafePointer<UInt32>, row: Int,
+        weight: SIMD16<UInt16>, columns: Range<Int>, place: (shift: Int, left: Int, right: Int),
+        scales: SIMD4<Float>
+    ) {
+        let level = image.levels[0]
+        var ink = image.inkSpans[row]
+        if row &+ 1 < level.height {
+            let below = image.inkSpans[row &+ 1]
+            ink =
+                ink.isEmpty
+                ? below
+                : below.isEmpty
+                    ? ink : min(ink.lowerBound, below.lowerBound)..<max(ink.upperBound, below.upperBound)
+        }
+        let lo = max(ink.lowerBound, place.left, columns.lowerBound &+ place.shift)
+        let hi = min(ink.upperBound, place.right, columns.upperBound &+ place.shift)
+        guard lo < hi else { return }
+        let sr = SIMD8<Float>(repeating: scales[0]), sg = SIMD8<Float>(repeating: scales[1])
+        let sb = SIMD8<Float>(repeating: scales[2]), sa = SIMD8<Float>(repeating: scales[3])
+        let upper = UnsafeRawPointer(texels + row &* level.stride)
+        let lower = upper + level.stride &* 4
+        // Frame pixel of texel column x, as an offset into the band's planes.
+        let start = offset &- place.shift
+        @inline(__always) func chunk(_ base: UnsafeRawPointer, _ x: Int, _ count: Int) -> SIMD8<UInt32> {
+            if count >= 8 { return base.loadUnaligned(fromByteOffset: x &* 4, as: SIMD8<UInt32>.self) }
+            var partial = SIMD8<UInt32>()
+            for lane in 0..<count {
+                partial[lane] = base.loadUnaligned(fromByteOffset: (x &+ lane) &* 4, as: UInt32.self)
+            }
+            return partial
+        }
+        @inline(__always) func lerp(_ a: SIMD16<UInt16>, _ b: SIMD16<UInt16>) -> SIMD16<UInt16> {
+            (a &* (256 &- weight) &+ b &* weight &+ 128) &>> 8
+        }
+        @inline(__always) func rb(_ t: SIMD8<UInt32>) -> SIMD16<UInt16> {
+            unsafeBitCast(t & 0x00FF_00FF, to: SIMD16<UInt16>.self)
+        }
+        @inline(__always) func ga(_ t: SIMD8<UInt32>) -> SIMD16<UInt16> {
+            unsafeBitCast(t &>> 8 & 0x00FF_00FF, to: SIMD16<UInt16>.self)
+        }
+        var x = lo
+        while x < hi {
+            // Lanes past the span's end read as transparent and leave their pixels as they are.
+            let count = hi &- x
+            let t0 = chunk(upper, x, count), t1 = chunk(lower, x, count)
+            if t0 | t1 != SIMD8<UInt32>() {
+                let redBlue = unsafeBitCast(lerp(rb(t0), rb(t1)), to: SIMD8<UInt32>.self)
+                let greenAlpha = unsafeBitCast(lerp(ga(t0), ga(t1)), to: SIMD8<UInt32>.self)
+                let alpha = byteFloat(greenAlpha &>> 16) * sa
+                let remain = 1 - alpha
+                let p = start &+ x
+                store(byteFloat(redBlue & 0xFFFF) * sr + load(band.r + p) * remain, band.r + p)
+                store(byteFloat(greenAlpha & 0xFFFF) * sg + load(band.g + p) * remain, band.g + p)
+                store(byteFloat(redBlue &>> 16) * sb + load(band.b + p) * remain, band.b + p)
+                store(alpha + load(band.a + p) * remain, band.a + p)
+            }
+            x &+= 8
         }
     }
 
@@ -286,6 +477,14 @@ public struct ImagePainter: Sendable {
             return unsafeBitCast(w | w &<< 16, to: SIMD16<UInt16>.self)
         }
     }
+}
+
+/// Bytes (0…255, one per 32-bit lane) as floats: a byte in the low mantissa bits of 2^23 is
+/// the float 2^23 + b, two integer operations and a subtraction where a generic SIMD conversion
+/// loops per lane.
+@inline(__always)
+func byteFloat(_ v: SIMD8<UInt32>) -> SIMD8<Float> {
+    unsafeBitCast(v | 0x4B00_0000, to: SIMD8<Float>.self) - 8_388_608
 }
 
 /// Whole numbers in ±2^22 as Int32: adding 1.5 · 2^23 puts the integer in the low mantissa

@@ -33,6 +33,10 @@ public final class RasterImage: Sendable {
     public let height: Int
     /// Level 0 is the image itself; each next level halves both sides (rounding up) down to 1×1.
     public let levels: [Level]
+    /// Per row of level 0, the columns from its first to its last texel that is not fully
+    /// transparent (empty for a transparent row): what a whole-pixel composite has to visit.
+    /// Text pictures are mostly transparent around and between their lines of ink.
+    public let inkSpans: [Range<Int>]
 
     /// `premultipliedRGBA` holds width × height × 4 bytes, row-major, premultiplied.
     public init(width: Int, height: Int, premultipliedRGBA bytes: [UInt8]) {
@@ -46,6 +50,19 @@ public final class RasterImage: Sendable {
             let r = min(bytes[4 * i], a), g = min(bytes[4 * i + 1], a), b = min(bytes[4 * i + 2], a)
             texels[i] = UInt32(r) | UInt32(g) << 8 | UInt32(b) << 16 | UInt32(a) << 24
         }
+        var spans: [Range<Int>] = []
+        spans.reserveCapacity(height)
+        for y in 0..<height {
+            let row = texels[(y * width)..<((y + 1) * width)]
+            if let first = row.firstIndex(where: { $0 >> 24 != 0 }),
+                let last = row.lastIndex(where: { $0 >> 24 != 0 })
+            {
+                spans.append((first - y * width)..<(last - y * width + 1))
+            } else {
+                spans.append(0..<0)
+            }
+        }
+        inkSpans = spans
         var levels = [Level(width: width, height: height, packed: texels)]
         while let last = levels.last, last.width > 1 || last.height > 1 {
             levels.append(Self.halve(last))

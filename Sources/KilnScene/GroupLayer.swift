@@ -97,6 +97,12 @@ struct PreparedGroup: PreparedLayer {
     func paintOver(
         into band: PlanarBand, firstRow: Int, rows: Int, columns: Range<Int>, opacity: Float, pool: BandPool
     ) -> Bool {
+        // Without a clip and unfaded, compositing the children one by one onto the band is
+        // compositing the group (source-over is associative): no scratch band, no extra passes.
+        if clip == nil, opacity == 1 {
+            children.composite(onto: band, firstRow: firstRow, rows: rows, columns: columns, pool: pool)
+            return true
+        }
         guard let card = clippedImage else { return false }
         card.painter?.paint(
             into: band, firstRow: firstRow, rows: rows, columns: columns, clip: clip, over: true,

@@ -127,6 +127,8 @@ extension ImageLayer.Fit {
 
 struct PreparedImage: PreparedLayer {
     let painter: ImagePainter?
+    /// Multiplies the texels' channels (a diagonal colour matrix, such as a text tint).
+    var tint = SIMD4<Float>(1, 1, 1, 1)
 
     var extent: PixelExtent? {
         painter.map { PixelExtent(rows: $0.rows, columns: $0.columns) } ?? .empty
@@ -134,14 +136,15 @@ struct PreparedImage: PreparedLayer {
 
     func paint(into band: PlanarBand, firstRow: Int, rows: Int, columns: Range<Int>, pool: BandPool) {
         guard let painter else { return band.fill(.transparent, rows: rows, columns: columns) }
-        painter.paint(into: band, firstRow: firstRow, rows: rows, columns: columns)
+        painter.paint(into: band, firstRow: firstRow, rows: rows, columns: columns, tint: tint)
     }
 
     func paintOver(
         into band: PlanarBand, firstRow: Int, rows: Int, columns: Range<Int>, opacity: Float, pool: BandPool
     ) -> Bool {
         painter?.paint(
-            into: band, firstRow: firstRow, rows: rows, columns: columns, over: true, opacity: opacity)
+            into: band, firstRow: firstRow, rows: rows, columns: columns, over: true, opacity: opacity,
+            tint: tint)
         return true
     }
 }

@@ -34,21 +34,28 @@ public enum LayerRegistry {
 
     /// Loads a job with every registered layer kind and effect.
     /// `images` decodes the files image layers name; without one, a job with images does not load.
-    public static func load(file: String, images: (any ImageDecoding)? = nil) throws(JobLoadError) -> Job {
-        try JobLoader.load(file: file, kinds: kinds, effects: effects, services: services(images))
+    /// `audio` probes the soundtrack; without one, only its existence is checked.
+    public static func load(
+        file: String, images: (any ImageDecoding)? = nil, audio: (any AudioProbing)? = nil
+    ) throws(JobLoadError) -> Job {
+        try JobLoader.load(file: file, kinds: kinds, effects: effects, services: services(images, audio))
     }
 
     public static func decode(
-        bytes: [UInt8], file: String, baseDirectory: URL, images: (any ImageDecoding)? = nil
+        bytes: [UInt8], file: String, baseDirectory: URL, images: (any ImageDecoding)? = nil,
+        audio: (any AudioProbing)? = nil
     ) throws(JobLoadError) -> Job {
         try JobLoader.decode(
             bytes: bytes, file: file, baseDirectory: baseDirectory, kinds: kinds, effects: effects,
-            services: services(images))
+            services: services(images, audio))
     }
 
-    private static func services(_ images: (any ImageDecoding)?) -> DecodeServices {
+    private static func services(_ images: (any ImageDecoding)?, _ audio: (any AudioProbing)?)
+        -> DecodeServices
+    {
         var services = DecodeServices()
         if let images { services.register(images, as: (any ImageDecoding).self) }
+        if let audio { services.register(audio, as: (any AudioProbing).self) }
         return services
     }
 }

@@ -73,39 +73,57 @@ public struct LayerStack: Sendable {
     /// they miss and composited only over their columns: six cards cost their own area, not six
     /// frames.
     public func paint(into band: PlanarBand, firstRow: Int, rows: Int, columns: Range<Int>, pool: BandPool) {
-        let bandRows = firstRow..<(firstRow + rows)
-        for (index, item) in items.enumerated() {
-            if index == 0 && item.opacity == 1 && item.colors == nil && item.offscreen == nil {
-                item.layer.paint(into: band, firstRow: firstRow, rows: rows, columns: columns, pool: pool)
-                continue
-            }
-            if index == 0 { band.fill(.transparent, rows: rows, columns: columns) }
-            var window = columns
-            if let extent = item.extent {
-                guard extent.rows.overlaps(bandRows) else { continue }
-                window = columns.clamped(to: extent.columns)
-                guard !window.isEmpty else { continue }
-            }
-            if let offscreen = item.offscreen {
-                offscreen.composite(
-                    onto: band, firstRow: firstRow, rows: rows, columns: window, colors: item.colors,
-                    opacity: item.opacity)
-                continue
-            }
-            if item.colors == nil
-                && item.layer.paintOver(
-                    into: band, firstRow: firstRow, rows: rows, columns: window, opacity: item.opacity,
-                    pool: pool)
-            {
-                continue
-            }
-            pool.withBand { layer in
-                item.layer.paint(into: layer, firstRow: firstRow, rows: rows, columns: window, pool: pool)
-                item.colors?.apply(to: layer, rows: rows, columns: window)
-                Compositing.sourceOver(layer, onto: band, opacity: item.opacity, rows: rows, columns: window)
-            }
+        guard let first = items.first else { return band.fill(.transparent, rows: rows, columns: columns) }
+        if first.opacity == 1 && first.colors == nil && first.offscreen == nil {
+            first.layer.paint(into: band, firstRow: firstRow, rows: rows, columns: columns, pool: pool)
+        } else {
+            band.fill(.transparent, rows: rows, columns: columns)
+            composite(first, onto: band, firstRow: firstRow, rows: rows, columns: columns, pool: pool)
         }
-        if items.isEmpty { band.fill(.transparent, rows: rows, columns: columns) }
+        for item in items.dropFirst() {
+            composite(item, onto: band, firstRow: firstRow, rows: rows, columns: columns, pool: pool)
+        }
+    }
+
+    /// Composites the stack, source-over, onto what `band` holds within `columns`: the same as
+    /// painting it into a transparent band and compositing that.
+    public func composite(
+        onto band: PlanarBand, firstRow: Int, rows: Int, columns: Range<Int>, pool: BandPool
+    ) {
+        for item in items {
+            composite(item, onto: band, firstRow: firstRow, rows: rows, columns: columns, pool: pool)
+        }
+    }
+
+    private func composite(
+        _ item: PreparedItem, onto band: PlanarBand, firstRow: Int, rows: Int, columns: Range<Int>,
+        pool: BandPool
+    ) {
+        let bandRows = firstRow..<(firstRow + rows)
+        var window = columns
+        if let extent = item.extent {
+            guard extent.rows.overlaps(bandRows) else { return }
+            window = columns.clamped(to: extent.columns)
+            guard !window.isEmpty else { return }
+        }
+        if let offscreen = item.offscreen {
+            offscreen.composite(
+                onto: band, firstRow: firstRow, rows: rows, columns: window, colors: item.colors,
+                opacity: item.opacity)
+            return
+        }
+        if item.colors == nil
+            && item.layer.paintOver(
+                into: band, firstRow: firstRow, rows: rows, columns: window, opacity: item.opacity,
+                pool: pool)
+        {
+            return
+        }
+        pool.withBand { layer in
+            item.layer.paint(into: layer, firstRow: firstRow, rows: rows, columns: window, pool: pool)
+            item.colors?.apply(to: layer, rows: rows, columns: window)
+            Compositing.sourceOver(layer, onto: band, opacity: item.opacity, rows: rows, columns: window)
+        }
     }
 }
 

@@ -219,10 +219,24 @@ public struct TextLayer: LayerRendering {
         ])
     }
 
+    /// The matrix's diagonal when it is a tint that keeps premultiplied values valid (no
+    /// channel mixing, 0 ≤ colour ≤ alpha ≤ 1): then the image painter applies it as it
+    /// composites, instead of a separate pass over a scratch band.
+    static func diagonal(_ matrix: ColorMatrix) -> SIMD4<Float>? {
+        let m = matrix.m
+        for i in 0..<4 {
+            for j in 0..<4 where i != j && m[4 * i + j] != 0 { return nil }
+        }
+        let d = SIMD4(m[0], m[5], m[10], m[15])
+        guard d.min() >= 0, d[3] <= 1, d[0] <= d[3], d[1] <= d[3], d[2] <= d[3] else { return nil }
+        return SIMD4<Float>(d)
+    }
+
     /// A text picture's items: the tinted coverage and the colour glyphs, faded and blurred.
+    /// - Parameter viewport: when set, only this rectangle of `transform`'s space is shown.
     static func items(
         _ picture: TextImage, tint: ColorMatrix, opacity: Float, blur: Double, transform: Affine2D,
-        canvas: Canvas
+        canvas: Canvas, viewport: (min: SIMD2<Double>, max: SIMD2<Double>)? = nil
     ) -> [PreparedItem] {
         // The pictures start `offset` into the box grown by `margin` on every side.
         let corner = SIMD2<Double>(picture.offset) - Double(picture.margin)
@@ -230,13 +244,17 @@ public struct TextLayer: LayerRendering {
         let gaussian = GaussianBlur(radius: blur)
         var items: [PreparedItem] = []
         let pictures: [(RasterImage?, ColorMatrix?)] = [(picture.coverage, tint), (picture.colour, nil)]
-        for (image, colors) in pictures {
+        for (image, matrix) in pictures {
             guard let image else { continue }
+            let scales = matrix.flatMap(diagonal)
+            let colors = scales == nil ? matrix : nil
+            let whole = (min: SIMD2<Double>.zero, max: SIMD2(Double(image.width), Double(image.height)))
             let layer = PreparedImage(
                 painter: ImagePainter(
                     image: image, frameFromImage: frameFromImage,
-                    visible: (.zero, SIMD2(Double(image.width), Double(image.height))),
-                    frameWidth: canvas.width, frameHeight: canvas.height))
+                    visible: viewport.map { ($0.min - corner, $0.max - corner) } ?? whole,
+                    frameWidth: canvas.width, frameHeight: canvas.height),
+                tint: scales ?? SIMD4(1, 1, 1, 1))
             if gaussian.isIdentity {
                 items.append(PreparedItem(layer: layer, opacity: opacity, colors: colors))
             } else {

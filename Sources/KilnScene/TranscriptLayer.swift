@@ -13,7 +13,6 @@ public struct TranscriptLayer: LayerRendering {
     let transcript: Transcript
     let box: SIMD2<Double>
     let otherOpacity: Double
-    let otherBlur: Double
     let color: Animated<RGBA>
     let scroll: Spring
     let timestampOpacity: Double
@@ -90,7 +89,9 @@ public struct TranscriptLayer: LayerRendering {
             var tops: [Double] = [], heights: [Double] = [], y = 0.0
             for (a, b) in zip(regular, bold) {
                 let h = max(a.size.y, b.size.y)
-                tops.append(y)
+                // On whole pixels, so that the settled list (whose offset is whole too) puts
+                // every line picture on whole pixels: sharp, and composited without taps.
+                tops.append(y.rounded())
                 heights.append(h)
                 y += h + p.number("spacing").value(at: 0)
             }
@@ -98,14 +99,14 @@ public struct TranscriptLayer: LayerRendering {
                 transcript: transcript,
                 box: SIMD2(width, p.number("height").value(at: 0)),
                 otherOpacity: p.number("otherOpacity").value(at: 0),
-                otherBlur: p.number("otherBlur").value(at: 0),
                 color: p.color("color"),
                 scroll: Spring(
                     response: p.number("scrollResponse").value(at: 0),
                     dampingFraction: p.number("scrollDamping").value(at: 0)),
                 timestampOpacity: p.number("timestampOpacity").value(at: 0), tops: tops, heights: heights,
                 pictures: LinePictures(
-                    regular: regular, bold: bold, stamps: stamps, margin: Int((size * 0.5).rounded(.up))))
+                    regular: regular, bold: bold, stamps: stamps, margin: Int((size * 0.5).rounded(.up)),
+                    fadedBlur: p.number("otherBlur").value(at: 0)))
         } catch {
             context.error("\(error)", at: p.node("font"), path: p.path("font"))
             return nil
@@ -148,7 +149,8 @@ public struct TranscriptLayer: LayerRendering {
             guard let index, tops.indices.contains(index) else {
                 return tops.isEmpty ? 0 : heights[0] / 2 - box.y / 2
             }
-            return tops[index] + heights[index] / 2 - box.y / 2
+            // Whole pixels, as the tops are.
+            return (tops[index] + heights[index] / 2 - box.y / 2).rounded()
         }
         guard let current = moment.current else { return target(nil) }
         let from = target(moment.previous), to = target(current)
@@ -163,6 +165,20 @@ public struct TranscriptLayer: LayerRendering {
         return 0
     }
 
+    /// How close (pixels) a line must be to whole pixels to be put on them: the spring's last
+    /// creep is far below what a frame can show, and a shift of 1/64 pixel moves an edge by
+    /// at most 4 of 255 code values; it is what lets a settled list composite without taps.
+    static let snap = 1.0 / 64
+
+    /// `place` moved onto whole pixels when it is a translation within `snap` of them.
+    static func snapped(_ place: Affine2D) -> Affine2D? {
+        guard place.a == 1, place.b == 0, place.c == 0, place.d == 1 else { return nil }
+        let x = place.tx.rounded(), y = place.ty.rounded()
+        guard x != place.tx || y != place.ty else { return nil }
+        guard abs(x - place.tx) <= snap, abs(y - place.ty) <= snap else { return nil }
+        return .translation(x, y)
+    }
+
     public func prepare(at time: Double, canvas: Canvas, transform: Affine2D) -> any PreparedLayer {
         let tint = TextLayer.tint(color.value(at: time))
         let now = moment(at: time)
@@ -172,64 +188,77 @@ public struct TranscriptLayer: LayerRendering {
         for index in tops.indices {
             let y = tops[index] - offset
             guard y + heights[index] > -heights[index], y < box.y + heights[index] else { continue }
-            let place = transform.concatenating(.translation(0, y))
+            var place = transform.concatenating(.translation(0, y))
+            // Cut to the viewport, as a scroll view is: the list's box, in the line's space.
+            var viewport = (min: SIMD2(0, -y), max: SIMD2(box.x, box.y - y))
+            if let whole = Self.snapped(place) {
+                // The line moves; the viewport stays where it is in the frame.
+                let shift = SIMD2(whole.tx - place.tx, whole.ty - place.ty)
+                viewport = (viewport.min - shift, viewport.max - shift)
+                place = whole
+            }
             let k = currentness(of: index, now)
             if k < 1, otherOpacity > 0 {
                 items += TextLayer.items(
-                    pictures.regular(index), tint: tint, opacity: Float((1 - k) * otherOpacity),
-                    blur: otherBlur,
-                    transform: place, canvas: canvas)
+                    pictures.faded(index), tint: tint, opacity: Float((1 - k) * otherOpacity), blur: 0,
+                    transform: place, canvas: canvas, viewport: viewport)
             }
             if k > 0 {
                 items += TextLayer.items(
                     pictures.bold(index), tint: tint, opacity: Float(k), blur: 0, transform: place,
-                    canvas: canvas)
+                    canvas: canvas, viewport: viewport)
                 if let stamp = pictures.stamp(index), timestampOpacity > 0 {
-                    // Hangs under the line: leading edges aligned, its top on the line's bottom.
+                    // Hangs under the line: leading edges aligned, its top on the line's bottom
+                    // (rounded, as the list's layout is).
+                    let below = heights[index].rounded()
                     items += TextLayer.items(
                         stamp, tint: tint, opacity: Float(k * timestampOpacity), blur: 0,
-                        transform: place.concatenating(.translation(0, heights[index])), canvas: canvas)
+                        transform: place.concatenating(.translation(0, below)), canvas: canvas,
+                        viewport: (viewport.min - SIMD2(0, below), viewport.max - SIMD2(0, below)))
                 }
             }
         }
-        // Cut to the viewport, as a scroll view is.
-        let viewport = RoundedRectPainter(
-            size: box, cornerRadius: 0, frameFromLocal: transform, fill: SIMD4(1, 1, 1, 1), stroke: SIMD4(),
-            strokeWidth: 0, frameWidth: canvas.width, frameHeight: canvas.height)
-        return PreparedGroup(children: LayerStack(items: items), clip: viewport)
+        return PreparedGroup(children: LayerStack(items: items), clip: nil)
     }
 }
 
 /// Each line's pictures, drawn when first shown and kept: a long transcript costs only the
-/// lines that scroll past.
+/// lines that scroll past. The faded picture is drawn blurred, once: compositing it costs what
+/// a sharp picture costs, and the cross-fade between a line's bold and faded pictures is the
+/// same blend of the same two pictures as when the faded one was blurred every frame.
 final class LinePictures: @unchecked Sendable {
     private let regularLayouts: [TextLayout]
     private let boldLayouts: [TextLayout]
     private let stampLayouts: [TextLayout?]
     private let margin: Int
+    /// The blur of the lines that are not current: constant, so they are drawn blurred once.
+    private let fadedBlur: Double
     private let cache = Mutex([Key: TextImage]())
 
-    private enum Weight: Hashable { case regular, bold, stamp }
+    private enum Weight: Hashable { case faded, bold, stamp }
     private struct Key: Hashable {
         let index: Int
         let weight: Weight
     }
 
-    init(regular: [TextLayout], bold: [TextLayout], stamps: [TextLayout?], margin: Int) {
+    init(regular: [TextLayout], bold: [TextLayout], stamps: [TextLayout?], margin: Int, fadedBlur: Double) {
         (regularLayouts, boldLayouts, stampLayouts, self.margin) = (regular, bold, stamps, margin)
+        self.fadedBlur = fadedBlur
     }
 
-    func regular(_ index: Int) -> TextImage {
-        picture(Key(index: index, weight: .regular), regularLayouts[index])
+    /// The line in the regular weight, blurred by `fadedBlur`.
+    func faded(_ index: Int) -> TextImage {
+        picture(Key(index: index, weight: .faded), regularLayouts[index], blur: fadedBlur)
     }
     func bold(_ index: Int) -> TextImage { picture(Key(index: index, weight: .bold), boldLayouts[index]) }
     func stamp(_ index: Int) -> TextImage? {
         stampLayouts[index].map { picture(Key(index: index, weight: .stamp), $0) }
     }
 
-    private func picture(_ key: Key, _ layout: TextLayout) -> TextImage {
+    private func picture(_ key: Key, _ layout: TextLayout, blur: Double = 0) -> TextImage {
         if let known = cache.withLock({ $0[key] }) { return known }
-        let made = TextImage(layout, margin: margin)
+        // Drawn outside the lock; two frames racing draw the same picture twice, identically.
+        let made = TextImage(layout, margin: margin).blurred(radius: blur)
         cache.withLock { $0[key] = made }
         return made
     }

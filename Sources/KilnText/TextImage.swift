@@ -80,6 +80,71 @@ public struct TextImage: Sendable {
             } : nil
     }
 
+    private init(
+        coverage: RasterImage?, colour: RasterImage?, margin: Int, offset: SIMD2<Int>, box: SIMD2<Double>
+    ) {
+        (self.coverage, self.colour, self.margin, self.offset, self.box) = (
+            coverage, colour, margin, offset, box
+        )
+    }
+
+    /// The pictures blurred by a Gaussian of standard deviation `radius` (as `GaussianBlur`),
+    /// grown by the blur's reach and cut again to what is not transparent. Drawing a picture
+    /// blurred once and compositing it is what blurring it each time it is composited gives,
+    /// to the 8-bit rounding of the stored texels: the blur is linear and moves with the
+    /// picture, and a tint (a diagonal colour matrix) commutes with it.
+    public func blurred(radius: Double) -> TextImage {
+        let blur = GaussianBlur(radius: radius)
+        guard !blur.isIdentity, let size = (coverage ?? colour).map({ SIMD2($0.width, $0.height) }) else {
+            return self
+        }
+        let reach = blur.reach
+        let grown = size &+ 2 &* reach
+        // Transparent all round, by at least the reach: the blur's clamp to edge repeats nothing.
+        func blurredBand(_ image: RasterImage?) -> PlanarBand? {
+            guard let image else { return nil }
+            let band = PlanarBand(width: grown.x, rows: grown.y)
+            let level = image.levels[0]
+            for y in 0..<size.y {
+                for x in 0..<size.x {
+                    let t = level.texels[y * level.stride + x]
+                    let i = (y + reach) * band.stride + x + reach
+                    band.r[i] = Float(t & 0xFF) / 255
+                    band.g[i] = Float(t >> 8 & 0xFF) / 255
+                    band.b[i] = Float(t >> 16 & 0xFF) / 255
+                    band.a[i] = Float(t >> 24) / 255
+                }
+            }
+            blur.apply(to: band, rowCount: grown.y, columns: 0..<grown.x)
+            return band
+        }
+        let bands = [blurredBand(coverage), blurredBand(colour)]
+        // What rounds to a visible texel.
+        var lo = grown, hi = SIMD2(-1, -1)
+        for band in bands.compactMap({ $0 }) {
+            for y in 0..<grown.y {
+                for x in 0..<grown.x where band.a[y * band.stride + x] >= 0.5 / 255 {
+                    lo = SIMD2(min(lo.x, x), min(lo.y, y))
+                    hi = SIMD2(max(hi.x, x), max(hi.y, y))
+                }
+            }
+        }
+        guard hi.x >= lo.x else {
+            return TextImage(coverage: nil, colour: nil, margin: margin, offset: .zero, box: box)
+        }
+        let cut = hi &- lo &+ 1
+        func image(_ band: PlanarBand?) -> RasterImage? {
+            guard let band else { return nil }
+            return Self.image(width: cut.x, height: cut.y) { i in
+                let j = (lo.y + i / cut.x) * band.stride + lo.x + i % cut.x
+                return (band.r[j], band.g[j], band.b[j], band.a[j])
+            }
+        }
+        return TextImage(
+            coverage: image(bands[0]), colour: image(bands[1]), margin: margin,
+            offset: offset &- reach &+ lo, box: box)
+    }
+
     /// A colour bitmap (a strike scaled to the size) drawn box-filtered (each pixel the average of
     /// the texels under it), source-over.
     private static func drawScaled(

@@ -18,6 +18,8 @@ struct Options {
     var height = 1080
     var json = false
     var encodeFrames = 24
+    /// Only the rows whose names contain this (case-insensitive).
+    var only: String?
 
     init(_ args: [String]) {
         var i = 0
@@ -31,6 +33,7 @@ struct Options {
             case "--json": json = true
             case "--frames": frames = max(3, Int(value()) ?? 24)
             case "--encode-frames": encodeFrames = max(3, Int(value()) ?? 24)
+            case "--only": only = value().lowercased()
             case "--size":
                 let parts = value().split(separator: "x").compactMap { Int($0) }
                 guard parts.count == 2, parts[0] % 2 == 0, parts[1] % 2 == 0 else {
@@ -40,13 +43,17 @@ struct Options {
             case "-h", "--help":
                 print(
                     """
-                    usage: kiln-bench [--frames N] [--encode-frames N] [--size WxH] [--json]
+                    usage: kiln-bench [--frames N] [--encode-frames N] [--size WxH] [--only TEXT] [--json]
 
                     Measures, at the given size (default 1920x1080), on an animated 3×3 mesh gradient:
                     render ms/frame and ns·core/px with 1 thread and with all threads; float→YUV (Kiln's
                     fused SIMD pass) against RGBA→YUV with libswscale; libx264 encode at veryfast and
                     medium on the same frames (1 encoder thread, so the cost is per core); a Gaussian blur
-                    of the whole frame at σ = 3 and σ = 30.
+                    of the whole frame at σ = 3 and σ = 30; pixel effects; the transcript overlay, also on
+                    its own (the frame with it minus the frame without it, in the same run).
+
+                    --only TEXT   measure only the rows whose names contain TEXT (case-insensitive),
+                                  e.g. --only transcript, --only "gaussian blur"
                     """)
                 exit(0)
             default: fail("unknown option \(args[i])")
@@ -117,9 +124,15 @@ let layers = [benchLayer()]
 let fps = 30.0
 var rows: [Row] = []
 
+/// Whether any of these rows is to be measured (`--only`).
+func wants(_ names: String...) -> Bool {
+    guard let only = options.only else { return true }
+    return names.contains { $0.lowercased().contains(only) }
+}
+
 // Render (mesh tessellation + raster + fused dither/YUV), 1 thread and all threads.
 let frame = YUV420Frame(width: width, height: height)
-for threads in Set([1, cores]).sorted() {
+for threads in Set([1, cores]).sorted() where wants("render mesh gradient → YUV") {
     let renderer = SceneRenderer(layers: layers, canvas: canvas, threads: threads)
     // As in an export: each frame prepares the next one alongside its bands.
     let ms = measure(options.frames) {
@@ -131,44 +144,49 @@ for threads in Set([1, cores]).sorted() {
 // Six rotated photo cards (jobs/photos, decoded and resized to the card at load), each a group
 // clipped to a rounded rectangle, over a solid: the compositing path (image sampling, group
 // bands, clip masks, source-over).
-do {
-    let photos = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("jobs/photos")
-    let names = ["sunset", "ocean", "forest", "dusk", "desert", "aurora"]
-    var cards: [String] = []
-    for i in 0..<6 {
-        let x = 260 + (i % 3) * 700, y = 290 + (i / 3) * 500
-        cards.append(
+if wants("six rotated clipped photo cards") {
+    do {
+        let photos = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("jobs/photos")
+        let names = ["sunset", "ocean", "forest", "dusk", "desert", "aurora"]
+        var cards: [String] = []
+        for i in 0..<6 {
+            let x = 260 + (i % 3) * 700, y = 290 + (i / 3) * 500
+            cards.append(
+                """
+                {"type": "group", "size": [420, 300], "clip": "roundedRect", "cornerRadius": 28,
+                 "position": [\(x), \(y)], "rotation": \(i * 7 - 17),
+                 "layers": [{"type": "image", "path": "\(photos.appendingPathComponent(names[i] + ".png").path)",
+                             "size": [420, 300], "fit": "fill"}]}
+                """)
+        }
+        let text = """
+            {"kiln": 1, "output": {"width": \(width), "height": \(height), "fps": 30, "duration": 1},
+             "layers": [{"type": "solid", "color": "#0b0a1a"}, \(cards.joined(separator: ","))]}
             """
-            {"type": "group", "size": [420, 300], "clip": "roundedRect", "cornerRadius": 28,
-             "position": [\(x), \(y)], "rotation": \(i * 7 - 17),
-             "layers": [{"type": "image", "path": "\(photos.appendingPathComponent(names[i] + ".png").path)",
-                         "size": [420, 300], "fit": "fill"}]}
-            """)
+        let job = try JobFiles.decode(
+            bytes: Array(text.utf8), file: "bench-cards.json", baseDirectory: URL(fileURLWithPath: "/"))
+        let cardsRenderer = SceneRenderer(layers: job.layers, canvas: canvas, threads: 1)
+        let compositeMs = measure(options.frames) { _ in cardsRenderer.render(at: 0, yuv: nil, rgba: nil) }
+        rows.append(
+            Row(
+                name: "six rotated clipped photo cards, composite", threads: 1, msPerFrame: compositeMs,
+                pixels: pixels))
+        let ms = measure(options.frames) { _ in cardsRenderer.render(at: 0, yuv: frame, rgba: nil) }
+        rows.append(
+            Row(name: "six rotated clipped photo cards → YUV", threads: 1, msPerFrame: ms, pixels: pixels))
+    } catch {
+        fail("cards job: \(error)")
     }
-    let text = """
-        {"kiln": 1, "output": {"width": \(width), "height": \(height), "fps": 30, "duration": 1},
-         "layers": [{"type": "solid", "color": "#0b0a1a"}, \(cards.joined(separator: ","))]}
-        """
-    let job = try JobFiles.decode(
-        bytes: Array(text.utf8), file: "bench-cards.json", baseDirectory: URL(fileURLWithPath: "/"))
-    let cardsRenderer = SceneRenderer(layers: job.layers, canvas: canvas, threads: 1)
-    let compositeMs = measure(options.frames) { _ in cardsRenderer.render(at: 0, yuv: nil, rgba: nil) }
-    rows.append(
-        Row(
-            name: "six rotated clipped photo cards, composite", threads: 1, msPerFrame: compositeMs,
-            pixels: pixels))
-    let ms = measure(options.frames) { _ in cardsRenderer.render(at: 0, yuv: frame, rgba: nil) }
-    rows.append(
-        Row(name: "six rotated clipped photo cards → YUV", threads: 1, msPerFrame: ms, pixels: pixels))
-} catch {
-    fail("cards job: \(error)")
 }
 
 // The serial part of a frame: evaluating the layer's animated values, tessellating and binning.
-let meshContent = layers[0].content as! any LayerRendering
-let prepareMs = measure(options.frames) { _ = meshContent.prepare(at: Double($0) / fps, canvas: canvas) }
-rows.append(Row(name: "prepare mesh (tessellate + bin)", threads: 1, msPerFrame: prepareMs, pixels: pixels))
+if wants("prepare mesh (tessellate + bin)") {
+    let meshContent = layers[0].content as! any LayerRendering
+    let prepareMs = measure(options.frames) { _ = meshContent.prepare(at: Double($0) / fps, canvas: canvas) }
+    rows.append(
+        Row(name: "prepare mesh (tessellate + bin)", threads: 1, msPerFrame: prepareMs, pixels: pixels))
+}
 
 // Conversion alone, 1 thread: Kiln's fused float→dither→YUV pass against libswscale RGBA→YUV.
 // The fused pass runs on a band that is still in cache, as in the pipeline, so it is measured
@@ -193,22 +211,30 @@ func convertFrame(yuv: YUV420Frame?, rgba: RGBA8Frame?) {
         Quantizer.write(band: band, firstRow: first, rows: bandRows, yuv: yuv, rgba: rgba, scratch: scratch)
     }
 }
-let fusedMs = measure(options.frames) { _ in convertFrame(yuv: frame, rgba: nil) }
-rows.append(Row(name: "convert float → YUV (fused SIMD)", threads: 1, msPerFrame: fusedMs, pixels: pixels))
-let scratchRGBA = RGBA8Frame(width: width, height: height)
-let toRGBAms = measure(options.frames) { _ in convertFrame(yuv: nil, rgba: scratchRGBA) }
-rows.append(Row(name: "convert float → RGBA8 (previews)", threads: 1, msPerFrame: toRGBAms, pixels: pixels))
-do {
-    let sws = try SwscaleConverter(width: width, height: height)
-    let swsMs = measure(options.frames) { _ in
-        sws.convert(
-            rgba: rgba.bytes, rgbaStride: rgba.stride, y: frame.y, yStride: frame.yStride, u: frame.u,
-            v: frame.v,
-            uvStride: frame.uvStride)
+if wants("convert float → YUV (fused SIMD)") {
+    let fusedMs = measure(options.frames) { _ in convertFrame(yuv: frame, rgba: nil) }
+    rows.append(
+        Row(name: "convert float → YUV (fused SIMD)", threads: 1, msPerFrame: fusedMs, pixels: pixels))
+}
+if wants("convert float → RGBA8 (previews)") {
+    let scratchRGBA = RGBA8Frame(width: width, height: height)
+    let toRGBAms = measure(options.frames) { _ in convertFrame(yuv: nil, rgba: scratchRGBA) }
+    rows.append(
+        Row(name: "convert float → RGBA8 (previews)", threads: 1, msPerFrame: toRGBAms, pixels: pixels))
+}
+if wants("convert RGBA8 → YUV (swscale)") {
+    do {
+        let sws = try SwscaleConverter(width: width, height: height)
+        let swsMs = measure(options.frames) { _ in
+            sws.convert(
+                rgba: rgba.bytes, rgbaStride: rgba.stride, y: frame.y, yStride: frame.yStride, u: frame.u,
+                v: frame.v,
+                uvStride: frame.uvStride)
+        }
+        rows.append(Row(name: "convert RGBA8 → YUV (swscale)", threads: 1, msPerFrame: swsMs, pixels: pixels))
+    } catch {
+        fail("swscale: \(error)")
     }
-    rows.append(Row(name: "convert RGBA8 → YUV (swscale)", threads: 1, msPerFrame: swsMs, pixels: pixels))
-} catch {
-    fail("swscale: \(error)")
 }
 
 // Gaussian blur of a whole frame (the rendered mesh gradient as premultiplied floats), in place,
@@ -229,7 +255,7 @@ let frameName = (width, height) == (1920, 1080) ? "1080p frame" : "\(width)×\(h
 var blurMs: [Double: Double] = [:]
 for sigma in [3.0, 30.0] {
     let blur = GaussianBlur(radius: sigma)
-    for threads in Set([1, cores]).sorted() {
+    for threads in Set([1, cores]).sorted() where wants("gaussian blur σ=\(Int(sigma)), \(frameName)") {
         let workspace = BlurWorkspace(workers: threads)
         blur.prepare(workspace, rowCount: height, columns: 0..<width)
         var times: [Double] = []
@@ -285,141 +311,203 @@ do {
             Ripple.Wave(origin: SIMD2(Float(width) * 0.3, Float(height) * 0.4), elapsed: 0.5),
             Ripple.Wave(origin: SIMD2(Float(width) * 0.7, Float(height) * 0.6), elapsed: 0.2),
         ])!
-    rows.append(
-        Row(name: "ripple, two waves", threads: 1, msPerFrame: effectMs(.ripple(ripple)), pixels: pixels))
+    if wants("ripple, two waves") {
+        rows.append(
+            Row(name: "ripple, two waves", threads: 1, msPerFrame: effectMs(.ripple(ripple)), pixels: pixels))
+    }
     // The worst case: one wave whose front has passed every pixel, and a plain shifted sample
     // (the sampling alone).
     let everywhere = Ripple(
         amplitude: 12, frequency: 15, decay: 8, speed: 1200,
         waves: [Ripple.Wave(origin: SIMD2(Float(width) / 2, Float(height) / 2), elapsed: 5)])!
-    rows.append(
-        Row(
-            name: "ripple, front past every pixel", threads: 1, msPerFrame: effectMs(.ripple(everywhere)),
-            pixels: pixels))
+    if wants("ripple, front past every pixel") {
+        rows.append(
+            Row(
+                name: "ripple, front past every pixel", threads: 1, msPerFrame: effectMs(.ripple(everywhere)),
+                pixels: pixels))
+    }
     let shift = NoiseWarp(mode: .offset(SIMD2(0.3, 0.2)), size: SIMD2(1, 1), strength: 0, flow: 0)
-    rows.append(
-        Row(
-            name: "bilinear sample (uniform offset)", threads: 1, msPerFrame: effectMs(.warp(shift)),
-            pixels: pixels))
+    if wants("bilinear sample (uniform offset)") {
+        rows.append(
+            Row(
+                name: "bilinear sample (uniform offset)", threads: 1, msPerFrame: effectMs(.warp(shift)),
+                pixels: pixels))
+    }
     let warp = NoiseWarp(
         mode: .domainWarp(NoiseTexture.generated(seed: 7, size: 256)),
         size: SIMD2(Float(width), Float(height)),
         strength: 200, flow: 0.25)
-    rows.append(
-        Row(
-            name: "domain warp (2 lookups + sample)", threads: 1, msPerFrame: effectMs(.warp(warp)),
-            pixels: pixels))
+    if wants("domain warp (2 lookups + sample)") {
+        rows.append(
+            Row(
+                name: "domain warp (2 lookups + sample)", threads: 1, msPerFrame: effectMs(.warp(warp)),
+                pixels: pixels))
+    }
 }
 
 // The seed's background: a cover image filling the frame, blurred (radius 30), then domain-warped.
-do {
-    let photo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("jobs/photos/dusk.png").path
-    let text = """
-        {"kiln": 1, "output": {"width": \(width), "height": \(height), "fps": 30, "duration": 1},
-         "layers": [{"type": "image", "path": "\(photo)", "size": [\(width), \(height)], "fit": "fill",
-                     "effects": [{"blur": 30}, {"backgroundWarp": {"strength": 200, "speed": 0.03, "edges": "clamp"}}]}]}
-        """
-    let job = try JobFiles.decode(
-        bytes: Array(text.utf8), file: "bench-warp.json", baseDirectory: URL(fileURLWithPath: "/"))
-    // Twice: as rendered (the warp on a reduced grid) and forced to full resolution, for the ratio.
-    for (suffix, reduced) in [
-        ("", ReducedEvaluation.whenSafe), (", full resolution", .off), (", 4× grid forced", .forced(4)),
-    ] {
-        let warped = SceneRenderer(
-            layers: job.layers, canvas: Canvas(width: width, height: height, reducedEvaluation: reduced),
-            threads: 1)
-        let ms = measure(options.frames) { warped.render(at: Double($0) / fps, yuv: nil, rgba: nil) }
-        rows.append(
-            Row(name: "warped cover (image+blur+warp)" + suffix, threads: 1, msPerFrame: ms, pixels: pixels))
-    }
-} catch {
-    fail("warp job: \(error)")
-}
-
-// The transcript overlay alone (12 lines in view, steady state: the current line settled, its
-// pictures drawn), and the seed's podcast picture: warped blurred cover + overlay.
-do {
-    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
-    let segments = (0..<24).map {
-        #"{"start": \#($0 * 2), "text": "Line \#($0 + 1) of the transcript, long enough to be real."}"#
-    }
-    let transcript = FileManager.default.temporaryDirectory.appendingPathComponent(
-        "kiln-bench-\(getpid()).json")
-    try Data(#"{"segments": [\#(segments.joined(separator: ","))]}"#.utf8).write(to: transcript)
-    defer { unlink(transcript.path) }
-    let overlay = """
-        {"type": "transcript", "path": "\(transcript.path)", "position": [160, 0], "anchor": [0, 0],
-         "width": 1600, "height": \(height), "fontSize": 54, "spacing": 12}
-        """
-    let cover = """
-        {"type": "image", "path": "\(root.appendingPathComponent("jobs/photos/dusk.png").path)", "size": [\(width), \(height)],
-         "fit": "fill", "effects": [{"blur": 30}, {"backgroundWarp": {"strength": 200, "speed": 0.02, "edges": "clamp"}}]}
-        """
-    for (name, layers, reduced) in [
-        (
-            "transcript overlay, 12 lines", ##"{"type": "solid", "color": "#101018"}, "## + overlay,
-            ReducedEvaluation.whenSafe
-        ),
-        ("podcast picture (cover+warp+overlay)", cover + ", " + overlay, .whenSafe),
-        ("podcast picture (cover+warp+overlay), full resolution", cover + ", " + overlay, .off),
-        ("podcast picture (cover+warp+overlay), 4× grid forced", cover + ", " + overlay, .forced(4)),
-    ] {
+// Also forced to full resolution (the previous path) and onto the 4× grid without its checks, in
+// the same run, for the ratios (`Canvas.reducedEvaluation`, see docs/performance.md).
+let warpedCoverRows = [
+    ("warped cover (image+blur+warp)", ReducedEvaluation.whenSafe),
+    ("warped cover (image+blur+warp), full resolution", .off),
+    ("warped cover (image+blur+warp), 4× grid forced", .forced(4)),
+]
+if warpedCoverRows.contains(where: { wants($0.0) }) {
+    do {
+        let photo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("jobs/photos/dusk.png").path
         let text = """
-            {"kiln": 1, "output": {"width": \(width), "height": \(height), "fps": 30, "duration": 60},
-             "layers": [\(layers)]}
+            {"kiln": 1, "output": {"width": \(width), "height": \(height), "fps": 30, "duration": 1},
+             "layers": [{"type": "image", "path": "\(photo)", "size": [\(width), \(height)], "fit": "fill",
+                         "effects": [{"blur": 30}, {"backgroundWarp": {"strength": 200, "speed": 0.03, "edges": "clamp"}}]}]}
             """
         let job = try JobFiles.decode(
-            bytes: Array(text.utf8), file: "bench-transcript.json", baseDirectory: URL(fileURLWithPath: "/"))
-        let scene = SceneRenderer(
-            layers: job.layers, canvas: Canvas(width: width, height: height, reducedEvaluation: reduced),
-            threads: 1)
-        // Settled on line 7 (its pictures drawn by the warm-up frame).
-        let ms = measure(options.frames) { _ in scene.render(at: 13.5, yuv: frame, rgba: nil) }
-        rows.append(Row(name: name + " → YUV", threads: 1, msPerFrame: ms, pixels: pixels))
+            bytes: Array(text.utf8), file: "bench-warp.json", baseDirectory: URL(fileURLWithPath: "/"))
+        for (name, reduced) in warpedCoverRows where wants(name) {
+            let warped = SceneRenderer(
+                layers: job.layers, canvas: Canvas(width: width, height: height, reducedEvaluation: reduced),
+                threads: 1)
+            let ms = measure(options.frames) { warped.render(at: Double($0) / fps, yuv: nil, rgba: nil) }
+            rows.append(Row(name: name, threads: 1, msPerFrame: ms, pixels: pixels))
+        }
+    } catch {
+        fail("warp job: \(error)")
     }
-} catch {
-    fail("transcript job: \(error)")
+}
+
+// The transcript overlay (12 lines in view, steady state: the current line settled, its
+// pictures drawn) over a solid, and the seed's podcast picture: warped blurred cover + overlay.
+// The overlay's own cost is the frame with it minus the same frame without it, timed
+// alternately in the same run (median of the per-frame differences), all through YUV. Over the
+// cover that difference drowns in the cover's own spread (±5 ms a frame), so the podcast rows
+// give the cover alone and the whole picture only. The mid-scroll row is 0.2 s after a change of
+// line: the list springing (lines off whole pixels, sampled bilinearly) and the two lines
+// cross-fading.
+let transcriptRows = [
+    "transcript base: the solid alone → YUV", "transcript overlay, 12 lines → YUV",
+    "transcript overlay alone (over solid, minus it)", "podcast cover alone (image+blur+warp) → YUV",
+    "podcast picture (cover+warp+overlay) → YUV", "transcript overlay alone, mid-scroll (minus solid)",
+    "podcast cover alone, full resolution → YUV", "podcast picture, full resolution → YUV",
+]
+if transcriptRows.contains(where: { wants($0) }) {
+    do {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let segments = (0..<24).map {
+            #"{"start": \#($0 * 2), "text": "Line \#($0 + 1) of the transcript, long enough to be real."}"#
+        }
+        let transcript = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "kiln-bench-\(getpid()).json")
+        try Data(#"{"segments": [\#(segments.joined(separator: ","))]}"#.utf8).write(to: transcript)
+        defer { unlink(transcript.path) }
+        let overlay = """
+            {"type": "transcript", "path": "\(transcript.path)", "position": [160, 0], "anchor": [0, 0],
+             "width": 1600, "height": \(height), "fontSize": 54, "spacing": 12}
+            """
+        let cover = """
+            {"type": "image", "path": "\(root.appendingPathComponent("jobs/photos/dusk.png").path)", "size": [\(width), \(height)],
+             "fit": "fill", "effects": [{"blur": 30}, {"backgroundWarp": {"strength": 200, "speed": 0.02, "edges": "clamp"}}]}
+            """
+        func scene(_ layers: String, _ reduced: ReducedEvaluation) throws -> SceneRenderer {
+            let text = """
+                {"kiln": 1, "output": {"width": \(width), "height": \(height), "fps": 30, "duration": 60},
+                 "layers": [\(layers)]}
+                """
+            let job = try JobFiles.decode(
+                bytes: Array(text.utf8), file: "bench-transcript.json",
+                baseDirectory: URL(fileURLWithPath: "/"))
+            return SceneRenderer(
+                layers: job.layers, canvas: Canvas(width: width, height: height, reducedEvaluation: reduced),
+                threads: 1)
+        }
+        let solid = ##"{"type": "solid", "color": "#101018"}"##
+        // Rows for the frame without the overlay, with it, and the difference (nil: not shown).
+        for (names, base, with, at, reduced) in [
+            (transcriptRows[0..<3].map { $0 }, solid, solid + ", " + overlay, 13.5, .whenSafe),
+            ([transcriptRows[3], transcriptRows[4], nil], cover, cover + ", " + overlay, 13.5, .whenSafe),
+            ([nil, nil, transcriptRows[5]], solid, solid + ", " + overlay, 12.2, .whenSafe),
+            ([transcriptRows[6], transcriptRows[7], nil], cover, cover + ", " + overlay, 13.5, .off),
+        ] as [([String?], String, String, Double, ReducedEvaluation)]
+        where names.contains(where: { $0.map { wants($0) } ?? false }) {
+            let without = try scene(base, reduced), withOverlay = try scene(with, reduced)
+            // Settled on line 7 at 13.5 s (its pictures drawn by the warm-up frame).
+            func time(_ renderer: SceneRenderer) -> Double {
+                let start = DispatchTime.now().uptimeNanoseconds
+                renderer.render(at: at, yuv: frame, rgba: nil)
+                return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
+            }
+            _ = (time(without), time(withOverlay))
+            var a: [Double] = [], b: [Double] = [], difference: [Double] = []
+            for _ in 0..<options.frames {
+                let ta = time(without), tb = time(withOverlay)
+                a.append(ta)
+                b.append(tb)
+                difference.append(tb - ta)
+            }
+            for (name, ms) in zip(names, [median(a), median(b), median(difference)]) {
+                guard let name, wants(name) else { continue }
+                rows.append(Row(name: name, threads: 1, msPerFrame: ms, pixels: pixels))
+            }
+        }
+    } catch {
+        fail("transcript job: \(error)")
+    }
 }
 
 // libx264 on the same rendered frames, one encoder thread so the figure is per core.
-let renderer = SceneRenderer(layers: layers, canvas: canvas, threads: cores)
-let encodeInput = (0..<options.encodeFrames).map { n -> YUV420Frame in
-    let f = YUV420Frame(width: width, height: height)
-    renderer.render(at: Double(n) / fps, yuv: f, rgba: nil)
-    return f
-}
-let tmp = FileManager.default.temporaryDirectory.appendingPathComponent("kiln-bench-\(getpid()).mp4").path
-for preset in ["veryfast", "medium"] {
-    do {
-        let settings = VideoSettings(
-            width: width, height: height, frameRateNumerator: 30, frameRateDenominator: 1, crf: 18,
-            preset: preset,
-            gop: 60, encoderThreads: 1, faststart: false)
-        let writer = try MP4VideoWriter(path: tmp, settings: settings)
-        let start = DispatchTime.now().uptimeNanoseconds
-        for f in encodeInput {
-            try writer.append(y: f.y, yStride: f.yStride, u: f.u, v: f.v, uvStride: f.uvStride)
+if wants("libx264 veryfast encode", "libx264 medium encode") {
+    let renderer = SceneRenderer(layers: layers, canvas: canvas, threads: cores)
+    let encodeInput = (0..<options.encodeFrames).map { n -> YUV420Frame in
+        let f = YUV420Frame(width: width, height: height)
+        renderer.render(at: Double(n) / fps, yuv: f, rgba: nil)
+        return f
+    }
+    let tmp = FileManager.default.temporaryDirectory.appendingPathComponent("kiln-bench-\(getpid()).mp4").path
+    for preset in ["veryfast", "medium"] {
+        do {
+            let settings = VideoSettings(
+                width: width, height: height, frameRateNumerator: 30, frameRateDenominator: 1, crf: 18,
+                preset: preset,
+                gop: 60, encoderThreads: 1, faststart: false)
+            let writer = try MP4VideoWriter(path: tmp, settings: settings)
+            let start = DispatchTime.now().uptimeNanoseconds
+            for f in encodeInput {
+                try writer.append(y: f.y, yStride: f.yStride, u: f.u, v: f.v, uvStride: f.uvStride)
+            }
+            try writer.finish()
+            let ms = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6 / Double(encodeInput.count)
+            rows.append(Row(name: "libx264 \(preset) encode", threads: 1, msPerFrame: ms, pixels: pixels))
+        } catch {
+            fail("encode: \(error)")
         }
-        try writer.finish()
-        let ms = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6 / Double(encodeInput.count)
-        rows.append(Row(name: "libx264 \(preset) encode", threads: 1, msPerFrame: ms, pixels: pixels))
-    } catch {
-        fail("encode: \(error)")
+    }
+    unlink(tmp)
+}
+
+// Ratios of rows measured in this run (those `--only` left out are skipped).
+@MainActor func row(_ name: String, threads: Int = 1) -> Row? {
+    rows.first { $0.name == name && $0.threads == threads }
+}
+var ratios: [(String, Double)] = []
+if let render1 = row("render mesh gradient → YUV"),
+    let renderN = rows.last(where: { $0.name.hasPrefix("render") })
+{
+    if renderN.threads > 1 {
+        ratios.append(
+            ("render speed-up, \(renderN.threads) threads vs 1", render1.msPerFrame / renderN.msPerFrame))
+    }
+    if let veryfast = row("libx264 veryfast encode") {
+        ratios.append(
+            ("render+convert ÷ x264 veryfast (per core)", render1.nsCorePerPixel / veryfast.nsCorePerPixel))
     }
 }
-unlink(tmp)
-
-let render1 = rows.first { $0.name.hasPrefix("render") && $0.threads == 1 }!
-let renderN = rows.last { $0.name.hasPrefix("render") }!
-let veryfast = rows.first { $0.name == "libx264 veryfast encode" }!
-let ratios: [(String, Double)] = [
-    ("render speed-up, \(renderN.threads) threads vs 1", render1.msPerFrame / renderN.msPerFrame),
-    ("render+convert ÷ x264 veryfast (per core)", render1.nsCorePerPixel / veryfast.nsCorePerPixel),
-    ("swscale ÷ fused conversion", (rows.first { $0.name.contains("swscale") }!.msPerFrame) / fusedMs),
-    ("gaussian blur σ=30 ÷ σ=3 (1 thread)", blurMs[30]! / blurMs[3]!),
-]
+if let sws = row("convert RGBA8 → YUV (swscale)"), let fused = row("convert float → YUV (fused SIMD)") {
+    ratios.append(("swscale ÷ fused conversion", sws.msPerFrame / fused.msPerFrame))
+}
+if let sigma30 = blurMs[30], let sigma3 = blurMs[3] {
+    ratios.append(("gaussian blur σ=30 ÷ σ=3 (1 thread)", sigma30 / sigma3))
+}
 
 if options.json {
     var object: [String: Any] = [
@@ -436,12 +524,12 @@ if options.json {
     print(String(decoding: data, as: UTF8.self))
 } else {
     print("kiln-bench \(width)×\(height), \(cores) cores, median of \(options.frames) frames\n")
-    let header = "what".padding(toLength: 36, withPad: " ", startingAt: 0) + "threads   ms/frame   ns·core/px"
+    let header = "what".padding(toLength: 50, withPad: " ", startingAt: 0) + "threads   ms/frame   ns·core/px"
     print(header)
     print(String(repeating: "-", count: header.count))
     for r in rows {
         print(
-            r.name.padding(toLength: 36, withPad: " ", startingAt: 0)
+            r.name.padding(toLength: 50, withPad: " ", startingAt: 0)
                 + String(format: "%7d %10.2f %12.2f", r.threads, r.msPerFrame, r.nsCorePerPixel))
     }
     print("")

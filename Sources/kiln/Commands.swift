@@ -126,7 +126,8 @@ enum ValidateCommand {
                 if !args.flags.contains("--json") {
                     print(
                         "\(path): ok (\(job.output.width)×\(job.output.height), \(job.output.frameRate) fps, "
-                            + "\(job.output.frameCount) frames, \(job.layers.count) layers)")
+                            + "\(job.output.frameCount) frames, \(job.layers.count) layers"
+                            + (job.audio.map { ", audio \($0.path.lastPathComponent)" } ?? "") + ")")
                 }
                 results.append(["file": path, "valid": true, "errors": [Any]()])
             case .failure(let error):

@@ -23,7 +23,9 @@ enum Help {
         usage: kiln render JOB [-o OUT.mp4] [--threads N] [--progress auto|bar|json|none]
 
         Renders every frame of JOB and encodes it with libx264 into an MP4 (yuv420p, BT.709,
-        limited range, +faststart). The file appears at its final path only when complete.
+        limited range, +faststart). With the job's `audio`, the file also gets an AAC track
+        (48 kHz stereo) exactly as long as the video. The file appears at its final path only
+        when complete.
 
           -o, --output PATH   output file (default: the job's output.path)
           --threads N         render threads (default: all cores); output is identical for any N

@@ -8,7 +8,7 @@ import XCTest
 /// The transcript overlay: the current line centred after its spring, the timestamp under it,
 /// the cross-fade, thread independence, and bad input.
 final class TranscriptLayerTests: XCTestCase {
-    func overlayJob(height: Int = 300) throws -> Job {
+    func overlayJob(height: Int = 300, extra: String = "") throws -> Job {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "kiln-transcript-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -22,7 +22,7 @@ final class TranscriptLayerTests: XCTestCase {
             {"kiln": 1, "output": {"width": 400, "height": 300, "fps": 30, "duration": 6},
              "layers": [{"type": "solid", "color": "#000000"},
                         {"type": "transcript", "path": "\(transcript.path)", "position": [0, 0], "anchor": [0, 0],
-                         "width": 400, "height": \(height), "fontSize": 30, "otherOpacity": 0.3, "otherBlur": 1}]}
+                         "width": 400, "height": \(height), "fontSize": 30, "otherOpacity": 0.3, "otherBlur": 1\(extra)}]}
             """)
     }
 
@@ -86,6 +86,41 @@ final class TranscriptLayerTests: XCTestCase {
         XCTAssertNotEqual(during.byteArray, Fixture.render(job, at: 3.5).byteArray)
         XCTAssertEqual(
             Fixture.renderYUV(job, at: 2.1, threads: 1), Fixture.renderYUV(job, at: 2.1, threads: 3))
+    }
+
+    /// Settled, the list is put on whole pixels (its lines composite without taps): the same
+    /// bytes for any thread count and from frame to frame while nothing moves, and putting it
+    /// there moves nothing visibly.
+    func testSettledListIsStableThreadIndependentAndSnapsWithoutAJump() throws {
+        let job = try overlayJob()
+        XCTAssertEqual(
+            Fixture.renderYUV(job, at: 3.9, threads: 1), Fixture.renderYUV(job, at: 3.9, threads: 3))
+        XCTAssertEqual(Fixture.render(job, at: 3.6).byteArray, Fixture.render(job, at: 3.9).byteArray)
+        // The spring's tail, frame by frame: where it comes within the snap no pixel jumps.
+        var previous = Fixture.render(job, at: 2.9).byteArray
+        for frame in 88...117 {
+            let current = Fixture.render(job, at: Double(frame) / 30).byteArray
+            let largest = zip(previous, current).map { abs(Int($0) - Int($1)) }.max() ?? 0
+            XCTAssertLessThanOrEqual(largest, 6, "frame \(frame)")
+            previous = current
+        }
+    }
+
+    /// The cross-fade when the current line changes: the old line goes from its bold, clear
+    /// picture to its faded, blurred one over 0.25 s without a jump at either end.
+    func testCrossFadeIsContinuous() throws {
+        // A spring so quick that the list has settled when the fade is under way.
+        let job = try overlayJob(extra: #", "scrollResponse": 0.01"#)
+        func difference(_ a: Double, _ b: Double) -> Int {
+            zip(Fixture.render(job, at: a).byteArray, Fixture.render(job, at: b).byteArray)
+                .map { abs(Int($0) - Int($1)) }.max() ?? 0
+        }
+        XCTAssertGreaterThan(difference(4.05, 4.2), 60, "the fade is under way")
+        // A step of 0.01 s across the fade's end is no larger than one inside the fade (the
+        // fade's own 1/25), so nothing jumps when the old line's bold picture goes.
+        let inside = difference(4.2, 4.21), across = difference(4.245, 4.255)
+        XCTAssertLessThanOrEqual(inside, 12)
+        XCTAssertLessThanOrEqual(across, inside + 2)
     }
 
     func testMissingTranscriptIs66AndMalformedNamesTheLine() throws {

@@ -4,11 +4,14 @@ public struct Job: Sendable {
     public let file: String
     public let output: OutputSettings
     public let layers: [LayerNode]
+    /// nil: the MP4 has no audio stream.
+    public let audio: AudioTrack?
 
-    public init(file: String, output: OutputSettings, layers: [LayerNode]) {
+    public init(file: String, output: OutputSettings, layers: [LayerNode], audio: AudioTrack? = nil) {
         self.file = file
         self.output = output
         self.layers = layers
+        self.audio = audio
     }
 
     /// The job format version this Kiln reads.

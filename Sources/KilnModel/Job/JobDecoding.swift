@@ -53,8 +53,12 @@ struct JobDecoding {
             context.error("missing required key 'layers'", at: root, path: .root)
         }
 
+        let audio = root["audio"].flatMap {
+            AudioDecoding.decode($0, path: .root.key("audio"), context: context)
+        }
+
         guard let output else { return nil }
-        return Job(file: context.file, output: output, layers: layers)
+        return Job(file: context.file, output: output, layers: layers, audio: audio)
     }
 
     private func checkVersion(_ root: JSONNode) {

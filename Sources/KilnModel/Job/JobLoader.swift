@@ -4,7 +4,7 @@ import Foundation
 public enum JobLoader {
     /// Job files are small; the cap keeps a mistaken or hostile input from exhausting memory.
     public static let maximumFileSize = 64 * 1024 * 1024
-    public static let topLevelKeys = ["kiln", "output", "layers", "comment"]
+    public static let topLevelKeys = ["kiln", "output", "layers", "audio", "comment"]
 
     public static func load(
         file: String, kinds: [LayerKind], effects: [EffectKind] = [],

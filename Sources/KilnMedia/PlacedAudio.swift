@@ -1,0 +1,123 @@
+/// Where an audio file sits on the video's timeline and how loud it plays.
+public struct AudioPlacement: Sendable, Hashable {
+    /// Timeline seconds at which the (trimmed) audio begins; silence before.
+    public var offset: Double
+    /// Seconds cut from the start of the file.
+    public var trimStart: Double
+    /// File time at which the audio stops (nil: the file's end).
+    public var trimEnd: Double?
+    /// Linear gain (1 = as recorded).
+    public var volume: Double
+    /// Seconds of linear fade at the start and end of the placed audio.
+    public var fadeIn: Double
+    public var fadeOut: Double
+
+    public init(
+        offset: Double = 0, trimStart: Double = 0, trimEnd: Double? = nil, volume: Double = 1,
+        fadeIn: Double = 0, fadeOut: Double = 0
+    ) {
+        self.offset = offset
+        self.trimStart = trimStart
+        self.trimEnd = trimEnd
+        self.volume = volume
+        self.fadeIn = fadeIn
+        self.fadeOut = fadeOut
+    }
+}
+
+/// A source of timeline audio in `AudioFormat`, pulled in order from sample 0; it never runs out
+/// (silence after its content), so the writer decides the length.
+public protocol AudioSampleSource: AnyObject {
+    /// Fills `count` samples of each channel, continuing where the last call stopped.
+    func fill(left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>, count: Int)
+        throws(MediaError)
+}
+
+/// An audio file placed on the timeline: silence until `offset`, then the file from `trimStart`
+/// to `trimEnd` with gain and fades, then silence. All positions are whole samples at 48 kHz,
+/// rounded once, so placement is exact whatever the block sizes.
+public final class PlacedAudioFile: AudioSampleSource {
+    private let reader: AudioFileReader
+    private let gain: Float
+    /// Timeline sample where the content starts, and its length (nil: until the file ends).
+    private let start: Int
+    private let length: Int?
+    private let fadeInSamples: Int
+    private let fadeOutSamples: Int
+    private var position = 0
+    private var trimmed = false
+    private let trimSamples: Int
+    private var ended = false
+
+    public init(path: String, placement: AudioPlacement) throws(MediaError) {
+        reader = try AudioFileReader(path: path)
+        let rate = Double(AudioFormat.sampleRate)
+        func samples(_ seconds: Double) -> Int { Int((max(0, seconds) * rate).rounded()) }
+        start = samples(placement.offset)
+        trimSamples = samples(placement.trimStart)
+        length = placement.trimEnd.map { max(0, samples($0) - samples(placement.trimStart)) }
+        gain = Float(placement.volume)
+        fadeInSamples = samples(placement.fadeIn)
+        fadeOutSamples = samples(placement.fadeOut)
+        // A fade-out needs the content's end, which only the container's duration tells in advance.
+        let knownEnd =
+            length ?? max(0, samples(reader.info.durationSeconds) - trimSamples)
+        contentLength = knownEnd
+    }
+
+    /// Samples of content the fade-out counts back from (the trimmed length, or the file's
+    /// duration from the container).
+    private let contentLength: Int
+
+    public var decodeErrors: Int { reader.decodeErrors }
+
+    public func fill(left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>, count: Int)
+        throws(MediaError)
+    {
+        var done = 0
+        while done < count {
+            let remaining = count - done
+            let intoContent = position - start
+            if intoContent < 0 || ended {
+                // Silence before the content starts, or after it ends.
+                let n = ended ? remaining : min(remaining, -intoContent)
+                (left + done).update(repeating: 0, count: n)
+                (right + done).update(repeating: 0, count: n)
+                done += n
+                position += n
+                continue
+            }
+            if !trimmed {
+                _ = try reader.skip(trimSamples)
+                trimmed = true
+            }
+            var want = remaining
+            if let length { want = min(want, length - intoContent) }
+            let got = want > 0 ? try reader.read(left: left + done, right: right + done, count: want) : 0
+            if got == 0 {
+                ended = true
+                continue
+            }
+            applyGain(left + done, right + done, count: got, contentIndex: intoContent)
+            done += got
+            position += got
+        }
+    }
+
+    private func applyGain(
+        _ left: UnsafeMutablePointer<Float>, _ right: UnsafeMutablePointer<Float>, count: Int,
+        contentIndex: Int
+    ) {
+        for i in 0..<count {
+            let k = contentIndex + i
+            var g = gain
+            if fadeInSamples > 0 && k < fadeInSamples { g *= Float(k) / Float(fadeInSamples) }
+            let fromEnd = contentLength - k
+            if fadeOutSamples > 0 && contentLength > 0 && fromEnd < fadeOutSamples {
+                g *= Float(max(0, fromEnd)) / Float(fadeOutSamples)
+            }
+            left[i] *= g
+            right[i] *= g
+        }
+    }
+}

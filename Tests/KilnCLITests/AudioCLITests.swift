@@ -1,0 +1,167 @@
+import Foundation
+import KilnMedia
+import XCTest
+
+/// Soundtracks from the command line: rendered and decoded back, identical for any thread count,
+/// and bad audio input with its exit code, the JSON path and no output left behind.
+final class AudioCLITests: TemporaryDirectoryTestCase {
+    /// A 1 kHz sine made by the ffmpeg program (test fixtures only; Kiln never runs it).
+    func tone(seconds: Double) throws -> String {
+        let path = directory.appendingPathComponent("tone.flac").path
+        guard
+            let made = try KilnProcess.tool(
+                "/usr/bin/ffmpeg",
+                [
+                    "-v", "error", "-f", "lavfi", "-i",
+                    "sine=frequency=1000:sample_rate=44100:duration=\(seconds)",
+                    "-ac", "2", path,
+                ])
+        else { throw XCTSkip("/usr/bin/ffmpeg not installed") }
+        XCTAssertEqual(made.status, 0, made.stderr)
+        return path
+    }
+
+    func job(audio: String, seconds: Double = 2) throws -> String {
+        try write(
+            "sound.json",
+            """
+            {"kiln": 1, "output": {"width": 128, "height": 72, "fps": 25, "duration": \(seconds), "preset": "ultrafast"},
+             "layers": [{"type": "solid", "color": "#336699"}],
+             "audio": \(audio)}
+            """)
+    }
+
+    func testRenderedAudioIsPlacedAndAsLongAsTheVideo() throws {
+        _ = try tone(seconds: 5)
+        let file = try job(audio: #"{"path": "tone.flac", "offset": 0.5}"#)
+        let out = directory.appendingPathComponent("sound.mp4").path
+        let result = try KilnProcess.run(["render", file, "-o", out, "--progress", "none"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let video = try VideoDecodeBack.decode(path: out)
+        assertKilnVideo(video, width: 128, height: 72, frames: 50)
+        XCTAssertTrue(video.hasAudio)
+
+        let reader = try AudioFileReader(path: out)
+        let (left, right) = try reader.readAll()
+        XCTAssertEqual(reader.info.codecName, "aac")
+        XCTAssertEqual([reader.info.sampleRate, reader.info.channels], [48_000, 2])
+        XCTAssertEqual(reader.info.startSeconds, 0, accuracy: 1e-6)
+        XCTAssertEqual(Double(left.count), 2 * 48_000, accuracy: 1024, "one AAC frame of the video's 2 s")
+        XCTAssertEqual(reader.decodeErrors, 0)
+        func rms(_ s: ArraySlice<Float>) -> Double {
+            (s.reduce(0.0) { $0 + Double($1 * $1) } / Double(s.count)).squareRoot()
+        }
+        XCTAssertLessThan(rms(left[0..<19_200]), 0.001, "silence before the 0.5 s offset")
+        XCTAssertGreaterThan(rms(left[28_800..<86_400]), 0.05, "the tone after it")
+        XCTAssertGreaterThan(rms(right[28_800..<86_400]), 0.05)
+    }
+
+    func testAudioIsTheSameForAnyThreadCount() throws {
+        _ = try tone(seconds: 1)
+        let file = try job(audio: #"{"path": "tone.flac", "volume": 0.7, "fadeIn": 0.2}"#, seconds: 1)
+        var decoded: [[Float]] = []
+        for threads in ["1", "3"] {
+            let out = directory.appendingPathComponent("t\(threads).mp4").path
+            let result = try KilnProcess.run(["render", file, "-o", out, "--threads", threads])
+            XCTAssertEqual(result.status, 0, result.stderr)
+            let samples = try AudioFileReader(path: out).readAll()
+            decoded.append(samples.left + samples.right)
+        }
+        XCTAssertEqual(decoded[0].count, decoded[1].count)
+        XCTAssertTrue(decoded[0] == decoded[1], "decoded audio differs between 1 and 3 threads")
+    }
+
+    func testMissingAudioIs66AndWritesNothing() throws {
+        let file = try job(audio: #"{"path": "nowhere.wav"}"#)
+        let result = try KilnProcess.run([
+            "render", file, "-o", directory.appendingPathComponent("o.mp4").path,
+        ])
+        XCTAssertEqual(result.status, 66, result.stderr)
+        XCTAssertTrue(result.stderr.contains("sound.json:"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("audio.path"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("nowhere.wav"), result.stderr)
+        XCTAssertEqual(try contents(), ["sound.json"])
+    }
+
+    func testUnreadableAudioAndBadPlacementAre65() throws {
+        _ = try write("notes.wav", "this is not audio")
+        let bad = try KilnProcess.run(["validate", try job(audio: #"{"path": "notes.wav"}"#)])
+        XCTAssertEqual(bad.status, 65, bad.stderr)
+        XCTAssertTrue(bad.stderr.contains("audio.path"), bad.stderr)
+        XCTAssertTrue(bad.stderr.contains("cannot read audio from 'notes.wav'"), bad.stderr)
+
+        _ = try tone(seconds: 1)
+        let placement = try KilnProcess.run([
+            "validate", try job(audio: #"{"path": "tone.flac", "trimStart": 2, "volume": -1}"#),
+        ])
+        XCTAssertEqual(placement.status, 65, placement.stderr)
+        XCTAssertTrue(placement.stderr.contains("audio.volume"), placement.stderr)
+        let late = try KilnProcess.run([
+            "validate", try job(audio: #"{"path": "tone.flac", "trimStart": 2}"#),
+        ])
+        XCTAssertEqual(late.status, 65, late.stderr)
+        XCTAssertTrue(late.stderr.contains("audio.trimStart"), late.stderr)
+        XCTAssertTrue(late.stderr.contains("past the end of the audio"), late.stderr)
+    }
+
+    /// The README's podcast demo: the voice made by scripts/make-podcast.py under the transcript.
+    /// Three seconds of it at a small size, decoded back with its sound.
+    func testPodcastDemoRendersWithItsVoice() throws {
+        let jobs = KilnProcess.repositoryRoot.appendingPathComponent("jobs")
+        let voice = jobs.appendingPathComponent("podcast/voice.wav").path
+        guard FileManager.default.fileExists(atPath: voice) else {
+            throw XCTSkip("run scripts/make-podcast.py first (scripts/test.sh does)")
+        }
+        let demo = try String(contentsOf: jobs.appendingPathComponent("podcast.json"), encoding: .utf8)
+        XCTAssertTrue(demo.contains(#""audio": { "path": "podcast/voice.wav""#))
+        let file = try write(
+            "podcast.json",
+            """
+            {"kiln": 1, "output": {"width": 480, "height": 270, "fps": 30, "duration": 3, "preset": "ultrafast"},
+             "audio": {"path": "\(voice)"},
+             "layers": [
+               {"type": "image", "path": "\(jobs.path)/photos/dusk.png", "size": [480, 270], "fit": "fill",
+                "effects": [{"blur": 8}, {"backgroundWarp": {"strength": 50, "edges": "clamp"}}]},
+               {"type": "transcript", "path": "\(jobs.path)/podcast/transcript.json", "position": [40, 0],
+                "anchor": [0, 0], "width": 300, "height": 270, "fontSize": 16, "spacing": 4}]}
+            """)
+        let out = directory.appendingPathComponent("podcast.mp4").path
+        let result = try KilnProcess.run(["render", file, "-o", out])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        assertKilnVideo(try VideoDecodeBack.decode(path: out), width: 480, height: 270, frames: 90)
+        let (left, _) = try AudioFileReader(path: out).readAll()
+        XCTAssertEqual(Double(left.count), 3 * 48_000, accuracy: 1024)
+        let speech = left[48_000..<144_000].map { abs($0) }.max() ?? 0
+        XCTAssertGreaterThan(speech, 0.05, "the voice is heard after its 0.6 s lead-in")
+    }
+
+    /// make-podcast.py's segments match its voice: each line's start is where speech resumes
+    /// after a pause (quiet just before, voice just after).
+    func testPodcastSegmentsStartWhereTheVoiceDoes() throws {
+        let folder = KilnProcess.repositoryRoot.appendingPathComponent("jobs/podcast")
+        let voice = folder.appendingPathComponent("voice.wav").path
+        guard FileManager.default.fileExists(atPath: voice) else {
+            throw XCTSkip("run scripts/make-podcast.py first (scripts/test.sh does)")
+        }
+        let (left, _) = try AudioFileReader(path: voice).readAll()
+        let json =
+            try JSONSerialization.jsonObject(
+                with: Data(contentsOf: folder.appendingPathComponent("transcript.json"))) as? [String: Any]
+        let starts = try XCTUnwrap(json?["segments"] as? [[String: Any]]).compactMap {
+            $0["start"] as? Double
+        }
+        let lines = try String(contentsOf: folder.appendingPathComponent("script.txt"), encoding: .utf8)
+            .split(separator: "\n").filter {
+                !$0.hasPrefix("#") && !$0.trimmingCharacters(in: .whitespaces).isEmpty
+            }
+        XCTAssertEqual(starts.count, lines.count)
+        func peak(_ from: Double, _ to: Double) -> Float {
+            let a = max(0, Int(from * 48_000)), b = min(left.count, Int(to * 48_000))
+            return a < b ? left[a..<b].map { abs($0) }.max() ?? 0 : 0
+        }
+        for start in starts {
+            XCTAssertLessThan(peak(start - 0.3, start - 0.02), 0.01, "quiet before the line at \(start) s")
+            XCTAssertGreaterThan(peak(start, start + 0.25), 0.05, "voice right after \(start) s")
+        }
+    }
+}

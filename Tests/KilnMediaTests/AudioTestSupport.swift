@@ -1,0 +1,83 @@
+import Foundation
+import XCTest
+
+/// 16-bit PCM WAV files written by the tests themselves (an independent writer: a few header
+/// fields and little-endian samples), so audio tests need no fixtures.
+enum TestWAV {
+    /// `signal(t)` in −1…1 for each channel, at `rate` Hz, for `seconds`.
+    static func write(
+        to path: String, rate: Int, channels: Int, seconds: Double, signal: (Double, Int) -> Double
+    ) throws {
+        let frames = Int((seconds * Double(rate)).rounded())
+        var data = Data()
+        func le<T: FixedWidthInteger>(_ value: T) {
+            withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) }
+        }
+        data.append(contentsOf: Array("RIFF".utf8))
+        le(UInt32(36 + frames * channels * 2))
+        data.append(contentsOf: Array("WAVEfmt ".utf8))
+        le(UInt32(16))
+        le(UInt16(1))
+        le(UInt16(channels))
+        le(UInt32(rate))
+        le(UInt32(rate * channels * 2))
+        le(UInt16(channels * 2))
+        le(UInt16(16))
+        data.append(contentsOf: Array("data".utf8))
+        le(UInt32(frames * channels * 2))
+        for i in 0..<frames {
+            for c in 0..<channels {
+                let value = max(-1, min(1, signal(Double(i) / Double(rate), c)))
+                le(Int16((value * 32767).rounded()))
+            }
+        }
+        try data.write(to: URL(fileURLWithPath: path))
+    }
+
+    static func tone(_ frequency: Double, amplitude: Double = 0.5, from start: Double = 0)
+        -> (Double, Int) -> Double
+    {
+        { t, _ in t < start ? 0 : amplitude * sin(2 * .pi * frequency * (t - start)) }
+    }
+}
+
+/// Signal measurements for decoded audio.
+enum AudioMeasure {
+    static func rms(_ samples: ArraySlice<Float>) -> Double {
+        guard !samples.isEmpty else { return 0 }
+        return (samples.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(samples.count)).squareRoot()
+    }
+
+    /// Power of one frequency (Goertzel), normalised by length.
+    static func power(_ samples: ArraySlice<Float>, frequency: Double, rate: Double) -> Double {
+        let coefficient = 2 * cos(2 * .pi * frequency / rate)
+        var s1 = 0.0, s2 = 0.0
+        for x in samples {
+            let s = Double(x) + coefficient * s1 - s2
+            s2 = s1
+            s1 = s
+        }
+        let power = s1 * s1 + s2 * s2 - coefficient * s1 * s2
+        return power / Double(samples.count * samples.count)
+    }
+
+    /// The strongest frequency in `candidates` and its power against the next strongest.
+    static func dominantFrequency(_ samples: ArraySlice<Float>, rate: Double, candidates: [Double])
+        -> (frequency: Double, ratio: Double)
+    {
+        let powers = candidates.map { power(samples, frequency: $0, rate: rate) }
+        let sorted = zip(candidates, powers).sorted { $0.1 > $1.1 }
+        return (sorted[0].0, sorted[0].1 / max(sorted[1].1, 1e-30))
+    }
+
+    /// Seconds at which the short-time RMS (5 ms windows) first reaches `level`.
+    static func onset(_ samples: [Float], rate: Double, level: Double) -> Double? {
+        let window = Int(rate * 0.005)
+        var start = 0
+        while start + window <= samples.count {
+            if rms(samples[start..<(start + window)]) >= level { return Double(start) / rate }
+            start += window / 5
+        }
+        return nil
+    }
+}
