@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 
 /// A two-channel (red, green) noise image sampled with "repeat" addressing and linear filtering,
 /// as the seed's Metal sampler `sampler(address::repeat, filter::linear)` reads its noise texture.
@@ -14,8 +13,6 @@ public final class NoiseTexture: @unchecked Sendable {
     let stride: Int
     /// (width + 1) × (height + 1) pairs; immutable after init.
     let texels: UnsafeMutablePointer<Float>
-    /// `slopes`, measured on first use (see NoiseTexture+Slopes.swift).
-    let measuredSlopes = Mutex<NoiseSlopes?>(nil)
 
     /// `red` and `green` hold `width × height` values, row by row; values are clamped to 0…1.
     public init(width: Int, height: Int, red: [Float], green: [Float]) {

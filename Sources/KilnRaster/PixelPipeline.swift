@@ -30,25 +30,21 @@ public struct PixelPipeline: Sendable {
         return frame.isFinite ? Int(min(frame, 65_536).rounded(.up)) + 1 : 65_536
     }
 
-    /// A bound on how much the stages squeeze the picture, in frame pixels: the sampled position
-    /// changes by at most 1 + stretch pixels per pixel (see `PixelStage.stretch`); nil when a stage
-    /// has no bound. The stages compose, so their factors 1 + s multiply; the layer's transform
-    /// can turn a squeeze along one local axis into one along any frame axis, so the product's
-    /// stretch grows by the transform's condition number.
-    public func stretch(frameFromLocal m: Affine2D) -> Double? {
-        var product = 1.0
+    /// The finest detail of the stages' mappings in frame pixels (`PixelStage.featureSize`
+    /// scaled by the layer's transform where it shrinks most); nil when a stage is not smooth.
+    public func featureSize(frameFromLocal m: Affine2D) -> Double? {
+        var finest = Double.infinity
         for stage in stages {
-            guard let stretch = stage.stretch else { return nil }
-            product *= 1 + stretch
+            guard let size = stage.featureSize else { return nil }
+            finest = min(finest, size)
         }
-        // The singular values of [[a, c], [b, d]]: σ²max + σ²min = a² + b² + c² + d², σmax·σmin = |det|.
+        // The smallest singular value of [[a, c], [b, d]]: σ²max + σ²min = a² + b² + c² + d²,
+        // σmax·σmin = |det|.
         let sum = m.a * m.a + m.b * m.b + m.c * m.c + m.d * m.d
         let det = abs(m.a * m.d - m.b * m.c)
-        guard det > 0 else { return nil }
-        let largest = (sum + (max(0, sum * sum - 4 * det * det)).squareRoot()) / 2
-        let condition = largest / det
-        let stretch = condition * (product - 1)
-        return stretch.isFinite ? stretch : nil
+        let smallest = ((sum - (max(0, sum * sum - 4 * det * det)).squareRoot()) / 2).squareRoot()
+        let frame = finest * smallest
+        return frame.isNaN ? nil : frame
     }
 
     /// Paints frame rows `firstRow..<firstRow+rows` into `band` within `columns`: pixels of

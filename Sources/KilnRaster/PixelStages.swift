@@ -21,21 +21,20 @@ public enum PixelStage: Sendable {
         }
     }
 
-    /// A bound on how much the stage squeezes the picture it moves: the largest change of its
-    /// displacement per unit of distance (0 for colour matrices and uniform offsets), in the
-    /// layer's own units. A picture blurred with σ and then moved is, after the stage, at least as
-    /// smooth as one blurred with σ / (1 + stretch), which is what lets a pipeline over a large
-    /// blur run on a coarser grid (`ReducedGrid`). nil where no useful bound exists: the ripple
-    /// (its moves turn sharply at the wave's origin) and the gradient map (a colour curve, which
-    /// can steepen what it maps).
-    public var stretch: Double? {
+    /// The finest detail the stage's mapping has, in the layer's own units: how far apart its
+    /// positions may be sampled and still show how it bends. The warp's noise texel (the mapping
+    /// is bilinear between texel centres, so its slope changes at every texel edge), a wave's
+    /// wavelength / 2π (its curvature radius scale); infinite for colour matrices, offsets and
+    /// shears (affine). nil for stages that are not smooth at any scale: the ripple (its moves
+    /// turn sharply at the wave's origin and front) and the gradient map (a colour curve, which
+    /// can steepen what it maps). A pipeline over a large blur runs on a coarser grid
+    /// (`ReducedGrid`) only when every stage's detail is at least half a grid cell across.
+    public var featureSize: Double? {
         switch self {
-        case .matrix: 0
+        case .matrix, .shear: .infinity
         case .gradientMap, .ripple: nil
-        case .warp(let warp): warp.stretch
-        // The displacement (−x·dy, −y·dx) has the Jacobian [[0, −x], [−y, 0]].
-        case .shear(let shear): Double(max(abs(shear.x), abs(shear.y)))
-        case .wave(let wave): 2 * Double.pi * Double(abs(wave.amplitude)) / Double(abs(wave.wavelength))
+        case .warp(let warp): warp.featureSize
+        case .wave(let wave): Double(abs(wave.wavelength)) / (2 * Double.pi)
         }
     }
 
@@ -136,17 +135,13 @@ public struct NoiseWarp: Sendable {
         }
     }
 
-    /// `PixelStage.stretch`: the offset is strength · (noise − 0.5) at uv = position / size, so
-    /// its Jacobian is strength · J_noise · diag(1 / size), whose norm the texture's slopes bound.
-    var stretch: Double {
-        let slope: SIMD2<Double>
+    /// `PixelStage.featureSize`: one noise texel, in the layer's units (uv = position / size).
+    var featureSize: Double {
         switch mode {
-        case .offset: return 0
-        case .noise(let texture): slope = texture.slopes.noise
-        case .domainWarp(let texture): slope = texture.slopes.domainWarp
+        case .offset: .infinity
+        case .noise(let texture), .domainWarp(let texture):
+            min(Double(size.x) / Double(texture.width), Double(size.y) / Double(texture.height))
         }
-        let scaled = slope / SIMD2<Double>(size)
-        return Double(abs(strength)) * (scaled * scaled).sum().squareRoot()
     }
 
     @inline(never)

@@ -35,15 +35,15 @@ public struct ReducedGrid: Sendable, Equatable {
         self.rows = (rows.count + factor - 1) / factor + 2
     }
 
-    /// The coarsest factor for a picture blurred with σ = `blurRadius` and then moved by stages
-    /// that squeeze it by at most 1 + `stretch` (`PixelPipeline.stretch`); nil when only full
-    /// resolution will do. After the squeeze the picture is still a blur of σ' = σ / (1 + stretch);
-    /// samples at most 0.4 σ' apart miss a blurred step edge — the steepest curvature a blur
-    /// leaves, 0.242 / σ'² — by at most h² / 8 · 0.242 / σ'² ≤ 0.0048, about 1.2 of 255, and real
-    /// pictures by far less. (`ReducedEvaluationTests` measures it against full resolution.)
-    public static func factor(blurRadius: Double, stretch: Double) -> Int? {
-        guard blurRadius.isFinite, stretch.isFinite, stretch >= 0 else { return nil }
-        let spacing = 0.4 * blurRadius / (1 + stretch)
+    /// The coarsest factor for a picture blurred with σ = `blurRadius`; nil when only full
+    /// resolution will do. Samples at most 0.4 σ apart miss a blurred step edge — the steepest
+    /// curvature a blur leaves, 0.242 / σ² — by at most h² / 8 · 0.242 / σ² ≤ 0.0048, about 1.2 of
+    /// 255. A mapping after the blur can squeeze the picture (the seed's domain warp by up to
+    /// ≈ 33×) and bend between samples, which no bound here covers: the grid is then checked
+    /// cell by cell (`markChunks`, `PixelPipeline.refine`).
+    public static func factor(blurRadius: Double) -> Int? {
+        guard blurRadius.isFinite else { return nil }
+        let spacing = 0.4 * blurRadius
         return spacing >= 4 ? 4 : spacing >= 2 ? 2 : nil
     }
 

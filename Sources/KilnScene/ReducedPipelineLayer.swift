@@ -4,13 +4,16 @@ import KilnRaster
 /// the seed's podcast background (a cover blurred with radius 30, then domain-warped).
 ///
 /// After a large blur the picture holds no detail finer than the blur, and a smooth mapping
-/// (the warp's noise is smooth too) keeps it so. Evaluating the stages at every pixel — two noise
-/// lookups and a bilinear tap each, ≈ 40 ns·core/px here — then computes the same smooth surface
-/// 16 times over. Instead the stages run once per `ReducedGrid` sample (every 2 or 4 pixels per
-/// axis), reading the blur's reduced copy directly (the blur is never enlarged), and each band
-/// enlarges the samples bilinearly with fixed weights. `ReducedGrid.factor` picks the grid from
-/// the blur's σ and the stages' bound on how much they squeeze the picture; `make` returns nil
-/// where that does not allow at least 2, and the full-resolution `PipelineLayer` is used.
+/// keeps it smooth, if squeezed. Evaluating the stages at every pixel — two noise lookups and a
+/// bilinear tap each, ≈ 28 ns·core/px here — then computes much the same surface 16 times over.
+/// Instead the stages run once per `ReducedGrid` sample (every 2 or 4 pixels per axis, from the
+/// blur's σ), reading the blur's reduced copy directly (the blur is never enlarged), and each
+/// band enlarges the samples bilinearly with fixed weights. Where the mapping squeezes or bends
+/// the picture more than the grid follows (the seed's domain warp squeezes up to ≈ 33×), the
+/// grid's own check finds it: each cell's centre is evaluated too, and the chunks around cells
+/// whose centre is off their corners' mean by more than `tolerance` are evaluated again pixel by
+/// pixel. `make` returns nil where this does not apply, and the full-resolution `PipelineLayer`
+/// is used.
 struct ReducedPipelineLayer: PreparedLayer {
     /// The blur, rendered before the bands and read as its reduced copy.
     let source: Offscreen
@@ -22,30 +25,27 @@ struct ReducedPipelineLayer: PreparedLayer {
     let extent: PixelExtent?
 
     /// The reduced form of stages `pipeline` over `blurred`, or nil when it would not be
-    /// faithful: a blur too small or with a full-resolution part (below σ = 16), stages that
-    /// squeeze too much or have no bound (ripple, gradient map), transparent edges (their one-pixel
-    /// fade is finer than any grid), or a frame too small for the grid.
+    /// faithful: a blur too small or with a full-resolution part (below σ = 16), stages that are
+    /// not smooth (ripple, gradient map) or have detail finer than half a grid cell (a warp's
+    /// noise texels under 2 frame pixels for the 4× grid: corners and centres together sample the
+    /// cell every half cell, and finer detail would look like noise to the check), transparent
+    /// edges (their one-pixel fade is finer than any grid), or a frame narrower than the grid.
     static func make(
         blurred: Offscreen, pipeline: PixelPipeline, edges: PlanarSampler.Edges, frameFromLocal: Affine2D,
         canvas: Canvas
     ) -> ReducedPipelineLayer? {
         guard edges == .clamp, blurred.blur.isReducedOnly, !blurred.extent.isEmpty,
-            let stretch = pipeline.stretch(frameFromLocal: frameFromLocal)
+            let detail = pipeline.featureSize(frameFromLocal: frameFromLocal)
         else { return nil }
         let factor: Int, refines: Bool
         switch canvas.reducedEvaluation {
         case .off: return nil
         case .whenSafe:
-            if let safe = ReducedGrid.factor(blurRadius: blurred.blur.radius, stretch: stretch) {
-                (factor, refines) = (safe, false)
-            } else {
-                // The bound is not met somewhere (the seed's domain warp squeezes up to ≈ 33×,
-                // median 4×): the grid the blur alone allows, checked cell by cell.
-                guard let grid = ReducedGrid.factor(blurRadius: blurred.blur.radius, stretch: 0) else {
-                    return nil
-                }
-                (factor, refines) = (grid, true)
+            guard let safe = ReducedGrid.factor(blurRadius: blurred.blur.radius), 2 * detail >= Double(safe)
+            else {
+                return nil
             }
+            (factor, refines) = (safe, true)
         case .forced(let forced): (factor, refines) = (forced, false)
         }
         // Clamped sampling keeps the layer's area (as `PipelineLayer`).

@@ -57,66 +57,16 @@ final class ReducedEvaluationTests: XCTestCase {
             """)
     }
 
-    func testFactorFollowsBlurAndStretch() {
-        XCTAssertEqual(ReducedGrid.factor(blurRadius: 30, stretch: 0), 4)
-        XCTAssertEqual(ReducedGrid.factor(blurRadius: 30, stretch: 2), 4)
-        XCTAssertEqual(ReducedGrid.factor(blurRadius: 30, stretch: 3.5), 2)
-        XCTAssertNil(ReducedGrid.factor(blurRadius: 30, stretch: 6))
-        XCTAssertNil(ReducedGrid.factor(blurRadius: 4, stretch: 0))
-        XCTAssertNil(ReducedGrid.factor(blurRadius: .nan, stretch: 0))
+    func testFactorFollowsTheBlur() {
+        XCTAssertEqual(ReducedGrid.factor(blurRadius: 30), 4)
+        XCTAssertEqual(ReducedGrid.factor(blurRadius: 16), 4)
+        XCTAssertEqual(ReducedGrid.factor(blurRadius: 8), 2)
+        XCTAssertNil(ReducedGrid.factor(blurRadius: 4))
+        XCTAssertNil(ReducedGrid.factor(blurRadius: .nan))
     }
 
-    /// The slope bounds hold: finite differences of the filtered noise and of the domain warp's
-    /// second lookup, on a grid finer than the texels, never exceed them.
-    func testNoiseSlopesBoundTheNoise() {
-        let noise = NoiseTexture.generated(seed: 7, size: 64)
-        let slopes = noise.slopes
-        let step: Float = 1 / 1024
-        var steepest = (noise: SIMD2<Double>(), warp: SIMD2<Double>())
-        for row in 0..<256 {
-            let v = SIMD8<Float>(repeating: Float(row) / 256)
-            for column in stride(from: 0, to: 256, by: 8) {
-                let u = (SIMD8<Float>(0, 1, 2, 3, 4, 5, 6, 7) + Float(column)) / 256
-                func warped(_ u: SIMD8<Float>, _ v: SIMD8<Float>) -> (red: SIMD8<Float>, green: SIMD8<Float>)
-                {
-                    let q = noise.sample(u: u, v: v)
-                    return noise.sample(u: u + q.red, v: v + q.green)
-                }
-                for (lookup, isWarp) in [(noise.sample, false), (warped, true)] {
-                    let here = lookup(u, v), right = lookup(u + step, v), below = lookup(u, v + step)
-                    for lane in 0..<8 {
-                        let du = SIMD2(
-                            Double(right.red[lane] - here.red[lane]),
-                            Double(right.green[lane] - here.green[lane]))
-                        let dv = SIMD2(
-                            Double(below.red[lane] - here.red[lane]),
-                            Double(below.green[lane] - here.green[lane]))
-                        let slope =
-                            SIMD2(((du * du).sum()).squareRoot(), ((dv * dv).sum()).squareRoot())
-                            / Double(step)
-                        if isWarp {
-                            steepest.warp = SIMD2(
-                                max(steepest.warp.x, slope.x), max(steepest.warp.y, slope.y))
-                        } else {
-                            steepest.noise = SIMD2(
-                                max(steepest.noise.x, slope.x), max(steepest.noise.y, slope.y))
-                        }
-                    }
-                }
-            }
-        }
-        // Float differences over 1/1024 carry ≈ 1e-7 · 1024 ≈ 1e-4 of rounding.
-        XCTAssertLessThanOrEqual(steepest.noise.x, slopes.noise.x * 1.001 + 0.01)
-        XCTAssertLessThanOrEqual(steepest.noise.y, slopes.noise.y * 1.001 + 0.01)
-        XCTAssertLessThanOrEqual(steepest.warp.x, slopes.domainWarp.x * 1.001 + 0.01)
-        XCTAssertLessThanOrEqual(steepest.warp.y, slopes.domainWarp.y * 1.001 + 0.01)
-        // And the noise bound is tight (exact per cell), not merely safe.
-        XCTAssertGreaterThan(steepest.noise.x, slopes.noise.x * 0.8)
-    }
-
-    /// A gentle warp over blur 30 (one noise lookup, strength 40: stretch ≈ 1, so a 4× grid):
-    /// within the tolerance of full resolution at several times, and not byte-identical to it
-    /// (so the reduced path ran).
+    /// A gentle warp over blur 30 (one noise lookup, strength 40): within the tolerance of full
+    /// resolution at several times, and not byte-identical to it (so the reduced path ran).
     func testGentleWarpMatchesFullResolution() throws {
         let job = try coverJob(
             #"{"backgroundWarp": {"mode": "noise", "strength": 40, "speed": 0.03, "noise": {"generate": {"seed": 7, "size": 256}}, "edges": "clamp"}}, {"brightness": -0.15}"#
@@ -132,9 +82,9 @@ final class ReducedEvaluationTests: XCTestCase {
     }
 
     /// The seed's warp (jobs/warp.json: domain warp, strength 200) squeezes the picture up to
-    /// ≈ 33× (median 4×), beyond the stretch bound, so the 4× grid is checked cell by cell and
-    /// the cells it may miss are evaluated pixel by pixel: within the tolerance of full
-    /// resolution. The grid alone (forced) misses it, so the comparison can fail.
+    /// ≈ 33× (median 4×); the 4× grid's checks find the cells it misses, which are evaluated
+    /// pixel by pixel: within the tolerance of full resolution. The grid alone (forced) misses
+    /// it, so the comparison can fail.
     func testSeedWarpMatchesFullResolution() throws {
         let job = try JobFiles.load(
             file: Fixture.repositoryRoot.appendingPathComponent("jobs/warp.json").path)
@@ -173,7 +123,43 @@ final class ReducedEvaluationTests: XCTestCase {
         }
     }
 
-    /// A ripple has no stretch bound: blur + ripple stays at full resolution.
+    /// A smaller layer, rotated, scaled and partly outside a small frame (the grid then starts
+    /// and ends mid-frame, off the chunk grid), under blur 20 and a strong warp over coarse noise
+    /// (texels ≈ 8 frame pixels): within the tolerance, the reduced path taken, and the same
+    /// bytes on 1 and 3 threads. With the default noise (256 texels over the 200-pixel layer,
+    /// ≈ 1 frame pixel each) the warp is finer than half a grid cell and stays at full
+    /// resolution (on the checked grid it differed by up to 11).
+    func testTransformedLayerPartlyOutsideTheFrame() throws {
+        let photo = Fixture.repositoryRoot.appendingPathComponent("jobs/photos/dusk.png").path
+        func job(noise: String) throws -> Job {
+            try Fixture.job(
+                """
+                {"kiln": 1, "output": {"width": 320, "height": 180, "fps": 30, "duration": 2},
+                 "layers": [{"type": "solid", "color": "#203040"},
+                            {"type": "image", "path": "\(photo)", "size": [200, 120], "fit": "fill",
+                             "position": [250, 60], "rotation": 20, "scale": 1.3,
+                             "effects": [{"blur": 20},
+                                         {"backgroundWarp": {"strength": 100, "speed": 0.1, "edges": "clamp"\(noise)}}]}]}
+                """)
+        }
+        let coarse = try job(
+            noise: #", "noise": {"generate": {"seed": 3, "size": 32, "cells": 2, "octaves": 2}}"#)
+        let reduced = render(coarse, at: 0.7, threads: 1, .whenSafe), full = render(coarse, at: 0.7, .off)
+        let d = difference(reduced, full)
+        print("transformed layer, refined 4× grid vs full resolution: \(d)")
+        XCTAssertNotEqual(reduced.byteArray, full.byteArray, "the reduced path did not run")
+        XCTAssertLessThanOrEqual(d.largest, largestDifference)
+        XCTAssertGreaterThanOrEqual(d.withinOne, withinOneShare)
+        XCTAssertEqual(reduced.byteArray, render(coarse, at: 0.7, threads: 3, .whenSafe).byteArray)
+        XCTAssertEqual(
+            render(coarse, at: 0.7, threads: 1, .forced(2)).byteArray,
+            render(coarse, at: 0.7, threads: 3, .forced(2)).byteArray)
+        let fine = try job(noise: "")
+        XCTAssertEqual(render(fine, at: 0.7, .whenSafe).byteArray, render(fine, at: 0.7, .off).byteArray)
+    }
+
+    /// A ripple is not smooth (sharp at its origin and front): blur + ripple stays at full
+    /// resolution.
     func testRippleStaysFullResolution() throws {
         let job = try coverJob(
             #"{"ripple": {"amplitude": 12, "frequency": 15, "decay": 8, "speed": 1200, "triggers": [{"at": 0.2, "origin": [640, 360]}], "edges": "clamp"}}"#
