@@ -30,6 +30,23 @@ public struct PixelPipeline: Sendable {
         return frame.isFinite ? Int(min(frame, 65_536).rounded(.up)) + 1 : 65_536
     }
 
+    /// The finest detail of the stages' mappings in frame pixels (`PixelStage.featureSize`
+    /// scaled by the layer's transform where it shrinks most); nil when a stage is not smooth.
+    public func featureSize(frameFromLocal m: Affine2D) -> Double? {
+        var finest = Double.infinity
+        for stage in stages {
+            guard let size = stage.featureSize else { return nil }
+            finest = min(finest, size)
+        }
+        // The smallest singular value of [[a, c], [b, d]]: σ²max + σ²min = a² + b² + c² + d²,
+        // σmax·σmin = |det|.
+        let sum = m.a * m.a + m.b * m.b + m.c * m.c + m.d * m.d
+        let det = abs(m.a * m.d - m.b * m.c)
+        let smallest = ((sum - (max(0, sum * sum - 4 * det * det)).squareRoot()) / 2).squareRoot()
+        let frame = finest * smallest
+        return frame.isNaN ? nil : frame
+    }
+
     /// Paints frame rows `firstRow..<firstRow+rows` into `band` within `columns`: pixels of
     /// `extent` from `source` through the stages, every other pixel transparent.
     public func paint(
@@ -43,9 +60,7 @@ public struct PixelPipeline: Sendable {
             bottom = min(firstRow + count, extent.rows.upperBound)
         guard top < bottom else { return }
         let lane = SIMD8<Float>(0, 1, 2, 3, 4, 5, 6, 7) + 0.5
-        let l = localFromFrame, f = frameFromLocal
-        let stageCount = stages.count
-        withUnsafeTemporaryAllocation(of: SIMD8<Float>.self, capacity: max(stageCount, 1)) { extras in
+        withUnsafeTemporaryAllocation(of: SIMD8<Float>.self, capacity: max(stages.count, 1)) { extras in
             for y in top..<bottom {
                 let py = Float(y) + 0.5
                 let offset = (y - firstRow) &* band.stride
@@ -53,45 +68,14 @@ public struct PixelPipeline: Sendable {
                 while x < span.upperBound {
                     let px = lane + Float(x)
                     var sx = px, sy = SIMD8<Float>(repeating: py)
-                    if movesPixels {
-                        var lx = px * l.a + (py * l.c + l.tx)
-                        var ly = px * l.b + (py * l.d + l.ty)
-                        var index = stageCount
-                        while index > 0 {
-                            index -= 1
-                            switch stages[index] {
-                            case .ripple(let ripple): extras[index] = ripple.map(&lx, &ly)
-                            case .warp(let warp): warp.map(&lx, &ly)
-                            case .shear(let shear): shear.map(&lx, &ly)
-                            case .wave(let wave): wave.map(&lx, &ly)
-                            case .matrix, .gradientMap: break
-                            }
-                        }
-                        sx = lx * f.a + (ly * f.c + f.tx)
-                        sy = lx * f.b + (ly * f.d + f.ty)
-                    }
+                    if movesPixels { mapBack(&sx, &sy, extras: extras) }
                     // Where the stages moved nothing (outside a ripple's front, say) the
                     // pixels are read as they are: the same values the taps would give.
                     let unmoved = !movesPixels || (sx == px && sy == SIMD8(repeating: py))
                     var (r, g, b, a) =
                         unmoved && source.holds(x: x, y: y)
                         ? source.pixels(x: x, y: y) : source.colour(x: sx, y: sy)
-                    for index in 0..<stageCount {
-                        switch stages[index] {
-                        case .matrix(let matrix): matrix.apply(&r, &g, &b, &a)
-                        case .gradientMap(let map): map.apply(&r, &g, &b, &a)
-                        case .ripple:
-                            // The seed brightens the sampled colour: rgb += 0.3 · (amount / amplitude) · alpha.
-                            let lift = 0.3 * extras[index] * a
-                            (r, g, b) = (r + lift, g + lift, b + lift)
-                        case .warp, .shear, .wave: continue
-                        }
-                        // Each stage sees valid premultiplied colour, as it would after a pass.
-                        a = unit(a)
-                        r = between(r, SIMD8(), a)
-                        g = between(g, SIMD8(), a)
-                        b = between(b, SIMD8(), a)
-                    }
+                    applyColours(&r, &g, &b, &a, extras: extras)
                     // Lanes outside the layer's extent stay transparent.
                     if x < extent.columns.lowerBound || x &+ 8 > extent.columns.upperBound {
                         let inside =
@@ -110,6 +94,56 @@ public struct PixelPipeline: Sendable {
                     x &+= 8
                 }
             }
+        }
+    }
+}
+
+extension PixelPipeline {
+    /// Frame positions back through the distortions (last first), in the layer's own space; the
+    /// ripples' brightening weights go to `extras` (one per stage).
+    @inline(__always)
+    func mapBack(
+        _ x: inout SIMD8<Float>, _ y: inout SIMD8<Float>, extras: UnsafeMutableBufferPointer<SIMD8<Float>>
+    ) {
+        let l = localFromFrame, f = frameFromLocal
+        var lx = x * l.a + (y * l.c + l.tx)
+        var ly = x * l.b + (y * l.d + l.ty)
+        var index = stages.count
+        while index > 0 {
+            index -= 1
+            switch stages[index] {
+            case .ripple(let ripple): extras[index] = ripple.map(&lx, &ly)
+            case .warp(let warp): warp.map(&lx, &ly)
+            case .shear(let shear): shear.map(&lx, &ly)
+            case .wave(let wave): wave.map(&lx, &ly)
+            case .matrix, .gradientMap: break
+            }
+        }
+        x = lx * f.a + (ly * f.c + f.tx)
+        y = lx * f.b + (ly * f.d + f.ty)
+    }
+
+    /// The colour stages in order on sampled colour.
+    @inline(__always)
+    func applyColours(
+        _ r: inout SIMD8<Float>, _ g: inout SIMD8<Float>, _ b: inout SIMD8<Float>, _ a: inout SIMD8<Float>,
+        extras: UnsafeMutableBufferPointer<SIMD8<Float>>
+    ) {
+        for index in 0..<stages.count {
+            switch stages[index] {
+            case .matrix(let matrix): matrix.apply(&r, &g, &b, &a)
+            case .gradientMap(let map): map.apply(&r, &g, &b, &a)
+            case .ripple:
+                // The seed brightens the sampled colour: rgb += 0.3 · (amount / amplitude) · alpha.
+                let lift = 0.3 * extras[index] * a
+                (r, g, b) = (r + lift, g + lift, b + lift)
+            case .warp, .shear, .wave: continue
+            }
+            // Each stage sees valid premultiplied colour, as it would after a pass.
+            a = unit(a)
+            r = between(r, SIMD8(), a)
+            g = between(g, SIMD8(), a)
+            b = between(b, SIMD8(), a)
         }
     }
 }

@@ -21,6 +21,23 @@ public enum PixelStage: Sendable {
         }
     }
 
+    /// The finest detail the stage's mapping has, in the layer's own units: how far apart its
+    /// positions may be sampled and still show how it bends. The warp's noise texel (the mapping
+    /// is bilinear between texel centres, so its slope changes at every texel edge), a wave's
+    /// wavelength / 2π (its curvature radius scale); infinite for colour matrices, offsets and
+    /// shears (affine). nil for stages that are not smooth at any scale: the ripple (its moves
+    /// turn sharply at the wave's origin and front) and the gradient map (a colour curve, which
+    /// can steepen what it maps). A pipeline over a large blur runs on a coarser grid
+    /// (`ReducedGrid`) only when every stage's detail is at least half a grid cell across.
+    public var featureSize: Double? {
+        switch self {
+        case .matrix, .shear: .infinity
+        case .gradientMap, .ripple: nil
+        case .warp(let warp): warp.featureSize
+        case .wave(let wave): Double(abs(wave.wavelength)) / (2 * Double.pi)
+        }
+    }
+
     public var movesPixels: Bool {
         switch self {
         case .matrix, .gradientMap: false
@@ -115,6 +132,15 @@ public struct NoiseWarp: Sendable {
         switch mode {
         case .offset(let offset): Double(max(abs(offset.x), abs(offset.y)))
         case .noise, .domainWarp: Double(abs(strength)) / 2
+        }
+    }
+
+    /// `PixelStage.featureSize`: one noise texel, in the layer's units (uv = position / size).
+    var featureSize: Double {
+        switch mode {
+        case .offset: .infinity
+        case .noise(let texture), .domainWarp(let texture):
+            min(Double(size.x) / Double(texture.width), Double(size.y) / Double(texture.height))
         }
     }
 

@@ -78,6 +78,21 @@ struct EffectPipelineBuilder {
         }
         // A layer scaled to nothing shows nothing whatever its stages do.
         guard let pipeline = PixelPipeline(stages: stages, frameFromLocal: frameFromLocal) else { return }
+        // Stages straight after a large blur may run on a reduced grid, reading the blur's reduced
+        // copy; colours between the blur and the stages become the first stage there.
+        if let blurred = current as? OffscreenLayer,
+            let reducedPipeline = PixelPipeline(
+                stages: (pending.map { [PixelStage.matrix($0)] } ?? []) + stages,
+                frameFromLocal: frameFromLocal),
+            let reduced = ReducedPipelineLayer.make(
+                blurred: blurred.offscreen, pipeline: reducedPipeline, edges: edges,
+                frameFromLocal: frameFromLocal,
+                canvas: canvas)
+        {
+            current = reduced
+            pending = nil
+            return
+        }
         let source = Offscreen(layer: current, colors: pending, blur: GaussianBlur(radius: 0), canvas: canvas)
         current = PipelineLayer(
             source: source, pipeline: pipeline, edges: edges, frameFromLocal: frameFromLocal, canvas: canvas)

@@ -60,6 +60,16 @@ public final class Offscreen: @unchecked Sendable {
     /// renderer then also packs it into `texels`.
     var packsForSampling = false
     var texels: PackedTexels?
+    /// Set when the only consumer reads the blur's reduced copy (a `ReducedPipelineLayer`): the
+    /// blur then stops before enlarging (`image` keeps the unblurred layer), and the copy is
+    /// packed into `texels` and readable through `reduced`. Only for a reduced-only blur.
+    var readsReducedCopy = false {
+        didSet { precondition(!readsReducedCopy || blur.isReducedOnly, "the blur has no reduced copy alone") }
+    }
+    var reduced: ReducedBlurSampler?
+
+    /// Whether the renderer must lend this offscreen a packed-texel buffer.
+    var needsTexels: Bool { packsForSampling || readsReducedCopy }
 
     init(layer: any PreparedLayer, colors: ColorMatrix?, blur: GaussianBlur, canvas: Canvas) {
         self.layer = layer
@@ -67,6 +77,16 @@ public final class Offscreen: @unchecked Sendable {
         self.blur = blur
         let source = (layer.extent ?? .whole(canvas)).intersection(.whole(canvas))
         extent = source.grown(by: blur.reach, within: canvas)
+    }
+
+    /// An offscreen of `extent` exactly, unblurred: the samples of a `ReducedGrid`, whose
+    /// "pixels" are grid samples (row i, column j) rather than frame pixels. They are computed
+    /// before the bands like any offscreen; the image rows and columns hold them.
+    init(samples layer: any PreparedLayer, extent: PixelExtent) {
+        self.layer = layer
+        colors = nil
+        blur = GaussianBlur(radius: 0)
+        self.extent = extent
     }
 
     /// Paints the layer into `image` and blurs it, on `threads` workers.
@@ -100,6 +120,15 @@ public final class Offscreen: @unchecked Sendable {
                 image, rowCount: rowCount, columns: extent.columns, part: part, of: rowParts, worker: worker,
                 workspace: workspace)
         }
+        if readsReducedCopy {
+            BandScheduler.forEach(threads, threads: threads) { worker, part in
+                blur.blurReducedColumns(
+                    rowCount: rowCount, columns: extent.columns, part: part, of: threads, worker: worker,
+                    workspace: workspace)
+            }
+            packReducedCopy(threads: threads, workspace: workspace)
+            return
+        }
         BandScheduler.forEach(threads, threads: threads) { worker, part in
             blur.blurColumns(
                 image, rowCount: rowCount, columns: extent.columns, part: part, of: threads, worker: worker,
@@ -122,6 +151,22 @@ public final class Offscreen: @unchecked Sendable {
         }
     }
 
+    /// Packs the blur's reduced copy for sampling (it stays in the blur workspace only until the
+    /// next offscreen's blur), rows split over the workers.
+    private func packReducedCopy(threads: Int, workspace: BlurWorkspace) {
+        guard let texels else { preconditionFailure("no texels lent for the reduced copy") }
+        let copy = blur.reducedCopy(in: workspace, rows: extent.rows, columns: extent.columns)
+        texels.prepare(width: copy.columns, height: copy.rows)
+        let parts = max(1, min(threads * 4, copy.rows / 8))
+        BandScheduler.forEach(parts, threads: threads) { _, part in
+            let first = copy.rows * part / parts, last = copy.rows * (part + 1) / parts
+            guard last > first else { return }
+            texels.pack(
+                from: copy.band, imageRow: first, regionRow: first, rows: last - first, firstColumn: 0)
+        }
+        reduced = ReducedBlurSampler(copy, texels: texels)
+    }
+
     /// Composites frame rows `firstRow..<firstRow+rows` of the blurred layer, through the
     /// colour stages after the blur, onto `band` within `columns`, straight from the offscreen
     /// image: no copy into a scratch band. The colours are applied to the image in place, which
@@ -130,7 +175,9 @@ public final class Offscreen: @unchecked Sendable {
         onto band: PlanarBand, firstRow: Int, rows: Int, columns: Range<Int>, colors: ColorMatrix?,
         opacity: Float
     ) {
-        guard let image else { preconditionFailure("offscreen layer painted before it was rendered") }
+        guard let image, !readsReducedCopy else {
+            preconditionFailure("offscreen layer painted before it was rendered, or read as its reduced copy")
+        }
         // Within the image's chunk-widened columns, pixels outside the extent are transparent
         // (painted so), so compositing whole chunks adds nothing there.
         let span = columns.clamped(to: extent.columns)
@@ -197,7 +244,7 @@ extension LayerStack {
         for (index, offscreen) in offscreens.enumerated() {
             let image = images.image(index, width: canvas.width, rows: offscreen.extent.rows.count)
             offscreen.render(
-                into: image, texels: offscreen.packsForSampling ? images.texels(index) : nil,
+                into: image, texels: offscreen.needsTexels ? images.texels(index) : nil,
                 threads: threads, bandHeight: canvas.bandHeight, scratch: scratch,
                 blurWorkspace: images.blurWorkspace)
         }

@@ -346,7 +346,14 @@ do {
 }
 
 // The seed's background: a cover image filling the frame, blurred (radius 30), then domain-warped.
-if wants("warped cover (image+blur+warp)") {
+// Also forced to full resolution (the previous path) and onto the 4× grid without its checks, in
+// the same run, for the ratios (`Canvas.reducedEvaluation`, see docs/performance.md).
+let warpedCoverRows = [
+    ("warped cover (image+blur+warp)", ReducedEvaluation.whenSafe),
+    ("warped cover (image+blur+warp), full resolution", .off),
+    ("warped cover (image+blur+warp), 4× grid forced", .forced(4)),
+]
+if warpedCoverRows.contains(where: { wants($0.0) }) {
     do {
         let photo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("jobs/photos/dusk.png").path
@@ -357,9 +364,13 @@ if wants("warped cover (image+blur+warp)") {
             """
         let job = try JobFiles.decode(
             bytes: Array(text.utf8), file: "bench-warp.json", baseDirectory: URL(fileURLWithPath: "/"))
-        let warped = SceneRenderer(layers: job.layers, canvas: canvas, threads: 1)
-        let ms = measure(options.frames) { warped.render(at: Double($0) / fps, yuv: nil, rgba: nil) }
-        rows.append(Row(name: "warped cover (image+blur+warp)", threads: 1, msPerFrame: ms, pixels: pixels))
+        for (name, reduced) in warpedCoverRows where wants(name) {
+            let warped = SceneRenderer(
+                layers: job.layers, canvas: Canvas(width: width, height: height, reducedEvaluation: reduced),
+                threads: 1)
+            let ms = measure(options.frames) { warped.render(at: Double($0) / fps, yuv: nil, rgba: nil) }
+            rows.append(Row(name: name, threads: 1, msPerFrame: ms, pixels: pixels))
+        }
     } catch {
         fail("warp job: \(error)")
     }
@@ -377,6 +388,7 @@ let transcriptRows = [
     "transcript base: the solid alone → YUV", "transcript overlay, 12 lines → YUV",
     "transcript overlay alone (over solid, minus it)", "podcast cover alone (image+blur+warp) → YUV",
     "podcast picture (cover+warp+overlay) → YUV", "transcript overlay alone, mid-scroll (minus solid)",
+    "podcast cover alone, full resolution → YUV", "podcast picture, full resolution → YUV",
 ]
 if transcriptRows.contains(where: { wants($0) }) {
     do {
@@ -397,7 +409,7 @@ if transcriptRows.contains(where: { wants($0) }) {
             {"type": "image", "path": "\(root.appendingPathComponent("jobs/photos/dusk.png").path)", "size": [\(width), \(height)],
              "fit": "fill", "effects": [{"blur": 30}, {"backgroundWarp": {"strength": 200, "speed": 0.02, "edges": "clamp"}}]}
             """
-        func scene(_ layers: String) throws -> SceneRenderer {
+        func scene(_ layers: String, _ reduced: ReducedEvaluation) throws -> SceneRenderer {
             let text = """
                 {"kiln": 1, "output": {"width": \(width), "height": \(height), "fps": 30, "duration": 60},
                  "layers": [\(layers)]}
@@ -405,17 +417,20 @@ if transcriptRows.contains(where: { wants($0) }) {
             let job = try JobFiles.decode(
                 bytes: Array(text.utf8), file: "bench-transcript.json",
                 baseDirectory: URL(fileURLWithPath: "/"))
-            return SceneRenderer(layers: job.layers, canvas: canvas, threads: 1)
+            return SceneRenderer(
+                layers: job.layers, canvas: Canvas(width: width, height: height, reducedEvaluation: reduced),
+                threads: 1)
         }
         let solid = ##"{"type": "solid", "color": "#101018"}"##
         // Rows for the frame without the overlay, with it, and the difference (nil: not shown).
-        for (names, base, with, at) in [
-            (transcriptRows[0..<3].map { $0 }, solid, solid + ", " + overlay, 13.5),
-            ([transcriptRows[3], transcriptRows[4], nil], cover, cover + ", " + overlay, 13.5),
-            ([nil, nil, transcriptRows[5]], solid, solid + ", " + overlay, 12.2),
-        ] as [([String?], String, String, Double)]
+        for (names, base, with, at, reduced) in [
+            (transcriptRows[0..<3].map { $0 }, solid, solid + ", " + overlay, 13.5, .whenSafe),
+            ([transcriptRows[3], transcriptRows[4], nil], cover, cover + ", " + overlay, 13.5, .whenSafe),
+            ([nil, nil, transcriptRows[5]], solid, solid + ", " + overlay, 12.2, .whenSafe),
+            ([transcriptRows[6], transcriptRows[7], nil], cover, cover + ", " + overlay, 13.5, .off),
+        ] as [([String?], String, String, Double, ReducedEvaluation)]
         where names.contains(where: { $0.map { wants($0) } ?? false }) {
-            let without = try scene(base), withOverlay = try scene(with)
+            let without = try scene(base, reduced), withOverlay = try scene(with, reduced)
             // Settled on line 7 at 13.5 s (its pictures drawn by the warm-up frame).
             func time(_ renderer: SceneRenderer) -> Double {
                 let start = DispatchTime.now().uptimeNanoseconds

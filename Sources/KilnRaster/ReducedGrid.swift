@@ -1,0 +1,215 @@
+/// Sample points every `factor` frame pixels over a region, for a picture smooth enough to be
+/// computed there and enlarged bilinearly: a large blur, moved by a smooth mapping (see
+/// `PixelPipeline.paint(grid:…)`). Evaluating at 1/16 of the pixels (factor 4) and enlarging
+/// with fixed weights and no gathers costs far less than a warp's bilinear taps at every pixel.
+///
+/// Sample (column j, row i) sits at frame position (x₀ + factor·j − factor/2, y₀ + factor·i −
+/// factor/2): the centre of the region's factor × factor block (j − 1, i − 1), so one sample more
+/// on each side brackets every pixel. x₀ is the region's first column rounded down to a multiple
+/// of 8, so every 8-pixel chunk of a band sees the same pattern of weights.
+///
+/// The samples are kept in an image whose row 2i holds sample row i and row 2i + 1 the centres
+/// of the cells below it (cell (j, i) lies between samples j…j + 1 and i…i + 1; its centre is at
+/// (x₀ + factor·j, y₀ + factor·i)). A centre that differs from the mean of its cell's corners
+/// shows the picture bending more within the cell than bilinear interpolation follows
+/// (`markChunks`), and those pixels are evaluated one by one instead.
+public struct ReducedGrid: Sendable, Equatable {
+    /// Frame pixels per sample along each axis: 2 or 4.
+    public let factor: Int
+    /// The frame column and row the samples start from (x₀, y₀ above).
+    public let originX: Int
+    public let originY: Int
+    /// Samples per row and per column.
+    public let columns: Int
+    public let rows: Int
+
+    /// A grid covering frame `rows` × `columns`.
+    public init(factor: Int, rows: Range<Int>, columns: Range<Int>) {
+        precondition(factor == 2 || factor == 4, "grid factor must be 2 or 4")
+        precondition(!rows.isEmpty && !columns.isEmpty && columns.lowerBound >= 0, "empty grid region")
+        self.factor = factor
+        originX = columns.lowerBound & ~7
+        originY = rows.lowerBound
+        // Whole chunks of 8 columns (a multiple of the factor) plus a sample on each side.
+        self.columns = (((columns.upperBound + 7) & ~7) - originX) / factor + 2
+        self.rows = (rows.count + factor - 1) / factor + 2
+    }
+
+    /// The coarsest factor for a picture blurred with σ = `blurRadius`; nil when only full
+    /// resolution will do. Samples at most 0.4 σ apart miss a blurred step edge — the steepest
+    /// curvature a blur leaves, 0.242 / σ² — by at most h² / 8 · 0.242 / σ² ≤ 0.0048, about 1.2 of
+    /// 255. A mapping after the blur can squeeze the picture (the seed's domain warp by up to
+    /// ≈ 33×) and bend between samples, which no bound here covers: the grid is then checked
+    /// cell by cell (`markChunks`, `PixelPipeline.refine`).
+    public static func factor(blurRadius: Double) -> Int? {
+        guard blurRadius.isFinite else { return nil }
+        let spacing = 0.4 * blurRadius
+        return spacing >= 4 ? 4 : spacing >= 2 ? 2 : nil
+    }
+
+    /// Rows of the samples image: samples and cell centres alternating.
+    public var imageRows: Int { 2 * rows }
+
+    /// Frame x of the samples in columns j…j + 7.
+    @inline(__always)
+    func x(_ j: Int) -> SIMD8<Float> {
+        let half = Float(factor / 2)
+        return SIMD8<Float>(0, 1, 2, 3, 4, 5, 6, 7) * Float(factor) + (Float(originX + factor * j) - half)
+    }
+
+    /// Frame y of the samples in row i.
+    @inline(__always)
+    func y(_ i: Int) -> Float { Float(originY + factor * i - factor / 2) }
+
+    /// The cell row whose samples frame row `y` interpolates, and the weight of its lower row.
+    @inline(__always)
+    func cellRow(_ y: Int) -> (row: Int, weight: Float) {
+        let t = 2 * (y - originY) + 1 + factor
+        return (t / (2 * factor), Float(t % (2 * factor)) / Float(2 * factor))
+    }
+
+    /// Writes frame rows `rows` of the enlarged picture into `band` (band row 0 = `firstRow`)
+    /// over `columns` (within the grid's region), from the samples image: whole chunks of 8,
+    /// lanes outside `columns` transparent. `scratch` (two rows of a
+    /// band at least as wide) holds two sample rows enlarged horizontally; each of those serves
+    /// `factor` output rows, which interpolate them vertically.
+    ///
+    /// Pixel x takes t = (x − x₀ + factor/2 + ½) / factor: samples ⌊t⌋ and ⌊t⌋ + 1, weighted
+    /// by t's fraction (the same for y). The weights are eighths and quarters: exact in Float.
+    public func enlarge(
+        _ samples: PlanarBand, into band: PlanarBand, firstRow: Int, rows: Range<Int>, columns: Range<Int>,
+        scratch: PlanarBand
+    ) {
+        precondition(
+            scratch.capacityRows >= 2 && scratch.stride >= band.stride, "enlargement scratch too small")
+        let span = band.chunkSpan(columns)
+        guard !span.isEmpty, !rows.isEmpty else { return }
+        precondition(span.lowerBound >= originX && (span.upperBound - originX) / factor + 2 <= self.columns)
+        var held = (-1, -1)  // the sample rows in scratch rows 0 and 1
+        for y in rows {
+            let (i, fraction) = cellRow(y)
+            let weight = SIMD8<Float>(repeating: fraction)
+            // Sample row n lives in scratch row n & 1; rows only move down, so two suffice.
+            for needed in i...(i + 1) where (needed & 1 == 0 ? held.0 : held.1) != needed {
+                precondition(needed < self.rows, "row outside the grid")
+                enlargeRow(samples, row: needed, into: scratch, slot: needed & 1, span: span)
+                if needed & 1 == 0 { held.0 = needed } else { held.1 = needed }
+            }
+            let upper = (i & 1) &* scratch.stride, lower = ((i &+ 1) & 1) &* scratch.stride
+            let out = (y &- firstRow) &* band.stride
+            var x = span.lowerBound
+            while x < span.upperBound {
+                var (r, g, b, a) = (
+                    lerp(scratch.r, upper, lower, x, weight), lerp(scratch.g, upper, lower, x, weight),
+                    lerp(scratch.b, upper, lower, x, weight), lerp(scratch.a, upper, lower, x, weight)
+                )
+                if x < columns.lowerBound || x &+ 8 > columns.upperBound {
+                    let inside =
+                        LaneMask.first(min(8, max(0, columns.upperBound &- x)))
+                        & ~LaneMask.first(min(8, max(0, columns.lowerBound &- x)))
+                    (r, g, b, a) = (
+                        LaneMask.select(inside, r, SIMD8()), LaneMask.select(inside, g, SIMD8()),
+                        LaneMask.select(inside, b, SIMD8()), LaneMask.select(inside, a, SIMD8())
+                    )
+                }
+                store(r, band.r + (out &+ x))
+                store(g, band.g + (out &+ x))
+                store(b, band.b + (out &+ x))
+                store(a, band.a + (out &+ x))
+                x &+= 8
+            }
+        }
+    }
+
+    @inline(__always)
+    private func lerp(
+        _ plane: UnsafeMutablePointer<Float>, _ upper: Int, _ lower: Int, _ x: Int, _ weight: SIMD8<Float>
+    ) -> SIMD8<Float> {
+        let top = load(plane + (upper &+ x)), bottom = load(plane + (lower &+ x))
+        return top + (bottom - top) * weight
+    }
+
+    /// Sample row `row` enlarged horizontally into scratch row `slot`, at frame columns `span`.
+    private func enlargeRow(
+        _ samples: PlanarBand, row: Int, into scratch: PlanarBand, slot: Int, span: Range<Int>
+    ) {
+        let source = (2 &* row) &* samples.stride, target = slot &* scratch.stride
+        for plane in 0..<4 {
+            let s = samples.plane(plane) + source, out = scratch.plane(plane) + target
+            var x = span.lowerBound
+            // Lane l of the chunk at x (x − x₀ a multiple of 8) takes samples j + J(l) and
+            // j + J(l) + 1, j = (x − x₀) / factor, with the weights below.
+            if factor == 4 {
+                let weights = SIMD8<Float>(5, 7, 1, 3, 5, 7, 1, 3) * 0.125
+                while x < span.upperBound {
+                    let p = s + (x &- originX) / 4
+                    let (s0, s1, s2, s3) = (p[0], p[1], p[2], p[3])
+                    let left = SIMD8(s0, s0, s1, s1, s1, s1, s2, s2)
+                    let right = SIMD8(s1, s1, s2, s2, s2, s2, s3, s3)
+                    store(left + (right - left) * weights, out + x)
+                    x &+= 8
+                }
+            } else {
+                let weights = SIMD8<Float>(3, 1, 3, 1, 3, 1, 3, 1) * 0.25
+                while x < span.upperBound {
+                    let p = s + (x &- originX) / 2
+                    let (s0, s1, s2, s3, s4, s5) = (p[0], p[1], p[2], p[3], p[4], p[5])
+                    let left = SIMD8(s0, s1, s1, s2, s2, s3, s3, s4)
+                    let right = SIMD8(s1, s2, s2, s3, s3, s4, s4, s5)
+                    store(left + (right - left) * weights, out + x)
+                    x &+= 8
+                }
+            }
+        }
+    }
+
+    /// Marks the chunks of frame columns `span` whose pixels in cell row `i` bilinear
+    /// interpolation may miss: `chunks[c]` (chunk c starting at span.lowerBound + 8c) becomes 1
+    /// when a cell they interpolate, or the cell above or below one, has a centre more than
+    /// `tolerance` (in any channel) away from the mean of its corners; else 0. The cells above
+    /// and below count too because the check sees one point per cell: bending that leaves a
+    /// centre where its corners' mean is (a saddle) rarely does so in the next cell as well.
+    /// Sideways a chunk already spans three cells (factor 4) or five (factor 2); measured on the
+    /// seed's warp, also counting the cells beside them re-evaluates 13.5 % of the chunks instead
+    /// of 11.5 % for the same largest difference (2). `cells` is scratch for one value per cell
+    /// and 8 more.
+    public func markChunks(
+        _ samples: PlanarBand, cellRow i: Int, tolerance: Float, span: Range<Int>,
+        cells: UnsafeMutablePointer<Float>, chunks: UnsafeMutablePointer<Float>
+    ) {
+        let lastCell = columns - 2
+        // The largest miss per cell column over cell rows i − 1…i + 1.
+        cells.update(repeating: 0, count: lastCell + 8)
+        for row in max(0, i - 1)...min(rows - 2, i + 1) {
+            let top = (2 &* row) &* samples.stride, centre = top &+ samples.stride
+            let bottom = centre &+ samples.stride
+            var j = 0
+            while j <= lastCell {
+                var miss = SIMD8<Float>()
+                for plane in 0..<4 {
+                    let p = samples.plane(plane)
+                    let corners =
+                        (load(p + (top &+ j)) + load(p + (top &+ j &+ 1)))
+                        + (load(p + (bottom &+ j)) + load(p + (bottom &+ j &+ 1)))
+                    let d = load(p + (centre &+ j)) - corners * 0.25
+                    let size = d.replacing(with: -d, where: d .< 0)
+                    miss = miss.replacing(with: size, where: size .> miss)
+                }
+                let before = load(cells + j)
+                store(before.replacing(with: miss, where: miss .> before), cells + j)
+                j &+= 8
+            }
+        }
+        // Chunk at x interpolates cells (x − x₀)/factor + 0…2 (factor 4) or + 0…4 (factor 2).
+        let reach = factor == 4 ? 2 : 4
+        var x = span.lowerBound, c = 0
+        while x < span.upperBound {
+            let base = (x - originX) / factor
+            var miss: Float = 0
+            for j in base...min(lastCell, base + reach) { miss = max(miss, cells[j]) }
+            chunks[c] = miss > tolerance ? 1 : 0
+            x += 8
+            c += 1
+        }
+    }
+}
