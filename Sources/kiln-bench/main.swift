@@ -389,6 +389,7 @@ let transcriptRows = [
     "transcript overlay alone (over solid, minus it)", "podcast cover alone (image+blur+warp) → YUV",
     "podcast picture (cover+warp+overlay) → YUV", "transcript overlay alone, mid-scroll (minus solid)",
     "podcast cover alone, full resolution → YUV", "podcast picture, full resolution → YUV",
+    "libx264 veryfast encode, podcast frames",
 ]
 if transcriptRows.contains(where: { wants($0) }) {
     do {
@@ -450,6 +451,21 @@ if transcriptRows.contains(where: { wants($0) }) {
                 rows.append(Row(name: name, threads: 1, msPerFrame: ms, pixels: pixels))
             }
         }
+        // The yardstick: the podcast picture against x264 veryfast on the same frames
+        // (smooth, blurred pictures are cheaper to encode than the mesh rows above).
+        if wants(transcriptRows[8]) {
+            let podcast = try scene(cover + ", " + overlay, .whenSafe)
+            let frames = (0..<max(options.encodeFrames, 8)).map { n -> YUV420Frame in
+                let f = YUV420Frame(width: width, height: height)
+                podcast.render(at: 13.5 + Double(n) / 30, yuv: f, rgba: nil)
+                return f
+            }
+            rows.append(
+                Row(
+                    name: transcriptRows[8], threads: 1,
+                    msPerFrame: x264Milliseconds(frames, preset: "veryfast"),
+                    pixels: pixels))
+        }
     } catch {
         fail("transcript job: \(error)")
     }
@@ -463,26 +479,34 @@ if wants("libx264 veryfast encode", "libx264 medium encode") {
         renderer.render(at: Double(n) / fps, yuv: f, rgba: nil)
         return f
     }
-    let tmp = FileManager.default.temporaryDirectory.appendingPathComponent("kiln-bench-\(getpid()).mp4").path
     for preset in ["veryfast", "medium"] {
-        do {
-            let settings = VideoSettings(
-                width: width, height: height, frameRateNumerator: 30, frameRateDenominator: 1, crf: 18,
-                preset: preset,
-                gop: 60, encoderThreads: 1, faststart: false)
-            let writer = try MP4VideoWriter(path: tmp, settings: settings)
-            let start = DispatchTime.now().uptimeNanoseconds
-            for f in encodeInput {
-                try writer.append(y: f.y, yStride: f.yStride, u: f.u, v: f.v, uvStride: f.uvStride)
-            }
-            try writer.finish()
-            let ms = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6 / Double(encodeInput.count)
-            rows.append(Row(name: "libx264 \(preset) encode", threads: 1, msPerFrame: ms, pixels: pixels))
-        } catch {
-            fail("encode: \(error)")
-        }
+        rows.append(
+            Row(
+                name: "libx264 \(preset) encode", threads: 1,
+                msPerFrame: x264Milliseconds(encodeInput, preset: preset),
+                pixels: pixels))
     }
-    unlink(tmp)
+}
+
+/// ms per frame for libx264 (one thread, CRF 18) encoding `frames`.
+@MainActor func x264Milliseconds(_ frames: [YUV420Frame], preset: String) -> Double {
+    let tmp = FileManager.default.temporaryDirectory.appendingPathComponent("kiln-bench-\(getpid()).mp4").path
+    defer { unlink(tmp) }
+    do {
+        let settings = VideoSettings(
+            width: width, height: height, frameRateNumerator: 30, frameRateDenominator: 1, crf: 18,
+            preset: preset,
+            gop: 60, encoderThreads: 1, faststart: false)
+        let writer = try MP4VideoWriter(path: tmp, settings: settings)
+        let start = DispatchTime.now().uptimeNanoseconds
+        for f in frames {
+            try writer.append(y: f.y, yStride: f.yStride, u: f.u, v: f.v, uvStride: f.uvStride)
+        }
+        try writer.finish()
+        return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6 / Double(frames.count)
+    } catch {
+        fail("encode: \(error)")
+    }
 }
 
 // Ratios of rows measured in this run (those `--only` left out are skipped).
@@ -501,6 +525,13 @@ if let render1 = row("render mesh gradient → YUV"),
         ratios.append(
             ("render+convert ÷ x264 veryfast (per core)", render1.nsCorePerPixel / veryfast.nsCorePerPixel))
     }
+}
+if let picture = row("podcast picture (cover+warp+overlay) → YUV"),
+    let x264 = row("libx264 veryfast encode, podcast frames")
+{
+    ratios.append(
+        ("podcast picture ÷ x264 veryfast on its frames (target < 0.5)", picture.msPerFrame / x264.msPerFrame)
+    )
 }
 if let sws = row("convert RGBA8 → YUV (swscale)"), let fused = row("convert float → YUV (fused SIMD)") {
     ratios.append(("swscale ÷ fused conversion", sws.msPerFrame / fused.msPerFrame))
