@@ -32,6 +32,7 @@ let package = Package(
         // Debian's libunibreak ships no pkg-config file; its header and library are on the default paths.
         .systemLibrary(name: "CUnibreak", providers: [.apt(["libunibreak-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .target(name: "KilnModel", swiftSettings: strict),
         .target(name: "KilnRaster", swiftSettings: strict),
         .target(
@@ -41,7 +42,7 @@ let package = Package(
         .target(
             name: "KilnScene", dependencies: ["KilnModel", "KilnRaster", "KilnText"], swiftSettings: strict),
         .target(name: "KilnMedia", dependencies: ["CFFmpeg"], swiftSettings: strict),
-        .target(name: "KilnQueue", dependencies: ["CSQLite"], swiftSettings: strict),
+        .target(name: "KilnQueue", dependencies: ["CSQLite", "CLibPQ"], swiftSettings: strict),
         .target(
             name: "KilnExport", dependencies: ["KilnModel", "KilnRaster", "KilnScene", "KilnMedia"],
             swiftSettings: strict),

@@ -17,13 +17,14 @@ esac
 # Text: FreeType, HarfBuzz, fontconfig and libunibreak, and the Noto fonts (Latin, CJK, colour
 # emoji) that jobs and tests name by family.
 fonts=(fontconfig fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji)
-runtime=(libavcodec59 libavformat59 libavutil57 libswscale6 libswresample4 libsqlite3-0 tzdata libfreetype6 libharfbuzz0b libfontconfig1
+runtime=(libavcodec59 libavformat59 libavutil57 libswscale6 libswresample4 libsqlite3-0 libpq5 tzdata libfreetype6 libharfbuzz0b libfontconfig1
   libunibreak1 "${fonts[@]}" ca-certificates)
-build=(pkg-config libavcodec-dev libavformat-dev libavutil-dev libswscale-dev libswresample-dev libsqlite3-dev libfreetype-dev
+build=(pkg-config libavcodec-dev libavformat-dev libavutil-dev libswscale-dev libswresample-dev libsqlite3-dev libpq-dev libfreetype-dev
   libharfbuzz-dev libfontconfig-dev libunibreak-dev)
 # The podcast demo's voice: scripts/make-podcast.py speaks its transcript with espeak-ng.
 demo=(python3 espeak-ng)
-test=(ffmpeg python3-pip python3-venv)
+# postgresql: the throwaway cluster the store tests also run against (scripts/postgres-test-cluster.sh).
+test=(ffmpeg python3-pip python3-venv postgresql)
 
 want=("${runtime[@]}")
 [ "$mode" = build ] || [ "$mode" = test ] && want+=("${build[@]}" "${demo[@]}")

@@ -13,6 +13,8 @@ echo "== podcast demo audio (espeak-ng)"
 python3 scripts/make-podcast.py
 echo "== build"
 kiln_build
-echo "== test"
+echo "== test (with a throwaway PostgreSQL on loopback)"
+eval "$(bash scripts/postgres-test-cluster.sh start)"
+trap 'bash scripts/postgres-test-cluster.sh stop "$KILN_TEST_POSTGRES_DIR"' EXIT
 # The suite is XCTest; without this flag an empty Swift Testing run would print the last line.
 swift test "${KILN_SWIFT_FLAGS[@]}" --disable-swift-testing "$@"

@@ -7,10 +7,6 @@ public final class SQLiteJobStore: JobStore {
     let db: SQLiteConnection
     let clock: any QueueClock
     public let policy: RetryPolicy
-    /// Picks the point in the backoff's jitter band; tests fix it.
-    private var jitterUnit: () -> Double = { Double.random(in: 0...1) }
-
-    public func jitterUnitForTests(_ unit: @escaping () -> Double) { jitterUnit = unit }
 
     public init(path: String, clock: any QueueClock = SystemClock(), policy: RetryPolicy = RetryPolicy())
         throws
@@ -148,7 +144,7 @@ public final class SQLiteJobStore: JobStore {
                 "state = 'discarded', finished_at = :now"
             }
         }
-        let delay = policy.backoff(afterAttempt: claim.attempt, unit: jitterUnit())
+        let delay = policy.backoff(afterAttempt: claim.attempt)
         return try finish(claim, outcome: .failed, error: error) { _ in
             "state = 'retryable', run_at = :now + \(delay)"
         }

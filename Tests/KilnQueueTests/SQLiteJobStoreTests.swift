@@ -2,10 +2,11 @@ import Foundation
 import KilnQueue
 import XCTest
 
-/// The state machine of queue.md against the SQLite store, with an injected clock.
-final class SQLiteJobStoreTests: XCTestCase {
-    func testEnqueueClaimHeartbeatComplete() throws {
-        let fixture = try StoreFixture()
+/// The state machine of queue.md, written once for every backend: each backend's test class
+/// runs every function here against its own store (see `SQLiteJobStoreTests`), with an injected
+/// clock.
+enum StoreContract {
+    static func enqueueClaimHeartbeatComplete(_ fixture: StoreFixture) throws {
         let store = try fixture.store()
         let ids = try store.enqueue([StoreFixture.request("a"), StoreFixture.request("b")])
         XCTAssertEqual(ids.count, 2)
@@ -27,11 +28,9 @@ final class SQLiteJobStoreTests: XCTestCase {
         XCTAssertNotNil(done.finishedAt)
         XCTAssertEqual(try store.attempts(jobID: ids[0]).map(\.outcome), [.completed])
         XCTAssertFalse(try store.complete(claim), "a second completion changes nothing")
-        XCTAssertEqual(try store.integrityCheck(), "ok")
     }
 
-    func testPriorityAndRunAtOrderClaims() throws {
-        let fixture = try StoreFixture()
+    static func priorityAndRunAtOrderClaims(_ fixture: StoreFixture) throws {
         let store = try fixture.store()
         let now = fixture.clock.wall()
         let ids = try store.enqueue([
@@ -46,8 +45,7 @@ final class SQLiteJobStoreTests: XCTestCase {
         XCTAssertEqual(try store.claim(as: .test("w"))?.job.name, "later")
     }
 
-    func testIdempotencyKeyMakesOneJob() throws {
-        let fixture = try StoreFixture()
+    static func idempotencyKeyMakesOneJob(_ fixture: StoreFixture) throws {
         let store = try fixture.store()
         let a = try store.enqueue([StoreFixture.request(key: "k1")])
         let b = try store.enqueue([StoreFixture.request(key: "k1")])
@@ -55,10 +53,8 @@ final class SQLiteJobStoreTests: XCTestCase {
         XCTAssertEqual(try store.jobs(states: nil).count, 1)
     }
 
-    func testTransientFailuresBackOffThenDiscard() throws {
-        let fixture = try StoreFixture()
+    static func transientFailuresBackOffThenDiscard(_ fixture: StoreFixture) throws {
         let store = try fixture.store()
-        store.jitterUnitForTests { 0.5 }
         let id = try store.enqueue([StoreFixture.request()])[0]
         var waits: [Double] = []
         for attempt in 1...5 {
@@ -81,8 +77,7 @@ final class SQLiteJobStoreTests: XCTestCase {
             try store.attempts(jobID: id).map(\.outcome), [.failed, .failed, .failed, .failed, .discarded])
     }
 
-    func testPermanentErrorDiscardsAfterOneAttempt() throws {
-        let fixture = try StoreFixture()
+    static func permanentErrorDiscardsAfterOneAttempt(_ fixture: StoreFixture) throws {
         let store = try fixture.store()
         let id = try store.enqueue([StoreFixture.request()])[0]
         let claim = try XCTUnwrap(try store.claim(as: .test("w")))
@@ -91,8 +86,7 @@ final class SQLiteJobStoreTests: XCTestCase {
         XCTAssertNil(try store.claim(as: .test("w")))
     }
 
-    func testReleaseDoesNotChargeTheAttempt() throws {
-        let fixture = try StoreFixture()
+    static func releaseDoesNotChargeTheAttempt(_ fixture: StoreFixture) throws {
         let store = try fixture.store()
         let id = try store.enqueue([StoreFixture.request()])[0]
         let claim = try XCTUnwrap(try store.claim(as: .test("w")))
@@ -105,8 +99,7 @@ final class SQLiteJobStoreTests: XCTestCase {
         XCTAssertFalse(try store.complete(claim), "the old token is fenced off")
     }
 
-    func testCancelWaitingAndRunningJobs() throws {
-        let fixture = try StoreFixture()
+    static func cancelWaitingAndRunningJobs(_ fixture: StoreFixture) throws {
         let store = try fixture.store()
         let ids = try store.enqueue([StoreFixture.request("a"), StoreFixture.request("b")])
         let claim = try XCTUnwrap(try store.claim(as: .test("w")))
@@ -123,8 +116,7 @@ final class SQLiteJobStoreTests: XCTestCase {
         XCTAssertEqual(try store.job(id: ids[0])?.state, .available)
     }
 
-    func testExpiredLeaseIsReapedAndTheOldOwnerFencedOff() throws {
-        let fixture = try StoreFixture()
+    static func expiredLeaseIsReapedAndTheOldOwnerFencedOff(_ fixture: StoreFixture) throws {
         let store = try fixture.store()
         let id = try store.enqueue([StoreFixture.request()])[0]
         let claim = try XCTUnwrap(try store.claim(as: .test("w1")))
@@ -141,8 +133,7 @@ final class SQLiteJobStoreTests: XCTestCase {
         XCTAssertEqual(try store.attempts(jobID: id).map(\.outcome), [.crashed, .completed])
     }
 
-    func testWallClockJumpsDoNotExpireLeases() throws {
-        let fixture = try StoreFixture()
+    static func wallClockJumpsDoNotExpireLeases(_ fixture: StoreFixture) throws {
         let store = try fixture.store()
         _ = try store.enqueue([StoreFixture.request()])
         let claim = try XCTUnwrap(try store.claim(as: .test("w")))
@@ -154,8 +145,7 @@ final class SQLiteJobStoreTests: XCTestCase {
             try store.heartbeat(claim, progress: 0.1, stage: "x"), .renewed(cancelRequested: false))
     }
 
-    func testALeaseFromBeforeARebootIsStale() throws {
-        let fixture = try StoreFixture()
+    static func aLeaseFromBeforeARebootIsStale(_ fixture: StoreFixture) throws {
         let store = try fixture.store()
         _ = try store.enqueue([StoreFixture.request()])
         _ = try XCTUnwrap(try store.claim(as: .test("w")))
@@ -163,8 +153,7 @@ final class SQLiteJobStoreTests: XCTestCase {
         XCTAssertEqual(try store.reap(), 1)
     }
 
-    func testDeadOwnerIsReclaimedAtOnce() throws {
-        let fixture = try StoreFixture()
+    static func deadOwnerIsReclaimedAtOnce(_ fixture: StoreFixture) throws {
         let store = try fixture.store()
         let id = try store.enqueue([StoreFixture.request()])[0]
         let process = Process()
@@ -179,8 +168,7 @@ final class SQLiteJobStoreTests: XCTestCase {
         XCTAssertEqual(try store.attempts(jobID: id).first?.error, "worker process died")
     }
 
-    func testPruneDeletesOnlyOldTerminalJobs() throws {
-        let fixture = try StoreFixture()
+    static func pruneDeletesOnlyOldTerminalJobs(_ fixture: StoreFixture) throws {
         let store = try fixture.store()
         let ids = try store.enqueue([StoreFixture.request("a"), StoreFixture.request("b")])
         let claim = try XCTUnwrap(try store.claim(as: .test("w")))
@@ -192,8 +180,7 @@ final class SQLiteJobStoreTests: XCTestCase {
         XCTAssertEqual(try store.attempts(jobID: ids[0]), [], "attempts go with their job")
     }
 
-    func testBatchEnqueueIsAllOrNothing() throws {
-        let fixture = try StoreFixture()
+    static func batchEnqueueIsAllOrNothing(_ fixture: StoreFixture) throws {
         let store = try fixture.store()
         var bad = StoreFixture.request("bad")
         bad.maxAttempts = 0  // violates the schema's CHECK
@@ -201,19 +188,71 @@ final class SQLiteJobStoreTests: XCTestCase {
         XCTAssertEqual(try store.jobs(states: nil), [])
     }
 
-    func testReopeningKeepsTheSchemaAndData() throws {
-        let fixture = try StoreFixture()
+    static func reopeningKeepsTheSchemaAndData(_ fixture: StoreFixture) throws {
         let id = try fixture.store().enqueue([StoreFixture.request()])[0]
         let reopened = try fixture.store()
         XCTAssertEqual(try reopened.job(id: id)?.name, "intro")
     }
 
-    func testBackoffFormula() {
+    static func backoffFormula() {
         let policy = RetryPolicy()
         XCTAssertEqual(policy.backoff(afterAttempt: 1, unit: 0.5), 15)
         XCTAssertEqual(policy.backoff(afterAttempt: 3, unit: 0.5), 60)
         XCTAssertEqual(policy.backoff(afterAttempt: 20, unit: 0.5), 3600, "capped at an hour")
         XCTAssertEqual(policy.backoff(afterAttempt: 1, unit: 0), 13.5, accuracy: 1e-9)
         XCTAssertEqual(policy.backoff(afterAttempt: 1, unit: 1), 16.5, accuracy: 1e-9)
+    }
+}
+
+/// The contract against the embedded SQLite store.
+final class SQLiteJobStoreTests: XCTestCase {
+    private func fixture() throws -> StoreFixture { try StoreFixture() }
+
+    func testEnqueueClaimHeartbeatComplete() throws {
+        try StoreContract.enqueueClaimHeartbeatComplete(try fixture())
+    }
+    func testPriorityAndRunAtOrderClaims() throws {
+        try StoreContract.priorityAndRunAtOrderClaims(try fixture())
+    }
+    func testIdempotencyKeyMakesOneJob() throws { try StoreContract.idempotencyKeyMakesOneJob(try fixture()) }
+    func testTransientFailuresBackOffThenDiscard() throws {
+        try StoreContract.transientFailuresBackOffThenDiscard(try fixture())
+    }
+    func testPermanentErrorDiscardsAfterOneAttempt() throws {
+        try StoreContract.permanentErrorDiscardsAfterOneAttempt(try fixture())
+    }
+    func testReleaseDoesNotChargeTheAttempt() throws {
+        try StoreContract.releaseDoesNotChargeTheAttempt(try fixture())
+    }
+    func testCancelWaitingAndRunningJobs() throws {
+        try StoreContract.cancelWaitingAndRunningJobs(try fixture())
+    }
+    func testExpiredLeaseIsReapedAndTheOldOwnerFencedOff() throws {
+        try StoreContract.expiredLeaseIsReapedAndTheOldOwnerFencedOff(try fixture())
+    }
+    func testWallClockJumpsDoNotExpireLeases() throws {
+        try StoreContract.wallClockJumpsDoNotExpireLeases(try fixture())
+    }
+    func testALeaseFromBeforeARebootIsStale() throws {
+        try StoreContract.aLeaseFromBeforeARebootIsStale(try fixture())
+    }
+    func testDeadOwnerIsReclaimedAtOnce() throws {
+        try StoreContract.deadOwnerIsReclaimedAtOnce(try fixture())
+    }
+    func testPruneDeletesOnlyOldTerminalJobs() throws {
+        try StoreContract.pruneDeletesOnlyOldTerminalJobs(try fixture())
+    }
+    func testBatchEnqueueIsAllOrNothing() throws {
+        try StoreContract.batchEnqueueIsAllOrNothing(try fixture())
+    }
+    func testReopeningKeepsTheSchemaAndData() throws {
+        try StoreContract.reopeningKeepsTheSchemaAndData(try fixture())
+    }
+
+    func testTheDatabaseStaysSound() throws {
+        let fixture = try fixture()
+        let store = try fixture.store()
+        try StoreContract.enqueueClaimHeartbeatComplete(fixture)
+        XCTAssertEqual(try store.integrityCheck(), "ok")
     }
 }

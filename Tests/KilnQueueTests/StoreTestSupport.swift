@@ -16,7 +16,16 @@ final class StoreFixture {
 
     deinit { try? FileManager.default.removeItem(at: directory) }
 
-    func store() throws -> SQLiteJobStore { try SQLiteJobStore(path: databasePath, clock: clock) }
+    /// Backoff jitter fixed at the middle of its band, so waits are exact.
+    var policy: RetryPolicy {
+        var policy = RetryPolicy()
+        policy.fixedJitterUnit = 0.5
+        return policy
+    }
+
+    func store() throws -> SQLiteJobStore {
+        try SQLiteJobStore(path: databasePath, clock: clock, policy: policy)
+    }
 
     static func request(_ name: String = "intro", key: String? = nil, priority: Int = 0, runAt: Double? = nil)
         -> EnqueueRequest

@@ -1,0 +1,113 @@
+import CLibPQ
+import Foundation
+
+/// A failed libpq call: the server's message and SQLSTATE (when it sent one), never the password.
+public struct PostgresError: Error, CustomStringConvertible, Sendable {
+    public let sqlState: String?
+    public let message: String
+    /// The connection itself failed or was lost (reconnect), as opposed to a statement error.
+    public let isConnectionFailure: Bool
+
+    public var description: String {
+        "PostgreSQL: \(message)" + (sqlState.map { " (SQLSTATE \($0))" } ?? "")
+    }
+
+    /// 23505: a unique constraint said no.
+    public var isUniqueViolation: Bool { sqlState == "23505" }
+    /// 40001 / 40P01: serialization failure or deadlock; the transaction may simply be retried.
+    public var isRetryable: Bool { sqlState == "40001" || sqlState == "40P01" }
+}
+
+/// One connection to PostgreSQL through libpq, used by one thread at a time. Statements run
+/// with text parameters (`$1`, `$2`, …) and return text rows; autocommit unless inside
+/// `transaction`.
+public final class PostgresConnection {
+    private var connection: OpaquePointer?
+    /// The URL with any password removed, for messages.
+    public let redactedURL: String
+
+    public init(url: String) throws(PostgresError) {
+        redactedURL = Self.redact(url)
+        connection = PQconnectdb(url)
+        guard let connection, PQstatus(connection) == CONNECTION_OK else {
+            let message = connection.map { String(cString: PQerrorMessage($0)) } ?? "out of memory"
+            PQfinish(connection)
+            self.connection = nil
+            throw PostgresError(
+                sqlState: nil,
+                message:
+                    "cannot connect to \(redactedURL): \(message.trimmingCharacters(in: .whitespacesAndNewlines))",
+                isConnectionFailure: true)
+        }
+        // Keep the server's notices (e.g. "relation already exists, skipping") off stderr.
+        try execute("SET client_min_messages = warning")
+    }
+
+    deinit { PQfinish(connection) }
+
+    /// `postgres://user:secret@host/db` → `postgres://user:***@host/db`.
+    public static func redact(_ url: String) -> String {
+        guard let scheme = url.range(of: "://"), let at = url[scheme.upperBound...].lastIndex(of: "@") else {
+            return url
+        }
+        let credentials = url[scheme.upperBound..<at]
+        guard let colon = credentials.firstIndex(of: ":") else { return url }
+        return String(url[..<colon]) + ":***" + String(url[at...])
+    }
+
+    public var isConnected: Bool { connection.map { PQstatus($0) == CONNECTION_OK } ?? false }
+
+    /// Runs one statement (or several, without parameters).
+    public func execute(_ sql: String) throws(PostgresError) {
+        _ = try query(sql, [])
+    }
+
+    /// Runs one statement with text parameters (nil = NULL); returns every row as text (nil = NULL).
+    @discardableResult
+    public func query(_ sql: String, _ parameters: [String?]) throws(PostgresError) -> [[String?]] {
+        guard let connection else {
+            throw PostgresError(sqlState: nil, message: "not connected", isConnectionFailure: true)
+        }
+        let result: OpaquePointer?
+        if parameters.isEmpty {
+            result = PQexec(connection, sql)
+        } else {
+            let copies = parameters.map { $0.map { strdup($0) } ?? nil }
+            defer { copies.forEach { free($0) } }
+            let values = copies.map { UnsafePointer<CChar>($0) }
+            result = values.withUnsafeBufferPointer {
+                PQexecParams(connection, sql, Int32(parameters.count), nil, $0.baseAddress, nil, nil, 0)
+            }
+        }
+        defer { PQclear(result) }
+        let status = PQresultStatus(result)
+        guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else {
+            let state = PQresultErrorField(result, kiln_pg_diag_sqlstate()).map { String(cString: $0) }
+            let message = String(cString: PQerrorMessage(connection)).trimmingCharacters(
+                in: .whitespacesAndNewlines)
+            throw PostgresError(
+                sqlState: state, message: message.isEmpty ? "statement failed" : message,
+                isConnectionFailure: PQstatus(connection) != CONNECTION_OK)
+        }
+        let rows = Int(PQntuples(result)), columns = Int(PQnfields(result))
+        return (0..<rows).map { row in
+            (0..<columns).map { column in
+                PQgetisnull(result, Int32(row), Int32(column)) == 1
+                    ? nil : String(cString: PQgetvalue(result, Int32(row), Int32(column)))
+            }
+        }
+    }
+
+    /// Runs `body` in one transaction: committed if it returns, rolled back if it throws.
+    public func transaction<T>(_ body: () throws(PostgresError) -> T) throws(PostgresError) -> T {
+        try execute("BEGIN")
+        do {
+            let value = try body()
+            try execute("COMMIT")
+            return value
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import KilnQueue
+import XCTest
+
+/// libpq through `PostgresConnection`, against the throwaway cluster `scripts/test.sh` starts
+/// (`KILN_TEST_POSTGRES`); skipped where none was started.
+final class PostgresConnectionTests: XCTestCase {
+    static var url: String? {
+        ProcessInfo.processInfo.environment["KILN_TEST_POSTGRES"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    func connect() throws -> PostgresConnection {
+        guard let url = Self.url else {
+            throw XCTSkip("KILN_TEST_POSTGRES is not set (scripts/test.sh sets it)")
+        }
+        return try PostgresConnection(url: url)
+    }
+
+    func testParametersNullsTransactionsAndErrors() throws {
+        let db = try connect()
+        let table = "kiln_smoke_\(UInt32.random(in: 0...UInt32.max))"
+        try db.execute(
+            "CREATE TABLE \(table) (id bigserial PRIMARY KEY, name text UNIQUE, score double precision)")
+        defer { try? db.execute("DROP TABLE \(table)") }
+        let inserted = try db.query(
+            "INSERT INTO \(table) (name, score) VALUES ($1, $2), ($3, $4) RETURNING id",
+            ["a'; DROP TABLE x; --", "1.5", "b", nil])
+        XCTAssertEqual(inserted.count, 2)
+        let rows = try db.query("SELECT name, score FROM \(table) ORDER BY id", [])
+        XCTAssertEqual(rows, [["a'; DROP TABLE x; --", "1.5"], ["b", nil]])
+        XCTAssertThrowsError(try db.query("INSERT INTO \(table) (name) VALUES ($1)", ["b"])) { error in
+            XCTAssertTrue((error as? PostgresError)?.isUniqueViolation ?? false, "\(error)")
+        }
+        XCTAssertThrowsError(
+            try db.transaction { () throws(PostgresError) in
+                try db.query("INSERT INTO \(table) (name) VALUES ($1)", ["c"])
+                try db.query("SELECT 1/0", [])
+            })
+        XCTAssertEqual(try db.query("SELECT count(*) FROM \(table)", []), [["2"]], "rolled back")
+    }
+
+    func testPasswordsNeverAppearInMessages() {
+        XCTAssertEqual(
+            PostgresConnection.redact("postgres://kiln:s3cret@db.example:5432/kiln"),
+            "postgres://kiln:***@db.example:5432/kiln")
+        XCTAssertEqual(
+            PostgresConnection.redact("postgres://kiln@127.0.0.1/x"), "postgres://kiln@127.0.0.1/x")
+        XCTAssertThrowsError(
+            try PostgresConnection(url: "postgres://kiln:s3cret@127.0.0.1:1/none?connect_timeout=2")
+        ) {
+            error in
+            XCTAssertFalse("\(error)".contains("s3cret"), "\(error)")
+            XCTAssertTrue((error as? PostgresError)?.isConnectionFailure ?? false)
+        }
+    }
+}
