@@ -55,6 +55,9 @@ public final class PostgresConnection {
         return String(url[..<colon]) + ":***" + String(url[at...])
     }
 
+    /// Rows changed by the last INSERT/UPDATE/DELETE.
+    public private(set) var changes = 0
+
     public var isConnected: Bool { connection.map { PQstatus($0) == CONNECTION_OK } ?? false }
 
     /// Runs one statement (or several, without parameters).
@@ -89,6 +92,7 @@ public final class PostgresConnection {
                 sqlState: state, message: message.isEmpty ? "statement failed" : message,
                 isConnectionFailure: PQstatus(connection) != CONNECTION_OK)
         }
+        changes = Int(String(cString: PQcmdTuples(result))) ?? 0
         let rows = Int(PQntuples(result)), columns = Int(PQnfields(result))
         return (0..<rows).map { row in
             (0..<columns).map { column in

@@ -25,11 +25,19 @@ public enum SQLiteValue: Sendable, Equatable {
     case real(Double)
     case text(String)
 
-    public var int: Int64? { if case .integer(let v) = self { v } else { nil } }
+    /// Integers and reals as stored by SQLite, or as the text PostgreSQL sends.
+    public var int: Int64? {
+        switch self {
+        case .integer(let v): v
+        case .text(let v): Int64(v)
+        default: nil
+        }
+    }
     public var double: Double? {
         switch self {
         case .real(let v): v
         case .integer(let v): Double(v)
+        case .text(let v): Double(v)
         default: nil
         }
     }
@@ -111,30 +119,6 @@ public final class SQLiteConnection {
 
     /// Rows changed by the last INSERT/UPDATE/DELETE.
     public var changes: Int { Int(sqlite3_changes(handle)) }
-
-    /// A write transaction: `BEGIN IMMEDIATE` takes the write lock up front (a deferred
-    /// transaction that reads then writes fails with SQLITE_BUSY at once, whatever the timeout);
-    /// when even the busy timeout is not enough it is retried with jitter.
-    public func writeTransaction<T>(_ body: () throws(SQLiteError) -> T) throws(SQLiteError) -> T {
-        var attempt = 0
-        while true {
-            do {
-                try execute("BEGIN IMMEDIATE")
-            } catch  where error.isBusy && attempt < 20 {
-                attempt += 1
-                usleep(UInt32.random(in: 5_000...(20_000 * UInt32(min(attempt, 10)))))
-                continue
-            }
-            do {
-                let result = try body()
-                try execute("COMMIT")
-                return result
-            } catch {
-                try? execute("ROLLBACK")
-                throw error
-            }
-        }
-    }
 
     private var lastMessage: String { handle.map { String(cString: sqlite3_errmsg($0)) } ?? "no connection" }
 

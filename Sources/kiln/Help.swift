@@ -13,8 +13,8 @@ enum Help {
                                   check job files and report every problem
           layers                  list layer kinds, transform keys and effects with their parameters
 
-        the export queue (embedded SQLite; --queue sqlite:PATH or $KILN_QUEUE, default
-        $XDG_STATE_HOME/kiln/queue.sqlite3):
+        the export queue (embedded SQLite, or PostgreSQL for many hosts; --queue sqlite:PATH |
+        postgres://… or $KILN_QUEUE, default $XDG_STATE_HOME/kiln/queue.sqlite3):
           enqueue JOB... [--priority N] [--at TIME] [--set k=v]... [--batch F.csv|F.jsonl]
                   [--idempotency-key K]
                                   validate and queue export jobs (all or none)
@@ -79,7 +79,8 @@ enum Help {
         """
 
     static let queueOption = """
-          --queue sqlite:PATH   the queue database (default: $KILN_QUEUE, else
+          --queue LOCATION      sqlite:PATH, or postgres://USER[:PASSWORD]@HOST[:PORT]/DB for a queue
+                                shared by many hosts (default: $KILN_QUEUE, else
                                 $XDG_STATE_HOME/kiln/queue.sqlite3 or ~/.local/state/kiln/queue.sqlite3)
         """
 

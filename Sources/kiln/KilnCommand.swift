@@ -2,6 +2,7 @@ import Foundation
 import KilnExport
 import KilnMedia
 import KilnModel
+import KilnQueue
 import KilnScene
 
 #if canImport(Glibc)
@@ -60,6 +61,12 @@ enum KilnCommand {
             default:
                 throw UsageError(message: "unknown command '\(first)'", command: nil)
             }
+        } catch let error as PostgresError where error.isConnectionFailure {
+            Output.error("\(error)")
+            return ExitCode.unavailable
+        } catch let error as QueueError {
+            Output.error("\(error)")
+            return ExitCode.unavailable
         } catch let error as UsageError {
             Output.error(error.message)
             Output.stderr("run 'kiln \(error.command.map { "\($0) " } ?? "")--help' for usage")

@@ -12,16 +12,16 @@ enum QueueLocation {
     static func databasePath(_ args: Arguments, command: String) throws -> String {
         let written = args.values["--queue"] ?? ProcessInfo.processInfo.environment["KILN_QUEUE"]
         guard let written, !written.isEmpty else { return StoreLocation.defaultDatabasePath() }
-        if written.hasPrefix("postgres://") || written.hasPrefix("postgresql://") {
-            throw UsageError(
-                message: "PostgreSQL queues are not supported by this build yet; use sqlite:PATH",
-                command: command)
-        }
+        if isPostgres(written) { return written }
         let path = written.hasPrefix("sqlite:") ? String(written.dropFirst("sqlite:".count)) : written
         guard !path.isEmpty else {
             throw UsageError(message: "--queue sqlite: needs a path", command: command)
         }
         return path
+    }
+
+    static func isPostgres(_ location: String) -> Bool {
+        location.hasPrefix("postgres://") || location.hasPrefix("postgresql://")
     }
 
     /// Lease and heartbeat lengths: the design's 60 s / 15 s, shortened by
@@ -38,8 +38,11 @@ enum QueueLocation {
         return policy
     }
 
-    static func open(_ path: String) throws -> SQLiteJobStore {
-        try SQLiteJobStore(path: path, policy: policy)
+    /// A SQLite file path or a `postgres://` URL (its password is never printed).
+    static func open(_ location: String) throws -> QueueStore {
+        isPostgres(location)
+            ? try QueueStore(postgresURL: location, policy: policy)
+            : try QueueStore(path: location, policy: policy)
     }
 }
 

@@ -24,7 +24,7 @@ enum ScheduleCommand {
         }
     }
 
-    static func open(_ args: Arguments) throws -> SQLiteJobStore {
+    static func open(_ args: Arguments) throws -> QueueStore {
         try QueueLocation.open(try QueueLocation.databasePath(args, command: "schedule"))
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import KilnMedia
+import KilnQueue
 import XCTest
 
 /// The export queue from the command line: enqueue, worker, status, logs, cancel, retry, prune, run.
@@ -118,7 +119,11 @@ final class QueueCLITests: QueueTestCase {
             XCTAssertEqual(result.status, 0, command)
             XCTAssertTrue(result.stdout.hasPrefix("usage: kiln \(command)"), result.stdout)
         }
-        XCTAssertEqual(try kiln(["worker", "--queue", "postgres://x/y"]).status, 64)
+        let unreachable = try kiln([
+            "status", "--queue", "postgres://kiln:s3cret@127.0.0.1:1/kiln?connect_timeout=2",
+        ])
+        XCTAssertEqual(unreachable.status, 69, unreachable.stderr)
+        XCTAssertFalse(unreachable.stderr.contains("s3cret"), unreachable.stderr)
     }
 }
 
@@ -168,5 +173,57 @@ final class ScheduleCLITests: QueueTestCase {
             "schedule", "next", "--cron", "*/15 9-17 * * mon-fri", "--tz", "Europe/Berlin", "--count", "3",
         ])
         XCTAssertEqual(tryOut.stdout.split(separator: "\n").count, 3)
+    }
+}
+
+/// The same commands against PostgreSQL (the server `scripts/test.sh` starts): two workers share
+/// a queue through `--queue postgres://…`.
+final class PostgresQueueCLITests: QueueTestCase {
+    private var url = ""
+    private var databaseName = ""
+    private var admin = ""
+
+    override var environment: [String: String] { ["KILN_QUEUE": url, "KILN_QUEUE_LEASE_SECONDS": "2"] }
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        guard let server = ProcessInfo.processInfo.environment["KILN_TEST_POSTGRES"], !server.isEmpty else {
+            throw XCTSkip("KILN_TEST_POSTGRES is not set (scripts/test.sh starts a server and sets it)")
+        }
+        admin = server
+        databaseName = "kiln_cli_\(UInt32.random(in: 0...UInt32.max))"
+        try PostgresConnection(url: server).execute("CREATE DATABASE \(databaseName)")
+        url = server.replacingOccurrences(of: "/postgres", with: "/\(databaseName)")
+    }
+
+    override func tearDownWithError() throws {
+        if !databaseName.isEmpty {
+            try? PostgresConnection(url: admin).execute(
+                "DROP DATABASE IF EXISTS \(databaseName) WITH (FORCE)")
+        }
+        try super.tearDownWithError()
+    }
+
+    func testTwoWorkersDrainASharedQueue() throws {
+        var frames: [String: Int] = [:]
+        var files: [String] = []
+        for i in 0..<12 {
+            files.append(try writeJob("p\(i)", frames: 2 + i % 3, size: (16, 16)))
+            frames["p\(i)"] = 2 + i % 3
+        }
+        let enqueued = try kiln(["enqueue"] + files)
+        XCTAssertEqual(enqueued.status, 0, enqueued.stderr)
+        let workers = try (0..<2).map { try startWorker(["--drain", "--threads", "1"], name: "pg\($0)") }
+        for worker in workers { worker.waitUntilExit() }
+        XCTAssertEqual(workers.map(\.terminationStatus), [0, 0], workerLog("pg0") + workerLog("pg1"))
+        let jobs = try status()
+        XCTAssertEqual(jobs.count, 12)
+        XCTAssertEqual(Set(jobs.map { $0["state"] as? String }), ["completed"])
+        XCTAssertEqual(jobs.map { ($0["attempts"] as? [Any])?.count }, Array(repeating: 1, count: 12))
+        for job in jobs {
+            let output = try XCTUnwrap(job["output"] as? String)
+            let name = URL(fileURLWithPath: output).deletingPathExtension().lastPathComponent
+            XCTAssertEqual(try VideoDecodeBack.decode(path: output).decodedFrameCount, frames[name])
+        }
     }
 }

@@ -109,6 +109,6 @@ class QueueTestCase: TemporaryDirectoryTestCase {
             $0.hasPrefix(".")
         }
         XCTAssertEqual(leftovers ?? [], [], "temp files left behind", file: file, line: line)
-        XCTAssertEqual(try SQLiteJobStore(path: database).integrityCheck(), "ok", file: file, line: line)
+        XCTAssertEqual(try QueueStore(path: database).integrityCheck(), "ok", file: file, line: line)
     }
 }

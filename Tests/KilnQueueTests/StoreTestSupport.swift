@@ -2,19 +2,46 @@ import Foundation
 import KilnQueue
 import XCTest
 
-/// A scratch directory with a queue database in it.
+/// A fresh, empty queue for one test: a SQLite file in a scratch directory, or a scratch database
+/// on the PostgreSQL server `scripts/test.sh` starts (`KILN_TEST_POSTGRES`).
 final class StoreFixture {
+    enum Backend {
+        case sqlite
+        case postgres(adminURL: String)
+    }
+
     let directory: URL
     let clock = ManualClock()
+    let backend: Backend
+    private var postgresDatabase: String?
     var databasePath: String { directory.appendingPathComponent("queue.sqlite3").path }
 
-    init() throws {
+    init(_ backend: Backend = .sqlite) throws {
+        self.backend = backend
         directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "kiln-queue-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        if case .postgres(let admin) = backend {
+            let name = "kiln_test_\(UInt32.random(in: 0...UInt32.max))"
+            try PostgresConnection(url: admin).execute("CREATE DATABASE \(name)")
+            postgresDatabase = name
+        }
     }
 
-    deinit { try? FileManager.default.removeItem(at: directory) }
+    /// The admin URL, or a skip when no server was started for this run.
+    static func postgres() throws -> StoreFixture {
+        guard let url = ProcessInfo.processInfo.environment["KILN_TEST_POSTGRES"], !url.isEmpty else {
+            throw XCTSkip("KILN_TEST_POSTGRES is not set (scripts/test.sh starts a server and sets it)")
+        }
+        return try StoreFixture(.postgres(adminURL: url))
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: directory)
+        if case .postgres(let admin) = backend, let name = postgresDatabase {
+            try? PostgresConnection(url: admin).execute("DROP DATABASE IF EXISTS \(name) WITH (FORCE)")
+        }
+    }
 
     /// Backoff jitter fixed at the middle of its band, so waits are exact.
     var policy: RetryPolicy {
@@ -23,8 +50,13 @@ final class StoreFixture {
         return policy
     }
 
-    func store() throws -> SQLiteJobStore {
-        try SQLiteJobStore(path: databasePath, clock: clock, policy: policy)
+    func store() throws -> QueueStore {
+        switch backend {
+        case .sqlite: return try QueueStore(path: databasePath, clock: clock, policy: policy)
+        case .postgres(let admin):
+            let url = admin.replacingOccurrences(of: "/postgres", with: "/\(postgresDatabase ?? "postgres")")
+            return try QueueStore(postgresURL: url, clock: clock, policy: policy)
+        }
     }
 
     static func request(_ name: String = "intro", key: String? = nil, priority: Int = 0, runAt: Double? = nil)

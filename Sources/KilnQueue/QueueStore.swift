@@ -1,13 +1,17 @@
 import Foundation
 
-/// The embedded queue: one SQLite file (WAL, `synchronous=FULL`, every write in `BEGIN
-/// IMMEDIATE`). One store per thread: it owns one connection.
-public final class SQLiteJobStore: JobStore {
+/// The queue's state machine over one database connection: the embedded SQLite file (WAL,
+/// `synchronous=FULL`, every write in `BEGIN IMMEDIATE`) or a shared PostgreSQL server (claims by
+/// `FOR UPDATE SKIP LOCKED`, times on the server's clock). One store per thread: it owns one
+/// connection.
+public final class QueueStore: JobStore {
+    /// The database file, or the PostgreSQL URL without its password.
     public let path: String
-    let db: SQLiteConnection
+    let db: any QueueDatabase
     let clock: any QueueClock
     public let policy: RetryPolicy
 
+    /// The embedded queue in a SQLite file.
     public init(path: String, clock: any QueueClock = SystemClock(), policy: RetryPolicy = RetryPolicy())
         throws
     {
@@ -16,14 +20,27 @@ public final class SQLiteJobStore: JobStore {
         self.clock = clock
         self.policy = policy
         db = try SQLiteConnection(path: path)
-        try SQLiteSchema.migrate(db)
+        try QueueSchema.migrate(db)
+    }
+
+    /// A queue on a PostgreSQL server shared by workers on many hosts. Without an injected clock,
+    /// every time the store writes or compares is on the server's clock (`ServerClock`).
+    public init(postgresURL url: String, clock: (any QueueClock)? = nil, policy: RetryPolicy = RetryPolicy())
+        throws
+    {
+        let database = try PostgresDatabase(url: url)
+        path = database.connection.redactedURL
+        db = database
+        self.clock = try clock ?? ServerClock(connection: database.connection)
+        self.policy = policy
+        try QueueSchema.migrate(db)
     }
 
     // MARK: - Enqueue
 
     public func enqueue(_ requests: [EnqueueRequest]) throws -> [Int64] {
         let now = clock.wall()
-        return try db.writeTransaction { () throws(SQLiteError) -> [Int64] in
+        return try db.write { () throws -> [Int64] in
             var ids: [Int64] = []
             for request in requests { ids.append(try insert(request, now: now)) }
             return ids
@@ -32,7 +49,7 @@ public final class SQLiteJobStore: JobStore {
 
     /// Inserts one job inside the caller's transaction, or returns the job its idempotency key
     /// or schedule fire already made.
-    func insert(_ request: EnqueueRequest, now: Double) throws(SQLiteError) -> Int64 {
+    func insert(_ request: EnqueueRequest, now: Double) throws -> Int64 {
         if let existing = try existingID(for: request) { return existing }
         let runAt = request.runAt ?? now
         let rows = try db.query(
@@ -63,7 +80,7 @@ public final class SQLiteJobStore: JobStore {
         ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: seconds))
     }
 
-    private func existingID(for request: EnqueueRequest) throws(SQLiteError) -> Int64? {
+    private func existingID(for request: EnqueueRequest) throws -> Int64? {
         if let key = request.idempotencyKey {
             return try db.query("SELECT id FROM jobs WHERE idempotency_key = ?", [.text(key)]).first?.first?
                 .int
@@ -81,22 +98,38 @@ public final class SQLiteJobStore: JobStore {
 
     public func claim(as worker: WorkerIdentity) throws -> Claim? {
         let now = clock.wall(), expires = clock.monotonic() + policy.leaseSeconds
-        return try db.writeTransaction { () throws(SQLiteError) -> Claim? in
-            let rows = try db.query(
+        return try db.write { () throws -> Claim? in
+            let lease: [SQLiteValue] = [
+                .text(worker.name), .text(worker.host), .integer(Int64(worker.pid)),
+                .integer(Int64(bitPattern: worker.processStart)), .text(clock.bootID), .real(expires),
+            ]
+            let assignments = """
+                state = 'running', attempt = attempt + 1, lease_token = lease_token + 1, lease_owner = ?,
+                lease_host = ?, lease_pid = ?, lease_pid_start = ?, lease_boot = ?, lease_expires = ?, progress = 0,
+                stage = 'claimed'
                 """
-                UPDATE jobs SET state = 'running', attempt = attempt + 1, lease_token = lease_token + 1,
-                       lease_owner = ?, lease_host = ?, lease_pid = ?, lease_pid_start = ?, lease_boot = ?,
-                       lease_expires = ?, progress = 0, stage = 'claimed'
-                WHERE id = (SELECT id FROM jobs
-                            WHERE state IN ('scheduled', 'available', 'retryable') AND run_at <= ?
-                            ORDER BY priority, run_at, id LIMIT 1)
-                RETURNING \(JobRow.columns)
-                """,
-                [
-                    .text(worker.name), .text(worker.host), .integer(Int64(worker.pid)),
-                    .integer(Int64(bitPattern: worker.processStart)), .text(clock.bootID), .real(expires),
-                    .real(now),
-                ])
+            let due =
+                "state IN ('scheduled', 'available', 'retryable') AND run_at <= ? ORDER BY priority, run_at, id"
+            let rows: [[SQLiteValue]]
+            switch db.dialect {
+            case .sqlite:
+                // BEGIN IMMEDIATE already serialises writers: the oldest due job is ours.
+                rows = try db.query(
+                    """
+                    UPDATE jobs SET \(assignments)
+                    WHERE id = (SELECT id FROM jobs WHERE \(due) LIMIT 1)
+                    RETURNING \(JobRow.columns)
+                    """, lease + [.real(now)])
+            case .postgres:
+                // Concurrent claimers skip rows another transaction has locked; a CTE, never
+                // `IN (SELECT … SKIP LOCKED)`, which can claim more rows than the limit.
+                rows = try db.query(
+                    """
+                    WITH next AS (SELECT id FROM jobs WHERE \(due) LIMIT 1 FOR UPDATE SKIP LOCKED)
+                    UPDATE jobs SET \(assignments) FROM next WHERE jobs.id = next.id
+                    RETURNING \(JobRow.qualifiedColumns)
+                    """, [.real(now)] + lease)
+            }
             guard let row = rows.first else { return nil }
             let job = JobRow.decode(row)
             try db.query(
@@ -116,7 +149,7 @@ public final class SQLiteJobStore: JobStore {
 
     public func heartbeat(_ claim: Claim, progress: Double, stage: String) throws -> HeartbeatOutcome {
         let expires = clock.monotonic() + policy.leaseSeconds
-        return try db.writeTransaction { () throws(SQLiteError) -> HeartbeatOutcome in
+        return try db.write { () throws -> HeartbeatOutcome in
             let rows = try db.query(
                 """
                 UPDATE jobs SET lease_expires = ?, progress = ?, stage = ?
@@ -168,7 +201,7 @@ public final class SQLiteJobStore: JobStore {
         _ claim: Claim, outcome: AttemptRecord.Outcome, error: String?, assignments: (Double) -> String
     ) throws -> Bool {
         let now = clock.wall()
-        return try db.writeTransaction { () throws(SQLiteError) -> Bool in
+        return try db.write { () throws -> Bool in
             let set = assignments(now).replacingOccurrences(of: ":now", with: "\(now)")
             try db.query(
                 """
@@ -187,7 +220,7 @@ public final class SQLiteJobStore: JobStore {
 
     private func closeAttempt(
         _ jobID: Int64, token: Int64, at now: Double, outcome: AttemptRecord.Outcome, error: String?
-    ) throws(SQLiteError) {
+    ) throws {
         try db.query(
             "UPDATE attempts SET ended_at = ?, outcome = ?, error = ? WHERE job_id = ? AND lease_token = ? AND ended_at IS NULL",
             [
@@ -200,7 +233,7 @@ public final class SQLiteJobStore: JobStore {
 
     public func cancel(id: Int64) throws -> Bool {
         let now = clock.wall()
-        return try db.writeTransaction { () throws(SQLiteError) -> Bool in
+        return try db.write { () throws -> Bool in
             try db.query(
                 """
                 UPDATE jobs SET state = 'cancelled', finished_at = ?
@@ -220,7 +253,7 @@ public final class SQLiteJobStore: JobStore {
 
     public func retry(id: Int64) throws -> Bool {
         let now = clock.wall()
-        return try db.writeTransaction { () throws(SQLiteError) -> Bool in
+        return try db.write { () throws -> Bool in
             try db.query(
                 """
                 UPDATE jobs SET state = 'available', run_at = ?, finished_at = NULL, cancel_requested = 0,
@@ -236,7 +269,7 @@ public final class SQLiteJobStore: JobStore {
     public func reap() throws -> Int {
         let now = clock.wall(), monotonic = clock.monotonic(), boot = clock.bootID
         let host = ProcessInfo.processInfo.hostName
-        return try db.writeTransaction { () throws(SQLiteError) -> Int in
+        return try db.write { () throws -> Int in
             let running = try db.query(
                 """
                 SELECT id, lease_token, attempt, max_attempts, lease_expires, lease_boot, lease_host, lease_pid,
@@ -246,11 +279,16 @@ public final class SQLiteJobStore: JobStore {
             var reclaimed = 0
             for row in running {
                 let id = row[0].int!, token = row[1].int!, attempt = row[2].int!, maximum = row[3].int!
-                let expired = row[5].string != boot || (row[4].double ?? 0) < monotonic
+                // SQLite leases are on this host's boot-time clock, which restarts with a reboot;
+                // PostgreSQL leases are on the server's clock, shared by every host.
+                let onThisTimeline = db.dialect == .postgres || row[5].string == boot
+                let expired = !onThisTimeline || (row[4].double ?? 0) < monotonic
+                // On this host, a lease whose process is gone (or from before a reboot) is dead now.
                 let ownerGone =
-                    row[6].string == host && row[5].string == boot
-                    && !ProcessTable.isAlive(
-                        pid: Int32(row[7].int ?? 0), start: UInt64(bitPattern: row[8].int ?? 0))
+                    row[6].string == host
+                    && (row[5].string != boot
+                        || !ProcessTable.isAlive(
+                            pid: Int32(row[7].int ?? 0), start: UInt64(bitPattern: row[8].int ?? 0)))
                 guard expired || ownerGone else { continue }
                 let exhausted = attempt >= maximum
                 try db.query(
@@ -280,7 +318,7 @@ public final class SQLiteJobStore: JobStore {
     }
 
     public func prune(endedBefore before: Double) throws -> Int {
-        try db.writeTransaction { () throws(SQLiteError) -> Int in
+        try db.write { () throws -> Int in
             try db.query(
                 "DELETE FROM jobs WHERE state IN ('completed', 'discarded', 'cancelled') AND finished_at < ?",
                 [.real(before)])
@@ -327,15 +365,16 @@ public final class SQLiteJobStore: JobStore {
 
     public func log(jobID: Int64, _ message: String) throws {
         let now = clock.wall()
-        try db.writeTransaction { () throws(SQLiteError) in try insertEvent(jobID, now, message) }
+        try db.write { () throws in try insertEvent(jobID, now, message) }
     }
 
-    /// `PRAGMA integrity_check`'s verdict ("ok" when sound).
+    /// `PRAGMA integrity_check`'s verdict ("ok" when sound); SQLite only.
     public func integrityCheck() throws -> String {
-        try db.query("PRAGMA integrity_check").map { $0.first?.string ?? "" }.joined(separator: "; ")
+        guard db.dialect == .sqlite else { return "not applicable to PostgreSQL" }
+        return try db.query("PRAGMA integrity_check").map { $0.first?.string ?? "" }.joined(separator: "; ")
     }
 
-    private func insertEvent(_ jobID: Int64, _ at: Double, _ message: String) throws(SQLiteError) {
+    private func insertEvent(_ jobID: Int64, _ at: Double, _ message: String) throws {
         try db.query(
             "INSERT INTO events (job_id, at, message) VALUES (?, ?, ?)",
             [.integer(jobID), .real(at), .text(message)])
@@ -349,6 +388,11 @@ enum JobRow {
         lease_token, progress, stage, cancel_requested, idempotency_key, last_error, created_at, finished_at,
         schedule_id, fire_time
         """
+
+    /// The same columns named with their table, for statements that join (`UPDATE … FROM`).
+    static let qualifiedColumns = columns.split(separator: ",").map {
+        "jobs." + $0.trimmingCharacters(in: .whitespacesAndNewlines)
+    }.joined(separator: ", ")
 
     static func decode(_ row: [SQLiteValue]) -> QueuedJob {
         QueuedJob(

@@ -3,7 +3,7 @@ import KilnQueue
 import XCTest
 
 /// The state machine of queue.md, written once for every backend: each backend's test class
-/// runs every function here against its own store (see `SQLiteJobStoreTests`), with an injected
+/// runs every function here against its own store (see `QueueStoreTests`), with an injected
 /// clock.
 enum StoreContract {
     static func enqueueClaimHeartbeatComplete(_ fixture: StoreFixture) throws {
@@ -205,7 +205,7 @@ enum StoreContract {
 }
 
 /// The contract against the embedded SQLite store.
-final class SQLiteJobStoreTests: XCTestCase {
+final class SQLiteQueueStoreTests: XCTestCase {
     private func fixture() throws -> StoreFixture { try StoreFixture() }
 
     func testEnqueueClaimHeartbeatComplete() throws {
@@ -254,5 +254,51 @@ final class SQLiteJobStoreTests: XCTestCase {
         let store = try fixture.store()
         try StoreContract.enqueueClaimHeartbeatComplete(fixture)
         XCTAssertEqual(try store.integrityCheck(), "ok")
+    }
+}
+
+/// The same contract against PostgreSQL (claims by SKIP LOCKED, times from the injected clock).
+final class PostgresQueueStoreTests: XCTestCase {
+    private func fixture() throws -> StoreFixture { try StoreFixture.postgres() }
+
+    func testEnqueueClaimHeartbeatComplete() throws {
+        try StoreContract.enqueueClaimHeartbeatComplete(try fixture())
+    }
+    func testPriorityAndRunAtOrderClaims() throws {
+        try StoreContract.priorityAndRunAtOrderClaims(try fixture())
+    }
+    func testIdempotencyKeyMakesOneJob() throws { try StoreContract.idempotencyKeyMakesOneJob(try fixture()) }
+    func testTransientFailuresBackOffThenDiscard() throws {
+        try StoreContract.transientFailuresBackOffThenDiscard(try fixture())
+    }
+    func testPermanentErrorDiscardsAfterOneAttempt() throws {
+        try StoreContract.permanentErrorDiscardsAfterOneAttempt(try fixture())
+    }
+    func testReleaseDoesNotChargeTheAttempt() throws {
+        try StoreContract.releaseDoesNotChargeTheAttempt(try fixture())
+    }
+    func testCancelWaitingAndRunningJobs() throws {
+        try StoreContract.cancelWaitingAndRunningJobs(try fixture())
+    }
+    func testExpiredLeaseIsReapedAndTheOldOwnerFencedOff() throws {
+        try StoreContract.expiredLeaseIsReapedAndTheOldOwnerFencedOff(try fixture())
+    }
+    func testWallClockJumpsDoNotExpireLeases() throws {
+        try StoreContract.wallClockJumpsDoNotExpireLeases(try fixture())
+    }
+    func testALeaseFromBeforeARebootIsStale() throws {
+        try StoreContract.aLeaseFromBeforeARebootIsStale(try fixture())
+    }
+    func testDeadOwnerIsReclaimedAtOnce() throws {
+        try StoreContract.deadOwnerIsReclaimedAtOnce(try fixture())
+    }
+    func testPruneDeletesOnlyOldTerminalJobs() throws {
+        try StoreContract.pruneDeletesOnlyOldTerminalJobs(try fixture())
+    }
+    func testBatchEnqueueIsAllOrNothing() throws {
+        try StoreContract.batchEnqueueIsAllOrNothing(try fixture())
+    }
+    func testReopeningKeepsTheSchemaAndData() throws {
+        try StoreContract.reopeningKeepsTheSchemaAndData(try fixture())
     }
 }

@@ -1,6 +1,6 @@
-/// The queue's tables, versioned by `PRAGMA user_version`: each migration runs once, in its own
-/// write transaction, in order. A database from a newer Kiln is refused rather than guessed at.
-enum SQLiteSchema {
+/// The queue's tables, versioned (SQLite: `PRAGMA user_version`; PostgreSQL: the `kiln_schema`
+/// table): each migration runs once, in its own write transaction, in order. A database from a newer Kiln is refused rather than guessed at.
+enum QueueSchema {
     static let migrations: [String] = [
         // 1: jobs, their attempts and log lines.
         """
@@ -84,19 +84,53 @@ enum SQLiteSchema {
 
     static var currentVersion: Int { migrations.count }
 
-    static func migrate(_ db: SQLiteConnection) throws {
-        for (index, sql) in migrations.enumerated() {
-            let target = index + 1
-            try db.writeTransaction { () throws(SQLiteError) in
-                let version = Int(try db.query("PRAGMA user_version").first?.first?.int ?? 0)
-                guard version < target else { return }
-                try db.execute(sql)
-                try db.execute("PRAGMA user_version = \(target)")
+    /// The migrations in PostgreSQL's types: 64-bit ids from sequences, double precision times.
+    static func postgres(_ sql: String) -> String {
+        sql.replacingOccurrences(of: "INTEGER PRIMARY KEY", with: "BIGSERIAL PRIMARY KEY")
+            .replacingOccurrences(of: "INTEGER", with: "BIGINT")
+            .replacingOccurrences(of: "REAL", with: "DOUBLE PRECISION")
+    }
+
+    static func migrate(_ db: any QueueDatabase) throws {
+        let name =
+            (db as? SQLiteConnection)?.path ?? (db as? PostgresDatabase)?.connection.redactedURL ?? "queue"
+        switch db.dialect {
+        case .sqlite:
+            for (index, sql) in migrations.enumerated() {
+                let target = index + 1
+                try db.write {
+                    let version = Int(try db.query("PRAGMA user_version").first?.first?.int ?? 0)
+                    guard version < target else { return }
+                    try db.execute(sql)
+                    try db.execute("PRAGMA user_version = \(target)")
+                }
+            }
+        case .postgres:
+            try db.execute("CREATE TABLE IF NOT EXISTS kiln_schema (version INTEGER NOT NULL)")
+            for (index, sql) in migrations.enumerated() {
+                let target = index + 1
+                try db.write {
+                    // One migrator at a time, whichever host starts first.
+                    try db.query(
+                        "SELECT pg_advisory_xact_lock(7406955)")
+                    let version = Int(
+                        try db.query("SELECT COALESCE(MAX(version), 0) FROM kiln_schema").first?.first?.int
+                            ?? 0)
+                    guard version < target else { return }
+                    try db.execute(postgres(sql))
+                    try db.query("INSERT INTO kiln_schema (version) VALUES (?)", [.integer(Int64(target))])
+                }
             }
         }
-        let version = Int(try db.query("PRAGMA user_version").first?.first?.int ?? 0)
+        let version: Int
+        switch db.dialect {
+        case .sqlite: version = Int(try db.query("PRAGMA user_version").first?.first?.int ?? 0)
+        case .postgres:
+            version = Int(
+                try db.query("SELECT COALESCE(MAX(version), 0) FROM kiln_schema").first?.first?.int ?? 0)
+        }
         if version > currentVersion {
-            throw QueueError.newerSchema(path: db.path, found: version, supported: currentVersion)
+            throw QueueError.newerSchema(path: name, found: version, supported: currentVersion)
         }
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
 
-extension SQLiteJobStore: ScheduleStore {
+extension QueueStore: ScheduleStore {
     public var now: Double { clock.wall() }
 
     public func addSchedule(
@@ -13,7 +13,7 @@ extension SQLiteJobStore: ScheduleStore {
         guard let first = cron.next(after: now) else {
             throw QueueError.invalidSchedule(name: name, reason: "'\(cron.text)' never fires")
         }
-        return try db.writeTransaction { () throws(SQLiteError) -> Schedule in
+        return try db.write { () throws -> Schedule in
             if try !db.query("SELECT 1 FROM schedules WHERE name = ?", [.text(name)]).isEmpty {
                 throw SQLiteError(code: 19, message: "a schedule named '\(name)' already exists", sql: nil)
             }
@@ -64,7 +64,7 @@ extension SQLiteJobStore: ScheduleStore {
     }
 
     public func removeSchedule(named name: String) throws -> Bool {
-        try db.writeTransaction { () throws(SQLiteError) -> Bool in
+        try db.write { () throws -> Bool in
             try db.query("DELETE FROM schedules WHERE name = ?", [.text(name)])
             return db.changes == 1
         }
@@ -73,7 +73,7 @@ extension SQLiteJobStore: ScheduleStore {
     public func setPaused(_ paused: Bool, named name: String) throws -> Bool {
         guard let schedule = try schedule(named: name) else { return false }
         let next = paused ? schedule.nextFire : try schedule.expression().next(after: clock.wall())
-        return try db.writeTransaction { () throws(SQLiteError) -> Bool in
+        return try db.write { () throws -> Bool in
             try db.query(
                 "UPDATE schedules SET paused = ?, next_fire = ? WHERE name = ?",
                 [.integer(paused ? 1 : 0), next.map { .real($0) } ?? .null, .text(name)])
@@ -102,7 +102,7 @@ extension SQLiteJobStore: ScheduleStore {
         -> Bool
     {
         let now = clock.wall()
-        return try db.writeTransaction { () throws(SQLiteError) -> Bool in
+        return try db.write { () throws -> Bool in
             try db.query(
                 """
                 UPDATE schedules SET next_fire = ?, last_fire = COALESCE(?, last_fire), last_note = ?
