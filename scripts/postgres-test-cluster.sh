@@ -21,13 +21,19 @@ case "${1:-}" in
       || { cat "$dir/initdb.log" >&2; exit 70; }
     as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
       -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c max_connections=200" \
-      start >/dev/null || { cat "$dir/server.log" >&2; exit 70; }
+      start >/dev/null 2>&1 </dev/null || { cat "$dir/server.log" >&2; exit 70; }
     echo "export KILN_TEST_POSTGRES='postgres://kiln@127.0.0.1:$port/postgres' KILN_TEST_POSTGRES_DIR='$dir'"
+    ;;
+  restart)
+    # For the reconnect test: the server goes away and comes back on the same port.
+    dir="${2:?usage: $0 restart DIR}"
+    # The restarted server must not hold the caller's output open.
+    as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -m fast -w -t 60 restart >/dev/null 2>&1 </dev/null
     ;;
   stop)
     dir="${2:?usage: $0 stop DIR}"
     as_owner "$bin/pg_ctl" -D "$dir/data" -m immediate -w stop >/dev/null 2>&1 || true
     rm -rf "$dir"
     ;;
-  *) echo "usage: $0 start | stop DIR" >&2; exit 64 ;;
+  *) echo "usage: $0 start | restart DIR | stop DIR" >&2; exit 64 ;;
 esac

@@ -93,37 +93,46 @@ public final class QueueWorker: Sendable {
 
     /// One slot: reap now and then, tick the scheduler (slot 0), claim, render, repeat.
     private func slotLoop(threads: Int, runsScheduler: Bool) throws {
-        let store = try openStore()
-        let scheduler = Scheduler(store: store, log: log)
+        let connection = try StoreConnection(open: openStore, log: log)
         var nextReap = 0.0, nextTick = 0.0
         while stop.cancelledBySignal == nil {
             let now = ProcessInfo.processInfo.systemUptime
-            if runsScheduler && now >= nextTick {
-                do {
-                    try scheduler.tick()
-                } catch {
-                    log("scheduler: \(error)")
+            let claim: Claim?
+            do {
+                if runsScheduler && now >= nextTick {
+                    do {
+                        _ = try connection.run { try Scheduler(store: $0, log: log).tick() }
+                    } catch {
+                        log("scheduler: \(error)")
+                    }
+                    nextTick = now + Self.tickSeconds * Double.random(in: 0.8...1.2)
                 }
-                nextTick = now + Self.tickSeconds * Double.random(in: 0.8...1.2)
+                if now >= nextReap {
+                    let reaped = try connection.run { try $0.reap() }
+                    if reaped > 0 { log("reclaimed \(reaped) job(s) whose worker stopped") }
+                    // 15 s ±20 %, so many workers do not reap in lockstep.
+                    nextReap = now + options.policy.heartbeatSeconds * Double.random(in: 0.8...1.2)
+                }
+                claim = try connection.run { try $0.claim(as: identity) }
+            } catch {
+                // A queue that is down for a while is waited for by a long-running worker.
+                guard options.mode == .forever else { throw error }
+                log("queue unavailable (\(error)); retrying in 5 s")
+                Thread.sleep(forTimeInterval: 5)
+                continue
             }
-            if now >= nextReap {
-                let reaped = try store.reap()
-                if reaped > 0 { log("reclaimed \(reaped) job(s) whose worker stopped") }
-                // 15 s ±20 %, so many workers do not reap in lockstep.
-                nextReap = now + options.policy.heartbeatSeconds * Double.random(in: 0.8...1.2)
-            }
-            guard let claim = try store.claim(as: identity) else {
+            guard let claim else {
                 if options.mode != .forever { return }
                 Thread.sleep(forTimeInterval: options.pollSeconds)
                 continue
             }
-            execute(claim, store: store, threads: threads)
+            execute(claim, connection: connection, threads: threads)
             if options.mode == .once { return }
         }
     }
 
     /// One attempt: render, then record the outcome with the claim's fencing token.
-    func execute(_ claim: Claim, store: any JobStore, threads: Int) {
+    func execute(_ claim: Claim, connection: StoreConnection, threads: Int) {
         let job = claim.job
         log("job \(job.id) (\(job.name)) attempt \(claim.attempt): rendering to \(job.output)")
         let flag = CancellationFlag()
@@ -159,16 +168,19 @@ public final class QueueWorker: Sendable {
             )
             Thread.sleep(forTimeInterval: pause)
         }
-        record(outcome, claim: claim, store: store)
+        record(outcome, claim: claim, connection: connection)
     }
 
-    private func record(_ outcome: Result<ExportSummary, any Error>, claim: Claim, store: any JobStore) {
+    private func record(
+        _ outcome: Result<ExportSummary, any Error>, claim: Claim, connection: StoreConnection
+    ) {
         let id = claim.job.id
         func attempt(
-            _ body: () throws -> Bool, _ counter: WritableKeyPath<WorkerSummary, Int>, _ message: String
+            _ body: (any JobStore) throws -> Bool, _ counter: WritableKeyPath<WorkerSummary, Int>,
+            _ message: String
         ) {
             do {
-                if try body() {
+                if try connection.run(body) {
                     summary.withLock { $0[keyPath: counter] += 1 }
                     log("job \(id): \(message)")
                 } else {
@@ -184,39 +196,39 @@ public final class QueueWorker: Sendable {
         switch outcome {
         case .success(let result):
             attempt(
-                { try store.complete(claim) }, \.completed,
+                { try $0.complete(claim) }, \.completed,
                 "completed: \(result.output.path) (\(result.frames) frames, \(String(format: "%.1f", result.elapsedSeconds)) s)"
             )
         case .failure(let error as JobLoadError):
             attempt(
-                { try store.fail(claim, error: error.description, permanent: true) }, \.discarded,
+                { try $0.fail(claim, error: error.description, permanent: true) }, \.discarded,
                 "discarded: \(error)")
         case .failure(let error as ExportError):
             switch error {
             case .cancelled(let code) where code == CancellationFlag.cancelRequested:
-                attempt({ try store.acknowledgeCancel(claim) }, \.cancelled, "cancelled")
+                attempt({ try $0.acknowledgeCancel(claim) }, \.cancelled, "cancelled")
             case .cancelled(let code) where code == CancellationFlag.leaseLost:
                 summary.withLock { $0.lost += 1 }
                 log("job \(id): lease lost; stopped and removed the temp file")
             case .cancelled(let signal):
                 attempt(
-                    { try store.release(claim, reason: "worker stopped by signal \(signal)") }, \.released,
+                    { try $0.release(claim, reason: "worker stopped by signal \(signal)") }, \.released,
                     "returned to the queue (signal \(signal))")
             case .job(let loadError):
                 attempt(
-                    { try store.fail(claim, error: loadError.description, permanent: true) }, \.discarded,
+                    { try $0.fail(claim, error: loadError.description, permanent: true) }, \.discarded,
                     "discarded: \(loadError)")
             case .cannotCreateOutput, .media:
                 let exhausted = claim.attempt >= claim.job.maxAttempts
                 attempt(
-                    { try store.fail(claim, error: error.description, permanent: false) },
+                    { try $0.fail(claim, error: error.description, permanent: false) },
                     exhausted ? \.discarded : \.failed,
                     (exhausted ? "discarded after \(claim.attempt) attempts: " : "failed, will retry: ")
                         + error.description)
             }
         case .failure(let error):
             attempt(
-                { try store.fail(claim, error: "\(error)", permanent: false) }, \.failed, "failed: \(error)")
+                { try $0.fail(claim, error: "\(error)", permanent: false) }, \.failed, "failed: \(error)")
         }
     }
 }
@@ -334,5 +346,39 @@ enum StaleTemporaryFiles {
 enum FaultInjection {
     static var pauseAfterRename: Double? {
         ProcessInfo.processInfo.environment["KILN_FAULT_PAUSE_AFTER_RENAME"].flatMap(Double.init)
+    }
+}
+
+/// A worker slot's own connection to the queue, reopened when it is lost (a PostgreSQL server
+/// restarted, a network blip): the statement is retried on a new connection a few times, well
+/// within the lease the heartbeat keeps alive on its own connection.
+final class StoreConnection {
+    private let open: @Sendable () throws -> any JobStore & ScheduleStore
+    private let log: @Sendable (String) -> Void
+    private var store: any JobStore & ScheduleStore
+
+    init(
+        open: @escaping @Sendable () throws -> any JobStore & ScheduleStore,
+        log: @escaping @Sendable (String) -> Void
+    )
+        throws
+    {
+        self.open = open
+        self.log = log
+        store = try open()
+    }
+
+    func run<T>(_ body: (any JobStore & ScheduleStore) throws -> T) throws -> T {
+        var attempt = 0
+        while true {
+            do {
+                return try body(store)
+            } catch let error as PostgresError where error.isConnectionFailure && attempt < 3 {
+                attempt += 1
+                log("lost the queue connection (\(error)); reconnecting (try \(attempt) of 3)")
+                Thread.sleep(forTimeInterval: 0.5 * Double(attempt))
+                if let fresh = try? open() { store = fresh }
+            }
+        }
     }
 }
