@@ -306,8 +306,12 @@ extension LayerStack {
             scratch: (0..<max(threads, 1)).map { _ in OffscreenScratch(canvas: canvas) })
     }
 
-    func renderOffscreens(canvas: Canvas, threads: Int, images: OffscreenImages, scratch: [OffscreenScratch])
-    {
+    /// Returns how many offscreens took the result kept in `images` instead of rendering.
+    @discardableResult
+    func renderOffscreens(
+        canvas: Canvas, threads: Int, images: OffscreenImages, scratch: [OffscreenScratch]
+    ) -> Int {
+        var taken = 0
         var offscreens: [Offscreen] = []
         collectOffscreens(into: &offscreens)
         for (index, offscreen) in offscreens.enumerated() {
@@ -316,6 +320,7 @@ extension LayerStack {
             let key = offscreen.key(canvas: canvas)
             if let key, let kept = images.kept(index, for: key) {
                 offscreen.reuse(image: image, texels: texels, reduced: kept.reduced)
+                taken += 1
                 continue
             }
             offscreen.render(
@@ -323,5 +328,6 @@ extension LayerStack {
                 scratch: scratch, blurWorkspace: images.blurWorkspace)
             images.keep(index, key: key, reduced: offscreen.reduced)
         }
+        return taken
     }
 }
