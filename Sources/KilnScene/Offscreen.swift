@@ -90,6 +90,17 @@ public final class Offscreen: @unchecked Sendable {
         colors = nil
         blur = GaussianBlur(radius: 0)
         self.extent = extent
+        holdsGridValues = true
+    }
+
+    /// Set for a `ReducedGrid`'s samples or checks, whose columns are not frame columns.
+    private var holdsGridValues = false
+
+    /// How wide `image` must be: as wide as the frame for a layer (bands read it by frame
+    /// column), only as wide as the extent for grid values (a 4× grid's samples are a quarter
+    /// of the frame's width).
+    func imageWidth(canvas: Canvas) -> Int {
+        holdsGridValues ? max(1, extent.columns.upperBound) : canvas.width
     }
 
     /// What alone determines this offscreen's result (`image`, `texels` and `reduced` after
@@ -255,8 +266,7 @@ final class OffscreenImages: @unchecked Sendable {
         let reduced: ReducedBlurSampler?
     }
 
-    /// The `index`-th image of this frame, with at least `rows` rows.
-    /// Shared by the offscreens of a frame, which render one after another.
+    /// The blurs' workspace, shared by the offscreens of a frame, which render one after another.
     let blurWorkspace: BlurWorkspace
 
     init(threads: Int) {
@@ -269,10 +279,12 @@ final class OffscreenImages: @unchecked Sendable {
         return packed[index]
     }
 
+    /// The `index`-th image of this frame, at least `width` wide with at least `rows` rows.
     func image(_ index: Int, width: Int, rows: Int) -> PlanarBand {
         while images.count <= index { images.append(PlanarBand(width: width, rows: max(rows, 1))) }
-        if images[index].capacityRows < rows {
-            images[index] = PlanarBand(width: width, rows: rows)
+        let held = images[index]
+        if held.capacityRows < rows || held.width < width {
+            images[index] = PlanarBand(width: max(width, held.width), rows: max(rows, held.capacityRows))
             forget(index)
         }
         return images[index]
@@ -315,7 +327,8 @@ extension LayerStack {
         var offscreens: [Offscreen] = []
         collectOffscreens(into: &offscreens)
         for (index, offscreen) in offscreens.enumerated() {
-            let image = images.image(index, width: canvas.width, rows: offscreen.extent.rows.count)
+            let image = images.image(
+                index, width: offscreen.imageWidth(canvas: canvas), rows: offscreen.extent.rows.count)
             let texels = offscreen.needsTexels ? images.texels(index) : nil
             let key = offscreen.key(canvas: canvas)
             if let key, let kept = images.kept(index, for: key) {
