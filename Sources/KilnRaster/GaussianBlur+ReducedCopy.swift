@@ -51,7 +51,9 @@ public struct ReducedCopy: Sendable {
 
 /// Samples a `ReducedCopy` at frame positions, as the enlarged blur would be sampled with
 /// clamp-to-edge: positions are clamped to the region's edge pixels' centres first, then read
-/// bilinearly from the copy (`texels`: the copy packed by `PackedTexels`).
+/// bilinearly from the copy (`texels`: the copy packed by `PackedTexels`). It reads the packed
+/// copy only, never the copy's band (the blur workspace's, reused by the next blur), so it stays
+/// valid as long as `texels` is not packed again.
 public struct ReducedBlurSampler: Sendable {
     let copy: PlanarSampler
     /// The region's first and last pixel centres.

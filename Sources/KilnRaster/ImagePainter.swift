@@ -28,6 +28,26 @@ public struct ImagePainter: Sendable {
     /// inside the visible rows then blends two texel rows with one weight: the bilinear result
     /// without gathers (`paintBlendedRow`). Frame column x shows texel column x + `shift`.
     let rowAligned: (shift: Int, left: Int, right: Int)?
+    /// What the painter was made from. Everything above is computed from these alone, so two
+    /// painters with equal inputs paint the same pixels (an offscreen's cache key relies on it).
+    public let inputs: Inputs
+
+    /// An `ImagePainter`'s arguments. The image compares by identity: a `RasterImage` is
+    /// immutable, and holding it here keeps its identity from being reused.
+    public struct Inputs: Equatable, Sendable {
+        public let image: RasterImage
+        public let frameFromImage: Affine2D
+        public let visibleMin: SIMD2<Double>
+        public let visibleMax: SIMD2<Double>
+        public let frameWidth: Int
+        public let frameHeight: Int
+
+        public static func == (lhs: Inputs, rhs: Inputs) -> Bool {
+            lhs.image === rhs.image && lhs.frameFromImage == rhs.frameFromImage
+                && lhs.visibleMin == rhs.visibleMin && lhs.visibleMax == rhs.visibleMax
+                && lhs.frameWidth == rhs.frameWidth && lhs.frameHeight == rhs.frameHeight
+        }
+    }
 
     /// - Parameters:
     ///   - frameFromImage: places the image (level-0 texels, [0, width] × [0, height]) in the frame.
@@ -41,6 +61,9 @@ public struct ImagePainter: Sendable {
         let hi = SIMD2(min(visible.max.x, Double(image.width)), min(visible.max.y, Double(image.height)))
         guard hi.x > lo.x, hi.y > lo.y, let inverse = frameFromImage.inverted else { return nil }
         self.image = image
+        inputs = Inputs(
+            image: image, frameFromImage: frameFromImage, visibleMin: visible.min, visibleMax: visible.max,
+            frameWidth: frameWidth, frameHeight: frameHeight)
         (ia, ib, ic, id) = (Float(inverse.a), Float(inverse.b), Float(inverse.c), Float(inverse.d))
         (itx, ity) = (Float(inverse.tx), Float(inverse.ty))
         clipCentre = SIMD2<Float>((lo + hi) / 2)

@@ -38,25 +38,21 @@ extension PixelPipeline {
 
     /// After `ReducedGrid.enlarge` wrote frame rows `rows` of `band` (band row 0 = `firstRow`)
     /// over `columns`: evaluates again, pixel by pixel from `source`, the chunks that
-    /// `ReducedGrid.markChunks` finds the grid may miss by more than `tolerance`. `scratch`
-    /// holds the marks (its red and green planes' first rows).
+    /// `ReducedGrid.markChunks` found the grid may miss (`marks`: row i holds cell row i's chunk
+    /// marks in its red plane).
     public func refine(
         _ band: PlanarBand, firstRow: Int, rows: Range<Int>, columns: Range<Int>, grid: ReducedGrid,
-        samples: PlanarBand, source: ReducedBlurSampler, tolerance: Float, scratch: PlanarBand
+        marks: PlanarBand, source: ReducedBlurSampler
     ) {
         let span = band.chunkSpan(columns)
         guard !span.isEmpty, !rows.isEmpty else { return }
-        let cells = scratch.r, chunks = scratch.g
+        precondition(span.lowerBound >= grid.originX && (span.upperBound - grid.originX) / 8 <= grid.chunks)
         let lane = SIMD8<Float>(0, 1, 2, 3, 4, 5, 6, 7) + 0.5
-        var marked = -1
+        let firstChunk: Int = (span.lowerBound - grid.originX) / 8
         withUnsafeTemporaryAllocation(of: SIMD8<Float>.self, capacity: max(stages.count, 1)) { extras in
             for y in rows {
-                let i = grid.cellRow(y).row
-                if i != marked {
-                    grid.markChunks(
-                        samples, cellRow: i, tolerance: tolerance, span: span, cells: cells, chunks: chunks)
-                    marked = i
-                }
+                let cellRow: Int = grid.cellRow(y).row
+                let chunks: UnsafeMutablePointer<Float> = marks.r + (cellRow * marks.stride + firstChunk)
                 let offset = (y &- firstRow) &* band.stride
                 let py = SIMD8<Float>(repeating: Float(y) + 0.5)
                 var x = span.lowerBound, c = 0

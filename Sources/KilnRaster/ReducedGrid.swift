@@ -163,53 +163,68 @@ public struct ReducedGrid: Sendable, Equatable {
         }
     }
 
-    /// Marks the chunks of frame columns `span` whose pixels in cell row `i` bilinear
-    /// interpolation may miss: `chunks[c]` (chunk c starting at span.lowerBound + 8c) becomes 1
-    /// when a cell they interpolate, or the cell above or below one, has a centre more than
-    /// `tolerance` (in any channel) away from the mean of its corners; else 0. The cells above
-    /// and below count too because the check sees one point per cell: bending that leaves a
-    /// centre where its corners' mean is (a saddle) rarely does so in the next cell as well.
-    /// Sideways a chunk already spans three cells (factor 4) or five (factor 2); measured on the
-    /// seed's warp, also counting the cells beside them re-evaluates 13.5 % of the chunks instead
-    /// of 11.5 % for the same largest difference (2). `cells` is scratch for one value per cell
-    /// and 8 more.
+    /// Cell rows: cell row i lies between sample rows i and i + 1.
+    public var cellRows: Int { rows - 1 }
+    /// Cells per cell row: cell j lies between sample columns j and j + 1.
+    public var cellColumns: Int { columns - 1 }
+    /// 8-pixel chunks from x₀ over the region: chunk k starts at frame column x₀ + 8k.
+    public var chunks: Int { (columns - 2) * factor / 8 }
+
+    /// How far each cell of cell row `i` has its centre from the mean of its corners, the
+    /// largest over the channels: `misses[j]` for cell j < `cellColumns`, written in whole
+    /// groups of 8 (up to 7 values more; a band row has room for them).
+    public func misses(_ samples: PlanarBand, cellRow i: Int, into misses: UnsafeMutablePointer<Float>) {
+        let top = (2 &* i) &* samples.stride, centre = top &+ samples.stride
+        let bottom = centre &+ samples.stride
+        var j = 0
+        while j < cellColumns {
+            var miss = SIMD8<Float>()
+            for plane in 0..<4 {
+                let p = samples.plane(plane)
+                let corners =
+                    (load(p + (top &+ j)) + load(p + (top &+ j &+ 1)))
+                    + (load(p + (bottom &+ j)) + load(p + (bottom &+ j &+ 1)))
+                let d = load(p + (centre &+ j)) - corners * 0.25
+                let size = d.replacing(with: -d, where: d .< 0)
+                miss = miss.replacing(with: size, where: size .> miss)
+            }
+            store(miss, misses + j)
+            j &+= 8
+        }
+    }
+
+    /// Marks the chunks whose pixels in cell row `i` bilinear interpolation may miss:
+    /// `chunks[k]` (k < `chunks`) becomes 1 when a cell they interpolate, or the cell above or
+    /// below one, has a centre more than `tolerance` (in any channel) away from the mean of its
+    /// corners; else 0. `misses(row)` gives cell row `row`'s `misses`. The cells above and below
+    /// count too because the check sees one point per cell: bending that leaves a centre where
+    /// its corners' mean is (a saddle) rarely does so in the next cell as well. Sideways a chunk
+    /// already spans three cells (factor 4) or five (factor 2); measured on the seed's warp, also
+    /// counting the cells beside them re-evaluates 13.5 % of the chunks instead of 11.5 % for the
+    /// same largest difference (2). `cells` is scratch for `cellColumns` + 8 values.
     public func markChunks(
-        _ samples: PlanarBand, cellRow i: Int, tolerance: Float, span: Range<Int>,
-        cells: UnsafeMutablePointer<Float>, chunks: UnsafeMutablePointer<Float>
+        cellRow i: Int, misses: (Int) -> UnsafeMutablePointer<Float>, tolerance: Float,
+        cells: UnsafeMutablePointer<Float>, chunks marks: UnsafeMutablePointer<Float>
     ) {
         let lastCell = columns - 2
         // The largest miss per cell column over cell rows i − 1…i + 1.
         cells.update(repeating: 0, count: lastCell + 8)
         for row in max(0, i - 1)...min(rows - 2, i + 1) {
-            let top = (2 &* row) &* samples.stride, centre = top &+ samples.stride
-            let bottom = centre &+ samples.stride
+            let miss = misses(row)
             var j = 0
             while j <= lastCell {
-                var miss = SIMD8<Float>()
-                for plane in 0..<4 {
-                    let p = samples.plane(plane)
-                    let corners =
-                        (load(p + (top &+ j)) + load(p + (top &+ j &+ 1)))
-                        + (load(p + (bottom &+ j)) + load(p + (bottom &+ j &+ 1)))
-                    let d = load(p + (centre &+ j)) - corners * 0.25
-                    let size = d.replacing(with: -d, where: d .< 0)
-                    miss = miss.replacing(with: size, where: size .> miss)
-                }
-                let before = load(cells + j)
-                store(before.replacing(with: miss, where: miss .> before), cells + j)
+                let m = load(miss + j), before = load(cells + j)
+                store(before.replacing(with: m, where: m .> before), cells + j)
                 j &+= 8
             }
         }
-        // Chunk at x interpolates cells (x − x₀)/factor + 0…2 (factor 4) or + 0…4 (factor 2).
+        // Chunk k (at x = x₀ + 8k) interpolates cells 8k/factor + 0…2 (factor 4) or + 0…4 (factor 2).
         let reach = factor == 4 ? 2 : 4
-        var x = span.lowerBound, c = 0
-        while x < span.upperBound {
-            let base = (x - originX) / factor
+        for k in 0..<chunks {
+            let base = 8 * k / factor
             var miss: Float = 0
             for j in base...min(lastCell, base + reach) { miss = max(miss, cells[j]) }
-            chunks[c] = miss > tolerance ? 1 : 0
-            x += 8
-            c += 1
+            marks[k] = miss > tolerance ? 1 : 0
         }
     }
 }

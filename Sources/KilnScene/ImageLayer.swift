@@ -130,6 +130,11 @@ struct PreparedImage: PreparedLayer {
     /// Multiplies the texels' channels (a diagonal colour matrix, such as a text tint).
     var tint = SIMD4<Float>(1, 1, 1, 1)
 
+    /// The painter's inputs and the tint are all `paint` reads.
+    var contentKey: LayerContentKey? {
+        painter.map { .image($0.inputs, tint: tint) }
+    }
+
     var extent: PixelExtent? {
         painter.map { PixelExtent(rows: $0.rows, columns: $0.columns) } ?? .empty
     }

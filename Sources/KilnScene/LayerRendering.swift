@@ -74,9 +74,21 @@ public protocol PreparedLayer: Sendable {
     func paintOver(
         into band: PlanarBand, firstRow: Int, rows: Int, columns: Range<Int>, opacity: Float, pool: BandPool
     ) -> Bool
+
+    /// What alone determines the pixels `paint` gives, when the layer can say: two layers with
+    /// equal keys paint the same pixels into any band (an offscreen of such a layer is kept from
+    /// frame to frame, `OffscreenImages`). nil (the default): not known, never reused.
+    var contentKey: LayerContentKey? { get }
+}
+
+/// What alone determines a prepared layer's pixels (`PreparedLayer.contentKey`).
+public enum LayerContentKey: Equatable, Sendable {
+    /// A picture: the painter's inputs and the tint it multiplies the texels by.
+    case image(ImagePainter.Inputs, tint: SIMD4<Float>)
 }
 
 extension PreparedLayer {
+    public var contentKey: LayerContentKey? { nil }
     public var extent: PixelExtent? { nil }
     public func collectOffscreens(into list: inout [Offscreen]) {}
     public func paintOver(

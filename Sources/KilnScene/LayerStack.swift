@@ -44,6 +44,8 @@ public struct PreparedItem: Sendable {
         self.opacity = opacity
         self.colors = colors
         self.offscreen = offscreen
+        // The band pass applies these colours to the offscreen's image in place.
+        if colors != nil { offscreen?.coloursImageInPlace = true }
         extent = offscreen.map(\.extent) ?? layer.extent
     }
 }

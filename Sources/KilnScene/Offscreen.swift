@@ -67,6 +67,9 @@ public final class Offscreen: @unchecked Sendable {
         didSet { precondition(!readsReducedCopy || blur.isReducedOnly, "the blur has no reduced copy alone") }
     }
     var reduced: ReducedBlurSampler?
+    /// Set when the band pass applies colours to `image` in place (`composite` with colours):
+    /// the image then no longer holds the result, and the offscreen is never kept.
+    var coloursImageInPlace = false
 
     /// Whether the renderer must lend this offscreen a packed-texel buffer.
     var needsTexels: Bool { packsForSampling || readsReducedCopy }
@@ -87,6 +90,37 @@ public final class Offscreen: @unchecked Sendable {
         colors = nil
         blur = GaussianBlur(radius: 0)
         self.extent = extent
+        holdsGridValues = true
+    }
+
+    /// Set for a `ReducedGrid`'s samples or checks, whose columns are not frame columns.
+    private var holdsGridValues = false
+
+    /// How wide `image` must be: as wide as the frame for a layer (bands read it by frame
+    /// column), only as wide as the extent for grid values (a 4× grid's samples are a quarter
+    /// of the frame's width).
+    func imageWidth(canvas: Canvas) -> Int {
+        holdsGridValues ? max(1, extent.columns.upperBound) : canvas.width
+    }
+
+    /// What alone determines this offscreen's result (`image`, `texels` and `reduced` after
+    /// `render`) on `canvas`: the layer's content key, the colours and blur, the extent and what
+    /// is made for the consumer. nil when the layer has no key, or when the band pass alters
+    /// the image. Computed after the consumers have set `readsReducedCopy` and
+    /// `packsForSampling`.
+    func key(canvas: Canvas) -> OffscreenKey? {
+        guard !coloursImageInPlace, let layerKey = layer.contentKey else { return nil }
+        return OffscreenKey(
+            layer: layerKey, colors: colors, blurRadius: blur.radius, extent: extent,
+            packsForSampling: packsForSampling, readsReducedCopy: readsReducedCopy, canvas: canvas)
+    }
+
+    /// Takes the result of an earlier `render` of an offscreen with the same key, still held in
+    /// `image` and `texels`, instead of rendering.
+    func reuse(image: PlanarBand, texels: PackedTexels?, reduced: ReducedBlurSampler?) {
+        self.image = image
+        self.texels = texels
+        self.reduced = reduced
     }
 
     /// Paints the layer into `image` and blurs it, on `threads` workers.
@@ -199,13 +233,40 @@ final class OffscreenScratch: @unchecked Sendable {
     }
 }
 
+/// What determines an offscreen's result (`Offscreen.key`). Two offscreens with equal keys
+/// render the same pixels, so the second can take the first one's result.
+struct OffscreenKey: Equatable {
+    let layer: LayerContentKey
+    let colors: ColorMatrix?
+    let blurRadius: Double
+    let extent: PixelExtent
+    let packsForSampling: Bool
+    let readsReducedCopy: Bool
+    let canvas: Canvas
+}
+
 /// Offscreen images kept from frame to frame, so steady-state rendering does not allocate.
+///
+/// The `index`-th offscreen of each frame renders into the `index`-th image and packed copy.
+/// When it has a key (`Offscreen.key`: a still picture under a constant blur, say) the key is
+/// kept with them, and the next frame's `index`-th offscreen with an equal key takes the kept
+/// result instead of rendering again: the blurred cover under the podcast's moving warp is
+/// painted and blurred once, not every frame. A different key, or none, renders and replaces
+/// it, so at most one result is kept per offscreen, in the buffers it uses anyway. Equal keys
+/// mean equal pixels, so keeping changes when work happens, never the bytes.
 final class OffscreenImages: @unchecked Sendable {
     private var images: [PlanarBand] = []
     private var packed: [PackedTexels] = []
+    /// What the `index`-th image and packed copy hold, if known, and the reduced copy's sampler
+    /// (it reads the packed copy only).
+    private var kept: [Kept?] = []
 
-    /// The `index`-th image of this frame, with at least `rows` rows.
-    /// Shared by the offscreens of a frame, which render one after another.
+    struct Kept {
+        let key: OffscreenKey
+        let reduced: ReducedBlurSampler?
+    }
+
+    /// The blurs' workspace, shared by the offscreens of a frame, which render one after another.
     let blurWorkspace: BlurWorkspace
 
     init(threads: Int) {
@@ -218,12 +279,32 @@ final class OffscreenImages: @unchecked Sendable {
         return packed[index]
     }
 
+    /// The `index`-th image of this frame, at least `width` wide with at least `rows` rows.
     func image(_ index: Int, width: Int, rows: Int) -> PlanarBand {
         while images.count <= index { images.append(PlanarBand(width: width, rows: max(rows, 1))) }
-        if images[index].capacityRows < rows {
-            images[index] = PlanarBand(width: width, rows: rows)
+        let held = images[index]
+        if held.capacityRows < rows || held.width < width {
+            images[index] = PlanarBand(width: max(width, held.width), rows: max(rows, held.capacityRows))
+            forget(index)
         }
         return images[index]
+    }
+
+    /// The reduced-copy sampler kept with the `index`-th buffers when they hold the result for
+    /// `key`; nil when they do not.
+    func kept(_ index: Int, for key: OffscreenKey) -> Kept? {
+        guard index < kept.count, let entry = kept[index], entry.key == key else { return nil }
+        return entry
+    }
+
+    /// Records what the `index`-th buffers now hold (nil: not known).
+    func keep(_ index: Int, key: OffscreenKey?, reduced: ReducedBlurSampler?) {
+        while kept.count <= index { kept.append(nil) }
+        kept[index] = key.map { Kept(key: $0, reduced: reduced) }
+    }
+
+    private func forget(_ index: Int) {
+        if index < kept.count { kept[index] = nil }
     }
 }
 
@@ -237,16 +318,29 @@ extension LayerStack {
             scratch: (0..<max(threads, 1)).map { _ in OffscreenScratch(canvas: canvas) })
     }
 
-    func renderOffscreens(canvas: Canvas, threads: Int, images: OffscreenImages, scratch: [OffscreenScratch])
-    {
+    /// Returns how many offscreens took the result kept in `images` instead of rendering.
+    @discardableResult
+    func renderOffscreens(
+        canvas: Canvas, threads: Int, images: OffscreenImages, scratch: [OffscreenScratch]
+    ) -> Int {
+        var taken = 0
         var offscreens: [Offscreen] = []
         collectOffscreens(into: &offscreens)
         for (index, offscreen) in offscreens.enumerated() {
-            let image = images.image(index, width: canvas.width, rows: offscreen.extent.rows.count)
+            let image = images.image(
+                index, width: offscreen.imageWidth(canvas: canvas), rows: offscreen.extent.rows.count)
+            let texels = offscreen.needsTexels ? images.texels(index) : nil
+            let key = offscreen.key(canvas: canvas)
+            if let key, let kept = images.kept(index, for: key) {
+                offscreen.reuse(image: image, texels: texels, reduced: kept.reduced)
+                taken += 1
+                continue
+            }
             offscreen.render(
-                into: image, texels: offscreen.needsTexels ? images.texels(index) : nil,
-                threads: threads, bandHeight: canvas.bandHeight, scratch: scratch,
-                blurWorkspace: images.blurWorkspace)
+                into: image, texels: texels, threads: threads, bandHeight: canvas.bandHeight,
+                scratch: scratch, blurWorkspace: images.blurWorkspace)
+            images.keep(index, key: key, reduced: offscreen.reduced)
         }
+        return taken
     }
 }

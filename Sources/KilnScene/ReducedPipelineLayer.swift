@@ -19,6 +19,9 @@ struct ReducedPipelineLayer: PreparedLayer {
     let source: Offscreen
     /// The grid's samples, computed after `source` and before the bands.
     let samples: Offscreen
+    /// Each cell's miss (`ReducedGrid.misses`), then each chunk's mark (`markChunks`), computed
+    /// once a frame after `samples`, before the bands; nil without refinement.
+    let checks: (misses: Offscreen, marks: Offscreen)?
     let grid: ReducedGrid
     /// Set when cells the grid may miss are evaluated again pixel by pixel (`PixelPipeline.refine`).
     let pipeline: PixelPipeline?
@@ -57,8 +60,19 @@ struct ReducedPipelineLayer: PreparedLayer {
         let evaluation = GridEvaluation(source: blurred, pipeline: pipeline, grid: grid, centres: refines)
         let samples = Offscreen(
             samples: evaluation, extent: PixelExtent(rows: 0..<grid.imageRows, columns: 0..<grid.columns))
+        var checks: (Offscreen, Offscreen)?
+        if refines {
+            let misses = Offscreen(
+                samples: CellMisses(samples: samples, grid: grid),
+                extent: PixelExtent(rows: 0..<grid.cellRows, columns: 0..<grid.cellColumns))
+            let marks = Offscreen(
+                samples: ChunkMarks(misses: misses, grid: grid),
+                extent: PixelExtent(rows: 0..<grid.cellRows, columns: 0..<grid.chunks))
+            checks = (misses, marks)
+        }
         return ReducedPipelineLayer(
-            source: blurred, samples: samples, grid: grid, pipeline: refines ? pipeline : nil, extent: extent)
+            source: blurred, samples: samples, checks: checks, grid: grid, pipeline: refines ? pipeline : nil,
+            extent: extent)
     }
 
     /// How far (premultiplied, 0…1) a cell's centre may be from its corners' mean before its
@@ -83,10 +97,10 @@ struct ReducedPipelineLayer: PreparedLayer {
         pool.withBand { scratch in
             grid.enlarge(
                 image, into: band, firstRow: firstRow, rows: top..<bottom, columns: inside, scratch: scratch)
-            guard let pipeline, let reduced = source.reduced else { return }
+            guard let pipeline, let reduced = source.reduced, let marks = checks?.marks.image else { return }
             pipeline.refine(
-                band, firstRow: firstRow, rows: top..<bottom, columns: inside, grid: grid, samples: image,
-                source: reduced, tolerance: Self.tolerance, scratch: scratch)
+                band, firstRow: firstRow, rows: top..<bottom, columns: inside, grid: grid, marks: marks,
+                source: reduced)
         }
     }
 
@@ -94,6 +108,47 @@ struct ReducedPipelineLayer: PreparedLayer {
         source.layer.collectOffscreens(into: &list)
         list.append(source)
         list.append(samples)
+        if let checks {
+            list.append(checks.misses)
+            list.append(checks.marks)
+        }
+    }
+}
+
+/// Each cell's miss (`ReducedGrid.misses`): row i of what it paints is cell row i's, in the red
+/// plane.
+private struct CellMisses: PreparedLayer {
+    let samples: Offscreen
+    let grid: ReducedGrid
+
+    var extent: PixelExtent? { PixelExtent(rows: 0..<grid.cellRows, columns: 0..<grid.cellColumns) }
+
+    func paint(into band: PlanarBand, firstRow: Int, rows: Int, columns: Range<Int>, pool: BandPool) {
+        guard let image = samples.image else { preconditionFailure("checks made before the samples") }
+        for i in firstRow..<(firstRow + rows) {
+            grid.misses(image, cellRow: i, into: band.r + (i - firstRow) * band.stride)
+        }
+    }
+}
+
+/// Each chunk's mark (`ReducedGrid.markChunks`): row i of what it paints is cell row i's, in the
+/// red plane.
+private struct ChunkMarks: PreparedLayer {
+    let misses: Offscreen
+    let grid: ReducedGrid
+
+    var extent: PixelExtent? { PixelExtent(rows: 0..<grid.cellRows, columns: 0..<grid.chunks) }
+
+    func paint(into band: PlanarBand, firstRow: Int, rows: Int, columns: Range<Int>, pool: BandPool) {
+        guard let image = misses.image else { preconditionFailure("marks made before the misses") }
+        pool.withBand { scratch in
+            for i in firstRow..<(firstRow + rows) {
+                grid.markChunks(
+                    cellRow: i, misses: { image.r + $0 * image.stride },
+                    tolerance: ReducedPipelineLayer.tolerance,
+                    cells: scratch.r, chunks: band.r + (i - firstRow) * band.stride)
+            }
+        }
     }
 }
 

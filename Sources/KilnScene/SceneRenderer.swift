@@ -45,7 +45,7 @@ public final class SceneRenderer: @unchecked Sendable {
         } else {
             prepared = prepare(at: time)
         }
-        prepared.renderOffscreens(
+        offscreensKept = prepared.renderOffscreens(
             canvas: canvas, threads: threads, images: offscreenImages, scratch: offscreenScratch)
         let scheduler = BandScheduler(height: canvas.height, bandHeight: canvas.bandHeight, threads: threads)
         let workers = self.workers
@@ -68,6 +68,10 @@ public final class SceneRenderer: @unchecked Sendable {
     private func prepare(at time: Double) -> LayerStack {
         LayerStack(items: layers.compactMap { $0.prepare(at: time, canvas: canvas) })
     }
+
+    /// How many offscreens the last `render` took from the frame before it instead of rendering
+    /// them (`OffscreenImages`): a still picture under a constant blur, say. Never changes bytes.
+    public private(set) var offscreensKept = 0
 
     private let prefetched = PrefetchSlot()
     private lazy var offscreenImages = OffscreenImages(threads: threads)

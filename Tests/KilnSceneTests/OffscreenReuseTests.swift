@@ -1,0 +1,143 @@
+import Foundation
+import KilnModel
+import KilnRaster
+import KilnScene
+import XCTest
+
+/// Offscreens kept from frame to frame (`OffscreenImages`): a renderer that painted the frames
+/// before must give the same bytes as a fresh one (a preview of that frame alone), whatever
+/// animates, and keep only what did not change.
+final class OffscreenReuseTests: XCTestCase {
+    let photo = Fixture.repositoryRoot.appendingPathComponent("jobs/photos/dusk.png").path
+    let warp =
+        #"{"backgroundWarp": {"strength": 60, "speed": 0.1, "edges": "clamp", "noise": {"generate": {"seed": 3, "size": 32, "cells": 2, "octaves": 2}}}}"#
+    /// Eleven frames, 0…1 s.
+    let times = (0...10).map { Double($0) / 10 }
+
+    /// A 320 × 180 job: a solid, then `layers`.
+    func job(_ layers: String...) throws -> Job {
+        try Fixture.job(
+            """
+            {"kiln": 1, "output": {"width": 320, "height": 180, "fps": 30, "duration": 2},
+             "layers": [{"type": "solid", "color": "#203040"}, \(layers.joined(separator: ", "))]}
+            """)
+    }
+
+    /// The picture, 240 × 150 at `position` (its top left), with `effects` and the layer
+    /// properties in `extra`.
+    func image(
+        _ effects: String, _ extra: String = "", position: String = "[40, 15]", size: String = "[240, 150]"
+    ) -> String {
+        """
+        {"type": "image", "path": "\(photo)", "size": \(size), "fit": "fill", "position": \(position),
+         "anchor": [0, 0], "effects": [\(effects)]\(extra)}
+        """
+    }
+
+    /// RGBA and YUV bytes of one frame.
+    func frame(_ renderer: SceneRenderer, at time: Double, next: Double?) -> [UInt8] {
+        let canvas = renderer.canvas
+        let rgba = RGBA8Frame(width: canvas.width, height: canvas.height)
+        let yuv = YUV420Frame(width: canvas.width, height: canvas.height)
+        renderer.render(at: time, prefetching: next, yuv: yuv, rgba: rgba)
+        let w = canvas.width, h = canvas.height
+        return rgba.byteArray + Array(UnsafeBufferPointer(start: yuv.y, count: w * h))
+            + Array(UnsafeBufferPointer(start: yuv.u, count: w * h / 4))
+            + Array(UnsafeBufferPointer(start: yuv.v, count: w * h / 4))
+    }
+
+    /// Renders `times` in order on one renderer (prefetching the next frame, as the export does)
+    /// and each on a fresh renderer: the bytes must match frame by frame. Returns how many
+    /// offscreens the first renderer kept, per frame.
+    @discardableResult
+    func assertSequentialMatchesFresh(
+        _ job: Job, threads: Int = 2, file: StaticString = #filePath, line: UInt = #line
+    ) -> [Int] {
+        let canvas = Canvas(width: job.output.width, height: job.output.height)
+        let sequential = SceneRenderer(layers: job.layers, canvas: canvas, threads: threads)
+        var kept: [Int] = []
+        for (n, time) in times.enumerated() {
+            let next = n + 1 < times.count ? times[n + 1] : nil
+            let bytes = frame(sequential, at: time, next: next)
+            kept.append(sequential.offscreensKept)
+            let fresh = SceneRenderer(layers: job.layers, canvas: canvas, threads: 1)
+            XCTAssertEqual(
+                bytes, frame(fresh, at: time, next: nil), "frame at \(time) s differs", file: file, line: line
+            )
+        }
+        return kept
+    }
+
+    /// The podcast's case: a still picture under a constant blur, warped by a flowing warp. The
+    /// blur is kept from the first frame on, and the frames match a fresh renderer's.
+    func testStillBlurredPictureUnderFlowingWarpIsKept() throws {
+        let kept = assertSequentialMatchesFresh(
+            try job(image(#"{"blur": 20}, "# + warp + #", {"brightness": -0.15}"#)))
+        XCTAssertEqual(kept, [0] + Array(repeating: 1, count: times.count - 1))
+        // The same on one thread and on three.
+        assertSequentialMatchesFresh(try job(image(#"{"blur": 20}, "# + warp)), threads: 1)
+        assertSequentialMatchesFresh(try job(image(#"{"blur": 20}, "# + warp)), threads: 3)
+    }
+
+    /// A still blurred picture composited straight from its offscreen is kept; one with colours
+    /// after the blur is not (the band pass applies them to the offscreen in place).
+    func testBlurWithColoursAfterItIsNotKept() throws {
+        XCTAssertEqual(assertSequentialMatchesFresh(try job(image(#"{"blur": 20}"#))).reduce(0, +), 10)
+        XCTAssertEqual(assertSequentialMatchesFresh(try job(image(#"{"blur": 6}"#))).reduce(0, +), 10)
+        let coloured = assertSequentialMatchesFresh(try job(image(#"{"blur": 20}, {"brightness": -0.3}"#)))
+        XCTAssertEqual(coloured.reduce(0, +), 0)
+        // Colours before the blur are part of what is kept.
+        let before = assertSequentialMatchesFresh(
+            try job(image(#"{"brightness": -0.3}, {"blur": 20}, "# + warp)))
+        XCTAssertEqual(before.reduce(0, +), 10)
+    }
+
+    /// Opacity is applied after the offscreen: the blur is still kept, and the frames match.
+    func testAnimatedOpacity() throws {
+        let layer = image(
+            #"{"blur": 20}, "# + warp, #", "opacity": {"keyframes": [{"t": 0, "v": 0.2}, {"t": 1, "v": 1}]}"#)
+        XCTAssertEqual(assertSequentialMatchesFresh(try job(layer)).reduce(0, +), 10)
+    }
+
+    /// What moves or changes the picture under the blur is never kept while it animates.
+    func testAnimatedTransformAndBlurAreNotKept() throws {
+        let moving = #"{"keyframes": [{"t": 0, "v": [20, 10]}, {"t": 1, "v": [60, 30]}]}"#
+        let cases = [
+            ("", moving),
+            (#", "scale": {"keyframes": [{"t": 0, "v": 0.8}, {"t": 1, "v": 1.1}]}"#, "[40, 15]"),
+            (#", "rotation": {"keyframes": [{"t": 0, "v": 0}, {"t": 1, "v": 15}]}"#, "[40, 15]"),
+        ]
+        for (extra, position) in cases {
+            let layer = image(#"{"blur": 20}, "# + warp, extra, position: position)
+            XCTAssertEqual(assertSequentialMatchesFresh(try job(layer)).reduce(0, +), 0, extra + position)
+        }
+        let growing = image(
+            #"{"blur": 20}, "# + warp,
+            size: #"{"keyframes": [{"t": 0, "v": [200, 120]}, {"t": 1, "v": [240, 150]}]}"#)
+        XCTAssertEqual(assertSequentialMatchesFresh(try job(growing)).reduce(0, +), 0)
+        let blur = #"{"blur": {"keyframes": [{"t": 0, "v": 18}, {"t": 1, "v": 30}]}}, "#
+        XCTAssertEqual(assertSequentialMatchesFresh(try job(image(blur + warp))).reduce(0, +), 0)
+        let colours = #"{"brightness": {"keyframes": [{"t": 0, "v": 0}, {"t": 1, "v": -0.4}]}}, {"blur": 20}"#
+        XCTAssertEqual(assertSequentialMatchesFresh(try job(image(colours))).reduce(0, +), 0)
+    }
+
+    /// A layer that appears through a transition part-way: nothing before it, the transition's
+    /// frames (moving and scaling it) not kept, kept again once it has settled.
+    func testTransitionAppearing() throws {
+        let layer = image(
+            #"{"blur": 20}, "# + warp,
+            #", "appear": 0.25, "transition": "twirl", "transitionAnimation": {"duration": 0.3}"#)
+        let kept = assertSequentialMatchesFresh(try job(layer))
+        XCTAssertEqual(Array(kept[0...3]), [0, 0, 0, 0], "\(kept)")
+        XCTAssertEqual(kept.last, 1, "\(kept)")
+    }
+
+    /// A second blurred layer appearing below the first shifts the offscreens' order: each is
+    /// rendered again where what the buffers hold differs, and the frames still match.
+    func testOffscreensShiftingOrder() throws {
+        let below = image(#"{"blur": 24}"#, #", "appear": 0.45"#, position: "[0, 0]")
+        let kept = assertSequentialMatchesFresh(try job(below, image(#"{"blur": 20}, "# + warp)))
+        XCTAssertEqual(kept[1], 1, "\(kept)")
+        XCTAssertEqual(kept.last, 2, "\(kept)")
+    }
+}
