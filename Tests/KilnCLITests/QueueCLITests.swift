@@ -226,34 +226,4 @@ final class PostgresQueueCLITests: QueueTestCase {
             XCTAssertEqual(try VideoDecodeBack.decode(path: output).decodedFrameCount, frames[name])
         }
     }
-
-    /// The server restarts mid-render: the heartbeat and the worker's own connection reconnect
-    /// within the lease, and the same attempt completes.
-    func testAWorkerRidesOutAServerRestart() throws {
-        guard let dir = ProcessInfo.processInfo.environment["KILN_TEST_POSTGRES_DIR"], !dir.isEmpty else {
-            throw XCTSkip("KILN_TEST_POSTGRES_DIR is not set")
-        }
-        let job = try writeJob("long", frames: 240, size: (1280, 720), slow: true)
-        XCTAssertEqual(try kiln(["enqueue", job]).status, 0)
-        let worker = try startWorker(
-            ["--drain", "--threads", "1"], name: "survivor", environment: ["KILN_QUEUE_LEASE_SECONDS": "20"])
-        try waitUntil(60, "the render to be under way") {
-            (try status().first?["progress"] as? Double ?? 0) > 5
-        }
-        let restart = try KilnProcess.tool(
-            "/bin/bash",
-            [
-                KilnProcess.repositoryRoot.appendingPathComponent("scripts/postgres-test-cluster.sh").path,
-                "restart", dir,
-            ])
-        XCTAssertEqual(restart?.status, 0, restart?.stderr ?? "")
-        worker.waitUntilExit()
-        XCTAssertEqual(worker.terminationStatus, 0, workerLog("survivor"))
-        let jobs = try status()
-        XCTAssertEqual(jobs.first?["state"] as? String, "completed", workerLog("survivor"))
-        XCTAssertEqual((jobs.first?["attempts"] as? [Any])?.count, 1, "the same attempt finished")
-        XCTAssertEqual(
-            try VideoDecodeBack.decode(path: outputs.appendingPathComponent("long.mp4").path)
-                .decodedFrameCount, 240)
-    }
 }
