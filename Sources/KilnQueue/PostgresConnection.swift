@@ -58,8 +58,6 @@ public final class PostgresConnection {
     /// Rows changed by the last INSERT/UPDATE/DELETE.
     public private(set) var changes = 0
 
-    public var isConnected: Bool { connection.map { PQstatus($0) == CONNECTION_OK } ?? false }
-
     /// Runs one statement (or several, without parameters).
     public func execute(_ sql: String) throws(PostgresError) {
         _ = try query(sql, [])

@@ -76,7 +76,8 @@ public final class QueueStore: JobStore {
         return id
     }
 
-    static func iso(_ seconds: Double) -> String {
+    /// Wall seconds as ISO 8601 (UTC), as the queue's logs and status print times.
+    public static func iso(_ seconds: Double) -> String {
         ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: seconds))
     }
 

@@ -9,9 +9,6 @@ public struct SQLiteError: Error, CustomStringConvertible, Sendable {
 
     /// SQLITE_BUSY / SQLITE_LOCKED: another connection holds the write lock past the busy timeout.
     public var isBusy: Bool { code & 0xFF == SQLITE_BUSY || code & 0xFF == SQLITE_LOCKED }
-    /// SQLITE_FULL / SQLITE_IOERR: the disk, not the data.
-    public var isStorage: Bool { code & 0xFF == SQLITE_FULL || code & 0xFF == SQLITE_IOERR }
-    public var isConstraint: Bool { code & 0xFF == SQLITE_CONSTRAINT }
 
     public var description: String {
         "SQLite error \(code): \(message)" + (sql.map { " (in: \($0.prefix(120)))" } ?? "")

@@ -49,7 +49,7 @@ public struct Scheduler {
                     jobs += try JobSubmission.requests(
                         jobFiles: [schedule.jobFile], options: options, now: now)
                 } catch {
-                    notes.append("fire at \(Self.iso(fire)) not enqueued: \(error)")
+                    notes.append("fire at \(QueueStore.iso(fire)) not enqueued: \(error)")
                 }
             }
             let note = notes.isEmpty ? nil : notes.joined(separator: "; ")
@@ -62,7 +62,4 @@ public struct Scheduler {
         return enqueued
     }
 
-    static func iso(_ seconds: Double) -> String {
-        ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: seconds))
-    }
 }

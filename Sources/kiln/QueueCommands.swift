@@ -234,10 +234,9 @@ enum StatusCommand {
         text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
     }
 
+    /// A time for JSON: ISO 8601, or null.
     static func iso(_ seconds: Double?) -> Any {
-        guard let seconds else { return NSNull() }
-        let formatter = ISO8601DateFormatter()
-        return formatter.string(from: Date(timeIntervalSince1970: seconds))
+        seconds.map(QueueStore.iso) ?? NSNull()
     }
 
     static func describe(_ job: QueuedJob, attempts: [AttemptRecord]) -> [String: Any] {
