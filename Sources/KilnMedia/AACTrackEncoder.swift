@@ -1,11 +1,15 @@
 import CFFmpeg
 
 /// The MP4's audio track: FFmpeg's native AAC-LC encoder at `AudioFormat` (48 kHz stereo), fed
-/// from an `AudioSampleSource` in step with the video so the muxer interleaves them closely.
+/// from an `AudioSampleSource` in step with the video so the muxer interleaves them closely, and
+/// ended exactly where the video ends. Shared by `MP4VideoWriter` and `SegmentAssembler`, so a
+/// monolithic file and an assembled one get the same track.
 final class AACTrackEncoder {
     static let bitRate = 192_000
 
     private let source: any AudioSampleSource
+    private let frameRateNumerator: Int
+    private let frameRateDenominator: Int
     private var codecContext: UnsafeMutablePointer<AVCodecContext>?
     private var frame: UnsafeMutablePointer<AVFrame>?
     private var packet: UnsafeMutablePointer<AVPacket>?
@@ -17,9 +21,11 @@ final class AACTrackEncoder {
 
     init(
         source: any AudioSampleSource, formatContext: UnsafeMutablePointer<AVFormatContext>,
-        globalHeader: Bool
+        globalHeader: Bool, frameRateNumerator: Int, frameRateDenominator: Int
     ) throws(MediaError) {
         self.source = source
+        self.frameRateNumerator = frameRateNumerator
+        self.frameRateDenominator = frameRateDenominator
         let codec = try require(
             avcodec_find_encoder(AV_CODEC_ID_AAC), "avcodec_find_encoder", "no AAC encoder in this FFmpeg")
         stream = try require(avformat_new_stream(formatContext, nil), "avformat_new_stream")
@@ -57,24 +63,46 @@ final class AACTrackEncoder {
 
     deinit { release() }
 
-    /// Encodes whole encoder frames while they end at or before `sampleCount`.
-    func encode(upTo sampleCount: Int, write: (UnsafeMutablePointer<AVPacket>) throws(MediaError) -> Void)
-        throws(MediaError)
-    {
-        while samplesEncoded + frameSize <= sampleCount {
-            try encodeFrame(samples: frameSize, write: write)
+    /// The audio sample at which video frame n starts: n·den/num seconds at 48 kHz, rounded once.
+    private func samples(atVideoFrame n: Int) -> Int {
+        let rate = AudioFormat.sampleRate
+        let (scaled, overflow) = n.multipliedReportingOverflow(by: frameRateDenominator * rate)
+        if overflow {
+            return Int(
+                (Double(n) * Double(frameRateDenominator * rate) / Double(frameRateNumerator)).rounded())
         }
+        return (scaled + frameRateNumerator / 2) / frameRateNumerator
     }
 
-    /// Encodes the remainder up to exactly `sampleCount` (the video's duration) and drains the encoder.
-    func finish(at sampleCount: Int, write: (UnsafeMutablePointer<AVPacket>) throws(MediaError) -> Void)
+    /// Encodes whole encoder frames while they end at or before the start of video frame `frame`.
+    func encode(
+        throughVideoFrame frame: Int, write: (UnsafeMutablePointer<AVPacket>) throws(MediaError) -> Void
+    )
         throws(MediaError)
     {
+        try encode(upTo: samples(atVideoFrame: frame), write: write)
+    }
+
+    /// Encodes the remainder up to exactly the end of `videoFrames` frames and drains the encoder.
+    func finish(videoFrames: Int, write: (UnsafeMutablePointer<AVPacket>) throws(MediaError) -> Void)
+        throws(MediaError)
+    {
+        let sampleCount = samples(atVideoFrame: videoFrames)
         try encode(upTo: sampleCount, write: write)
         let rest = sampleCount - samplesEncoded
         if rest > 0 { try encodeFrame(samples: rest, write: write) }
         try check(avcodec_send_frame(codecContext, nil), "avcodec_send_frame(aac)")
         try drain(write)
+    }
+
+    private func encode(
+        upTo sampleCount: Int, write: (UnsafeMutablePointer<AVPacket>) throws(MediaError) -> Void
+    )
+        throws(MediaError)
+    {
+        while samplesEncoded + frameSize <= sampleCount {
+            try encodeFrame(samples: frameSize, write: write)
+        }
     }
 
     private func encodeFrame(samples: Int, write: (UnsafeMutablePointer<AVPacket>) throws(MediaError) -> Void)

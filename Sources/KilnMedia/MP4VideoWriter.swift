@@ -59,7 +59,7 @@ public final class MP4VideoWriter: @unchecked Sendable {
             try check(avcodec_send_frame(codecContext, frame), "avcodec_send_frame")
             framesAppended += 1
             try writeAvailablePackets()
-            try audio?.encode(upTo: audioSamples(atFrame: framesAppended), write: writeInterleaved)
+            try audio?.encode(throughVideoFrame: framesAppended, write: writeInterleaved)
         } catch {
             release()
             throw error
@@ -77,7 +77,7 @@ public final class MP4VideoWriter: @unchecked Sendable {
         do throws(MediaError) {
             try check(avcodec_send_frame(codecContext, nil), "avcodec_send_frame")
             try writeAvailablePackets()
-            try audio?.finish(at: audioSamples(atFrame: framesAppended), write: writeInterleaved)
+            try audio?.finish(videoFrames: framesAppended, write: writeInterleaved)
             try check(av_write_trailer(formatContext), "av_write_trailer")
             try check(avio_closep(&formatContext.pointee.pb), "avio_closep")
         } catch {
@@ -95,18 +95,6 @@ public final class MP4VideoWriter: @unchecked Sendable {
     }
 
     // MARK: - Setup
-
-    /// The audio sample at which video frame n starts: n·den/num seconds at 48 kHz, rounded once.
-    func audioSamples(atFrame n: Int) -> Int {
-        let rate = AudioFormat.sampleRate
-        let (scaled, overflow) = n.multipliedReportingOverflow(by: settings.frameRateDenominator * rate)
-        if overflow {
-            return Int(
-                (Double(n) * Double(settings.frameRateDenominator * rate)
-                    / Double(settings.frameRateNumerator)).rounded())
-        }
-        return (scaled + settings.frameRateNumerator / 2) / settings.frameRateNumerator
-    }
 
     private func open(path: String, audioSource: (any AudioSampleSource)?) throws(MediaError) {
         try check(
@@ -138,7 +126,9 @@ public final class MP4VideoWriter: @unchecked Sendable {
         if let audioSource {
             audio = try AACTrackEncoder(
                 source: audioSource, formatContext: formatContext,
-                globalHeader: formatContext.pointee.oformat.pointee.flags & kiln_avfmt_globalheader() != 0)
+                globalHeader: formatContext.pointee.oformat.pointee.flags & kiln_avfmt_globalheader() != 0,
+                frameRateNumerator: settings.frameRateNumerator,
+                frameRateDenominator: settings.frameRateDenominator)
         }
 
         if formatContext.pointee.oformat.pointee.flags & kiln_avfmt_flag_nofile() == 0 {

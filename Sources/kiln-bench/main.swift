@@ -50,7 +50,8 @@ struct Options {
                     fused SIMD pass) against RGBA→YUV with libswscale; libx264 encode at veryfast and
                     medium on the same frames (1 encoder thread, so the cost is per core); a Gaussian blur
                     of the whole frame at σ = 3 and σ = 30; pixel effects; the transcript overlay, also on
-                    its own (the frame with it minus the frame without it, in the same run).
+                    its own (the frame with it minus the frame without it, in the same run); assembling
+                    a 10-minute video from ten 60 s segments by stream copy (--only assembly).
 
                     --only TEXT   measure only the rows whose names contain TEXT (case-insensitive),
                                   e.g. --only transcript, --only "gaussian blur"
@@ -494,6 +495,89 @@ if wants("libx264 veryfast encode", "libx264 medium encode") {
     }
 }
 
+// Assembly (issue 7): a 10-minute 1080p video joined from ten 60 s segments by stream copy, with
+// and without a 10-minute AAC track encoded alongside. The ten segments are copies of one 60 s
+// encode (ultrafast, a bar moving over a flat background: it is only input), whose encoding time
+// is shown too, as what re-encoding instead of copying would start from.
+var assemblyLines: [(name: String, seconds: Double, realTime: Double, megabytes: Double)] = []
+if wants("assembly") {
+    final class Tone: AudioSampleSource {
+        private var position = 0
+        func fill(left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>, count: Int) {
+            for i in 0..<count {
+                left[i] = Float(
+                    0.5 * sin(2 * .pi * 440 * Double(position + i) / Double(AudioFormat.sampleRate)))
+                right[i] = left[i]
+            }
+            position += count
+        }
+    }
+    func seconds(_ body: () throws -> Void) rethrows -> Double {
+        let start = DispatchTime.now().uptimeNanoseconds
+        try body()
+        return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    }
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "kiln-bench-assembly-\(getpid())")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    do {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let segmentSeconds = 60, segmentCount = 10, rate = 30
+        let sizeName = (width, height) == (1920, 1080) ? "1080p" : "\(width)×\(height)"
+        let input = directory.appendingPathComponent("input.mp4").path
+        let settings = VideoSettings(
+            width: width, height: height, frameRateNumerator: rate, frameRateDenominator: 1, crf: 18,
+            preset: "ultrafast", gop: 60)
+        let source = YUV420Frame(width: width, height: height)  // chroma stays neutral grey
+        let encodeSeconds = try seconds {
+            let writer = try MP4VideoWriter(path: input, settings: settings)
+            for n in 0..<(segmentSeconds * rate) {
+                // A 64 px bar moving 8 px a frame over a flat background: cheap to draw and to encode.
+                let bar = (n * 8) % (width - 64)
+                for row in 0..<height {
+                    let line = source.y + row * source.yStride
+                    line.update(repeating: 60, count: width)
+                    (line + bar).update(repeating: 200, count: 64)
+                }
+                try writer.append(
+                    y: source.y, yStride: source.yStride, u: source.u, v: source.v, uvStride: source.uvStride)
+            }
+            try writer.finish()
+        }
+        let segments = try (0..<segmentCount).map { index -> String in
+            let path = directory.appendingPathComponent("segment-\(index).mp4").path
+            try FileManager.default.copyItem(atPath: input, toPath: path)
+            return path
+        }
+        let total = Double(segmentSeconds * segmentCount)
+        let output = directory.appendingPathComponent("assembled.mp4").path
+        for (name, audio) in [
+            ("assembly, 10 min \(sizeName) from 10 segments (stream copy)", nil),
+            ("assembly, same + 10 min AAC track encoded", Tone()),
+        ] as [(String, Tone?)] {
+            unlink(output)
+            var summary: AssemblySummary?
+            let time = try seconds {
+                summary = try SegmentAssembler.assemble(segments: segments, to: output, audio: audio)
+            }
+            guard summary?.frameCount == segmentSeconds * segmentCount * rate else {
+                fail("assembly wrote \(summary?.frameCount ?? 0) frames")
+            }
+            // The copy's cost follows the bytes, not the frames: real footage is many times larger.
+            let bytes = (try FileManager.default.attributesOfItem(atPath: output)[.size] as? Int) ?? 0
+            assemblyLines.append((name, time, total / time, Double(bytes) / 1e6))
+        }
+        assemblyLines.append(
+            (
+                "encode of one 60 s segment (ultrafast, input)", encodeSeconds,
+                Double(segmentSeconds) / encodeSeconds,
+                0
+            ))
+    } catch {
+        fail("assembly: \(error)")
+    }
+}
+
 /// ms per frame for libx264 (one thread, CRF 18) encoding `frames`: the median of three whole
 /// encodes, since one encode of a few dozen frames swings by ±20 % on a shared host.
 @MainActor func x264Milliseconds(_ frames: [YUV420Frame], preset: String) -> Double {
@@ -561,6 +645,9 @@ if options.json {
         },
     ]
     object["ratios"] = Dictionary(uniqueKeysWithValues: ratios.map { ($0.0, $0.1) })
+    object["assembly"] = assemblyLines.map {
+        ["name": $0.name, "seconds": $0.seconds, "realTime": $0.realTime, "megabytes": $0.megabytes]
+    }
     let data = try! JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .prettyPrinted])
     print(String(decoding: data, as: UTF8.self))
 } else {
@@ -575,4 +662,20 @@ if options.json {
     }
     print("")
     for (name, value) in ratios { print(String(format: "%@: %.2f", name, value)) }
+    if !assemblyLines.isEmpty {
+        print("")
+        for line in assemblyLines {
+            print(
+                line.name.padding(toLength: 56, withPad: " ", startingAt: 0)
+                    + String(format: "%8.2f s %9.1f× real time", line.seconds, line.realTime)
+                    + (line.megabytes > 0 ? String(format: ", %.0f MB written", line.megabytes) : ""))
+        }
+        if let encode = assemblyLines.last, let copy = assemblyLines.first, assemblyLines.count == 3 {
+            print(
+                String(
+                    format:
+                        "a re-encode of the 10 min at that preset would cost ≥ %.0f s, %.0f× the stream copy",
+                    encode.seconds * 10, encode.seconds * 10 / copy.seconds))
+        }
+    }
 }
