@@ -282,6 +282,32 @@ final class SegmentAssemblerTests: XCTestCase {
         }
     }
 
+    func testProbeAndAssemblyTellASegmentThatDoesNotStartWithAKeyframe() throws {
+        let ffmpeg = "/usr/bin/ffmpeg"
+        guard FileManager.default.isExecutableFile(atPath: ffmpeg) else {
+            throw XCTSkip("\(ffmpeg) not installed")
+        }
+        let directory = try TemporaryDirectory()
+        let whole = directory.path("whole.mp4"), headless = directory.path("headless.mp4")
+        // No B-frames, so what is left after the IDR frame is a plain run of P-frames.
+        try BarClip.write(0..<8, to: whole, settings: BarClip.settings(preset: "ultrafast"))
+        // A fixture made by the ffmpeg program (the product itself never runs it): the IDR packet dropped.
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: ffmpeg)
+        process.arguments = [
+            "-v", "error", "-y", "-i", whole, "-c", "copy", "-bsf:v", "noise=drop=eq(n\\,0)", headless,
+        ]
+        try process.run()
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0)
+        let probed = try SegmentFile.probe(path: headless)
+        XCTAssertEqual(probed.frameCount, 7)
+        XCTAssertFalse(probed.startsWithKeyframe)
+        XCTAssertTrue(try SegmentFile.probe(path: whole).startsWithKeyframe)
+        try assertRefused(
+            [whole, headless], in: directory, naming: headless, saying: "does not start with a keyframe")
+    }
+
     func testRefusesAnEmptyList() throws {
         let directory = try TemporaryDirectory()
         try assertRefused([], in: directory, naming: "", saying: "no segments")
