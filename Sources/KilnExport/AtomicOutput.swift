@@ -29,8 +29,10 @@ public final class AtomicOutputFile: @unchecked Sendable {
         }
         let ext = finalURL.pathExtension.isEmpty ? "" : "." + finalURL.pathExtension
         let token = UInt32.random(in: 0...UInt32.max)
+        // The host is in the name because outputs may be on storage shared by many hosts, and
+        // only this host can tell whether one of its processes is gone.
         temporaryURL = directory.appendingPathComponent(
-            ".\(finalURL.lastPathComponent).kiln-\(getpid())-\(String(token, radix: 16))\(ext)")
+            ".\(finalURL.lastPathComponent).kiln-\(getpid())-\(String(token, radix: 16))@\(Self.host)\(ext)")
     }
 
     /// Writes `bytes` to the temp file (for small outputs such as PNG previews).
@@ -85,4 +87,33 @@ public final class AtomicOutputFile: @unchecked Sendable {
     deinit { discard() }
 
     static func errnoText() -> String { String(cString: strerror(errno)) }
+
+    /// This host's name as temp file names carry it (no '/' or '@', bounded length).
+    static let host: String = {
+        let name = ProcessInfo.processInfo.hostName.filter { $0 != "/" && $0 != "@" }
+        return String((name.isEmpty ? "localhost" : name).prefix(64))
+    }()
+}
+
+/// Temp files an earlier attempt left beside an output when its process was killed (named
+/// `.NAME.kiln-PID-TOKEN@HOST.EXT` by `AtomicOutputFile`): removed once that process is gone.
+/// Files of other hosts are left alone, since their processes cannot be seen from here.
+public enum StaleTemporaryFiles {
+    public static func remove(besides output: URL, log: (String) -> Void) {
+        let directory = output.deletingLastPathComponent()
+        let prefix = ".\(output.lastPathComponent).kiln-"
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return }
+        for name in names where name.hasPrefix(prefix) {
+            let rest = name.dropFirst(prefix.count)
+            guard let dash = rest.firstIndex(of: "-"), let pid = Int32(rest[..<dash]),
+                let at = rest.firstIndex(of: "@"),
+                rest[rest.index(after: at)...].hasPrefix(AtomicOutputFile.host + ".")
+                    || rest[rest.index(after: at)...] == AtomicOutputFile.host
+            else { continue }
+            guard !FileManager.default.fileExists(atPath: "/proc/\(pid)") else { continue }
+            if unlink(directory.appendingPathComponent(name).path) == 0 {
+                log("removed \(name), left by a process (pid \(pid)) that is gone")
+            }
+        }
+    }
 }

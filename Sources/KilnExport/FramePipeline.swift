@@ -32,11 +32,14 @@ public struct VideoExport: Sendable {
     public let output: URL
     public let threads: Int
     public let poolSize = 3
+    /// When set, every rendered frame's digest is appended here (determinism checks).
+    public var frameHashes: FrameHashLog?
 
-    public init(job: Job, output: URL? = nil, threads: Int? = nil) {
+    public init(job: Job, output: URL? = nil, threads: Int? = nil, frameHashes: FrameHashLog? = nil) {
         self.job = job
         self.output = output ?? job.output.path
         self.threads = max(1, threads ?? ProcessInfo.processInfo.activeProcessorCount)
+        self.frameHashes = frameHashes
     }
 
     public var videoSettings: VideoSettings {
@@ -75,8 +78,39 @@ public struct VideoExport: Sendable {
             throw .media(error)
         }
         let o = job.output
-        let renderer = SceneRenderer(
-            layers: job.layers, canvas: Canvas(width: o.width, height: o.height), threads: threads)
+        try encode(
+            frames: 0..<o.frameCount, renderer: makeRenderer(), writer: writer, cancellation: cancellation
+        ) { done in
+            // One step per rendered frame; the last is reported once the file is committed.
+            if done < o.frameCount {
+                progress?(
+                    ExportProgress(
+                        frame: done, totalFrames: o.frameCount,
+                        elapsedSeconds: Date().timeIntervalSince(start)))
+            }
+        }
+        if let signal = cancellation.cancelledBySignal { throw .cancelled(signal: signal) }
+        if let beforeCommit, !beforeCommit() { throw .cancelled(signal: CancellationFlag.leaseLost) }
+        try file.commit()
+        let elapsed = Date().timeIntervalSince(start)
+        progress?(ExportProgress(frame: o.frameCount, totalFrames: o.frameCount, elapsedSeconds: elapsed))
+        return ExportSummary(output: output, frames: o.frameCount, elapsedSeconds: elapsed)
+    }
+
+    func makeRenderer() -> SceneRenderer {
+        SceneRenderer(
+            layers: job.layers, canvas: Canvas(width: job.output.width, height: job.output.height),
+            threads: threads)
+    }
+
+    /// Renders `frames` in order into `writer` and finishes it: the renderer fills frame n+1
+    /// while the encoder thread encodes frame n. `progress` gets the number of frames of the range
+    /// rendered so far. On any failure or cancellation the writer is aborted.
+    func encode(
+        frames range: Range<Int>, renderer: SceneRenderer, writer: MP4VideoWriter,
+        cancellation: CancellationFlag, progress: (Int) -> Void
+    ) throws(ExportError) {
+        let o = job.output
         let encoder = EncoderThread(
             writer: writer,
             frames: (0..<poolSize).map { _ in
@@ -84,22 +118,17 @@ public struct VideoExport: Sendable {
             })
         encoder.start()
         var failure: ExportError?
-        for n in 0..<o.frameCount {
+        for n in range {
             if let signal = cancellation.cancelledBySignal {
                 failure = .cancelled(signal: signal)
                 break
             }
             guard let frame = encoder.takeFreeFrame() else { break }  // the encoder failed
-            let next = n + 1 < o.frameCount ? o.time(ofFrame: n + 1) : nil
+            let next = n + 1 < range.upperBound ? o.time(ofFrame: n + 1) : nil
             renderer.render(at: o.time(ofFrame: n), prefetching: next, yuv: frame, rgba: nil)
+            frameHashes?.record(frame: n, frame)
             encoder.submit(frame)
-            // One step per rendered frame; the last is reported once the file is committed.
-            if n + 1 < o.frameCount {
-                progress?(
-                    ExportProgress(
-                        frame: n + 1, totalFrames: o.frameCount,
-                        elapsedSeconds: Date().timeIntervalSince(start)))
-            }
+            progress(n + 1 - range.lowerBound)
         }
         let encodeError = encoder.finish()
         if let encodeError, failure == nil { failure = .media(encodeError) }
@@ -113,12 +142,6 @@ public struct VideoExport: Sendable {
             writer.abort()
             throw .media(error)
         }
-        if let signal = cancellation.cancelledBySignal { throw .cancelled(signal: signal) }
-        if let beforeCommit, !beforeCommit() { throw .cancelled(signal: CancellationFlag.leaseLost) }
-        try file.commit()
-        let elapsed = Date().timeIntervalSince(start)
-        progress?(ExportProgress(frame: o.frameCount, totalFrames: o.frameCount, elapsedSeconds: elapsed))
-        return ExportSummary(output: output, frames: o.frameCount, elapsedSeconds: elapsed)
     }
 }
 

@@ -29,6 +29,8 @@ public protocol JobStore: AnyObject {
     func prune(endedBefore before: Double) throws -> Int
     func job(id: Int64) throws -> QueuedJob?
     func jobs(states: [JobState]?) throws -> [QueuedJob]
+    /// A split job's segment tasks, in frame order.
+    func segments(ofJob id: Int64) throws -> [QueuedJob]
     func attempts(jobID: Int64) throws -> [AttemptRecord]
     /// Lines for `kiln logs`, oldest first: (wall seconds, message).
     func events(jobID: Int64) throws -> [(at: Double, message: String)]

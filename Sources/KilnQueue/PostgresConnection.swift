@@ -28,7 +28,7 @@ public final class PostgresConnection {
 
     public init(url: String) throws(PostgresError) {
         redactedURL = Self.redact(url)
-        connection = PQconnectdb(url)
+        connection = PQconnectdb(Self.withTimeouts(url))
         guard let connection, PQstatus(connection) == CONNECTION_OK else {
             let message = connection.map { String(cString: PQerrorMessage($0)) } ?? "out of memory"
             PQfinish(connection)
@@ -44,6 +44,22 @@ public final class PostgresConnection {
     }
 
     deinit { PQfinish(connection) }
+
+    /// A worker must notice a server that went away rather than wait on it forever: bounded
+    /// connects, and TCP keepalives and a send timeout on an idle or stuck connection. Settings
+    /// the URL already names are left as they are.
+    static func withTimeouts(_ url: String) -> String {
+        let defaults = [
+            ("connect_timeout", "10"), ("keepalives", "1"), ("keepalives_idle", "10"),
+            ("keepalives_interval", "5"), ("keepalives_count", "3"), ("tcp_user_timeout", "30000"),
+        ].filter { !url.contains($0.0 + "=") }
+        guard !defaults.isEmpty else { return url }
+        if url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") {
+            let query = defaults.map { "\($0.0)=\($0.1)" }.joined(separator: "&")
+            return url + (url.contains("?") ? "&" : "?") + query
+        }
+        return url + " " + defaults.map { "\($0.0)=\($0.1)" }.joined(separator: " ")
+    }
 
     /// `postgres://user:secret@host/db` → `postgres://user:***@host/db`.
     public static func redact(_ url: String) -> String {

@@ -80,6 +80,15 @@ enum QueueSchema {
         CREATE INDEX schedules_due ON schedules (paused, next_fire);
         CREATE INDEX jobs_schedule ON jobs (schedule_id, state) WHERE schedule_id IS NOT NULL;
         """,
+        // 3: split jobs: segment tasks point at their job, which assembles them (scale-out.md).
+        """
+        ALTER TABLE jobs ADD COLUMN parent_id INTEGER REFERENCES jobs (id) ON DELETE CASCADE;
+        ALTER TABLE jobs ADD COLUMN segment_index INTEGER;
+        ALTER TABLE jobs ADD COLUMN segment_count INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE jobs ADD COLUMN frame_start INTEGER;
+        ALTER TABLE jobs ADD COLUMN frame_end INTEGER;
+        CREATE INDEX jobs_parent ON jobs (parent_id, state) WHERE parent_id IS NOT NULL;
+        """,
     ]
 
     static var currentVersion: Int { migrations.count }

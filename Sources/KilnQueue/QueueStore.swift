@@ -52,28 +52,64 @@ public final class QueueStore: JobStore {
     func insert(_ request: EnqueueRequest, now: Double) throws -> Int64 {
         if let existing = try existingID(for: request) { return existing }
         let runAt = request.runAt ?? now
+        let waiting = runAt > now ? JobState.scheduled : JobState.available
+        let split = request.segments.count > 1
+        // A split job's own row waits (as `scheduled`) until its segments are completed.
+        let id = try insertRow(
+            request, state: split ? .scheduled : waiting, runAt: runAt, now: now,
+            segment: split ? (parent: nil, index: nil, count: request.segments.count, frames: nil) : nil)
+        let origin =
+            request.schedule.map { " by schedule \($0.id) for its fire at \(Self.iso($0.fireTime))" } ?? ""
+        let pieces = split ? " in \(request.segments.count) segments" : ""
+        try insertEvent(id, now, "enqueued\(origin)\(pieces) (\(request.jobFile) → \(request.output))")
+        guard split else { return id }
+        var piece = request
+        piece.idempotencyKey = nil
+        piece.schedule = nil
+        for (index, frames) in request.segments.enumerated() {
+            _ = try insertRow(
+                piece, state: waiting, runAt: runAt, now: now,
+                segment: (parent: id, index: index, count: request.segments.count, frames: frames))
+        }
+        try db.query(
+            "UPDATE jobs SET stage = ? WHERE id = ?",
+            [.text(Self.segmentStage(done: 0, of: request.segments.count)), .integer(id)])
+        return id
+    }
+
+    private func insertRow(
+        _ request: EnqueueRequest, state: JobState, runAt: Double, now: Double,
+        segment: (parent: Int64?, index: Int?, count: Int, frames: Range<Int>?)?
+    ) throws -> Int64 {
         let rows = try db.query(
             """
             INSERT INTO jobs (state, name, job_file, job_json, base_dir, variables, output, priority,
-                              run_at, max_attempts, idempotency_key, schedule_id, fire_time, created_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id
+                              run_at, max_attempts, idempotency_key, schedule_id, fire_time, created_at,
+                              parent_id, segment_index, segment_count, frame_start, frame_end)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id
             """,
             [
-                .text(runAt > now ? JobState.scheduled.rawValue : JobState.available.rawValue),
+                .text(state.rawValue),
                 .text(request.name), .text(request.jobFile), .text(request.jobJSON),
                 .text(request.baseDirectory), .text(VariablesJSON.encode(request.variables)),
                 .text(request.output), .integer(Int64(request.priority)), .real(runAt),
                 .integer(Int64(request.maxAttempts)), request.idempotencyKey.map { .text($0) } ?? .null,
                 request.schedule.map { .integer($0.id) } ?? .null,
                 request.schedule.map { .real($0.fireTime) } ?? .null, .real(now),
+                segment?.parent.map { .integer($0) } ?? .null,
+                segment?.index.map { .integer(Int64($0)) } ?? .null,
+                .integer(Int64(segment?.count ?? 0)),
+                segment?.frames.map { .integer(Int64($0.lowerBound)) } ?? .null,
+                segment?.frames.map { .integer(Int64($0.upperBound)) } ?? .null,
             ])
         guard let id = rows.first?.first?.int else {
             throw SQLiteError(code: -1, message: "INSERT returned no id", sql: nil)
         }
-        let origin =
-            request.schedule.map { " by schedule \($0.id) for its fire at \(Self.iso($0.fireTime))" } ?? ""
-        try insertEvent(id, now, "enqueued\(origin) (\(request.jobFile) → \(request.output))")
         return id
+    }
+
+    static func segmentStage(done: Int, of count: Int) -> String {
+        done == count ? "segments done; assembly due" : "waiting for segments (\(done) of \(count) done)"
     }
 
     /// Wall seconds as ISO 8601 (UTC), as the queue's logs and status print times.
@@ -109,8 +145,12 @@ public final class QueueStore: JobStore {
                 lease_host = ?, lease_pid = ?, lease_pid_start = ?, lease_boot = ?, lease_expires = ?, progress = 0,
                 stage = 'claimed'
                 """
-            let due =
-                "state IN ('scheduled', 'available', 'retryable') AND run_at <= ? ORDER BY priority, run_at, id"
+            // A split job is due once none of its segments is left unfinished.
+            let due = """
+                state IN ('scheduled', 'available', 'retryable') AND run_at <= ?
+                AND NOT EXISTS (SELECT 1 FROM jobs AS part WHERE part.parent_id = jobs.id AND part.state <> 'completed')
+                ORDER BY priority, run_at, id
+                """
             let rows: [[SQLiteValue]]
             switch db.dialect {
             case .sqlite:
@@ -215,8 +255,63 @@ public final class QueueStore: JobStore {
             try insertEvent(
                 claim.job.id, now,
                 "attempt \(claim.attempt) \(outcome.rawValue)" + (error.map { ": \($0)" } ?? ""))
+            if let parent = claim.job.parentID {
+                let state = try db.query("SELECT state FROM jobs WHERE id = ?", [.integer(claim.job.id)])
+                    .first?.first?.string
+                try segmentEnded(
+                    claim.job, parent: parent, state: state.flatMap(JobState.init(rawValue:)), now: now)
+            }
             return true
         }
+    }
+
+    /// What a segment's end means for its job: progress when completed; when discarded or
+    /// cancelled, the whole job ends the same way and the other segments stop.
+    func segmentEnded(_ segment: QueuedJob, parent: Int64, state: JobState?, now: Double) throws {
+        let piece = "segment \((segment.segmentIndex ?? 0) + 1) of \(segment.segmentCount)"
+        switch state {
+        case .completed:
+            let done = Int(
+                try db.query(
+                    "SELECT COUNT(*) FROM jobs WHERE parent_id = ? AND state = 'completed'",
+                    [.integer(parent)]
+                ).first?.first?.int ?? 0)
+            try db.query(
+                "UPDATE jobs SET progress = ?, stage = ? WHERE id = ? AND state = 'scheduled'",
+                [
+                    .real(Double(done) / Double(max(1, segment.segmentCount))),
+                    .text(Self.segmentStage(done: done, of: segment.segmentCount)), .integer(parent),
+                ])
+            try insertEvent(parent, now, "\(piece) completed (\(done) of \(segment.segmentCount) done)")
+        case .discarded, .cancelled:
+            try endFamily(parent, as: state!, reason: "\(piece) was \(state!.rawValue)", now: now)
+        default:
+            break
+        }
+    }
+
+    /// Ends a split job and stops its unfinished segments: waiting ones end at once, running ones
+    /// are asked to stop (their workers see it at the next heartbeat).
+    func endFamily(_ parent: Int64, as state: JobState, reason: String, now: Double) throws {
+        try db.query(
+            """
+            UPDATE jobs SET state = ?, finished_at = ?, last_error = ?
+            WHERE id = ? AND state IN ('scheduled', 'available', 'retryable')
+            """, [.text(state.rawValue), .real(now), .text(reason), .integer(parent)])
+        if db.changes == 1 { try insertEvent(parent, now, "\(state.rawValue): \(reason)") }
+        try db.query(
+            """
+            UPDATE jobs SET state = 'cancelled', finished_at = ?, last_error = ?
+            WHERE parent_id = ? AND state IN ('scheduled', 'available', 'retryable')
+            """, [.real(now), .text("job \(parent) \(state.rawValue): \(reason)"), .integer(parent)])
+        try db.query(
+            "UPDATE jobs SET cancel_requested = 1 WHERE parent_id = ? AND state = 'running'",
+            [.integer(parent)])
+    }
+
+    /// The job a command about `id` is about: a segment stands for its whole job.
+    private func family(of id: Int64) throws -> Int64 {
+        try db.query("SELECT parent_id FROM jobs WHERE id = ?", [.integer(id)]).first?.first?.int ?? id
     }
 
     private func closeAttempt(
@@ -235,6 +330,7 @@ public final class QueueStore: JobStore {
     public func cancel(id: Int64) throws -> Bool {
         let now = clock.wall()
         return try db.write { () throws -> Bool in
+            let id = try family(of: id)
             try db.query(
                 """
                 UPDATE jobs SET state = 'cancelled', finished_at = ?
@@ -242,6 +338,7 @@ public final class QueueStore: JobStore {
                 """, [.real(now), .integer(id)])
             if db.changes == 1 {
                 try insertEvent(id, now, "cancelled")
+                try endFamily(id, as: .cancelled, reason: "cancelled", now: now)
                 return true
             }
             try db.query(
@@ -255,13 +352,28 @@ public final class QueueStore: JobStore {
     public func retry(id: Int64) throws -> Bool {
         let now = clock.wall()
         return try db.write { () throws -> Bool in
+            let id = try family(of: id)
+            let split =
+                (try db.query("SELECT segment_count FROM jobs WHERE id = ?", [.integer(id)])
+                    .first?.first?.int ?? 0) > 1
+            try db.query(
+                """
+                UPDATE jobs SET state = ?, run_at = ?, finished_at = NULL, cancel_requested = 0,
+                       max_attempts = attempt + ?
+                WHERE id = ? AND state IN ('retryable', 'discarded', 'cancelled', 'completed')
+                """,
+                [
+                    .text(split ? "scheduled" : "available"), .real(now),
+                    .integer(Int64(RetryPolicy.defaultAttempts)), .integer(id),
+                ])
+            guard db.changes == 1 else { return false }
+            // Completed segments are kept: their files are reused; only the others run again.
             try db.query(
                 """
                 UPDATE jobs SET state = 'available', run_at = ?, finished_at = NULL, cancel_requested = 0,
                        max_attempts = attempt + ?
-                WHERE id = ? AND state IN ('retryable', 'discarded', 'cancelled', 'completed')
+                WHERE parent_id = ? AND state IN ('retryable', 'discarded', 'cancelled')
                 """, [.real(now), .integer(Int64(RetryPolicy.defaultAttempts)), .integer(id)])
-            guard db.changes == 1 else { return false }
             try insertEvent(id, now, "retry requested")
             return true
         }
@@ -274,7 +386,7 @@ public final class QueueStore: JobStore {
             let running = try db.query(
                 """
                 SELECT id, lease_token, attempt, max_attempts, lease_expires, lease_boot, lease_host, lease_pid,
-                       lease_pid_start
+                       lease_pid_start, parent_id, segment_index, segment_count
                 FROM jobs WHERE state = 'running'
                 """)
             var reclaimed = 0
@@ -312,6 +424,10 @@ public final class QueueStore: JobStore {
                     id, now,
                     "attempt \(attempt) crashed (\(ownerGone ? "worker process died" : "lease expired")); "
                         + (exhausted ? "discarded: no attempts left" : "available again"))
+                if exhausted, let parent = row[9].int {
+                    let piece = "segment \((row[10].int ?? 0) + 1) of \(row[11].int ?? 0)"
+                    try endFamily(parent, as: .discarded, reason: "\(piece) was discarded", now: now)
+                }
                 reclaimed += 1
             }
             return reclaimed
@@ -320,9 +436,12 @@ public final class QueueStore: JobStore {
 
     public func prune(endedBefore before: Double) throws -> Int {
         try db.write { () throws -> Int in
+            // Segments go with their job (they end before it, so they are never pruned alone).
+            let ended =
+                "parent_id IS NULL AND state IN ('completed', 'discarded', 'cancelled') AND finished_at < ?"
             try db.query(
-                "DELETE FROM jobs WHERE state IN ('completed', 'discarded', 'cancelled') AND finished_at < ?",
-                [.real(before)])
+                "DELETE FROM jobs WHERE parent_id IN (SELECT id FROM jobs WHERE \(ended))", [.real(before)])
+            try db.query("DELETE FROM jobs WHERE \(ended)", [.real(before)])
             return db.changes
         }
     }
@@ -340,6 +459,12 @@ public final class QueueStore: JobStore {
         }
         return try db.query("SELECT \(JobRow.columns) FROM jobs \(filter ?? "") ORDER BY id").map(
             JobRow.decode)
+    }
+
+    public func segments(ofJob id: Int64) throws -> [QueuedJob] {
+        try db.query(
+            "SELECT \(JobRow.columns) FROM jobs WHERE parent_id = ? ORDER BY segment_index", [.integer(id)]
+        ).map(JobRow.decode)
     }
 
     public func attempts(jobID: Int64) throws -> [AttemptRecord] {
@@ -387,7 +512,7 @@ enum JobRow {
     static let columns = """
         id, state, name, job_file, job_json, base_dir, variables, output, priority, run_at, attempt, max_attempts,
         lease_token, progress, stage, cancel_requested, idempotency_key, last_error, created_at, finished_at,
-        schedule_id, fire_time
+        schedule_id, fire_time, parent_id, segment_index, segment_count, frame_start, frame_end
         """
 
     /// The same columns named with their table, for statements that join (`UPDATE … FROM`).
@@ -405,7 +530,10 @@ enum JobRow {
             maxAttempts: Int(row[11].int ?? 0), leaseToken: row[12].int ?? 0, progress: row[13].double ?? 0,
             stage: row[14].string, cancelRequested: row[15].int == 1, idempotencyKey: row[16].string,
             lastError: row[17].string, createdAt: row[18].double ?? 0, finishedAt: row[19].double,
-            scheduleID: row[20].int, fireTime: row[21].double)
+            scheduleID: row[20].int, fireTime: row[21].double, parentID: row[22].int,
+            segmentIndex: row[23].int.map { Int($0) },
+            frameRange: row[25].int.flatMap { start in row[26].int.map { Int(start)..<Int(max(start, $0)) } },
+            segmentCount: Int(row[24].int ?? 0))
     }
 }
 

@@ -27,6 +27,9 @@ public struct EnqueueRequest: Sendable, Equatable {
     public var idempotencyKey: String?
     /// Set by the scheduler: at most one job per (schedule, fire time).
     public var schedule: (id: Int64, fireTime: Double)?
+    /// More than one range: the job is split into segment tasks any worker may claim, and the
+    /// job itself becomes the assembly task, due once every segment is completed.
+    public var segments: [Range<Int>] = []
 
     public init(
         name: String, jobFile: String, jobJSON: String, baseDirectory: String,
@@ -55,6 +58,7 @@ public struct EnqueueRequest: Sendable, Equatable {
             && a.runAt == b.runAt
             && a.maxAttempts == b.maxAttempts && a.idempotencyKey == b.idempotencyKey
             && a.schedule?.id == b.schedule?.id && a.schedule?.fireTime == b.schedule?.fireTime
+            && a.segments == b.segments
     }
 }
 
@@ -82,6 +86,17 @@ public struct QueuedJob: Sendable, Equatable {
     public var finishedAt: Double?
     public var scheduleID: Int64?
     public var fireTime: Double?
+    /// A segment task: the job it is part of, its 0-based index and its frames.
+    public var parentID: Int64?
+    public var segmentIndex: Int?
+    public var frameRange: Range<Int>?
+    /// How many segments the job (or the job this segment is part of) is split into; 0 = none.
+    public var segmentCount: Int
+
+    /// One piece of a split job.
+    public var isSegment: Bool { parentID != nil }
+    /// A split job's own row: it assembles the segments once they are all completed.
+    public var isAssembly: Bool { parentID == nil && segmentCount > 1 }
 }
 
 /// One attempt at a job: who ran it and how it ended (`kiln logs`).

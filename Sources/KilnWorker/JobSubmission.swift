@@ -17,6 +17,8 @@ public enum JobSubmission {
         /// The scheduler's fire: its id and time, and its name for `{schedule}` in output paths.
         public var schedule: (id: Int64, fireTime: Double, name: String)?
         public var timeZone = TimeZone.current
+        /// How each job is split into segment tasks (long jobs are split by default).
+        public var segments = SegmentPlan.Request.automatic
 
         public init() {}
     }
@@ -64,7 +66,7 @@ public enum JobSubmission {
                     let job = try JobFiles.decode(
                         bytes: bytes, file: file, baseDirectory: directory,
                         options: JobLoadOptions(variables: variables, outputTemplate: template))
-                    requests.append(
+                    var request =
                         EnqueueRequest(
                             name: url.deletingPathExtension().lastPathComponent, jobFile: url.path,
                             jobJSON: String(decoding: bytes, as: UTF8.self), baseDirectory: directory.path,
@@ -74,7 +76,12 @@ public enum JobSubmission {
                             idempotencyKey: options.idempotencyKey.map {
                                 rows.count > 1 || jobFiles.count > 1 ? "\($0)#\(file)#\(index)" : $0
                             },
-                            schedule: options.schedule.map { ($0.id, $0.fireTime) }))
+                            schedule: options.schedule.map { ($0.id, $0.fireTime) })
+                    let plan = SegmentPlan(
+                        frameCount: job.output.frameCount, framesPerSecond: job.output.frameRate.doubleValue,
+                        request: options.segments)
+                    if plan.isSegmented { request.segments = plan.ranges }
+                    requests.append(request)
                 } catch {
                     let prefix = row.label.map { "(batch row \($0)) " } ?? ""
                     messages.append(prefix + "\(error)")

@@ -36,6 +36,8 @@ public final class QueueWorker: Sendable {
         public var pollSeconds = 1.0
         public var policy = RetryPolicy()
         public var name: String?
+        /// Appends every rendered frame's digest to this file (`FrameHashLog`).
+        public var frameHashes: String?
 
         public init() {}
     }
@@ -131,17 +133,29 @@ public final class QueueWorker: Sendable {
         }
     }
 
-    /// One attempt: render, then record the outcome with the claim's fencing token.
+    /// What a finished attempt made.
+    struct Rendered {
+        var output: String
+        var frames: Int
+        var seconds: Double
+    }
+
+    /// One attempt: render (a whole job, one segment of a split job, or a split job's assembly),
+    /// then record the outcome with the claim's fencing token.
     func execute(_ claim: Claim, connection: StoreConnection, threads: Int) {
         let job = claim.job
-        log("job \(job.id) (\(job.name)) attempt \(claim.attempt): rendering to \(job.output)")
+        let what =
+            job.segmentIndex.map { "segment \($0 + 1) of \(job.segmentCount) of job \(job.parentID ?? 0)" }
+            ?? (job.isAssembly ? "assembling \(job.segmentCount) segments" : "rendering")
+        log("job \(job.id) (\(job.name)) attempt \(claim.attempt): \(what) → \(job.output)")
         let flag = CancellationFlag()
         let heartbeat = Heartbeat(
             claim: claim, policy: options.policy, flag: flag, stop: stop, openStore: openStore)
         heartbeat.start()
-        var outcome: Result<ExportSummary, any Error>
+        var outcome: Result<Rendered, any Error>
+        let start = Date()
         do {
-            let loaded = try JobFiles.decode(
+            let loaded = try JobFiles.decodeFingerprinted(
                 bytes: Array(job.jobJSON.utf8), file: job.jobFile,
                 baseDirectory: URL(fileURLWithPath: job.baseDirectory),
                 options: JobLoadOptions(variables: job.variables))
@@ -149,14 +163,41 @@ public final class QueueWorker: Sendable {
             try? FileManager.default.createDirectory(
                 at: output.deletingLastPathComponent(), withIntermediateDirectories: true)
             StaleTemporaryFiles.remove(besides: output, log: log)
-            let export = VideoExport(job: loaded, output: output, threads: threads)
-            outcome = .success(
-                try export.run(
+            let export = VideoExport(
+                job: loaded.job, output: output, threads: threads,
+                frameHashes: try options.frameHashes.map { path throws(ExportError) in
+                    try FrameHashLog(path: path)
+                })
+            if job.isSegment || job.isAssembly {
+                let family = try connection.run { try $0.segments(ofJob: job.parentID ?? job.id) }
+                let plan = SegmentPlan(ranges: family.compactMap(\.frameRange))
+                guard plan.ranges.last?.upperBound == loaded.job.output.frameCount,
+                    plan.count == job.segmentCount
+                else {
+                    throw PermanentFailure(
+                        message:
+                            "\(job.jobFile): its \(plan.count) queued segments (\(plan.ranges.last?.upperBound ?? 0) "
+                            + "frames) do not match the job's \(loaded.job.output.frameCount) frames")
+                }
+                let segmented = SegmentedExport(export: export, fingerprint: loaded.fingerprint, plan: plan)
+                if let index = job.segmentIndex {
+                    outcome = .success(
+                        try renderSegment(
+                            index, of: segmented, flag: flag, heartbeat: heartbeat, start: start))
+                } else {
+                    outcome = .success(
+                        try assemble(segmented, flag: flag, heartbeat: heartbeat, start: start))
+                }
+            } else {
+                let summary = try export.run(
                     cancellation: flag,
                     progress: { progress in
                         heartbeat.report(Double(progress.frame) / Double(max(1, progress.totalFrames)))
                     },
-                    beforeCommit: { heartbeat.renewNow() }))
+                    beforeCommit: { heartbeat.renewNow() })
+                outcome = .success(
+                    Rendered(output: output.path, frames: summary.frames, seconds: summary.elapsedSeconds))
+            }
         } catch {
             outcome = .failure(error)
         }
@@ -171,8 +212,41 @@ public final class QueueWorker: Sendable {
         record(outcome, claim: claim, connection: connection)
     }
 
+    private func renderSegment(
+        _ index: Int, of segmented: SegmentedExport, flag: CancellationFlag, heartbeat: Heartbeat, start: Date
+    ) throws -> Rendered {
+        let url = segmented.url(ofSegment: index)
+        let frames = segmented.plan.ranges[index].count
+        StaleTemporaryFiles.remove(besides: url, log: log)
+        let rendered = try segmented.renderSegment(
+            index, cancellation: flag, progress: { heartbeat.report(Double($0) / Double(max(1, frames))) },
+            beforeCommit: { heartbeat.renewNow() })
+        if !rendered { log("segment \(index + 1) of \(segmented.plan.count) was already finished; reused") }
+        return Rendered(output: url.path, frames: frames, seconds: Date().timeIntervalSince(start))
+    }
+
+    /// Joins the segments. One whose file is missing (removed by hand, or rendered by a worker of
+    /// another Kiln version, whose keys differ) is rendered here first.
+    private func assemble(
+        _ segmented: SegmentedExport, flag: CancellationFlag, heartbeat: Heartbeat, start: Date
+    ) throws -> Rendered {
+        let missing = segmented.plan.ranges.indices.filter { !segmented.isFinished($0) }
+        for (n, index) in missing.enumerated() {
+            log("segment \(index + 1) of \(segmented.plan.count) is missing; rendering it before assembly")
+            StaleTemporaryFiles.remove(besides: segmented.url(ofSegment: index), log: log)
+            try segmented.renderSegment(
+                index, cancellation: flag,
+                progress: { _ in heartbeat.report(Double(n) / Double(missing.count + 1) * 0.9) },
+                beforeCommit: { heartbeat.renewNow() })
+        }
+        heartbeat.report(0.95)
+        let frames = try segmented.assemble(beforeCommit: { heartbeat.renewNow() })
+        return Rendered(
+            output: segmented.export.output.path, frames: frames, seconds: Date().timeIntervalSince(start))
+    }
+
     private func record(
-        _ outcome: Result<ExportSummary, any Error>, claim: Claim, connection: StoreConnection
+        _ outcome: Result<Rendered, any Error>, claim: Claim, connection: StoreConnection
     ) {
         let id = claim.job.id
         func attempt(
@@ -197,7 +271,7 @@ public final class QueueWorker: Sendable {
         case .success(let result):
             attempt(
                 { try $0.complete(claim) }, \.completed,
-                "completed: \(result.output.path) (\(result.frames) frames, \(String(format: "%.1f", result.elapsedSeconds)) s)"
+                "completed: \(result.output) (\(result.frames) frames, \(String(format: "%.1f", result.seconds)) s)"
             )
         case .failure(let error as JobLoadError):
             attempt(
@@ -226,6 +300,10 @@ public final class QueueWorker: Sendable {
                     (exhausted ? "discarded after \(claim.attempt) attempts: " : "failed, will retry: ")
                         + error.description)
             }
+        case .failure(let error as PermanentFailure):
+            attempt(
+                { try $0.fail(claim, error: error.message, permanent: true) }, \.discarded,
+                "discarded: \(error.message)")
         case .failure(let error):
             attempt(
                 { try $0.fail(claim, error: "\(error)", permanent: false) }, \.failed, "failed: \(error)")
@@ -273,9 +351,16 @@ final class Heartbeat: Sendable {
     }
 
     /// A fenced renewal just before the output is renamed into place: false if the lease is gone.
+    /// A store that cannot be reached (a server restarting) is tried again for up to a quarter
+    /// of the lease — still inside it — before the finished file is given up.
     func renewNow() -> Bool {
-        guard flag.cancelledBySignal == nil else { return false }
-        return beat(stage: "committing") ?? false
+        let deadline = ProcessInfo.processInfo.systemUptime + policy.leaseSeconds / 4
+        while flag.cancelledBySignal == nil {
+            if let renewed = beat(stage: "committing") { return renewed }
+            guard ProcessInfo.processInfo.systemUptime < deadline else { return false }
+            Thread.sleep(forTimeInterval: 0.25)
+        }
+        return false
     }
 
     private func loop() {
@@ -324,22 +409,9 @@ final class Heartbeat: Sendable {
     }
 }
 
-/// Temp files an earlier attempt left beside an output when its process was killed (they are
-/// named `.NAME.kiln-PID-TOKEN.EXT` by `AtomicOutputFile`); removed once that process is gone.
-enum StaleTemporaryFiles {
-    static func remove(besides output: URL, log: (String) -> Void) {
-        let directory = output.deletingLastPathComponent()
-        let prefix = ".\(output.lastPathComponent).kiln-"
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return }
-        for name in names where name.hasPrefix(prefix) {
-            let rest = name.dropFirst(prefix.count)
-            guard let dash = rest.firstIndex(of: "-"), let pid = Int32(rest[..<dash]) else { continue }
-            guard ProcessTable.startTime(of: pid) == nil else { continue }
-            if unlink(directory.appendingPathComponent(name).path) == 0 {
-                log("removed \(name), left by a worker (pid \(pid)) that is gone")
-            }
-        }
-    }
+/// A failure no retry can mend: the job is discarded at once.
+struct PermanentFailure: Error {
+    let message: String
 }
 
 /// Environment switches for the fault-injection tests; nothing sets them in normal use.

@@ -603,6 +603,52 @@ if wants("assembly") {
     return passes.sorted()[1]
 }
 
+// Splitting costs: the same export (240 frames of 1280×720 mesh gradient + ripple, all cores,
+// through the real pipeline and encoder) whole and in 4 segments joined by stream copy,
+// alternated twice; the faster of each pair is kept.
+if wants("export 240 frames, whole", "export 240 frames in 4 segments") {
+    let tmp = FileManager.default.temporaryDirectory.appendingPathComponent("kiln-bench-split-\(getpid())")
+    try? FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: tmp) }
+    let jobURL = tmp.appendingPathComponent("split.json")
+    try! Data(
+        """
+        {"kiln": 1, "output": {"path": "out.mp4", "width": 1280, "height": 720, "fps": 30,
+                               "duration": {"frames": 240}, "preset": "veryfast"},
+         "layers": [{"type": "meshGradient", "width": 2, "height": 2,
+                     "points": [[0, 0], [1, 0], [0, 1], {"keyframes": [{"t": 0, "v": [1, 1]}, {"t": 8, "v": [0.2, 0.3]}]}],
+                     "colors": ["#ff5a36", "#3a1c71", "#00a8cc", "#ffb347"],
+                     "effects": [{"ripple": {"amplitude": 12, "triggers": [{"at": 0.1, "origin": [600, 300]}]}}]}]}
+        """.utf8
+    ).write(to: jobURL)
+    do {
+        let loaded = try JobFiles.loadFingerprinted(file: jobURL.path)
+        let export = VideoExport(job: loaded.job, threads: cores)
+        let split = SegmentedExport(
+            export: export, fingerprint: loaded.fingerprint,
+            plan: SegmentPlan(frameCount: 240, framesPerSecond: 30, request: .count(4)))
+        var whole: [Double] = [], pieces: [Double] = []
+        for _ in 0..<2 {
+            var start = DispatchTime.now().uptimeNanoseconds
+            _ = try export.run()
+            whole.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6 / 240)
+            start = DispatchTime.now().uptimeNanoseconds
+            _ = try split.run()
+            pieces.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6 / 240)
+        }
+        rows.append(
+            Row(
+                name: "export 240 frames, whole", threads: cores, msPerFrame: whole.min()!, pixels: 1280 * 720
+            ))
+        rows.append(
+            Row(
+                name: "export 240 frames in 4 segments", threads: cores, msPerFrame: pieces.min()!,
+                pixels: 1280 * 720))
+    } catch {
+        fail("segmented export: \(error)")
+    }
+}
+
 // Ratios of rows measured in this run (those `--only` left out are skipped).
 @MainActor func row(_ name: String, threads: Int = 1) -> Row? {
     rows.first { $0.name == name && $0.threads == threads }
@@ -626,6 +672,11 @@ if let picture = row("podcast picture (cover+warp+overlay) → YUV"),
     ratios.append(
         ("podcast picture ÷ x264 veryfast on its frames (target < 0.5)", picture.msPerFrame / x264.msPerFrame)
     )
+}
+if let whole = row("export 240 frames, whole", threads: cores),
+    let split = row("export 240 frames in 4 segments", threads: cores)
+{
+    ratios.append(("segmented ÷ whole export wall time (target ≤ 1.10)", split.msPerFrame / whole.msPerFrame))
 }
 if let sws = row("convert RGBA8 → YUV (swscale)"), let fused = row("convert float → YUV (fused SIMD)") {
     ratios.append(("swscale ÷ fused conversion", sws.msPerFrame / fused.msPerFrame))

@@ -24,7 +24,11 @@ func installInterruptHandlers() {
 enum RenderCommand {
     static func run(_ raw: [String]) throws -> Int32 {
         let args = try Arguments(
-            raw, command: "render", valued: ["-o", "--output", "--threads", "--progress", "--set"])
+            raw, command: "render",
+            valued: [
+                "-o", "--output", "--threads", "--progress", "--set", "--segments", "--segment-seconds",
+                "--frame-hashes",
+            ])
         if args.flags.contains("--help") {
             print(Help.render)
             return ExitCode.ok
@@ -34,28 +38,83 @@ enum RenderCommand {
         }
         let threads = try args.int("--threads", command: "render", range: 1...256)
         let mode = try ProgressMode(args.values["--progress"] ?? "auto")
-        let job: Job
-        switch loadJob(args.positionals[0], variables: try variableSettings(args, command: "render")) {
-        case .success(let loaded): job = loaded
-        case .failure(let error): return report(error)
+        let request = try segmentRequest(args, command: "render")
+        let variables = try variableSettings(args, command: "render")
+        let loaded: FingerprintedJob
+        do {
+            loaded = try JobFiles.loadFingerprinted(
+                file: args.positionals[0], options: JobLoadOptions(variables: variables))
+        } catch {
+            return report(error)
         }
+        let job = loaded.job
         let output = (args.values["-o"] ?? args.values["--output"]).map { URL(fileURLWithPath: $0) }
-        let export = VideoExport(job: job, output: output, threads: threads)
+        let hashes: FrameHashLog?
+        do {
+            hashes = try args.values["--frame-hashes"].map { path throws(ExportError) in
+                try FrameHashLog(path: path)
+            }
+        } catch {
+            Output.error(error.description)
+            return error.exitCode
+        }
+        let export = VideoExport(job: job, output: output, threads: threads, frameHashes: hashes)
+        let plan = SegmentPlan(
+            frameCount: job.output.frameCount, framesPerSecond: job.output.frameRate.doubleValue,
+            request: request)
         installInterruptHandlers()
         let reporter = ProgressReporter(mode: mode)
-        do {
-            let summary = try export.run(cancellation: interruption) { reporter.update($0) }
+        do throws(ExportError) {
+            let written: URL, frames: Int, seconds: Double
+            var detail = ""
+            if plan.isSegmented {
+                let segmented = SegmentedExport(export: export, fingerprint: loaded.fingerprint, plan: plan)
+                StaleTemporaryFiles.remove(besides: segmented.output) { _ in }
+                for index in 0..<plan.count {
+                    StaleTemporaryFiles.remove(besides: segmented.url(ofSegment: index)) { _ in }
+                }
+                let summary = try segmented.run(cancellation: interruption) { reporter.update($0) }
+                (written, frames, seconds) = (summary.output, summary.frames, summary.elapsedSeconds)
+                detail =
+                    ", \(summary.segments) segments"
+                    + (summary.reused > 0 ? ": \(summary.reused) reused, \(summary.rendered) rendered" : "")
+            } else {
+                let summary = try export.run(cancellation: interruption) { reporter.update($0) }
+                (written, frames, seconds) = (summary.output, summary.frames, summary.elapsedSeconds)
+            }
             reporter.finish()
             if mode != .json {
                 Output.stderr(
-                    "kiln: wrote \(summary.output.path) (\(summary.frames) frames, "
-                        + String(format: "%.1f s)", summary.elapsedSeconds))
+                    "kiln: wrote \(written.path) (\(frames) frames\(detail), "
+                        + String(format: "%.1f s)", seconds))
             }
             return ExitCode.ok
         } catch {
             reporter.finish()
-            Output.error(error.description)
+            if case .cancelled = error, plan.isSegmented {
+                Output.error(
+                    "interrupted; finished segments are kept beside the output and reused by the next run")
+            } else {
+                Output.error(error.description)
+            }
             return error.exitCode
+        }
+    }
+
+    /// `--segments N` or `--segment-seconds S` (not both); automatic otherwise.
+    static func segmentRequest(_ args: Arguments, command: String) throws -> SegmentPlan.Request {
+        let count = try args.int("--segments", command: command, range: 1...SegmentPlan.maximumSegments)
+        let seconds = try args.double("--segment-seconds", command: command)
+        switch (count, seconds) {
+        case (let count?, nil): return .count(count)
+        case (nil, let seconds?):
+            guard seconds > 0, seconds.isFinite else {
+                throw UsageError(message: "--segment-seconds must be a positive number", command: command)
+            }
+            return .seconds(seconds)
+        case (nil, nil): return .automatic
+        case (.some, .some):
+            throw UsageError(message: "give --segments or --segment-seconds, not both", command: command)
         }
     }
 }

@@ -38,17 +38,28 @@ enum Help {
 
     static let render = """
         usage: kiln render JOB [-o OUT.mp4] [--threads N] [--progress auto|bar|json|none] [--set name=value]...
+                               [--segments N | --segment-seconds S] [--frame-hashes FILE]
 
         Renders every frame of JOB and encodes it with libx264 into an MP4 (yuv420p, BT.709,
         limited range, +faststart). With the job's `audio`, the file also gets an AAC track
         (48 kHz stereo) exactly as long as the video. The file appears at its final path only
         when complete.
 
-          -o, --output PATH   output file (default: the job's output.path)
-          --threads N         render threads (default: all cores); output is identical for any N
-          --progress MODE     auto (a bar on a terminal, silent otherwise), bar, json (one JSON
-                              object per frame on stdout) or none
-          --set name=value    a job variable (repeatable; see the job's "variables")
+        Videos of 60 s or more are rendered in segments of about 30 s: each is encoded on its own
+        to a hidden file beside the output, then all are joined by stream copy (no re-encode)
+        with the audio encoded once. An interrupted render (Ctrl-C, kill, crash) keeps its
+        finished segments, and running the same command again renders only the rest. A changed
+        job, range or Kiln version never reuses an old segment.
+
+          -o, --output PATH     output file (default: the job's output.path)
+          --threads N           render threads (default: all cores); output is identical for any N
+          --progress MODE       auto (a bar on a terminal, silent otherwise), bar, json (one JSON
+                                object per frame on stdout) or none
+          --set name=value      a job variable (repeatable; see the job's "variables")
+          --segments N          split into N segments (1: one piece, no resume)
+          --segment-seconds S   split into segments of about S seconds
+          --frame-hashes FILE   append "FRAME DIGEST" for every rendered frame (the pixels before
+                                encoding) to FILE: equal for any thread count, segmenting or host
         """
 
     static let preview = """
@@ -87,10 +98,15 @@ enum Help {
     static let enqueue = """
         usage: kiln enqueue JOB... [--priority N] [--at TIME] [--set name=value]... [--batch FILE]
                                    [--idempotency-key K] [--max-attempts N] [--json] [--queue sqlite:PATH]
+                                   [--segments N | --segment-seconds S]
 
         Validates every job (and every batch row) exactly as `kiln render` would, then queues one
         export per job and row. If anything is invalid, nothing is queued (exit 65, or 66 for a
         missing file). Prints the new job ids, one per line (or JSON with --json).
+
+        A job of 60 s or more (or any job with --segments / --segment-seconds) is split into
+        segment tasks that any worker may render at the same time; the job itself is joined from
+        them (stream copy, audio encoded once) when all are done. See docs/scale-out.md.
 
           --priority N          lower runs first (default 0; -1000…1000)
           --at TIME             not before TIME: 2026-12-01T09:30:00Z, '2026-12-01 09:30' (local) or +10m
@@ -99,12 +115,14 @@ enum Help {
                                 line: one job per row, the row's values over --set
           --idempotency-key K   a second enqueue with the same key returns the first job's id
           --max-attempts N      attempts before a failing job is discarded (default 5)
+          --segments N          split each job into N segments (1: never split)
+          --segment-seconds S   split each job into segments of about S seconds
         \(queueOption)
         """
 
     static let worker = """
         usage: kiln worker [--concurrency N] [--drain | --once] [--threads N] [--name NAME]
-                           [--grace SECONDS] [--queue sqlite:PATH]
+                           [--grace SECONDS] [--frame-hashes FILE] [--queue sqlite:PATH|postgres://…]
 
         Runs queued exports. Each job is claimed with a lease (60 s, renewed every 15 s with its
         progress; KILN_QUEUE_LEASE_SECONDS shortens both), rendered to a temp file beside its
@@ -117,6 +135,7 @@ enum Help {
           --drain           exit when no job is due
           --once            run one job (if one is due) and exit
           --threads N       render threads per job (default: cores / concurrency)
+          --frame-hashes F  append "FRAME DIGEST" for every frame rendered to F (as kiln render)
         \(queueOption)
         """
 

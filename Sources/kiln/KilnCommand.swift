@@ -26,8 +26,6 @@ struct UsageError: Error {
     let command: String?
 }
 
-let kilnVersion = "0.1.0"
-
 enum KilnCommand {
     static func run(_ args: [String]) -> Int32 {
         guard let first = args.first else {
@@ -44,7 +42,7 @@ enum KilnCommand {
                 }
                 return ExitCode.ok
             case "--version", "version":
-                print("kiln \(kilnVersion) (\(MediaLibraries.versionSummary))")
+                print("kiln \(KilnVersion.string) (\(MediaLibraries.versionSummary))")
                 return ExitCode.ok
             case "render": return try RenderCommand.run(Array(args.dropFirst()))
             case "preview": return try PreviewCommand.run(Array(args.dropFirst()))

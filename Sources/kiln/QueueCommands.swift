@@ -69,6 +69,7 @@ enum EnqueueCommand {
             raw, command: "enqueue",
             valued: [
                 "--priority", "--at", "--set", "--batch", "--idempotency-key", "--queue", "--max-attempts",
+                "--segments", "--segment-seconds",
             ],
             boolean: ["--json"])
         if args.flags.contains("--help") {
@@ -84,6 +85,7 @@ enum EnqueueCommand {
         options.priority = try args.int("--priority", command: "enqueue", range: -1000...1000) ?? 0
         options.maxAttempts = try args.int("--max-attempts", command: "enqueue", range: 1...100) ?? 5
         options.idempotencyKey = args.values["--idempotency-key"]
+        options.segments = try RenderCommand.segmentRequest(args, command: "enqueue")
         let now = Date().timeIntervalSince1970
         if let at = args.values["--at"] {
             guard let time = DurationText.time(at, now: now) else {
@@ -105,7 +107,10 @@ enum EnqueueCommand {
         }
         let ids = try QueueLocation.open(path).enqueue(requests)
         if args.flags.contains("--json") {
-            try printJSON(zip(ids, requests).map { ["id": $0, "job": $1.jobFile, "output": $1.output] })
+            try printJSON(
+                zip(ids, requests).map {
+                    ["id": $0, "job": $1.jobFile, "output": $1.output, "segments": max(1, $1.segments.count)]
+                })
         } else {
             for id in ids { print(id) }
         }
@@ -136,7 +141,8 @@ enum WorkerSignals {
 enum WorkerCommand {
     static func run(_ raw: [String]) throws -> Int32 {
         let args = try Arguments(
-            raw, command: "worker", valued: ["--concurrency", "--queue", "--threads", "--name", "--grace"],
+            raw, command: "worker",
+            valued: ["--concurrency", "--queue", "--threads", "--name", "--grace", "--frame-hashes"],
             boolean: ["--drain", "--once"])
         if args.flags.contains("--help") {
             print(Help.worker)
@@ -151,6 +157,7 @@ enum WorkerCommand {
         options.mode =
             args.flags.contains("--once") ? .once : args.flags.contains("--drain") ? .drain : .forever
         options.name = args.values["--name"]
+        options.frameHashes = args.values["--frame-hashes"]
         options.policy = QueueLocation.policy
         WorkerSignals.graceSeconds = try args.double("--grace", command: "worker") ?? 30
         let path = try QueueLocation.databasePath(args, command: "worker")
@@ -223,11 +230,21 @@ enum StatusCommand {
                 + "OUTPUT")
         for job in jobs {
             print(
-                pad("\(job.id)", 6) + pad(job.state.rawValue, 11)
+                pad("\(job.id)", 6) + pad(displayState(job), 11)
                     + pad(String(format: "%.0f%%", job.progress * 100), 10)
-                    + pad("\(job.attempt)/\(job.maxAttempts)", 10) + pad(job.name, 18) + job.output)
+                    + pad("\(job.attempt)/\(job.maxAttempts)", 10) + pad(displayName(job), 18) + job.output)
         }
         return ExitCode.ok
+    }
+
+    /// A split job's own row is `scheduled` in the store while it waits for its segments.
+    static func displayState(_ job: QueuedJob) -> String {
+        job.isAssembly && job.state == .scheduled && job.progress < 1 ? "waiting" : job.state.rawValue
+    }
+
+    static func displayName(_ job: QueuedJob) -> String {
+        guard let parent = job.parentID, let index = job.segmentIndex else { return job.name }
+        return "  \(parent) seg \(index + 1)/\(job.segmentCount)"
     }
 
     static func pad(_ text: String, _ width: Int) -> String {
@@ -249,6 +266,9 @@ enum StatusCommand {
             "cancelRequested": job.cancelRequested, "variables": job.variables,
             "error": job.lastError ?? NSNull(), "idempotencyKey": job.idempotencyKey ?? NSNull(),
             "scheduleID": job.scheduleID ?? NSNull(), "fireTime": iso(job.fireTime),
+            "parentID": job.parentID ?? NSNull(), "segmentIndex": job.segmentIndex ?? NSNull(),
+            "segmentCount": job.segmentCount,
+            "frames": job.frameRange.map { [$0.lowerBound, $0.upperBound] } ?? NSNull(),
             "attempts": attempts.map { attempt in
                 [
                     "number": attempt.number, "worker": attempt.worker, "host": attempt.host,
@@ -264,6 +284,13 @@ enum StatusCommand {
         print("job \(job.id): \(job.state.rawValue)" + (job.cancelRequested ? " (cancel requested)" : ""))
         print("  file:      \(job.jobFile)")
         print("  output:    \(job.output)")
+        if let parent = job.parentID, let index = job.segmentIndex, let frames = job.frameRange {
+            print(
+                "  segment:   \(index + 1) of \(job.segmentCount) of job \(parent), frames \(frames.lowerBound)"
+                    + "..<\(frames.upperBound)")
+        } else if job.isAssembly {
+            print("  segments:  \(job.segmentCount) (the job's own row assembles them)")
+        }
         print(
             "  progress:  \(String(format: "%.1f", job.progress * 100))%"
                 + (job.stage.map { " (\($0))" } ?? ""))

@@ -66,6 +66,31 @@ struct KilnProcess {
             stderr: String(decoding: stderr, as: UTF8.self))
     }
 
+    /// Waits for `process` to exit, killing it (SIGKILL) once `timeout` seconds have passed, so a
+    /// hung child fails a test instead of hanging the run. False when it had to be killed.
+    static func waitForExit(_ process: Process, timeout: Double) -> Bool {
+        final class Watch: @unchecked Sendable {
+            let lock = NSLock()
+            var exited = false
+            var killed = false
+        }
+        let watch = Watch()
+        let pid = process.processIdentifier
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeout) {
+            watch.lock.lock()
+            defer { watch.lock.unlock() }
+            if !watch.exited {
+                watch.killed = true
+                kill(pid, SIGKILL)
+            }
+        }
+        process.waitUntilExit()
+        watch.lock.lock()
+        defer { watch.lock.unlock() }
+        watch.exited = true
+        return !watch.killed
+    }
+
     static func run(_ args: [String], cwd: URL = repositoryRoot, environment: [String: String] = [:]) throws
         -> Result
     {
@@ -90,6 +115,34 @@ struct KilnProcess {
         while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
         let exited = status & 0x7f == 0
         return (exited ? (status >> 8) & 0xff : 128 + (status & 0x7f), usage.ru_maxrss)
+    }
+
+    /// Runs a helper program with its output discarded and returns its exit status, or nil when
+    /// it did not finish within `timeout` seconds (it is killed then). Spawned and reaped with
+    /// posix_spawn/waitpid rather than `Process`, which lost track of a child whose own children
+    /// outlive it (`pg_ctl restart` leaves a server running), leaving a zombie and a hung wait.
+    static func runWithTimeout(_ path: String, _ args: [String], timeout: Double) throws -> Int32? {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        for fd in [Int32(1), 2] { posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", O_WRONLY, 0) }
+        let argv = ([path] + args).map { strdup($0) } + [nil]
+        defer { for p in argv { free(p) } }
+        var pid = pid_t()
+        let spawned = posix_spawn(&pid, path, &actions, nil, argv, environ)
+        guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EINVAL) }
+        let deadline = Date().addingTimeInterval(timeout)
+        var status: Int32 = 0
+        while waitpid(pid, &status, WNOHANG) == 0 {
+            guard Date() < deadline else {
+                kill(pid, SIGKILL)
+                while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+                return nil
+            }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        return status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
     }
 
     static func tool(_ path: String, _ args: [String]) throws -> Result? {

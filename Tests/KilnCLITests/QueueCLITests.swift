@@ -3,6 +3,10 @@ import KilnMedia
 import KilnQueue
 import XCTest
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The export queue from the command line: enqueue, worker, status, logs, cancel, retry, prune, run.
 final class QueueCLITests: QueueTestCase {
     func testEnqueueThenDrainRendersEverything() throws {
@@ -178,32 +182,7 @@ final class ScheduleCLITests: QueueTestCase {
 
 /// The same commands against PostgreSQL (the server `scripts/test.sh` starts): two workers share
 /// a queue through `--queue postgres://…`.
-final class PostgresQueueCLITests: QueueTestCase {
-    private var url = ""
-    private var databaseName = ""
-    private var admin = ""
-
-    override var environment: [String: String] { ["KILN_QUEUE": url, "KILN_QUEUE_LEASE_SECONDS": "2"] }
-
-    override func setUpWithError() throws {
-        try super.setUpWithError()
-        guard let server = ProcessInfo.processInfo.environment["KILN_TEST_POSTGRES"], !server.isEmpty else {
-            throw XCTSkip("KILN_TEST_POSTGRES is not set (scripts/test.sh starts a server and sets it)")
-        }
-        admin = server
-        databaseName = "kiln_cli_\(UInt32.random(in: 0...UInt32.max))"
-        try PostgresConnection(url: server).execute("CREATE DATABASE \(databaseName)")
-        url = server.replacingOccurrences(of: "/postgres", with: "/\(databaseName)")
-    }
-
-    override func tearDownWithError() throws {
-        if !databaseName.isEmpty {
-            try? PostgresConnection(url: admin).execute(
-                "DROP DATABASE IF EXISTS \(databaseName) WITH (FORCE)")
-        }
-        try super.tearDownWithError()
-    }
-
+final class PostgresQueueCLITests: PostgresQueueTestCase {
     func testTwoWorkersDrainASharedQueue() throws {
         var frames: [String: Int] = [:]
         var files: [String] = []
@@ -225,5 +204,42 @@ final class PostgresQueueCLITests: QueueTestCase {
             let name = URL(fileURLWithPath: output).deletingPathExtension().lastPathComponent
             XCTAssertEqual(try VideoDecodeBack.decode(path: output).decodedFrameCount, frames[name])
         }
+    }
+
+    /// The server restarts mid-render: the heartbeat and the worker's own connection reconnect
+    /// within the lease, and the same attempt completes. Every wait is bounded, so a regression
+    /// fails the test instead of hanging the run.
+    func testAWorkerRidesOutAServerRestart() throws {
+        guard let dir = ProcessInfo.processInfo.environment["KILN_TEST_POSTGRES_DIR"], !dir.isEmpty else {
+            throw XCTSkip("KILN_TEST_POSTGRES_DIR is not set")
+        }
+        let job = try writeJob("long", frames: 150, size: (1280, 720), slow: true)
+        XCTAssertEqual(try kiln(["enqueue", job]).status, 0)
+        let worker = try startWorker(
+            ["--threads", "1"], name: "survivor", environment: ["KILN_QUEUE_LEASE_SECONDS": "20"])
+        defer { _ = KilnProcess.waitForExit(worker, timeout: 0) }
+        try waitUntil(60, "the render to be under way") {
+            (try status().first?["progress"] as? Double ?? 0) > 5
+        }
+        let restarted = try KilnProcess.runWithTimeout(
+            "/bin/bash",
+            [
+                KilnProcess.repositoryRoot.appendingPathComponent("scripts/postgres-test-cluster.sh").path,
+                "restart", dir,
+            ],
+            timeout: 90)
+        XCTAssertEqual(restarted, 0, "pg_ctl restart failed or did not finish in 90 s")
+
+        try waitUntil(180, "the job to complete") {
+            try status().first?["state"] as? String == "completed"
+        }
+        kill(worker.processIdentifier, SIGTERM)
+        XCTAssertTrue(KilnProcess.waitForExit(worker, timeout: 30), "the worker did not exit on SIGTERM")
+        let jobs = try status()
+        XCTAssertEqual((jobs.first?["attempts"] as? [Any])?.count, 1, "the same attempt finished: \(jobs)")
+        XCTAssertTrue(workerLog("survivor").contains("lost the queue connection"), workerLog("survivor"))
+        XCTAssertEqual(
+            try VideoDecodeBack.decode(path: outputs.appendingPathComponent("long.mp4").path)
+                .decodedFrameCount, 150)
     }
 }

@@ -73,9 +73,17 @@ final class RenderCommandTests: TemporaryDirectoryTestCase {
              "layers": [{"type": "meshGradient", "width": 2, "height": 2, "points": [[0,0],[1,0],[0,1],[1,1]],
                          "colors": ["#ff0000","#00ff00","#0000ff","#ffffff"]}]}
             """)
-        for (sig, status) in [(SIGINT, Int32(130)), (SIGTERM, Int32(143))] {
+        // Whole, and split into segments (automatic at ten minutes): the segment being rendered
+        // is a temp file of its own, and none has finished after five frames.
+        let runs: [(Int32, Int32, [String], String)] = [
+            (SIGINT, 130, ["--segments", "1"], ".long.mp4.kiln-"),
+            (SIGTERM, 143, ["--segments", "1"], ".long.mp4.kiln-"),
+            (SIGINT, 130, [], "..long.mp4.seg-0001-of-0020-"),
+        ]
+        for (sig, status, split, temp) in runs {
             let out = directory.appendingPathComponent("long.mp4").path
-            let (process, stdout, _) = try KilnProcess.start(["render", job, "-o", out, "--progress", "json"])
+            let (process, stdout, _) = try KilnProcess.start(
+                ["render", job, "-o", out, "--progress", "json"] + split)
             // Whatever happens below, never leave a ten-minute render running.
             defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
             // Wait until a few frames are through, so the temp file exists and the encoder is busy.
@@ -92,8 +100,7 @@ final class RenderCommandTests: TemporaryDirectoryTestCase {
                 guard !chunk.isEmpty else { return XCTFail("kiln exited before rendering five frames") }
                 seen += String(decoding: chunk, as: UTF8.self)
             }
-            XCTAssertTrue(
-                try contents().contains { $0.hasPrefix(".long.mp4.kiln-") }, "no temp file while rendering")
+            XCTAssertTrue(try contents().contains { $0.hasPrefix(temp) }, "no temp file while rendering")
             kill(process.processIdentifier, sig)
             process.waitUntilExit()
             XCTAssertEqual(process.terminationStatus, status)

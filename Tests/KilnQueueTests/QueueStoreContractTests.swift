@@ -194,6 +194,119 @@ enum StoreContract {
         XCTAssertEqual(try reopened.job(id: id)?.name, "intro")
     }
 
+    static func split(_ name: String = "long", segments: Int = 3, frames: Int = 90) -> EnqueueRequest {
+        var request = StoreFixture.request(name)
+        request.segments = (0..<segments).map { ($0 * frames / segments)..<(($0 + 1) * frames / segments) }
+        return request
+    }
+
+    /// A split job: its segments are claimable tasks; the job's own row (the assembly) is due only
+    /// once every segment is completed, and shows their progress meanwhile.
+    static func splitJobAssemblesAfterItsSegments(_ fixture: StoreFixture) throws {
+        let store = try fixture.store()
+        let id = try store.enqueue([split(), StoreFixture.request("other", priority: 5)])[0]
+        let parent = try XCTUnwrap(try store.job(id: id))
+        XCTAssertTrue(parent.isAssembly)
+        XCTAssertEqual(parent.state, .scheduled)
+        let segments = try store.segments(ofJob: id)
+        XCTAssertEqual(segments.map(\.frameRange), [0..<30, 30..<60, 60..<90])
+        XCTAssertEqual(segments.map(\.segmentIndex), [0, 1, 2])
+        XCTAssertTrue(
+            segments.allSatisfy { $0.parentID == id && $0.segmentCount == 3 && $0.state == .available })
+        XCTAssertEqual(try store.jobs(states: nil).count, 5)
+
+        let a = try XCTUnwrap(try store.claim(as: .test("w1")))
+        let b = try XCTUnwrap(try store.claim(as: .test("w2")))
+        XCTAssertEqual([a.job.segmentIndex, b.job.segmentIndex], [0, 1], "segments before less urgent work")
+        XCTAssertTrue(try store.complete(b))
+        XCTAssertEqual(try store.job(id: id)?.progress ?? 0, 1.0 / 3, accuracy: 1e-9)
+        let c = try XCTUnwrap(try store.claim(as: .test("w2")))
+        XCTAssertEqual(c.job.segmentIndex, 2)
+        XCTAssertTrue(try store.complete(c))
+        XCTAssertEqual(
+            try store.claim(as: .test("w2"))?.job.name, "other", "the assembly waits for segment 1")
+        XCTAssertTrue(try store.complete(a))
+        let assembly = try XCTUnwrap(try store.claim(as: .test("w3")))
+        XCTAssertEqual(assembly.job.id, id)
+        XCTAssertTrue(assembly.job.isAssembly)
+        XCTAssertTrue(try store.complete(assembly))
+        XCTAssertEqual(try store.job(id: id)?.state, .completed)
+        XCTAssertNil(try store.claim(as: .test("w3")))
+    }
+
+    /// A segment that runs out of attempts ends its job: the job is discarded once, the waiting
+    /// segments are cancelled and the running ones asked to stop; a retry of the job runs only
+    /// the segments that did not complete, and a segment id stands for its job.
+    static func aDiscardedSegmentEndsItsJob(_ fixture: StoreFixture) throws {
+        let store = try fixture.store()
+        let id = try store.enqueue([split(segments: 4)])[0]
+        let first = try XCTUnwrap(try store.claim(as: .test("w1")))
+        XCTAssertTrue(try store.complete(first))
+        let running = try XCTUnwrap(try store.claim(as: .test("w1")))
+        let failing = try XCTUnwrap(try store.claim(as: .test("w2")))
+        XCTAssertTrue(try store.fail(failing, error: "asset vanished", permanent: true))
+        let job = try XCTUnwrap(try store.job(id: id))
+        XCTAssertEqual(job.state, .discarded)
+        XCTAssertEqual(job.lastError, "segment 3 of 4 was discarded")
+        let states = try store.segments(ofJob: id).map(\.state)
+        XCTAssertEqual(states, [.completed, .running, .discarded, .cancelled])
+        XCTAssertEqual(
+            try store.heartbeat(running, progress: 0.5, stage: "rendering"), .renewed(cancelRequested: true))
+        XCTAssertTrue(try store.acknowledgeCancel(running))
+        XCTAssertEqual(try store.job(id: id)?.state, .discarded, "ended once, as the first end said")
+        XCTAssertNil(try store.claim(as: .test("w1")))
+
+        XCTAssertTrue(try store.retry(id: running.job.id), "a segment's id retries its job")
+        XCTAssertEqual(try store.job(id: id)?.state, .scheduled)
+        XCTAssertEqual(
+            try store.segments(ofJob: id).map(\.state), [.completed, .available, .available, .available])
+        var claimed: [Int?] = []
+        while let claim = try store.claim(as: .test("w1")) {
+            claimed.append(claim.job.segmentIndex)
+            XCTAssertTrue(try store.complete(claim))
+        }
+        XCTAssertEqual(claimed, [1, 2, 3, nil], "the three unfinished segments, then the assembly")
+        XCTAssertEqual(try store.job(id: id)?.state, .completed)
+    }
+
+    /// Cancelling a split job (by its id or a segment's) stops all of it; an exhausted segment
+    /// reaped from a dead worker ends its job too; pruning takes a job with its segments.
+    static func cancelReapAndPruneSplitJobs(_ fixture: StoreFixture) throws {
+        let store = try fixture.store()
+        var later = split("b", segments: 2)
+        later.runAt = fixture.clock.wall() + 10_000_000
+        let ids = try store.enqueue([split("a"), later])
+        let running = try XCTUnwrap(try store.claim(as: .test("w")))
+        XCTAssertEqual(running.job.parentID, ids[0])
+        XCTAssertTrue(try store.cancel(id: try store.segments(ofJob: ids[0])[2].id))
+        XCTAssertEqual(try store.job(id: ids[0])?.state, .cancelled)
+        XCTAssertEqual(
+            try store.segments(ofJob: ids[0]).map(\.state), [.running, .cancelled, .cancelled])
+        XCTAssertEqual(
+            try store.heartbeat(running, progress: 0.1, stage: "rendering"), .renewed(cancelRequested: true))
+        XCTAssertTrue(try store.acknowledgeCancel(running))
+
+        var request = split("c", segments: 2)
+        request.maxAttempts = 1
+        let c = try store.enqueue([request])[0]
+        let gone = WorkerIdentity(
+            name: "gone", host: ProcessInfo.processInfo.hostName, pid: Int32.max - 1, processStart: 1)
+        var claim = try XCTUnwrap(try store.claim(as: gone))
+        while claim.job.parentID != c {
+            XCTAssertTrue(try store.complete(claim))
+            claim = try XCTUnwrap(try store.claim(as: gone))
+        }
+        XCTAssertGreaterThanOrEqual(try store.reap(), 1)
+        XCTAssertEqual(try store.job(id: c)?.state, .discarded, "its segment had no attempts left")
+        XCTAssertEqual(try store.job(id: c)?.lastError, "segment 1 of 2 was discarded")
+
+        fixture.clock.advance(86_400)
+        XCTAssertEqual(try store.prune(endedBefore: fixture.clock.wall() - 3600), 2, "jobs a and c")
+        XCTAssertNil(try store.job(id: running.job.id), "segments go with their job")
+        XCTAssertTrue(try store.segments(ofJob: ids[0]).isEmpty)
+        XCTAssertEqual(try store.segments(ofJob: ids[1]).count, 2, "b has not run and stays")
+    }
+
     static func backoffFormula() {
         let policy = RetryPolicy()
         XCTAssertEqual(policy.backoff(afterAttempt: 1, unit: 0.5), 15)
@@ -248,6 +361,15 @@ final class SQLiteQueueStoreTests: XCTestCase {
     func testReopeningKeepsTheSchemaAndData() throws {
         try StoreContract.reopeningKeepsTheSchemaAndData(try fixture())
     }
+    func testSplitJobAssemblesAfterItsSegments() throws {
+        try StoreContract.splitJobAssemblesAfterItsSegments(try fixture())
+    }
+    func testADiscardedSegmentEndsItsJob() throws {
+        try StoreContract.aDiscardedSegmentEndsItsJob(try fixture())
+    }
+    func testCancelReapAndPruneSplitJobs() throws {
+        try StoreContract.cancelReapAndPruneSplitJobs(try fixture())
+    }
 
     func testTheDatabaseStaysSound() throws {
         let fixture = try fixture()
@@ -300,5 +422,14 @@ final class PostgresQueueStoreTests: XCTestCase {
     }
     func testReopeningKeepsTheSchemaAndData() throws {
         try StoreContract.reopeningKeepsTheSchemaAndData(try fixture())
+    }
+    func testSplitJobAssemblesAfterItsSegments() throws {
+        try StoreContract.splitJobAssemblesAfterItsSegments(try fixture())
+    }
+    func testADiscardedSegmentEndsItsJob() throws {
+        try StoreContract.aDiscardedSegmentEndsItsJob(try fixture())
+    }
+    func testCancelReapAndPruneSplitJobs() throws {
+        try StoreContract.cancelReapAndPruneSplitJobs(try fixture())
     }
 }

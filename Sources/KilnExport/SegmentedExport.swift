@@ -1,0 +1,179 @@
+import Foundation
+import KilnMedia
+import KilnModel
+import KilnScene
+
+/// What a segmented export did.
+public struct SegmentedSummary: Sendable {
+    public let output: URL
+    public let frames: Int
+    public let segments: Int
+    /// Segments found finished from an earlier, interrupted run (or another worker) and reused.
+    public let reused: Int
+    /// Segments rendered by this call.
+    public let rendered: Int
+    public let elapsedSeconds: Double
+}
+
+/// An export split into frame ranges (scale-out.md): each range is encoded on its own to a
+/// hidden file beside the output, committed atomically under a name keyed by the job's
+/// fingerprint, the range and Kiln's version; then the pieces are joined by stream copy with the
+/// audio encoded once for the whole timeline. A finished piece is never rendered again, so an
+/// interrupted export resumes where it stopped, and any number of workers may render the pieces.
+public struct SegmentedExport: Sendable {
+    public let export: VideoExport
+    public let fingerprint: String
+    public let plan: SegmentPlan
+
+    public init(export: VideoExport, fingerprint: String, plan: SegmentPlan) {
+        self.export = export
+        self.fingerprint = fingerprint
+        self.plan = plan
+    }
+
+    public var output: URL { export.output }
+
+    /// The key of piece `index`: a changed job, range or Kiln version never matches an old piece.
+    public func key(ofSegment index: Int) -> String {
+        var digest = ContentDigest()
+        digest.update("kiln \(KilnVersion.string) segment")
+        digest.update(fingerprint)
+        digest.update(plan.ranges[index].lowerBound)
+        digest.update(plan.ranges[index].upperBound)
+        return digest.hex
+    }
+
+    /// Hidden, beside the output (same file system, so the rename that commits it is atomic).
+    public func url(ofSegment index: Int) -> URL {
+        let number = String(format: "%04d-of-%04d", index + 1, plan.count)
+        return output.deletingLastPathComponent().appendingPathComponent(
+            "\(Self.prefix(for: output))\(number)-\(key(ofSegment: index)).mp4")
+    }
+
+    static func prefix(for output: URL) -> String { ".\(output.lastPathComponent).seg-" }
+
+    /// True when the piece's file exists and holds exactly its frames at the job's size; a file
+    /// that does not (truncated by a full disk, edited) is removed so it is rendered again.
+    public func isFinished(_ index: Int) -> Bool {
+        let url = url(ofSegment: index)
+        guard FileManager.default.fileExists(atPath: url.path) else { return false }
+        let o = export.job.output
+        if let info = try? SegmentFile.probe(path: url.path), info.frameCount == plan.ranges[index].count,
+            info.width == o.width, info.height == o.height, info.startsWithKeyframe, !info.hasAudio
+        {
+            return true
+        }
+        unlink(url.path)
+        return false
+    }
+
+    /// Renders piece `index` to its file unless it is already finished; true when it rendered.
+    /// `progress` gets the frames of this piece done so far; `beforeCommit` as in `VideoExport`.
+    @discardableResult
+    public func renderSegment(
+        _ index: Int, renderer: SceneRenderer? = nil, cancellation: CancellationFlag = CancellationFlag(),
+        progress: (Int) -> Void = { _ in }, beforeCommit: (() -> Bool)? = nil
+    ) throws(ExportError) -> Bool {
+        if isFinished(index) { return false }
+        let url = url(ofSegment: index)
+        let file = try AtomicOutputFile(finalURL: url)
+        defer { file.discard() }
+        var settings = export.videoSettings
+        settings.faststart = false  // an intermediate file: the assembly writes the index once
+        let writer: MP4VideoWriter
+        do {
+            writer = try MP4VideoWriter(path: file.temporaryURL.path, settings: settings)
+        } catch {
+            throw .media(error)
+        }
+        try export.encode(
+            frames: plan.ranges[index], renderer: renderer ?? export.makeRenderer(), writer: writer,
+            cancellation: cancellation, progress: progress)
+        if let signal = cancellation.cancelledBySignal { throw .cancelled(signal: signal) }
+        if let beforeCommit, !beforeCommit() { throw .cancelled(signal: CancellationFlag.leaseLost) }
+        try file.commit()
+        return true
+    }
+
+    /// Joins the finished pieces into the output (stream copy; the audio, if any, encoded once
+    /// here), atomically, then removes the pieces. Every piece must be finished.
+    public func assemble(beforeCommit: (() -> Bool)? = nil) throws(ExportError) -> Int {
+        for index in plan.ranges.indices where !isFinished(index) {
+            throw .cannotCreateOutput(
+                path: output.path,
+                reason:
+                    "segment \(index + 1) of \(plan.count) (\(url(ofSegment: index).lastPathComponent)) is not finished"
+            )
+        }
+        let file = try AtomicOutputFile(finalURL: output)
+        defer { file.discard() }
+        let frames: Int
+        do {
+            frames = try SegmentAssembler.assemble(
+                segments: plan.ranges.indices.map { url(ofSegment: $0).path }, to: file.temporaryURL.path,
+                audio: try export.job.audio.map(VideoExport.soundtrack), faststart: true
+            ).frameCount
+        } catch {
+            throw .media(error)
+        }
+        guard frames == export.job.output.frameCount else {
+            throw .media(
+                MediaError(
+                    function: "SegmentedExport.assemble", code: -1,
+                    message: "joined \(frames) frames, expected \(export.job.output.frameCount)"))
+        }
+        if let beforeCommit, !beforeCommit() { throw .cancelled(signal: CancellationFlag.leaseLost) }
+        try file.commit()
+        removeSegmentFiles()
+        return frames
+    }
+
+    /// Every piece beside the output, this plan's and those left by an earlier version of the job
+    /// (their keys can never match again once the output is replaced).
+    func removeSegmentFiles() {
+        let directory = output.deletingLastPathComponent()
+        let prefix = Self.prefix(for: output)
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return }
+        for name in names where name.hasPrefix(prefix) && name.hasSuffix(".mp4") {
+            unlink(directory.appendingPathComponent(name).path)
+        }
+    }
+
+    /// The whole export in this process: unfinished pieces rendered in order with one renderer
+    /// (all threads), then joined. Interrupted, the finished pieces stay for the next run.
+    public func run(
+        cancellation: CancellationFlag = CancellationFlag(),
+        progress: (@Sendable (ExportProgress) -> Void)? = nil
+    ) throws(ExportError) -> SegmentedSummary {
+        let start = Date()
+        // Fail on an unwritable directory before rendering anything.
+        _ = try AtomicOutputFile(finalURL: output)
+        let total = export.job.output.frameCount
+        var done = 0, reused = 0, rendered = 0
+        func report(_ frames: Int) {
+            guard frames < total else { return }
+            progress?(
+                ExportProgress(
+                    frame: frames, totalFrames: total, elapsedSeconds: Date().timeIntervalSince(start)))
+        }
+        let finished = plan.ranges.indices.map { isFinished($0) }
+        for (index, range) in plan.ranges.enumerated() where finished[index] {
+            done += range.count
+            reused += 1
+        }
+        if reused > 0 { report(done) }
+        let renderer = export.makeRenderer()
+        for (index, range) in plan.ranges.enumerated() where !finished[index] {
+            let before = done
+            try renderSegment(index, renderer: renderer, cancellation: cancellation) { report(before + $0) }
+            done += range.count
+            rendered += 1
+        }
+        let frames = try assemble()
+        let elapsed = Date().timeIntervalSince(start)
+        progress?(ExportProgress(frame: total, totalFrames: total, elapsedSeconds: elapsed))
+        return SegmentedSummary(
+            output: output, frames: frames, segments: plan.count, reused: reused, rendered: rendered,
+            elapsedSeconds: elapsed)
+    }
+}

@@ -1,0 +1,201 @@
+import Foundation
+import KilnExport
+import KilnMedia
+import KilnModel
+import XCTest
+
+/// Segmented exports: the plan's arithmetic, the keys that decide reuse, and renders split into
+/// pieces that equal a single render frame for frame, resume from their finished pieces and
+/// leave nothing behind.
+final class SegmentedExportTests: XCTestCase {
+    var directory: URL!
+
+    override func setUpWithError() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "kiln-segments-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    func jobFile(frames: Int = 30, color: String = "#e0c080") throws -> String {
+        let url = directory.appendingPathComponent("split.json")
+        try Data(
+            """
+            {"kiln": 1,
+             "output": {"path": "out.mp4", "width": 160, "height": 96, "fps": 30,
+                        "duration": {"frames": \(frames)}, "crf": 16, "preset": "veryfast", "gop": 8},
+             "layers": [
+               {"type": "solid", "color": {"keyframes": [{"t": 0, "v": "#202040"}, {"t": 1, "v": "\(color)"}]}},
+               {"type": "meshGradient", "width": 2, "height": 2, "opacity": 0.6,
+                "points": [[0,0],[1,0],[0,1],{"keyframes": [{"t": 0, "v": [1,1]}, {"t": 1, "v": [0.3,0.4]}]}],
+                "colors": ["#ff0000","#00ff00","#0000ff","#ffffff"]}]}
+            """.utf8
+        ).write(to: url)
+        return url.path
+    }
+
+    func segmented(_ segments: Int, hashes: String? = nil, color: String = "#e0c080") throws
+        -> SegmentedExport
+    {
+        let loaded = try JobFiles.loadFingerprinted(file: try jobFile(color: color))
+        let export = VideoExport(
+            job: loaded.job, threads: 2, frameHashes: try hashes.map { try FrameHashLog(path: $0) })
+        return SegmentedExport(
+            export: export, fingerprint: loaded.fingerprint,
+            plan: SegmentPlan(frameCount: 30, framesPerSecond: 30, request: .count(segments)))
+    }
+
+    func hashesPath(_ name: String) -> String { directory.appendingPathComponent(name).path }
+
+    func testPlansCoverEveryFrameOnceInEvenPieces() {
+        XCTAssertEqual(
+            SegmentPlan(frameCount: 100, framesPerSecond: 30, request: .count(3)).ranges,
+            [
+                0..<33, 33..<66, 66..<100,
+            ])
+        XCTAssertEqual(
+            SegmentPlan(frameCount: 300, framesPerSecond: 30, request: .seconds(4)).ranges.map(\.count),
+            [100, 100, 100], "4 s = 120 frames → 3 pieces, evened out")
+        XCTAssertEqual(SegmentPlan(frameCount: 300, framesPerSecond: 30, request: .seconds(4)).count, 3)
+        XCTAssertEqual(SegmentPlan(frameCount: 361, framesPerSecond: 30, request: .seconds(4)).count, 4)
+        XCTAssertEqual(
+            SegmentPlan(frameCount: 5, framesPerSecond: 30, request: .count(50)).count, 2, "≥ 2 frames each")
+        XCTAssertEqual(SegmentPlan(frameCount: 1, framesPerSecond: 30, request: .count(4)).ranges, [0..<1])
+        XCTAssertEqual(
+            SegmentPlan(frameCount: 59 * 30, framesPerSecond: 30, request: .automatic).count, 1,
+            "short: one piece")
+        XCTAssertEqual(SegmentPlan(frameCount: 60 * 30, framesPerSecond: 30, request: .automatic).count, 2)
+        XCTAssertEqual(SegmentPlan(frameCount: 600 * 30, framesPerSecond: 30, request: .automatic).count, 20)
+        for n in [1, 2, 7, 64] {
+            let plan = SegmentPlan(frameCount: 1001, framesPerSecond: 29.97, request: .count(n))
+            XCTAssertEqual(plan.ranges.first?.lowerBound, 0)
+            XCTAssertEqual(plan.ranges.last?.upperBound, 1001)
+            XCTAssertTrue(
+                zip(plan.ranges, plan.ranges.dropFirst()).allSatisfy { $0.upperBound == $1.lowerBound })
+            XCTAssertLessThanOrEqual(
+                (plan.ranges.map(\.count).max() ?? 0) - (plan.ranges.map(\.count).min() ?? 0), 1)
+        }
+    }
+
+    func testDigestsAreStableAndSeparateFields() {
+        func hex(_ parts: [String]) -> String {
+            var d = ContentDigest()
+            for p in parts { d.update(p) }
+            return d.hex
+        }
+        XCTAssertEqual(hex(["abc"]), hex(["abc"]))
+        XCTAssertEqual(hex(["abc"]).count, 32)
+        XCTAssertNotEqual(hex(["ab", "c"]), hex(["a", "bc"]))
+        XCTAssertNotEqual(hex(["abcdefgh1"]), hex(["abcdefgh2"]))
+        // Pinned: segment keys must not change between builds, or finished pieces would be lost.
+        XCTAssertEqual(hex(["kiln"]), "7bf8248db7b4c77513c82597e749cb54")
+    }
+
+    func testKeysChangeWithTheJobAndTheRangeOnly() throws {
+        let a = try segmented(3), b = try segmented(3)
+        XCTAssertEqual(a.fingerprint, b.fingerprint)
+        XCTAssertEqual(a.url(ofSegment: 1), b.url(ofSegment: 1))
+        XCTAssertTrue(a.url(ofSegment: 1).lastPathComponent.hasPrefix(".out.mp4.seg-0002-of-0003-"))
+        let changed = try segmented(3, color: "#e0c081")
+        XCTAssertNotEqual(changed.fingerprint, a.fingerprint)
+        XCTAssertNotEqual(changed.url(ofSegment: 1), a.url(ofSegment: 1))
+        XCTAssertNotEqual(try segmented(4).url(ofSegment: 1), a.url(ofSegment: 1), "another range")
+        XCTAssertEqual(Set((0..<3).map { a.key(ofSegment: $0) }).count, 3)
+    }
+
+    /// The pieces' frames are the single render's frames (digests of the pixels before encoding),
+    /// and the joined file decodes to the same pictures within what the encoder changes.
+    func testASegmentedRenderEqualsASingleRender() throws {
+        let single = try segmented(1)
+        let whole = directory.appendingPathComponent("whole.mp4")
+        _ = try VideoExport(
+            job: single.export.job, output: whole, threads: 1,
+            frameHashes: try FrameHashLog(path: hashesPath("single.txt"))
+        ).run()
+        let split = try segmented(4, hashes: hashesPath("split.txt"))
+        let summary = try split.run()
+        XCTAssertEqual([summary.segments, summary.reused, summary.rendered, summary.frames], [4, 0, 4, 30])
+
+        let singleHashes = try FrameHashLog.read(path: hashesPath("single.txt"))
+        XCTAssertEqual(singleHashes.count, 30)
+        XCTAssertEqual(try FrameHashLog.read(path: hashesPath("split.txt")), singleHashes)
+
+        var pictures: [[Double]] = []
+        let reference = try VideoDecodeBack.decode(path: whole.path) { frame in
+            pictures.append(Self.means(frame))
+        }
+        var worst = 0.0
+        let info = try VideoDecodeBack.decode(path: summary.output.path) { frame in
+            XCTAssertLessThan(frame.index, pictures.count)
+            guard frame.index < pictures.count else { return }
+            for (a, b) in zip(Self.means(frame), pictures[frame.index]) { worst = max(worst, abs(a - b)) }
+        }
+        XCTAssertEqual(reference.decodedFrameCount, 30)
+        XCTAssertEqual(info.decodedFrameCount, 30)
+        XCTAssertEqual(info.decodeErrors, 0)
+        XCTAssertEqual(info.presentationTimestamps.count, 30)
+        for (n, t) in info.presentationTimestamps.enumerated() {
+            XCTAssertEqual(t, Double(n) / 30, accuracy: 1e-6)
+        }
+        XCTAssertEqual(info.containerDurationSeconds, 1, accuracy: 1e-3)
+        for start in split.plan.ranges.map(\.lowerBound) {
+            XCTAssertTrue(info.keyFrameIndices.contains(start), "a keyframe opens segment at \(start)")
+        }
+        XCTAssertLessThan(worst, 2.5, "decoded colours of the two files (8-bit, 4×4 block means)")
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix(".") },
+            [],
+            "pieces removed after assembly")
+    }
+
+    /// Pieces finished earlier (an interrupted run) are reused: only the others are rendered.
+    func testAResumedRenderRendersOnlyUnfinishedSegments() throws {
+        let first = try segmented(5)
+        XCTAssertTrue(try first.renderSegment(0))
+        XCTAssertTrue(try first.renderSegment(3))
+        XCTAssertFalse(try first.renderSegment(3), "already finished")
+        // Interrupted mid-piece: nothing of piece 1 is kept.
+        let stop = CancellationFlag()
+        stop.cancel(signal: 2)
+        XCTAssertThrowsError(try first.renderSegment(1, cancellation: stop))
+        XCTAssertFalse(first.isFinished(1))
+
+        let resumed = try segmented(5, hashes: hashesPath("resumed.txt"))
+        let summary = try resumed.run()
+        XCTAssertEqual([summary.reused, summary.rendered], [2, 3])
+        let rendered = try FrameHashLog.read(path: hashesPath("resumed.txt")).keys.sorted()
+        let expected = [1, 2, 4].flatMap { Array(resumed.plan.ranges[$0]) }
+        XCTAssertEqual(rendered, expected, "only the unfinished pieces' frames were rendered")
+        let info = try VideoDecodeBack.decode(path: summary.output.path)
+        XCTAssertEqual(info.decodedFrameCount, 30)
+        XCTAssertEqual(info.decodeErrors, 0)
+    }
+
+    /// A damaged piece (cut short by a full disk, say) is not trusted: it is rendered again.
+    func testADamagedSegmentIsRenderedAgain() throws {
+        let split = try segmented(3)
+        XCTAssertTrue(try split.renderSegment(1))
+        let url = split.url(ofSegment: 1)
+        let bytes = try Data(contentsOf: url)
+        try bytes.prefix(bytes.count / 2).write(to: url)
+        XCTAssertFalse(split.isFinished(1))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: url.path))
+        let summary = try split.run()
+        XCTAssertEqual([summary.reused, summary.rendered], [0, 3])
+    }
+
+    /// 4×4 block means of the decoded picture (R, G, B per block).
+    static func means(_ frame: DecodedFrame) -> [Double] {
+        var out: [Double] = []
+        for by in 0..<4 {
+            for bx in 0..<4 {
+                let m = frame.meanRGB(x: bx * 40, y: by * 24, width: 40, height: 24)
+                out += [m.r, m.g, m.b]
+            }
+        }
+        return out
+    }
+}
