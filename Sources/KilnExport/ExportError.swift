@@ -8,6 +8,13 @@ public enum ExportError: Error, Sendable, CustomStringConvertible {
     case media(MediaError)
     case cancelled(signal: Int32)
 
+    /// The stop code a failure hands to work running beside it: the signal that cancelled this
+    /// export, or `cancelRequested` for any other failure.
+    var cancelSignal: Int32 {
+        if case .cancelled(let signal) = self { return signal }
+        return CancellationFlag.cancelRequested
+    }
+
     public var exitCode: Int32 {
         switch self {
         case .job(let error): return error.exitCode

@@ -52,6 +52,54 @@ public struct SegmentedExport: Sendable {
 
     static func prefix(for output: URL) -> String { ".\(output.lastPathComponent).seg-" }
 
+    /// The soundtrack, encoded once for the whole timeline while the segments render, beside them.
+    public var audioURL: URL {
+        var digest = ContentDigest()
+        digest.update("kiln \(KilnVersion.string) soundtrack")
+        digest.update(fingerprint)
+        digest.update(export.job.output.frameCount)
+        return output.deletingLastPathComponent().appendingPathComponent(
+            "\(Self.audioPrefix(for: output))\(digest.hex).m4a")
+    }
+
+    static func audioPrefix(for output: URL) -> String { ".\(output.lastPathComponent).audio-" }
+
+    /// True when the job has no soundtrack, or its encoded file exists and is as long as the video
+    /// (within one AAC frame); a file that is not is removed.
+    public var isAudioFinished: Bool {
+        guard export.job.audio != nil else { return true }
+        let url = audioURL
+        guard FileManager.default.fileExists(atPath: url.path) else { return false }
+        let expected = export.job.output.durationSeconds
+        if let reader = try? AudioFileReader(path: url.path), reader.info.codecName == "aac",
+            abs(reader.info.durationSeconds - expected) <= 1024.0 / Double(AudioFormat.sampleRate)
+        {
+            return true
+        }
+        unlink(url.path)
+        return false
+    }
+
+    /// Encodes the soundtrack to `audioURL` (atomically) unless it is finished; true when it did.
+    @discardableResult
+    public func renderAudio(cancellation: CancellationFlag = CancellationFlag()) throws(ExportError) -> Bool {
+        guard let track = export.job.audio, !isAudioFinished else { return false }
+        let file = try AtomicOutputFile(finalURL: audioURL)
+        defer { file.discard() }
+        let o = export.job.output
+        do {
+            try AACTrackFile.write(
+                source: try VideoExport.soundtrack(track), frameRateNumerator: o.frameRate.numerator,
+                frameRateDenominator: o.frameRate.denominator, videoFrames: o.frameCount,
+                to: file.temporaryURL.path, shouldStop: { cancellation.cancelledBySignal != nil })
+        } catch {
+            if let signal = cancellation.cancelledBySignal { throw .cancelled(signal: signal) }
+            throw .media(error)
+        }
+        try file.commit()
+        return true
+    }
+
     /// True when the piece's file exists and holds exactly its frames at the job's size; a file
     /// that does not (truncated by a full disk, edited) is removed so it is rendered again.
     public func isFinished(_ index: Int) -> Bool {
@@ -95,9 +143,10 @@ public struct SegmentedExport: Sendable {
         return true
     }
 
-    /// Joins the finished pieces into the output (stream copy; the audio, if any, encoded once
-    /// here), atomically, then removes the pieces. Every piece must be finished.
+    /// Joins the finished pieces and the soundtrack (encoded here if it is not yet) into the
+    /// output by stream copy, atomically, then removes the pieces. Every piece must be finished.
     public func assemble(beforeCommit: (() -> Bool)? = nil) throws(ExportError) -> Int {
+        try renderAudio()
         for index in plan.ranges.indices where !isFinished(index) {
             throw .cannotCreateOutput(
                 path: output.path,
@@ -111,7 +160,7 @@ public struct SegmentedExport: Sendable {
         do {
             frames = try SegmentAssembler.assemble(
                 segments: plan.ranges.indices.map { url(ofSegment: $0).path }, to: file.temporaryURL.path,
-                audio: try export.job.audio.map(VideoExport.soundtrack), faststart: true
+                audioTrack: export.job.audio == nil ? nil : audioURL.path, faststart: true
             ).frameCount
         } catch {
             throw .media(error)
@@ -132,9 +181,12 @@ public struct SegmentedExport: Sendable {
     /// (their keys can never match again once the output is replaced).
     func removeSegmentFiles() {
         let directory = output.deletingLastPathComponent()
-        let prefix = Self.prefix(for: output)
+        let prefix = Self.prefix(for: output), audio = Self.audioPrefix(for: output)
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return }
-        for name in names where name.hasPrefix(prefix) && name.hasSuffix(".mp4") {
+        for name in names
+        where (name.hasPrefix(prefix) && name.hasSuffix(".mp4"))
+            || (name.hasPrefix(audio) && name.hasSuffix(".m4a"))
+        {
             unlink(directory.appendingPathComponent(name).path)
         }
     }
@@ -162,18 +214,56 @@ public struct SegmentedExport: Sendable {
             reused += 1
         }
         if reused > 0 { report(done) }
+        // The soundtrack is encoded on its own thread while the segments render (it is one thread
+        // of work; the render takes the rest), so the assembly only copies.
+        let stopSoundtrack = CancellationFlag()
+        let soundtrack = isAudioFinished ? nil : SoundtrackThread(self, cancellation: stopSoundtrack)
         let renderer = export.makeRenderer()
-        for (index, range) in plan.ranges.enumerated() where !finished[index] {
-            let before = done
-            try renderSegment(index, renderer: renderer, cancellation: cancellation) { report(before + $0) }
-            done += range.count
-            rendered += 1
+        do {
+            for (index, range) in plan.ranges.enumerated() where !finished[index] {
+                let before = done
+                try renderSegment(index, renderer: renderer, cancellation: cancellation) {
+                    report(before + $0)
+                }
+                done += range.count
+                rendered += 1
+            }
+        } catch {
+            stopSoundtrack.cancel(signal: error.cancelSignal)
+            _ = soundtrack?.wait()
+            throw error
         }
+        if let failure = soundtrack?.wait() { throw failure }
         let frames = try assemble()
         let elapsed = Date().timeIntervalSince(start)
         progress?(ExportProgress(frame: total, totalFrames: total, elapsedSeconds: elapsed))
         return SegmentedSummary(
             output: output, frames: frames, segments: plan.count, reused: reused, rendered: rendered,
             elapsedSeconds: elapsed)
+    }
+}
+
+/// `SegmentedExport.renderAudio` on a thread of its own.
+final class SoundtrackThread: @unchecked Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    private var failure: ExportError?
+
+    init(_ export: SegmentedExport, cancellation: CancellationFlag) {
+        let thread = Thread { [self] in
+            do throws(ExportError) {
+                try export.renderAudio(cancellation: cancellation)
+            } catch {
+                failure = error
+            }
+            done.signal()
+        }
+        thread.name = "kiln-soundtrack"
+        thread.start()
+    }
+
+    /// Waits for the encode; its error, if any.
+    func wait() -> ExportError? {
+        done.wait()
+        return failure
     }
 }

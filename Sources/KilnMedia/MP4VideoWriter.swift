@@ -189,22 +189,12 @@ public final class MP4VideoWriter: @unchecked Sendable {
         }
     }
 
-    /// Hands a packet to the muxer, which orders both tracks by time (it takes the packet's data).
     private func writeInterleaved(_ packet: UnsafeMutablePointer<AVPacket>) throws(MediaError) {
-        guard let formatContext else { return }
-        let written = av_interleaved_write_frame(formatContext, packet)
-        av_packet_unref(packet)
-        try check(written, "av_interleaved_write_frame")
+        try Muxer.writeInterleaved(packet, to: formatContext)
     }
 
     private func release() {
-        if let formatContext {
-            if formatContext.pointee.oformat.pointee.flags & kiln_avfmt_flag_nofile() == 0 {
-                avio_closep(&formatContext.pointee.pb)
-            }
-            avformat_free_context(formatContext)
-            self.formatContext = nil
-        }
+        Muxer.close(&formatContext)
         stream = nil
         audio?.release()
         audio = nil

@@ -36,7 +36,8 @@ public struct AssemblySummary: Sendable, Equatable {
     public var frameRateDenominator: Int
     /// frames · den / num.
     public var durationSeconds: Double
-    /// Samples per channel at `AudioFormat.sampleRate` in the AAC track; nil without audio.
+    /// Samples per channel at `AudioFormat.sampleRate` encoded here; nil without audio or when an
+    /// encoded track was copied.
     public var audioSamples: Int?
 
     public init(
@@ -78,9 +79,17 @@ public enum SegmentAssembler {
     /// Writes the joined file to `path` (the caller's temporary name). On failure everything is
     /// closed and the partial file is left for the caller to delete.
     @discardableResult
+    ///
+    /// The soundtrack is either encoded here from `audio`, or copied from `audioTrack`, an
+    /// `AACTrackFile` encoded earlier (while the segments rendered); not both.
     public static func assemble(
-        segments: [String], to path: String, audio: (any AudioSampleSource)? = nil, faststart: Bool = true
+        segments: [String], to path: String, audio: (any AudioSampleSource)? = nil, audioTrack: String? = nil,
+        faststart: Bool = true
     ) throws(MediaError) -> AssemblySummary {
+        guard audio == nil || audioTrack == nil else {
+            throw MediaError.failure(
+                "SegmentAssembler", "give a soundtrack to encode or one to copy, not both")
+        }
         guard let firstPath = segments.first else {
             throw MediaError.failure("SegmentAssembler", "no segments to assemble")
         }
@@ -95,7 +104,8 @@ public enum SegmentAssembler {
             guard reader.startsWithKeyframe else { throw reader.refusal("does not start with a keyframe") }
         }
         let output = try AssemblyOutput(
-            path: path, reference: reference, audio: audio, faststart: faststart, delay: delay)
+            path: path, reference: reference, audio: audio, audioTrack: audioTrack, faststart: faststart,
+            delay: delay)
         return try output.write(segments)
     }
 }
@@ -106,6 +116,7 @@ private final class AssemblyOutput {
     private var formatContext: UnsafeMutablePointer<AVFormatContext>?
     private var packet: UnsafeMutablePointer<AVPacket>?
     private var audio: AACTrackEncoder?
+    private var audioCopy: AACTrackCopy?
     private let stream: UnsafeMutablePointer<AVStream>
     private let reference: SegmentReader
     private let frameRate: AVRational
@@ -114,8 +125,9 @@ private final class AssemblyOutput {
     private let delay: Int64
 
     init(
-        path: String, reference: SegmentReader, audio audioSource: (any AudioSampleSource)?, faststart: Bool,
-        delay: Int64
+        path: String, reference: SegmentReader, audio audioSource: (any AudioSampleSource)?,
+        audioTrack: String?,
+        faststart: Bool, delay: Int64
     ) throws(MediaError) {
         self.reference = reference
         self.delay = delay
@@ -147,6 +159,10 @@ private final class AssemblyOutput {
                         != 0,
                     frameRateNumerator: Int(frameRate.num), frameRateDenominator: Int(frameRate.den))
             }
+            if let audioTrack {
+                audioCopy = try AACTrackCopy(
+                    path: audioTrack, output: formatContext, frameTimeBase: frameTimeBase)
+            }
             if formatContext.pointee.oformat.pointee.flags & kiln_avfmt_flag_nofile() == 0 {
                 try check(avio_open(&formatContext.pointee.pb, path, kiln_avio_flag_write()), "avio_open")
             }
@@ -176,6 +192,7 @@ private final class AssemblyOutput {
                 written += Int64(counts[index])
             }
             try audio?.finish(videoFrames: Int(written), write: writeInterleaved)
+            try audioCopy?.finish(write: writeInterleaved)
             try check(av_write_trailer(formatContext), "av_write_trailer")
             try check(avio_closep(&formatContext.pointee.pb), "avio_closep")
             let summary = AssemblySummary(
@@ -211,29 +228,22 @@ private final class AssemblyOutput {
             packet.pointee.pos = -1
             try writeInterleaved(packet)
             try audio?.encode(throughVideoFrame: Int(decodeIndex + 1), write: writeInterleaved)
+            try audioCopy?.copy(throughVideoFrame: Int(decodeIndex + 1), write: writeInterleaved)
         }
         try reader.checkComplete()
         return reader.packetsRead
     }
 
-    /// Hands a packet to the muxer, which orders both tracks by time (it takes the packet's data).
     private func writeInterleaved(_ packet: UnsafeMutablePointer<AVPacket>) throws(MediaError) {
-        guard let formatContext else { return }
-        let written = av_interleaved_write_frame(formatContext, packet)
-        av_packet_unref(packet)
-        try check(written, "av_interleaved_write_frame")
+        try Muxer.writeInterleaved(packet, to: formatContext)
     }
 
     private func release() {
-        if let formatContext {
-            if formatContext.pointee.oformat.pointee.flags & kiln_avfmt_flag_nofile() == 0 {
-                avio_closep(&formatContext.pointee.pb)
-            }
-            avformat_free_context(formatContext)
-            self.formatContext = nil
-        }
+        Muxer.close(&formatContext)
         audio?.release()
         audio = nil
+        audioCopy?.release()
+        audioCopy = nil
         av_packet_free(&packet)
     }
 }

@@ -60,20 +60,21 @@ public final class QueueStore: JobStore {
             segment: split ? (parent: nil, index: nil, count: request.segments.count, frames: nil) : nil)
         let origin =
             request.schedule.map { " by schedule \($0.id) for its fire at \(Self.iso($0.fireTime))" } ?? ""
-        let pieces = split ? " in \(request.segments.count) segments" : ""
-        try insertEvent(id, now, "enqueued\(origin)\(pieces) (\(request.jobFile) → \(request.output))")
-        guard split else { return id }
+        let parts = split ? " in \(request.segments.count) segments" : ""
+        try insertEvent(id, now, "enqueued\(origin)\(parts) (\(request.jobFile) → \(request.output))")
+        guard request.segments.count > 1 else { return id }
         var piece = request
         piece.idempotencyKey = nil
         piece.schedule = nil
-        for (index, frames) in request.segments.enumerated() {
+        let pieces: [Range<Int>?] = request.segments + (request.soundtrackTask ? [nil] : [])
+        for (index, frames) in pieces.enumerated() {
             _ = try insertRow(
                 piece, state: waiting, runAt: runAt, now: now,
                 segment: (parent: id, index: index, count: request.segments.count, frames: frames))
         }
         try db.query(
             "UPDATE jobs SET stage = ? WHERE id = ?",
-            [.text(Self.segmentStage(done: 0, of: request.segments.count)), .integer(id)])
+            [.text(Self.segmentStage(done: 0, of: pieces.count)), .integer(id)])
         return id
     }
 
@@ -110,6 +111,12 @@ public final class QueueStore: JobStore {
 
     static func segmentStage(done: Int, of count: Int) -> String {
         done == count ? "segments done; assembly due" : "waiting for segments (\(done) of \(count) done)"
+    }
+
+    /// How a piece of a split job is named in its job's log and errors.
+    static func pieceName(_ piece: QueuedJob) -> String {
+        piece.frameRange == nil
+            ? "the soundtrack" : "segment \((piece.segmentIndex ?? 0) + 1) of \(piece.segmentCount)"
     }
 
     /// Wall seconds as ISO 8601 (UTC), as the queue's logs and status print times.
@@ -268,21 +275,22 @@ public final class QueueStore: JobStore {
     /// What a segment's end means for its job: progress when completed; when discarded or
     /// cancelled, the whole job ends the same way and the other segments stop.
     func segmentEnded(_ segment: QueuedJob, parent: Int64, state: JobState?, now: Double) throws {
-        let piece = "segment \((segment.segmentIndex ?? 0) + 1) of \(segment.segmentCount)"
+        let piece = Self.pieceName(segment)
         switch state {
         case .completed:
-            let done = Int(
-                try db.query(
-                    "SELECT COUNT(*) FROM jobs WHERE parent_id = ? AND state = 'completed'",
-                    [.integer(parent)]
-                ).first?.first?.int ?? 0)
+            let counts = try db.query(
+                "SELECT COUNT(*), SUM(CASE WHEN state = 'completed' THEN 1 ELSE 0 END) FROM jobs WHERE parent_id = ?",
+                [.integer(parent)]
+            ).first
+            let total = Int(counts?[0].int ?? 1), done = Int(counts?[1].int ?? 0)
             try db.query(
                 "UPDATE jobs SET progress = ?, stage = ? WHERE id = ? AND state = 'scheduled'",
                 [
-                    .real(Double(done) / Double(max(1, segment.segmentCount))),
-                    .text(Self.segmentStage(done: done, of: segment.segmentCount)), .integer(parent),
+                    .real(Double(done) / Double(max(1, total))),
+                    .text(Self.segmentStage(done: done, of: total)),
+                    .integer(parent),
                 ])
-            try insertEvent(parent, now, "\(piece) completed (\(done) of \(segment.segmentCount) done)")
+            try insertEvent(parent, now, "\(piece) completed (\(done) of \(total) done)")
         case .discarded, .cancelled:
             try endFamily(parent, as: state!, reason: "\(piece) was \(state!.rawValue)", now: now)
         default:
@@ -386,7 +394,7 @@ public final class QueueStore: JobStore {
             let running = try db.query(
                 """
                 SELECT id, lease_token, attempt, max_attempts, lease_expires, lease_boot, lease_host, lease_pid,
-                       lease_pid_start, parent_id, segment_index, segment_count
+                       lease_pid_start, parent_id, segment_index, segment_count, frame_start
                 FROM jobs WHERE state = 'running'
                 """)
             var reclaimed = 0
@@ -425,7 +433,9 @@ public final class QueueStore: JobStore {
                     "attempt \(attempt) crashed (\(ownerGone ? "worker process died" : "lease expired")); "
                         + (exhausted ? "discarded: no attempts left" : "available again"))
                 if exhausted, let parent = row[9].int {
-                    let piece = "segment \((row[10].int ?? 0) + 1) of \(row[11].int ?? 0)"
+                    let piece =
+                        row[12].int == nil
+                        ? "the soundtrack" : "segment \((row[10].int ?? 0) + 1) of \(row[11].int ?? 0)"
                     try endFamily(parent, as: .discarded, reason: "\(piece) was discarded", now: now)
                 }
                 reclaimed += 1

@@ -30,6 +30,9 @@ public struct EnqueueRequest: Sendable, Equatable {
     /// More than one range: the job is split into segment tasks any worker may claim, and the
     /// job itself becomes the assembly task, due once every segment is completed.
     public var segments: [Range<Int>] = []
+    /// With `segments`: one more task encodes the soundtrack while the segments render, so the
+    /// assembly only copies it.
+    public var soundtrackTask = false
 
     public init(
         name: String, jobFile: String, jobJSON: String, baseDirectory: String,
@@ -58,7 +61,7 @@ public struct EnqueueRequest: Sendable, Equatable {
             && a.runAt == b.runAt
             && a.maxAttempts == b.maxAttempts && a.idempotencyKey == b.idempotencyKey
             && a.schedule?.id == b.schedule?.id && a.schedule?.fireTime == b.schedule?.fireTime
-            && a.segments == b.segments
+            && a.segments == b.segments && a.soundtrackTask == b.soundtrackTask
     }
 }
 
@@ -93,8 +96,10 @@ public struct QueuedJob: Sendable, Equatable {
     /// How many segments the job (or the job this segment is part of) is split into; 0 = none.
     public var segmentCount: Int
 
-    /// One piece of a split job.
+    /// One piece of a split job (a frame range, or the soundtrack).
     public var isSegment: Bool { parentID != nil }
+    /// The piece of a split job that encodes its soundtrack.
+    public var isSoundtrack: Bool { parentID != nil && frameRange == nil }
     /// A split job's own row: it assembles the segments once they are all completed.
     public var isAssembly: Bool { parentID == nil && segmentCount > 1 }
 }

@@ -80,7 +80,10 @@ public enum JobSubmission {
                     let plan = SegmentPlan(
                         frameCount: job.output.frameCount, framesPerSecond: job.output.frameRate.doubleValue,
                         request: options.segments)
-                    if plan.isSegmented { request.segments = plan.ranges }
+                    if plan.isSegmented {
+                        request.segments = plan.ranges
+                        request.soundtrackTask = job.audio != nil
+                    }
                     requests.append(request)
                 } catch {
                     let prefix = row.label.map { "(batch row \($0)) " } ?? ""

@@ -145,8 +145,10 @@ public final class QueueWorker: Sendable {
     func execute(_ claim: Claim, connection: StoreConnection, threads: Int) {
         let job = claim.job
         let what =
-            job.segmentIndex.map { "segment \($0 + 1) of \(job.segmentCount) of job \(job.parentID ?? 0)" }
-            ?? (job.isAssembly ? "assembling \(job.segmentCount) segments" : "rendering")
+            job.isSoundtrack
+            ? "the soundtrack of job \(job.parentID ?? 0)"
+            : job.segmentIndex.map { "segment \($0 + 1) of \(job.segmentCount) of job \(job.parentID ?? 0)" }
+                ?? (job.isAssembly ? "assembling \(job.segmentCount) segments" : "rendering")
         log("job \(job.id) (\(job.name)) attempt \(claim.attempt): \(what) → \(job.output)")
         let flag = CancellationFlag()
         let heartbeat = Heartbeat(
@@ -180,7 +182,17 @@ public final class QueueWorker: Sendable {
                             + "frames) do not match the job's \(loaded.job.output.frameCount) frames")
                 }
                 let segmented = SegmentedExport(export: export, fingerprint: loaded.fingerprint, plan: plan)
-                if let index = job.segmentIndex {
+                if job.isSoundtrack {
+                    StaleTemporaryFiles.remove(besides: segmented.audioURL, log: log)
+                    heartbeat.report(0.5)
+                    if !(try segmented.renderAudio(cancellation: flag)) {
+                        log("the soundtrack was already encoded; reused")
+                    }
+                    outcome = .success(
+                        Rendered(
+                            output: segmented.audioURL.path, frames: 0,
+                            seconds: Date().timeIntervalSince(start)))
+                } else if let index = job.segmentIndex {
                     outcome = .success(
                         try renderSegment(
                             index, of: segmented, flag: flag, heartbeat: heartbeat, start: start))
@@ -238,6 +250,11 @@ public final class QueueWorker: Sendable {
                 index, cancellation: flag,
                 progress: { _ in heartbeat.report(Double(n) / Double(missing.count + 1) * 0.9) },
                 beforeCommit: { heartbeat.renewNow() })
+        }
+        if !segmented.isAudioFinished {
+            log("the soundtrack is missing; encoding it before assembly")
+            StaleTemporaryFiles.remove(besides: segmented.audioURL, log: log)
+            try segmented.renderAudio(cancellation: flag)
         }
         heartbeat.report(0.95)
         let frames = try segmented.assemble(beforeCommit: { heartbeat.renewNow() })

@@ -244,7 +244,8 @@ enum StatusCommand {
 
     static func displayName(_ job: QueuedJob) -> String {
         guard let parent = job.parentID, let index = job.segmentIndex else { return job.name }
-        return "  \(parent) seg \(index + 1)/\(job.segmentCount)"
+        return job.isSoundtrack
+            ? "  \(parent) soundtrack" : "  \(parent) seg \(index + 1)/\(job.segmentCount)"
     }
 
     static func pad(_ text: String, _ width: Int) -> String {
@@ -284,7 +285,10 @@ enum StatusCommand {
         print("job \(job.id): \(job.state.rawValue)" + (job.cancelRequested ? " (cancel requested)" : ""))
         print("  file:      \(job.jobFile)")
         print("  output:    \(job.output)")
-        if let parent = job.parentID, let index = job.segmentIndex, let frames = job.frameRange {
+        if job.isSoundtrack {
+            print(
+                "  piece:     the soundtrack of job \(job.parentID ?? 0), encoded while its segments render")
+        } else if let parent = job.parentID, let index = job.segmentIndex, let frames = job.frameRange {
             print(
                 "  segment:   \(index + 1) of \(job.segmentCount) of job \(parent), frames \(frames.lowerBound)"
                     + "..<\(frames.upperBound)")

@@ -5,22 +5,6 @@ import XCTest
 /// Soundtracks from the command line: rendered and decoded back, identical for any thread count,
 /// and bad audio input with its exit code, the JSON path and no output left behind.
 final class AudioCLITests: TemporaryDirectoryTestCase {
-    /// A 1 kHz sine made by the ffmpeg program (test fixtures only; Kiln never runs it).
-    func tone(seconds: Double) throws -> String {
-        let path = directory.appendingPathComponent("tone.flac").path
-        guard
-            let made = try KilnProcess.tool(
-                "/usr/bin/ffmpeg",
-                [
-                    "-v", "error", "-f", "lavfi", "-i",
-                    "sine=frequency=1000:sample_rate=44100:duration=\(seconds)",
-                    "-ac", "2", path,
-                ])
-        else { throw XCTSkip("/usr/bin/ffmpeg not installed") }
-        XCTAssertEqual(made.status, 0, made.stderr)
-        return path
-    }
-
     func job(audio: String, seconds: Double = 2) throws -> String {
         try write(
             "sound.json",

@@ -169,6 +169,22 @@ class TemporaryDirectoryTestCase: XCTestCase {
             ["bt709", "bt709", "bt709", "tv"], file: file, line: line)
     }
 
+    /// A 1 kHz sine made by the ffmpeg program (test fixtures only; Kiln never runs it).
+    func tone(seconds: Double) throws -> String {
+        let path = directory.appendingPathComponent("tone.flac").path
+        guard
+            let made = try KilnProcess.tool(
+                "/usr/bin/ffmpeg",
+                [
+                    "-v", "error", "-f", "lavfi", "-i",
+                    "sine=frequency=1000:sample_rate=44100:duration=\(seconds)",
+                    "-ac", "2", path,
+                ])
+        else { throw XCTSkip("/usr/bin/ffmpeg not installed") }
+        XCTAssertEqual(made.status, 0, made.stderr)
+        return path
+    }
+
     var directory: URL!
 
     override func setUpWithError() throws {

@@ -11,16 +11,7 @@ import XCTest
 /// render, a killed render resumed from its finished pieces, and segments shared by workers.
 final class SegmentRenderCLITests: TemporaryDirectoryTestCase {
     func testASegmentedRenderWithSoundMatchesASingleRender() throws {
-        let tone = directory.appendingPathComponent("tone.flac").path
-        guard
-            let made = try KilnProcess.tool(
-                "/usr/bin/ffmpeg",
-                [
-                    "-v", "error", "-f", "lavfi", "-i", "sine=frequency=1000:sample_rate=44100:duration=5",
-                    "-ac", "2", tone,
-                ])
-        else { throw XCTSkip("/usr/bin/ffmpeg not installed") }
-        XCTAssertEqual(made.status, 0, made.stderr)
+        _ = try tone(seconds: 5)
         let file = try write(
             "split.json",
             """
@@ -249,6 +240,36 @@ enum SplitJobScenario {
 final class SegmentedQueueTests: QueueTestCase {
     func testThreeWorkersOneKilledShareASplitJob() throws {
         try SplitJobScenario.run(self, checkDatabase: true)
+    }
+
+    /// A split job with sound gets one more task, its soundtrack, encoded by any worker while
+    /// the segments render; the assembly copies it in.
+    func testASplitJobWithSoundEncodesItsSoundtrackAsATask() throws {
+        _ = try tone(seconds: 5)
+        let file = try write(
+            "voiced.json",
+            """
+            {"kiln": 1, "output": {"path": "out/voiced.mp4", "width": 96, "height": 64, "fps": 25, "duration": 3,
+                                   "preset": "ultrafast"},
+             "layers": [{"type": "solid", "color": "#336699"}], "audio": {"path": "tone.flac"}}
+            """)
+        XCTAssertEqual(try kiln(["enqueue", file, "--segments", "3"]).status, 0)
+        let rows = try status()
+        XCTAssertEqual(rows.count, 5, "the job, three segments and the soundtrack")
+        XCTAssertEqual(rows.last?["frames"] as? NSNull, NSNull())
+        let shown = try kiln(["status"]).stdout
+        XCTAssertTrue(shown.contains("1 soundtrack"), shown)
+        XCTAssertTrue(shown.contains("waiting"), shown)
+        let worker = try kiln(["worker", "--drain"])
+        XCTAssertEqual(worker.status, 0, worker.stderr)
+        XCTAssertTrue(worker.stderr.contains("the soundtrack of job 1"), worker.stderr)
+        XCTAssertEqual(Set(try states()), ["completed"])
+        let output = outputs.appendingPathComponent("voiced.mp4").path
+        assertKilnVideo(try VideoDecodeBack.decode(path: output), width: 96, height: 64, frames: 75)
+        let reader = try AudioFileReader(path: output)
+        XCTAssertEqual(Double(try reader.readAll().left.count), 3 * 48_000, accuracy: 1024)
+        XCTAssertTrue(try kiln(["logs", "1"]).stdout.contains("the soundtrack completed"))
+        try assertQueueSound(frames: ["voiced": 75])
     }
 }
 

@@ -20,7 +20,7 @@ final class SegmentedExportTests: XCTestCase {
         try? FileManager.default.removeItem(at: directory)
     }
 
-    func jobFile(frames: Int = 30, color: String = "#e0c080") throws -> String {
+    func jobFile(frames: Int = 30, color: String = "#e0c080", audio: Bool = false) throws -> String {
         let url = directory.appendingPathComponent("split.json")
         try Data(
             """
@@ -31,16 +31,17 @@ final class SegmentedExportTests: XCTestCase {
                {"type": "solid", "color": {"keyframes": [{"t": 0, "v": "#202040"}, {"t": 1, "v": "\(color)"}]}},
                {"type": "meshGradient", "width": 2, "height": 2, "opacity": 0.6,
                 "points": [[0,0],[1,0],[0,1],{"keyframes": [{"t": 0, "v": [1,1]}, {"t": 1, "v": [0.3,0.4]}]}],
-                "colors": ["#ff0000","#00ff00","#0000ff","#ffffff"]}]}
+                "colors": ["#ff0000","#00ff00","#0000ff","#ffffff"]}]\(audio ? #", "audio": {"path": "tone.wav", "offset": 0.1}"# : "")}
             """.utf8
         ).write(to: url)
         return url.path
     }
 
-    func segmented(_ segments: Int, hashes: String? = nil, color: String = "#e0c080") throws
+    func segmented(_ segments: Int, hashes: String? = nil, color: String = "#e0c080", audio: Bool = false)
+        throws
         -> SegmentedExport
     {
-        let loaded = try JobFiles.loadFingerprinted(file: try jobFile(color: color))
+        let loaded = try JobFiles.loadFingerprinted(file: try jobFile(color: color, audio: audio))
         let export = VideoExport(
             job: loaded.job, threads: 2, frameHashes: try hashes.map { try FrameHashLog(path: $0) })
         return SegmentedExport(
@@ -185,6 +186,68 @@ final class SegmentedExportTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: url.path))
         let summary = try split.run()
         XCTAssertEqual([summary.reused, summary.rendered], [0, 3])
+    }
+
+    /// The soundtrack is encoded once, beside the segments while they render, then copied into
+    /// the joined file; a finished one is reused, and it is removed with the segments.
+    func testTheSoundtrackIsEncodedOnceBesideTheSegments() throws {
+        try Self.writeTone(to: directory.appendingPathComponent("tone.wav"), seconds: 2)
+        let split = try segmented(3, audio: true)
+        XCTAssertFalse(split.isAudioFinished)
+        XCTAssertTrue(try split.renderAudio())
+        XCTAssertTrue(split.isAudioFinished)
+        XCTAssertFalse(try split.renderAudio(), "already encoded")
+        XCTAssertTrue(split.audioURL.lastPathComponent.hasPrefix(".out.mp4.audio-"))
+        XCTAssertNotEqual(try segmented(3, color: "#000000", audio: true).audioURL, split.audioURL)
+
+        let summary = try split.run()
+        let reader = try AudioFileReader(path: summary.output.path)
+        let (left, _) = try reader.readAll()
+        XCTAssertEqual(reader.decodeErrors, 0)
+        XCTAssertEqual(Double(left.count), 48_000, accuracy: 1024, "as long as the 1 s video")
+        XCTAssertLessThan(Self.rms(left[0..<4000]), 0.001, "silent before the 0.1 s offset")
+        XCTAssertGreaterThan(Self.rms(left[9600..<40_000]), 0.1)
+        XCTAssertEqual(try VideoDecodeBack.decode(path: summary.output.path).decodedFrameCount, 30)
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix(".") },
+            [])
+
+        // Without a finished soundtrack the render encodes it on its own thread while the
+        // segments render; the result is the same sound.
+        let again = try segmented(3, audio: true)
+        try FileManager.default.removeItem(at: summary.output)
+        let second = try again.run()
+        XCTAssertEqual(try AudioFileReader(path: second.output.path).readAll().left, left)
+    }
+
+    static func rms(_ samples: ArraySlice<Float>) -> Double {
+        (samples.reduce(0.0) { $0 + Double($1 * $1) } / Double(max(1, samples.count))).squareRoot()
+    }
+
+    /// A 440 Hz stereo tone as 16-bit PCM WAV at 48 kHz.
+    static func writeTone(to url: URL, seconds: Double) throws {
+        let frames = Int(seconds * 48_000)
+        var bytes: [UInt8] = []
+        func u32(_ v: Int) { bytes += withUnsafeBytes(of: UInt32(v).littleEndian, Array.init) }
+        func u16(_ v: Int) { bytes += withUnsafeBytes(of: UInt16(v).littleEndian, Array.init) }
+        bytes += Array("RIFF".utf8)
+        u32(36 + frames * 4)
+        bytes += Array("WAVEfmt ".utf8)
+        u32(16)
+        u16(1)
+        u16(2)
+        u32(48_000)
+        u32(48_000 * 4)
+        u16(4)
+        u16(16)
+        bytes += Array("data".utf8)
+        u32(frames * 4)
+        for i in 0..<frames {
+            let v = Int16((sin(2 * Double.pi * 440 * Double(i) / 48_000) * 16_000).rounded())
+            u16(Int(UInt16(bitPattern: v)))
+            u16(Int(UInt16(bitPattern: v)))
+        }
+        try Data(bytes).write(to: url)
     }
 
     /// 4×4 block means of the decoded picture (R, G, B per block).

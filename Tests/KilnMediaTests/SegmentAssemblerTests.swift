@@ -198,10 +198,41 @@ final class SegmentAssemblerTests: XCTestCase {
         let (_, segments) = try BarClip.files(in: directory)
         let output = directory.path("joined.mp4")
         let summary = try SegmentAssembler.assemble(segments: segments, to: output, audio: ToneSource())
+        XCTAssertEqual(summary.audioSamples, Int((48 * 1001 * 48_000 / 30000.0).rounded()))
+        try assertSeamlessTone(output)
+    }
+
+    /// The soundtrack encoded ahead (`AACTrackFile`, as a segmented export does while its
+    /// segments render) and copied in: the same track, sample for sample, as one encoded here.
+    func testACopiedSoundtrackEqualsOneEncodedAtAssembly() throws {
+        let directory = try TemporaryDirectory()
+        let (_, segments) = try BarClip.files(in: directory)
+        let track = directory.path("track.m4a")
+        let encoded = try AACTrackFile.write(
+            source: ToneSource(), frameRateNumerator: 30000, frameRateDenominator: 1001, videoFrames: 48,
+            to: track)
+        XCTAssertEqual(encoded, Int((48 * 1001 * 48_000 / 30000.0).rounded()))
+        let copied = directory.path("copied.mp4"), here = directory.path("here.mp4")
+        let summary = try SegmentAssembler.assemble(segments: segments, to: copied, audioTrack: track)
+        XCTAssertNil(summary.audioSamples, "nothing encoded at assembly")
+        XCTAssertEqual(summary.frameCount, 48)
+        try assertSeamlessTone(copied)
+        try SegmentAssembler.assemble(segments: segments, to: here, audio: ToneSource())
+        let a = try AudioFileReader(path: copied).readAll(), b = try AudioFileReader(path: here).readAll()
+        XCTAssertEqual(a.left.count, b.left.count)
+        XCTAssertTrue(a.left == b.left && a.right == b.right, "the copied track decodes to the same samples")
+        XCTAssertThrowsError(
+            try SegmentAssembler.assemble(
+                segments: segments, to: directory.path("both.mp4"), audio: ToneSource(), audioTrack: track))
+        XCTAssertThrowsError(
+            try SegmentAssembler.assemble(
+                segments: segments, to: directory.path("bad.mp4"), audioTrack: segments[0]),
+            "a video file is not a soundtrack")
+    }
+
+    private func assertSeamlessTone(_ output: String) throws {
         let rate = Double(AudioFormat.sampleRate)
         let videoSamples = Int((48 * 1001 * 48_000 / 30000.0).rounded())
-        XCTAssertEqual(summary.audioSamples, videoSamples)
-
         let reader = try AudioFileReader(path: output)
         let samples = try reader.readAll()
         XCTAssertEqual(reader.decodeErrors, 0)
