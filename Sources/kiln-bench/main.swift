@@ -615,8 +615,8 @@ if wants("assembly") {
 }
 
 // Splitting costs: the same export (240 frames of 1280×720 mesh gradient + ripple, all cores,
-// through the real pipeline and encoder) whole and in 4 segments joined by stream copy,
-// alternated twice; the faster of each pair is kept.
+// through the real pipeline and encoder) whole and in 4 segments joined by stream copy, four
+// times each, alternating which goes first; medians.
 if wants("export 240 frames, whole", "export 240 frames in 4 segments") {
     let tmp = FileManager.default.temporaryDirectory.appendingPathComponent("kiln-bench-split-\(getpid())")
     try? FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)
@@ -639,21 +639,28 @@ if wants("export 240 frames, whole", "export 240 frames in 4 segments") {
             export: export, fingerprint: loaded.fingerprint,
             plan: SegmentPlan(frameCount: 240, framesPerSecond: 30, request: .count(4)))
         var whole: [Double] = [], pieces: [Double] = []
-        for _ in 0..<2 {
-            var start = DispatchTime.now().uptimeNanoseconds
-            _ = try export.run()
-            whole.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6 / 240)
-            start = DispatchTime.now().uptimeNanoseconds
-            _ = try split.run()
-            pieces.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6 / 240)
+        func time(_ body: () throws -> Void) rethrows -> Double {
+            let start = DispatchTime.now().uptimeNanoseconds
+            try body()
+            return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6 / 240
+        }
+        // Alternated, each going first in turn, so drift in the machine's load hits both alike.
+        for pass in 0..<4 {
+            if pass % 2 == 0 {
+                whole.append(try time { _ = try export.run() })
+                pieces.append(try time { _ = try split.run() })
+            } else {
+                pieces.append(try time { _ = try split.run() })
+                whole.append(try time { _ = try export.run() })
+            }
         }
         rows.append(
             Row(
-                name: "export 240 frames, whole", threads: cores, msPerFrame: whole.min()!, pixels: 1280 * 720
-            ))
+                name: "export 240 frames, whole", threads: cores, msPerFrame: median(whole),
+                pixels: 1280 * 720))
         rows.append(
             Row(
-                name: "export 240 frames in 4 segments", threads: cores, msPerFrame: pieces.min()!,
+                name: "export 240 frames in 4 segments", threads: cores, msPerFrame: median(pieces),
                 pixels: 1280 * 720))
     } catch {
         fail("segmented export: \(error)")
