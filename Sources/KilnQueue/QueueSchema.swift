@@ -150,6 +150,8 @@ public enum QueueError: Error, CustomStringConvertible, Sendable {
     case networkFilesystem(path: String, kind: String)
     case unusableLocation(path: String, reason: String)
     case invalidSchedule(name: String, reason: String)
+    /// A worker could not keep using the queue (it was unreachable for longer than it waits).
+    case unavailable(reason: String)
 
     public var description: String {
         switch self {
@@ -161,6 +163,8 @@ public enum QueueError: Error, CustomStringConvertible, Sendable {
             "\(path): \(reason)"
         case .invalidSchedule(let name, let reason):
             "schedule '\(name)': \(reason)"
+        case .unavailable(let reason):
+            "the queue is unavailable: \(reason)"
         }
     }
 }

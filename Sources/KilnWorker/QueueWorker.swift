@@ -88,7 +88,7 @@ public final class QueueWorker: Sendable {
         }
         group.wait()
         if let first = failures.withLock({ $0.first }) {
-            throw QueueError.unusableLocation(path: "queue", reason: first)
+            throw QueueError.unavailable(reason: first)
         }
         return summary.withLock { $0 }
     }
