@@ -8,11 +8,13 @@
 /// on each side brackets every pixel. x₀ is the region's first column rounded down to a multiple
 /// of 8, so every 8-pixel chunk of a band sees the same pattern of weights.
 ///
-/// The samples are kept in an image whose row 2i holds sample row i and row 2i + 1 the centres
-/// of the cells below it (cell (j, i) lies between samples j…j + 1 and i…i + 1; its centre is at
-/// (x₀ + factor·j, y₀ + factor·i)). A centre that differs from the mean of its cell's corners
-/// shows the picture bending more within the cell than bilinear interpolation follows
-/// (`markChunks`), and those pixels are evaluated one by one instead.
+/// The samples are kept in an image whose row i holds sample row i, and the cells' centres in
+/// another whose row i holds the centres of cell row i (cell (j, i) lies between samples
+/// j…j + 1 and i…i + 1; its centre is at (x₀ + factor·j, y₀ + factor·i)). A centre that differs
+/// from the mean of its cell's corners shows the picture bending more within the cell than
+/// bilinear interpolation follows (`markChunks`), and those pixels are evaluated one by one
+/// instead. Centres are evaluated only where the samples themselves, read as cells twice the
+/// size (`coarseMisses`), do not already show the picture planar.
 public struct ReducedGrid: Sendable, Equatable {
     /// Frame pixels per sample along each axis: 2 or 4.
     public let factor: Int
@@ -46,9 +48,6 @@ public struct ReducedGrid: Sendable, Equatable {
         let spacing = 0.4 * blurRadius
         return spacing >= 4 ? 4 : spacing >= 2 ? 2 : nil
     }
-
-    /// Rows of the samples image: samples and cell centres alternating.
-    public var imageRows: Int { 2 * rows }
 
     /// Frame x of the samples in columns j…j + 7.
     @inline(__always)
@@ -133,7 +132,7 @@ public struct ReducedGrid: Sendable, Equatable {
     private func enlargeRow(
         _ samples: PlanarBand, row: Int, into scratch: PlanarBand, slot: Int, span: Range<Int>
     ) {
-        let source = (2 &* row) &* samples.stride, target = slot &* scratch.stride
+        let source = row &* samples.stride, target = slot &* scratch.stride
         for plane in 0..<4 {
             let s = samples.plane(plane) + source, out = scratch.plane(plane) + target
             var x = span.lowerBound
@@ -170,12 +169,13 @@ public struct ReducedGrid: Sendable, Equatable {
     /// 8-pixel chunks from x₀ over the region: chunk k starts at frame column x₀ + 8k.
     public var chunks: Int { (columns - 2) * factor / 8 }
 
-    /// How far each cell of cell row `i` has its centre from the mean of its corners, the
-    /// largest over the channels: `misses[j]` for cell j < `cellColumns`, written in whole
+    /// How far each cell of cell row `i` has its centre (`centres` row i) from the mean of its
+    /// corners, the largest over the channels: `misses[j]` for cell j < `cellColumns`, written in whole
     /// groups of 8 (up to 7 values more; a band row has room for them).
-    public func misses(_ samples: PlanarBand, cellRow i: Int, into misses: UnsafeMutablePointer<Float>) {
-        let top = (2 &* i) &* samples.stride, centre = top &+ samples.stride
-        let bottom = centre &+ samples.stride
+    public func misses(
+        _ samples: PlanarBand, centres: PlanarBand, cellRow i: Int, into misses: UnsafeMutablePointer<Float>
+    ) {
+        let top = i &* samples.stride, bottom = top &+ samples.stride, centre = i &* centres.stride
         var j = 0
         while j < cellColumns {
             var miss = SIMD8<Float>()
@@ -184,12 +184,56 @@ public struct ReducedGrid: Sendable, Equatable {
                 let corners =
                     (load(p + (top &+ j)) + load(p + (top &+ j &+ 1)))
                     + (load(p + (bottom &+ j)) + load(p + (bottom &+ j &+ 1)))
-                let d = load(p + (centre &+ j)) - corners * 0.25
+                let d = load(centres.plane(plane) + (centre &+ j)) - corners * 0.25
                 let size = d.replacing(with: -d, where: d .< 0)
                 miss = miss.replacing(with: size, where: size .> miss)
             }
             store(miss, misses + j)
             j &+= 8
+        }
+    }
+
+    /// Cells of twice the size (a 2 × 2 block of cells, "coarse cells") per row and per column:
+    /// coarse cell (a, b) has samples 2a…2a + 2 and rows 2b…2b + 2.
+    public var coarseColumns: Int { (columns - 1) / 2 }
+    public var coarseRows: Int { (rows - 1) / 2 }
+
+    /// How far each coarse cell of coarse row `b` is from bilinear between its four corner
+    /// samples: the largest distance, over the channels, of its centre sample and its four edge
+    /// midpoint samples from what the corners predict there. `misses[a]` for a < `coarseColumns`,
+    /// written in whole groups of 8. The samples alone show it, with no evaluation: where a
+    /// coarse cell follows a plane to within a code value at five points, its four cells (half
+    /// as wide) do too, and their centres need not be evaluated (`PixelPipeline.paint(centres:…)`).
+    public func coarseMisses(
+        _ samples: PlanarBand, coarseRow b: Int, into misses: UnsafeMutablePointer<Float>
+    ) {
+        precondition(samples.stride >= 2 * ((coarseColumns + 7) & ~7) + 18, "samples image too narrow")
+        let top = (2 &* b) &* samples.stride, middle = top &+ samples.stride,
+            bottom = middle &+ samples.stride
+        var a = 0
+        while a < coarseColumns {
+            var miss = SIMD8<Float>()
+            for plane in 0..<4 {
+                let p = samples.plane(plane) + 2 &* a
+                // Samples 2a + 2l (even), 2a + 2l + 1 (odd) and 2a + 2l + 2 (next) of a row.
+                @inline(__always) func row(_ offset: Int) -> (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>) {
+                    let here = UnsafeRawPointer(p + offset).loadUnaligned(as: SIMD16<Float>.self)
+                    let next = UnsafeRawPointer(p + (offset &+ 2)).loadUnaligned(as: SIMD16<Float>.self)
+                    return (here.evenHalf, here.oddHalf, next.evenHalf)
+                }
+                let (t0, t1, t2) = row(top), (m0, m1, m2) = row(middle), (b0, b1, b2) = row(bottom)
+                @inline(__always) func widen(_ d: SIMD8<Float>) {
+                    let size = d.replacing(with: -d, where: d .< 0)
+                    miss = miss.replacing(with: size, where: size .> miss)
+                }
+                widen(m1 - ((t0 + t2) + (b0 + b2)) * 0.25)
+                widen(t1 - (t0 + t2) * 0.5)
+                widen(b1 - (b0 + b2) * 0.5)
+                widen(m0 - (t0 + b0) * 0.5)
+                widen(m2 - (t2 + b2) * 0.5)
+            }
+            store(miss, misses + a)
+            a &+= 8
         }
     }
 

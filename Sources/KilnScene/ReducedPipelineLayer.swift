@@ -10,18 +10,26 @@ import KilnRaster
 /// blur's σ), reading the blur's reduced copy directly (the blur is never enlarged), and each
 /// band enlarges the samples bilinearly with fixed weights. Where the mapping squeezes or bends
 /// the picture more than the grid follows (the seed's domain warp squeezes up to ≈ 33×), the
-/// grid's own check finds it: each cell's centre is evaluated too, and the chunks around cells
-/// whose centre is off their corners' mean by more than `tolerance` are evaluated again pixel by
-/// pixel. `make` returns nil where this does not apply, and the full-resolution `PipelineLayer`
-/// is used.
+/// grid's own check finds it: each cell's centre is evaluated too (where a coarser check on the
+/// samples alone cannot clear it), and the chunks around cells whose centre is off their
+/// corners' mean by more than `tolerance` are evaluated again pixel by pixel. `make` returns nil
+/// where this does not apply, and the full-resolution `PipelineLayer` is used.
 struct ReducedPipelineLayer: PreparedLayer {
     /// The blur, rendered before the bands and read as its reduced copy.
     let source: Offscreen
     /// The grid's samples, computed after `source` and before the bands.
     let samples: Offscreen
-    /// Each cell's miss (`ReducedGrid.misses`), then each chunk's mark (`markChunks`), computed
-    /// once a frame after `samples`, before the bands; nil without refinement.
-    let checks: (misses: Offscreen, marks: Offscreen)?
+    /// The grid's checks, computed once a frame after `samples`, before the bands, in order: each
+    /// coarse cell's miss (`ReducedGrid.coarseMisses`), the cell centres where those need them
+    /// (`PixelPipeline.paint(centres:…)`), each cell's miss (`ReducedGrid.misses`), then each
+    /// chunk's mark (`markChunks`); nil without refinement.
+    let checks: Checks?
+    struct Checks {
+        let coarse: Offscreen
+        let centres: Offscreen
+        let misses: Offscreen
+        let marks: Offscreen
+    }
     let grid: ReducedGrid
     /// Set when cells the grid may miss are evaluated again pixel by pixel (`PixelPipeline.refine`).
     let pipeline: PixelPipeline?
@@ -54,21 +62,29 @@ struct ReducedPipelineLayer: PreparedLayer {
         // Clamped sampling keeps the layer's area (as `PipelineLayer`).
         let extent = blurred.extent
         let grid = ReducedGrid(factor: factor, rows: extent.rows, columns: extent.columns)
-        // The samples live in an offscreen image as wide as the frame.
         guard grid.columns <= canvas.width else { return nil }
         blurred.readsReducedCopy = true
-        let evaluation = GridEvaluation(source: blurred, pipeline: pipeline, grid: grid, centres: refines)
+        // The coarse checks read 16 samples at a time, up to 18 past a row's last sample.
         let samples = Offscreen(
-            samples: evaluation, extent: PixelExtent(rows: 0..<grid.imageRows, columns: 0..<grid.columns))
-        var checks: (Offscreen, Offscreen)?
+            samples: GridEvaluation(source: blurred, pipeline: pipeline, grid: grid),
+            extent: PixelExtent(rows: 0..<grid.rows, columns: 0..<(grid.columns + 24)))
+        var checks: Checks?
         if refines {
+            let coarse = Offscreen(
+                samples: CoarseMisses(samples: samples, grid: grid),
+                extent: PixelExtent(
+                    rows: 0..<max(1, grid.coarseRows), columns: 0..<max(1, grid.coarseColumns)))
+            let centres = Offscreen(
+                samples: CentreEvaluation(
+                    source: blurred, pipeline: pipeline, grid: grid, samples: samples, coarse: coarse),
+                extent: PixelExtent(rows: 0..<grid.cellRows, columns: 0..<grid.cellColumns))
             let misses = Offscreen(
-                samples: CellMisses(samples: samples, grid: grid),
+                samples: CellMisses(samples: samples, centres: centres, grid: grid),
                 extent: PixelExtent(rows: 0..<grid.cellRows, columns: 0..<grid.cellColumns))
             let marks = Offscreen(
                 samples: ChunkMarks(misses: misses, grid: grid),
                 extent: PixelExtent(rows: 0..<grid.cellRows, columns: 0..<grid.chunks))
-            checks = (misses, marks)
+            checks = Checks(coarse: coarse, centres: centres, misses: misses, marks: marks)
         }
         return ReducedPipelineLayer(
             source: blurred, samples: samples, checks: checks, grid: grid, pipeline: refines ? pipeline : nil,
@@ -109,9 +125,50 @@ struct ReducedPipelineLayer: PreparedLayer {
         list.append(source)
         list.append(samples)
         if let checks {
+            list.append(checks.coarse)
+            list.append(checks.centres)
             list.append(checks.misses)
             list.append(checks.marks)
         }
+    }
+}
+
+/// Each coarse cell's miss (`ReducedGrid.coarseMisses`): row b of what it paints is coarse row
+/// b's, in the red plane.
+private struct CoarseMisses: PreparedLayer {
+    let samples: Offscreen
+    let grid: ReducedGrid
+
+    var extent: PixelExtent? {
+        PixelExtent(rows: 0..<max(1, grid.coarseRows), columns: 0..<max(1, grid.coarseColumns))
+    }
+
+    func paint(into band: PlanarBand, firstRow: Int, rows: Int, columns: Range<Int>, pool: BandPool) {
+        guard let image = samples.image else { preconditionFailure("checks made before the samples") }
+        for b in firstRow..<min(firstRow + rows, grid.coarseRows) {
+            grid.coarseMisses(image, coarseRow: b, into: band.r + (b - firstRow) * band.stride)
+        }
+    }
+}
+
+/// The cell centres the checks need (`PixelPipeline.paint(centres:…)`): row i of what it paints
+/// is cell row i's.
+private struct CentreEvaluation: PreparedLayer {
+    let source: Offscreen
+    let pipeline: PixelPipeline
+    let grid: ReducedGrid
+    let samples: Offscreen
+    let coarse: Offscreen
+
+    var extent: PixelExtent? { PixelExtent(rows: 0..<grid.cellRows, columns: 0..<grid.cellColumns) }
+
+    func paint(into band: PlanarBand, firstRow: Int, rows: Int, columns: Range<Int>, pool: BandPool) {
+        guard let reduced = source.reduced, let image = samples.image, let coarse = coarse.image else {
+            preconditionFailure("centres evaluated before the samples")
+        }
+        pipeline.paint(
+            centres: grid, cellRows: firstRow..<(firstRow + rows), samples: image, coarse: coarse,
+            tolerance: ReducedPipelineLayer.tolerance, into: band, source: reduced)
     }
 }
 
@@ -119,14 +176,17 @@ struct ReducedPipelineLayer: PreparedLayer {
 /// plane.
 private struct CellMisses: PreparedLayer {
     let samples: Offscreen
+    let centres: Offscreen
     let grid: ReducedGrid
 
     var extent: PixelExtent? { PixelExtent(rows: 0..<grid.cellRows, columns: 0..<grid.cellColumns) }
 
     func paint(into band: PlanarBand, firstRow: Int, rows: Int, columns: Range<Int>, pool: BandPool) {
-        guard let image = samples.image else { preconditionFailure("checks made before the samples") }
+        guard let image = samples.image, let centres = centres.image else {
+            preconditionFailure("checks made before the samples")
+        }
         for i in firstRow..<(firstRow + rows) {
-            grid.misses(image, cellRow: i, into: band.r + (i - firstRow) * band.stride)
+            grid.misses(image, centres: centres, cellRow: i, into: band.r + (i - firstRow) * band.stride)
         }
     }
 }
@@ -158,15 +218,11 @@ private struct GridEvaluation: PreparedLayer {
     let source: Offscreen
     let pipeline: PixelPipeline
     let grid: ReducedGrid
-    /// Whether the cell centres are evaluated too (for refinement).
-    let centres: Bool
 
-    var extent: PixelExtent? { PixelExtent(rows: 0..<grid.imageRows, columns: 0..<grid.columns) }
+    var extent: PixelExtent? { PixelExtent(rows: 0..<grid.rows, columns: 0..<grid.columns) }
 
     func paint(into band: PlanarBand, firstRow: Int, rows: Int, columns: Range<Int>, pool: BandPool) {
         guard let reduced = source.reduced else { preconditionFailure("grid evaluated before its blur") }
-        pipeline.paint(
-            grid: grid, imageRows: firstRow..<(firstRow + rows), centres: centres, into: band, source: reduced
-        )
+        pipeline.paint(grid: grid, rows: firstRow..<(firstRow + rows), into: band, source: reduced)
     }
 }

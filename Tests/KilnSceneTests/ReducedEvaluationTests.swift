@@ -65,6 +65,45 @@ final class ReducedEvaluationTests: XCTestCase {
         XCTAssertNil(ReducedGrid.factor(blurRadius: .nan))
     }
 
+    /// The coarse check (`ReducedGrid.coarseMisses`) that decides where cell centres are
+    /// evaluated: samples on a plane clear every coarse cell; a bend that leaves each coarse
+    /// cell's centre on its corners' mean but one edge midpoint off (a ridge along a sample row,
+    /// which a centre-only check misses) shows in the two coarse cells sharing that edge only,
+    /// by the bend's size.
+    func testCoarseChecksSeeBendsAtEdgeMidpoints() {
+        let grid = ReducedGrid(factor: 4, rows: 0..<40, columns: 0..<64)
+        XCTAssertEqual(grid.coarseColumns, 8)
+        XCTAssertEqual(grid.coarseRows, 5)
+        let samples = PlanarBand(width: grid.columns + 24, rows: grid.rows)
+        // A plane, in sixteenths (exact in Float), the same in every channel.
+        for i in 0..<grid.rows {
+            for j in 0..<(grid.columns + 24) {
+                let value = Float(3 * j + 5 * i) / 16
+                for plane in [samples.r, samples.g, samples.b, samples.a] {
+                    plane[i * samples.stride + j] = value
+                }
+            }
+        }
+        let misses = UnsafeMutablePointer<Float>.allocate(capacity: grid.coarseColumns + 8)
+        defer { misses.deallocate() }
+        for b in 0..<grid.coarseRows {
+            grid.coarseMisses(samples, coarseRow: b, into: misses)
+            for a in 0..<grid.coarseColumns {
+                XCTAssertEqual(misses[a], 0, "plane, coarse cell (\(a), \(b))")
+            }
+        }
+        // Lift the midpoint of the edge between coarse rows 1 and 2 in coarse column 3: sample
+        // (7, 4), in green only.
+        samples.g[4 * samples.stride + 7] += 0.25
+        for b in 0..<grid.coarseRows {
+            grid.coarseMisses(samples, coarseRow: b, into: misses)
+            for a in 0..<grid.coarseColumns {
+                let shares = a == 3 && (b == 1 || b == 2)
+                XCTAssertEqual(misses[a], shares ? 0.25 : 0, "coarse cell (\(a), \(b))")
+            }
+        }
+    }
+
     /// A gentle warp over blur 30 (one noise lookup, strength 40): within the tolerance of full
     /// resolution at several times, and not byte-identical to it (so the reduced path ran).
     func testGentleWarpMatchesFullResolution() throws {
