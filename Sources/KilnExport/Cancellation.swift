@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 
 /// Set from a signal handler (or a test, or a queue worker's heartbeat), polled by the pipeline
@@ -20,4 +21,18 @@ public final class CancellationFlag: Sendable {
         let value = signal.load(ordering: .relaxed)
         return value == 0 ? nil : value
     }
+}
+
+/// Environment switches for the fault-injection tests, which need to act in the middle of a
+/// render however fast the machine is; nothing sets them in normal use.
+public enum FaultInjection {
+    /// KILN_FAULT_PAUSE_AFTER_RENAME: seconds a worker waits between renaming an output into
+    /// place and marking the job completed.
+    public static var pauseAfterRename: Double? {
+        ProcessInfo.processInfo.environment["KILN_FAULT_PAUSE_AFTER_RENAME"].flatMap(Double.init)
+    }
+
+    /// KILN_FAULT_FRAME_DELAY: seconds added after every rendered frame (read once).
+    public static let frameDelay: Double? = ProcessInfo.processInfo.environment["KILN_FAULT_FRAME_DELAY"]
+        .flatMap(Double.init).flatMap { $0 > 0 && $0 < 10 ? $0 : nil }
 }

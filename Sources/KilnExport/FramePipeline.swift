@@ -128,6 +128,7 @@ public struct VideoExport: Sendable {
             renderer.render(at: o.time(ofFrame: n), prefetching: next, yuv: frame, rgba: nil)
             frameHashes?.record(frame: n, frame)
             encoder.submit(frame)
+            if let delay = FaultInjection.frameDelay { Thread.sleep(forTimeInterval: delay) }
             progress(n + 1 - range.lowerBound)
         }
         let encodeError = encoder.finish()

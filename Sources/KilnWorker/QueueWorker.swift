@@ -431,13 +431,6 @@ struct PermanentFailure: Error {
     let message: String
 }
 
-/// Environment switches for the fault-injection tests; nothing sets them in normal use.
-enum FaultInjection {
-    static var pauseAfterRename: Double? {
-        ProcessInfo.processInfo.environment["KILN_FAULT_PAUSE_AFTER_RENAME"].flatMap(Double.init)
-    }
-}
-
 /// A worker slot's own connection to the queue, reopened when it is lost (a PostgreSQL server
 /// restarted, a network blip): the statement is retried on a new connection a few times, well
 /// within the lease the heartbeat keeps alive on its own connection.

@@ -215,11 +215,16 @@ final class PostgresQueueCLITests: PostgresQueueTestCase {
         }
         let job = try writeJob("long", frames: 150, size: (1280, 720), slow: true)
         XCTAssertEqual(try kiln(["enqueue", job]).status, 0)
+        // A 20 s lease (heartbeat every 5 s) outlasts the restart; 0.1 s a frame more makes the
+        // render take 15 s however fast the machine is, so the restart falls inside it.
         let worker = try startWorker(
-            ["--threads", "1"], name: "survivor", environment: ["KILN_QUEUE_LEASE_SECONDS": "20"])
+            ["--threads", "1"], name: "survivor",
+            environment: ["KILN_QUEUE_LEASE_SECONDS": "20", "KILN_FAULT_FRAME_DELAY": "0.1"])
         defer { _ = KilnProcess.waitForExit(worker, timeout: 0) }
         try waitUntil(60, "the render to be under way") {
-            (try status().first?["progress"] as? Double ?? 0) > 5
+            let job = try status().first
+            return job?["state"] as? String == "running"
+                && (5..<80).contains(job?["progress"] as? Double ?? 0)
         }
         let restarted = try KilnProcess.runWithTimeout(
             "/bin/bash",

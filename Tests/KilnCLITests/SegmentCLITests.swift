@@ -98,9 +98,11 @@ final class SegmentRenderCLITests: TemporaryDirectoryTestCase {
         func finished() throws -> [String] {
             try contents().filter { $0.hasPrefix(".slow.mp4.seg-") }
         }
+        // 30 ms a frame more, so the render is still going after two segments on any machine.
         let (process, stdout, stderr) = try KilnProcess.launch(
             KilnProcess.binary, ["render", file, "-o", out, "--segments", "6", "--threads", "1"],
-            cwd: directory)
+            cwd: directory,
+            environment: ["KILN_FAULT_FRAME_DELAY": "0.03"])
         let deadline = Date().addingTimeInterval(120)
         while try finished().count < 2 && Date() < deadline && process.isRunning {
             Thread.sleep(forTimeInterval: 0.05)
@@ -147,7 +149,10 @@ enum SplitJobScenario {
         XCTAssertEqual(enqueued.status, 0, enqueued.stderr)
         XCTAssertTrue(enqueued.stdout.contains("\"segments\" : 6"), enqueued.stdout)
         let workers = try (0..<3).map {
-            try test.startWorker(["--threads", "1", "--frame-hashes", hashes], name: "w\($0)")
+            // 50 ms a frame more, so a segment takes seconds however fast the machine is.
+            try test.startWorker(
+                ["--threads", "1", "--frame-hashes", hashes], name: "w\($0)",
+                environment: ["KILN_FAULT_FRAME_DELAY": "0.05"])
         }
         defer {
             for worker in workers where worker.isRunning { kill(worker.processIdentifier, SIGKILL) }
