@@ -69,9 +69,11 @@ enum RenderCommand {
             var detail = ""
             if plan.isSegmented {
                 let segmented = SegmentedExport(export: export, fingerprint: loaded.fingerprint, plan: plan)
-                StaleTemporaryFiles.remove(besides: segmented.output) { _ in }
-                for index in 0..<plan.count {
-                    StaleTemporaryFiles.remove(besides: segmented.url(ofSegment: index)) { _ in }
+                // Temp files of a render of this job that was killed: the output's, the pieces'.
+                for url in [segmented.output, segmented.audioURL]
+                    + (0..<plan.count).map(segmented.url(ofSegment:))
+                {
+                    StaleTemporaryFiles.remove(besides: url) { _ in }
                 }
                 let summary = try segmented.run(cancellation: interruption) { reporter.update($0) }
                 (written, frames, seconds) = (summary.output, summary.frames, summary.elapsedSeconds)
