@@ -218,10 +218,13 @@ struct EvaluationBatch {
     /// Eight groups: each evaluation step waits on memory (noise texels, then the copy's texels,
     /// each read at the position the step before computed) and the other groups' steps fill the
     /// wait.
-    static let groups = 8
+    static var groups: Int { 8 }
     let x: UnsafeMutablePointer<SIMD8<Float>>
     let y: UnsafeMutablePointer<SIMD8<Float>>
     let colour: UnsafeMutablePointer<SIMD8<Float>>
+    /// The stages' working room: 4 vectors a group, and an index vector a group.
+    let scratch: UnsafeMutablePointer<SIMD8<Float>>
+    let index: UnsafeMutablePointer<SIMD8<Int32>>
 }
 
 extension PixelPipeline {
@@ -267,7 +270,8 @@ extension PixelPipeline {
             while index > 0 {
                 index -= 1
                 switch stages[index] {
-                case .warp(let warp): warp.map(x: x, y: y, count: count)
+                case .warp(let warp):
+                    warp.map(x: x, y: y, count: count, scratch: batch.scratch, index: batch.index)
                 case .shear(let shear): for k in 0..<count { shear.map(&x[k], &y[k]) }
                 case .wave(let wave): for k in 0..<count { wave.map(&x[k], &y[k]) }
                 case .ripple, .matrix, .gradientMap: break
@@ -279,7 +283,8 @@ extension PixelPipeline {
                 y[k] = lx * f.b + (ly * f.d + f.ty)
             }
         }
-        source.colour(x: x, y: y, count: count, into: batch.colour)
+        source.colour(
+            x: x, y: y, count: count, into: batch.colour, scratch: batch.scratch, index: batch.index)
         if hasColourStages {
             for k in 0..<count {
                 let c = batch.colour + 4 &* k
@@ -292,12 +297,16 @@ extension PixelPipeline {
     @inline(__always)
     func withBatch<R>(_ body: (EvaluationBatch, UnsafeMutableBufferPointer<SIMD8<Float>>) -> R) -> R {
         withUnsafeTemporaryAllocation(of: SIMD8<Float>.self, capacity: max(stages.count, 1)) { extras in
-            withUnsafeTemporaryAllocation(of: SIMD8<Float>.self, capacity: 6 * EvaluationBatch.groups) {
+            withUnsafeTemporaryAllocation(of: SIMD8<Float>.self, capacity: 10 * EvaluationBatch.groups) {
                 room in
-                let base = room.baseAddress!
-                let batch = EvaluationBatch(
-                    x: base, y: base + EvaluationBatch.groups, colour: base + 2 * EvaluationBatch.groups)
-                return body(batch, extras)
+                withUnsafeTemporaryAllocation(of: SIMD8<Int32>.self, capacity: EvaluationBatch.groups) {
+                    index in
+                    let base = room.baseAddress!, groups = EvaluationBatch.groups
+                    let batch = EvaluationBatch(
+                        x: base, y: base + groups, colour: base + 2 * groups, scratch: base + 6 * groups,
+                        index: index.baseAddress!)
+                    return body(batch, extras)
+                }
             }
         }
     }

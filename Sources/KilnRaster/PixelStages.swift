@@ -172,9 +172,12 @@ public struct NoiseWarp: Sendable {
     /// `map` on `count` groups of eight positions in place, lookup by lookup: each group's
     /// lookups wait on memory and on the one before (the second lookup's position is the
     /// first's result), and the other groups' lookups fill that wait. Each lane's arithmetic is
-    /// `map`'s.
+    /// `map`'s. `scratch` has room for 4 × `count` vectors, `index` for `count`.
     @inline(never)
-    func map(x: UnsafeMutablePointer<SIMD8<Float>>, y: UnsafeMutablePointer<SIMD8<Float>>, count: Int) {
+    func map(
+        x: UnsafeMutablePointer<SIMD8<Float>>, y: UnsafeMutablePointer<SIMD8<Float>>, count: Int,
+        scratch: UnsafeMutablePointer<SIMD8<Float>>, index top: UnsafeMutablePointer<SIMD8<Int32>>
+    ) {
         guard let noise else {
             for k in 0..<count { map(&x[k], &y[k]) }
             return
@@ -182,31 +185,24 @@ public struct NoiseWarp: Sendable {
         let domain: Bool = if case .domainWarp = mode { true } else { false }
         // Each lookup in two passes over the groups, where it reads and then the reads: a
         // group's texel reads do not wait for its own position arithmetic.
-        withUnsafeTemporaryAllocation(of: SIMD8<Float>.self, capacity: 4 &* count) { scratch in
-            withUnsafeTemporaryAllocation(of: SIMD8<Int32>.self, capacity: count) { top in
-                let u = scratch.baseAddress!, v = u + count, wx = v + count, wy = wx + count
-                for k in 0..<count {
-                    u[k] = x[k] * inverseSize.x + flow
-                    v[k] = y[k] * inverseSize.y + flow
-                }
-                @inline(__always) func place() {
-                    for k in 0..<count { (top[k], wx[k], wy[k]) = noise.place(u: u[k], v: v[k]) }
-                }
-                if domain {
-                    place()
-                    for k in 0..<count {
-                        let n = noise.taps(top: top[k], wx: wx[k], wy: wy[k])
-                        u[k] += n.red
-                        v[k] += n.green
-                    }
-                }
-                place()
-                for k in 0..<count {
-                    let n = noise.taps(top: top[k], wx: wx[k], wy: wy[k])
-                    x[k] += (n.red - 0.5) * strength
-                    y[k] += (n.green - 0.5) * strength
-                }
+        let u = scratch, v = u + count, wx = v + count, wy = wx + count
+        for k in 0..<count {
+            u[k] = x[k] * inverseSize.x + flow
+            v[k] = y[k] * inverseSize.y + flow
+        }
+        if domain {
+            for k in 0..<count { (top[k], wx[k], wy[k]) = noise.place(u: u[k], v: v[k]) }
+            for k in 0..<count {
+                let n = noise.taps(top: top[k], wx: wx[k], wy: wy[k])
+                u[k] += n.red
+                v[k] += n.green
             }
+        }
+        for k in 0..<count { (top[k], wx[k], wy[k]) = noise.place(u: u[k], v: v[k]) }
+        for k in 0..<count {
+            let n = noise.taps(top: top[k], wx: wx[k], wy: wy[k])
+            x[k] += (n.red - 0.5) * strength
+            y[k] += (n.green - 0.5) * strength
         }
     }
 }
