@@ -158,12 +158,6 @@ struct NoiseSampler: @unchecked Sendable {
     }
 }
 
-/// Lane k of `v` in the low four lanes, lane k + 4 in the high four: an in-half broadcast.
-@_transparent
-func spread(_ v: SIMD8<Float>, _ k: Int) -> SIMD8<Float> {
-    SIMD8(v[k], v[k], v[k], v[k], v[k &+ 4], v[k &+ 4], v[k &+ 4], v[k &+ 4])
-}
-
 /// Random unit gradients on a `period`-periodic integer lattice, and the noise they define.
 struct GradientLattice: Sendable {
     let period: Int

@@ -169,35 +169,24 @@ public struct PlanarSampler: @unchecked Sendable {
     private func taps(index: SIMD8<Int32>, wx: SIMD8<Float>, wy: SIMD8<Float>) -> (
         r: SIMD8<Float>, g: SIMD8<Float>, b: SIMD8<Float>, a: SIMD8<Float>
     ) {
-        let rowBytes = 4 &* Int(packedRow)
-        // Lanes k and k + 4 side by side, each in its own 128-bit half, so the results become
-        // planes by one 4 × 4 transpose per half. Per lane the arithmetic is the one-lane
-        // lerp's: both taps of a row, all four channels (left texel, right texel), by wy, then
-        // the right texel against the left by wx.
-        @inline(__always) func rows(_ lane: Int) -> SIMD8<Float> {
+        let rowFloats = Int(packedRow)
+        @inline(__always) func texel(_ lane: Int) -> SIMD4<Float> {
             let p = UnsafeRawPointer(packed + Int(index[lane]))
+            // Both taps of a row, all four channels: (left texel, right texel).
             let upper = p.loadUnaligned(as: SIMD8<Float>.self)
-            let lower = p.loadUnaligned(fromByteOffset: rowBytes, as: SIMD8<Float>.self)
-            return upper + (lower - upper) * SIMD8(repeating: wy[lane])
+            let lower = p.loadUnaligned(fromByteOffset: 4 &* rowFloats, as: SIMD8<Float>.self)
+            let v = upper + (lower - upper) * SIMD8(repeating: wy[lane])
+            return v.lowHalf + (v.highHalf - v.lowHalf) * SIMD4(repeating: wx[lane])
         }
-        @inline(__always) func pair(_ k: Int) -> SIMD8<Float> {
-            let first = rows(k), second = rows(k &+ 4)
-            let left = SIMD8(lowHalf: first.lowHalf, highHalf: second.lowHalf)
-            let right = SIMD8(lowHalf: first.highHalf, highHalf: second.highHalf)
-            return left + (right - left) * spread(wx, k)
-        }
-        // p0 = (r0 g0 b0 a0 | r4 g4 b4 a4), p1 lanes 1 and 5, p2 2 and 6, p3 3 and 7.
-        let p0 = pair(0), p1 = pair(1), p2 = pair(2), p3 = pair(3)
-        let t0 = SIMD8(p0[0], p1[0], p0[1], p1[1], p0[4], p1[4], p0[5], p1[5])
-        let t1 = SIMD8(p0[2], p1[2], p0[3], p1[3], p0[6], p1[6], p0[7], p1[7])
-        let t2 = SIMD8(p2[0], p3[0], p2[1], p3[1], p2[4], p3[4], p2[5], p3[5])
-        let t3 = SIMD8(p2[2], p3[2], p2[3], p3[3], p2[6], p3[6], p2[7], p3[7])
-        return (
-            SIMD8(t0[0], t0[1], t2[0], t2[1], t0[4], t0[5], t2[4], t2[5]),
-            SIMD8(t0[2], t0[3], t2[2], t2[3], t0[6], t0[7], t2[6], t2[7]),
-            SIMD8(t1[0], t1[1], t3[0], t3[1], t1[4], t1[5], t3[4], t3[5]),
-            SIMD8(t1[2], t1[3], t3[2], t3[3], t1[6], t1[7], t3[6], t3[7])
-        )
+        // Eight interleaved results back to planes: pairs of texels, then even and odd lanes twice.
+        let q01 = SIMD8(lowHalf: texel(0), highHalf: texel(1)),
+            q23 = SIMD8(lowHalf: texel(2), highHalf: texel(3))
+        let q45 = SIMD8(lowHalf: texel(4), highHalf: texel(5)),
+            q67 = SIMD8(lowHalf: texel(6), highHalf: texel(7))
+        let front = SIMD16(lowHalf: q01, highHalf: q23), back = SIMD16(lowHalf: q45, highHalf: q67)
+        let redBlue = SIMD16(lowHalf: front.evenHalf, highHalf: back.evenHalf)
+        let greenAlpha = SIMD16(lowHalf: front.oddHalf, highHalf: back.oddHalf)
+        return (redBlue.evenHalf, greenAlpha.evenHalf, redBlue.oddHalf, greenAlpha.oddHalf)
     }
 
     /// Whether the eight pixels from frame column `x` on frame row `y` all lie in the region.
