@@ -152,21 +152,19 @@ extension PixelPipeline {
         let firstChunk: Int = (span.lowerBound - grid.originX) / 8
         withBatch { batch, extras in
             // The first columns of the marked chunks of a batch.
-            var starts: (Int, Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0, 0)
-            for y in rows {
-                let cellRow: Int = grid.cellRow(y).row
-                let chunks: UnsafeMutablePointer<Float> = marks.r + (cellRow * marks.stride + firstChunk)
-                let offset = (y &- firstRow) &* band.stride
-                let py = SIMD8<Float>(repeating: Float(y) + 0.5)
-                var x = span.lowerBound, c = 0
-                while x < span.upperBound {
-                    // Up to a batch of marked chunks, evaluated together.
-                    var count = 0
-                    withUnsafeMutableBytes(of: &starts) { raw in
-                        let first = raw.baseAddress!.assumingMemoryBound(to: Int.self)
+            withUnsafeTemporaryAllocation(of: Int.self, capacity: EvaluationBatch.groups) { starts in
+                for y in rows {
+                    let cellRow: Int = grid.cellRow(y).row
+                    let chunks: UnsafeMutablePointer<Float> = marks.r + (cellRow * marks.stride + firstChunk)
+                    let offset = (y &- firstRow) &* band.stride
+                    let py = SIMD8<Float>(repeating: Float(y) + 0.5)
+                    var x = span.lowerBound, c = 0
+                    while x < span.upperBound {
+                        // Up to a batch of marked chunks, evaluated together.
+                        var count = 0
                         while x < span.upperBound && count < EvaluationBatch.groups {
                             if chunks[c] != 0 {
-                                first[count] = x
+                                starts[count] = x
                                 batch.x[count] = lane + Float(x)
                                 batch.y[count] = py
                                 count &+= 1
@@ -174,12 +172,13 @@ extension PixelPipeline {
                             x &+= 8
                             c &+= 1
                         }
-                    }
-                    guard count > 0 else { continue }
-                    evaluate(batch, count: count, source: source, extras: extras)
-                    for k in 0..<count {
-                        let x = withUnsafeBytes(of: starts) { $0.load(fromByteOffset: k &* 8, as: Int.self) }
-                        write(x, batch.colour + 4 &* k, offset: offset, columns: columns, into: band)
+                        guard count > 0 else { continue }
+                        evaluate(batch, count: count, source: source, extras: extras)
+                        for k in 0..<count {
+                            write(
+                                starts[k], batch.colour + 4 &* k, offset: offset, columns: columns, into: band
+                            )
+                        }
                     }
                 }
             }
