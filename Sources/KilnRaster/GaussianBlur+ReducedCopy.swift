@@ -79,4 +79,21 @@ public struct ReducedBlurSampler: Sendable {
         let cy = (between(y, SIMD8(repeating: low.y), SIMD8(repeating: high.y)) - (low.y - 0.5)) * 0.25 + 1
         return copy.colour(x: cx, y: cy)
     }
+
+    /// `colour` at `count` groups of eight positions (`PlanarSampler.colour(x:y:count:into:)`);
+    /// overwrites `x` and `y`.
+    @inline(__always)
+    func colour(
+        x: UnsafeMutablePointer<SIMD8<Float>>, y: UnsafeMutablePointer<SIMD8<Float>>, count: Int,
+        into colour: UnsafeMutablePointer<SIMD8<Float>>, scratch: UnsafeMutablePointer<SIMD8<Float>>,
+        index: UnsafeMutablePointer<SIMD8<Int32>>
+    ) {
+        let lowX = SIMD8(repeating: low.x), highX = SIMD8(repeating: high.x)
+        let lowY = SIMD8(repeating: low.y), highY = SIMD8(repeating: high.y)
+        for k in 0..<count {
+            x[k] = (between(x[k], lowX, highX) - (low.x - 0.5)) * 0.25 + 1
+            y[k] = (between(y[k], lowY, highY) - (low.y - 0.5)) * 0.25 + 1
+        }
+        copy.colour(x: x, y: y, count: count, into: colour, scratch: scratch, index: index)
+    }
 }

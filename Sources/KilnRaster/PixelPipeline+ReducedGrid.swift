@@ -8,19 +8,26 @@ extension PixelPipeline {
     {
         precondition(
             band.stride >= (grid.columns + 7) & ~7 && band.capacityRows >= rows.count, "band too small")
-        withUnsafeTemporaryAllocation(of: SIMD8<Float>.self, capacity: max(stages.count, 1)) { extras in
+        withBatch { batch, extras in
             for row in rows {
                 let offset = (row &- rows.lowerBound) &* band.stride
                 let y = SIMD8<Float>(repeating: grid.y(row))
                 var j = 0
                 while j < grid.columns {
-                    let (r, g, b, a) = evaluate(x: grid.x(j), y: y, source: source, extras: extras)
-                    let p = offset &+ j
-                    store(r, band.r + p)
-                    store(g, band.g + p)
-                    store(b, band.b + p)
-                    store(a, band.a + p)
-                    j &+= 8
+                    let count = min(EvaluationBatch.groups, (grid.columns &- j &+ 7) >> 3)
+                    for k in 0..<count {
+                        batch.x[k] = grid.x(j &+ 8 &* k)
+                        batch.y[k] = y
+                    }
+                    evaluate(batch, count: count, source: source, extras: extras)
+                    for k in 0..<count {
+                        let p = offset &+ j &+ 8 &* k, c = batch.colour + 4 &* k
+                        store(c[0], band.r + p)
+                        store(c[1], band.g + p)
+                        store(c[2], band.b + p)
+                        store(c[3], band.a + p)
+                    }
+                    j &+= 8 &* count
                 }
             }
         }
@@ -45,7 +52,7 @@ extension PixelPipeline {
         precondition(
             band.stride >= (grid.columns + 7) & ~7 && band.capacityRows >= cellRows.count, "band too small")
         let half = Float(grid.factor / 2)
-        withUnsafeTemporaryAllocation(of: SIMD8<Float>.self, capacity: max(stages.count, 1)) { extras in
+        withBatch { batch, extras in
             withUnsafeTemporaryAllocation(of: Int32.self, capacity: grid.cellColumns + 8) { list in
                 withUnsafeTemporaryAllocation(of: Float.self, capacity: grid.coarseColumns + 16) {
                     nearBuffer in
@@ -99,22 +106,30 @@ extension PixelPipeline {
                         for extra in count..<((count + 7) & ~7) { list[extra] = list[count - 1] }
                         let y = SIMD8<Float>(repeating: grid.y(i) + half)
                         let x0 = Float(grid.originX)
+                        @inline(__always) func cells(_ k: Int) -> SIMD8<Int32> {
+                            UnsafeRawPointer(list.baseAddress! + k).loadUnaligned(as: SIMD8<Int32>.self)
+                        }
                         var k = 0
                         while k < count {
-                            let cells = SIMD8<Int32>(
-                                list[k], list[k + 1], list[k + 2], list[k + 3], list[k + 4], list[k + 5],
-                                list[k + 6],
-                                list[k + 7])
-                            let x = SIMD8<Float>(cells) * Float(grid.factor) + x0
-                            let (r, g, b, a) = evaluate(x: x, y: y, source: source, extras: extras)
-                            for l in 0..<min(8, count - k) {
-                                let p = offset &+ Int(cells[l])
-                                band.r[p] = r[l]
-                                band.g[p] = g[l]
-                                band.b[p] = b[l]
-                                band.a[p] = a[l]
+                            let groups = min(EvaluationBatch.groups, (count &- k &+ 7) >> 3)
+                            for group in 0..<groups {
+                                batch.x[group] =
+                                    SIMD8<Float>(cells(k &+ 8 &* group)) * Float(grid.factor) + x0
+                                batch.y[group] = y
                             }
-                            k += 8
+                            evaluate(batch, count: groups, source: source, extras: extras)
+                            for group in 0..<groups {
+                                let first = k &+ 8 &* group, c = batch.colour + 4 &* group
+                                let (r, g, b, a) = (c[0], c[1], c[2], c[3])
+                                for l in 0..<min(8, count &- first) {
+                                    let p = offset &+ Int(list[first &+ l])
+                                    band.r[p] = r[l]
+                                    band.g[p] = g[l]
+                                    band.b[p] = b[l]
+                                    band.a[p] = a[l]
+                                }
+                            }
+                            k &+= 8 &* groups
                         }
                     }
                 }
@@ -135,38 +150,80 @@ extension PixelPipeline {
         precondition(span.lowerBound >= grid.originX && (span.upperBound - grid.originX) / 8 <= grid.chunks)
         let lane = SIMD8<Float>(0, 1, 2, 3, 4, 5, 6, 7) + 0.5
         let firstChunk: Int = (span.lowerBound - grid.originX) / 8
-        withUnsafeTemporaryAllocation(of: SIMD8<Float>.self, capacity: max(stages.count, 1)) { extras in
-            for y in rows {
-                let cellRow: Int = grid.cellRow(y).row
-                let chunks: UnsafeMutablePointer<Float> = marks.r + (cellRow * marks.stride + firstChunk)
-                let offset = (y &- firstRow) &* band.stride
-                let py = SIMD8<Float>(repeating: Float(y) + 0.5)
-                var x = span.lowerBound, c = 0
-                while x < span.upperBound {
-                    defer {
-                        x &+= 8
-                        c &+= 1
+        withBatch { batch, extras in
+            // The first columns of the marked chunks of a batch.
+            withUnsafeTemporaryAllocation(of: Int.self, capacity: EvaluationBatch.groups) { starts in
+                for y in rows {
+                    let cellRow: Int = grid.cellRow(y).row
+                    let chunks: UnsafeMutablePointer<Float> = marks.r + (cellRow * marks.stride + firstChunk)
+                    let offset = (y &- firstRow) &* band.stride
+                    let py = SIMD8<Float>(repeating: Float(y) + 0.5)
+                    var x = span.lowerBound, c = 0
+                    while x < span.upperBound {
+                        // Up to a batch of marked chunks, evaluated together.
+                        var count = 0
+                        while x < span.upperBound && count < EvaluationBatch.groups {
+                            if chunks[c] != 0 {
+                                starts[count] = x
+                                batch.x[count] = lane + Float(x)
+                                batch.y[count] = py
+                                count &+= 1
+                            }
+                            x &+= 8
+                            c &+= 1
+                        }
+                        guard count > 0 else { continue }
+                        evaluate(batch, count: count, source: source, extras: extras)
+                        for k in 0..<count {
+                            write(
+                                starts[k], batch.colour + 4 &* k, offset: offset, columns: columns, into: band
+                            )
+                        }
                     }
-                    guard chunks[c] != 0 else { continue }
-                    var (r, g, b, a) = evaluate(x: lane + Float(x), y: py, source: source, extras: extras)
-                    if x < columns.lowerBound || x &+ 8 > columns.upperBound {
-                        let inside =
-                            LaneMask.first(min(8, max(0, columns.upperBound &- x)))
-                            & ~LaneMask.first(min(8, max(0, columns.lowerBound &- x)))
-                        (r, g, b, a) = (
-                            LaneMask.select(inside, r, SIMD8()), LaneMask.select(inside, g, SIMD8()),
-                            LaneMask.select(inside, b, SIMD8()), LaneMask.select(inside, a, SIMD8())
-                        )
-                    }
-                    let p = offset &+ x
-                    store(r, band.r + p)
-                    store(g, band.g + p)
-                    store(b, band.b + p)
-                    store(a, band.a + p)
                 }
             }
         }
     }
+
+    /// Group `c`'s colour (r, g, b, a) to the eight pixels of `band` from column `x`, those
+    /// outside `columns` transparent.
+    @inline(__always)
+    private func write(
+        _ x: Int, _ c: UnsafeMutablePointer<SIMD8<Float>>, offset: Int, columns: Range<Int>,
+        into band: PlanarBand
+    ) {
+        var (r, g, b, a) = (c[0], c[1], c[2], c[3])
+        if x < columns.lowerBound || x &+ 8 > columns.upperBound {
+            let inside =
+                LaneMask.first(min(8, max(0, columns.upperBound &- x)))
+                & ~LaneMask.first(min(8, max(0, columns.lowerBound &- x)))
+            (r, g, b, a) = (
+                LaneMask.select(inside, r, SIMD8()), LaneMask.select(inside, g, SIMD8()),
+                LaneMask.select(inside, b, SIMD8()), LaneMask.select(inside, a, SIMD8())
+            )
+        }
+        let p = offset &+ x
+        store(r, band.r + p)
+        store(g, band.g + p)
+        store(b, band.b + p)
+        store(a, band.a + p)
+    }
+}
+
+/// Room for up to `groups` groups of eight positions (`x`, `y`) and their colours (`colour`:
+/// r, g, b, a per group) that `PixelPipeline.evaluate(_:count:source:extras:)` computes stage by
+/// stage across the groups.
+struct EvaluationBatch {
+    /// Eight groups: each evaluation step waits on memory (noise texels, then the copy's texels,
+    /// each read at the position the step before computed) and the other groups' steps fill the
+    /// wait.
+    static var groups: Int { 8 }
+    let x: UnsafeMutablePointer<SIMD8<Float>>
+    let y: UnsafeMutablePointer<SIMD8<Float>>
+    let colour: UnsafeMutablePointer<SIMD8<Float>>
+    /// The stages' working room: 4 vectors a group, and an index vector a group.
+    let scratch: UnsafeMutablePointer<SIMD8<Float>>
+    let index: UnsafeMutablePointer<SIMD8<Int32>>
 }
 
 extension PixelPipeline {
@@ -181,5 +238,75 @@ extension PixelPipeline {
         var (r, g, b, a) = source.colour(x: sx, y: sy)
         applyColours(&r, &g, &b, &a, extras: extras)
         return (r, g, b, a)
+    }
+
+    /// The stages at `batch.x[k]`, `batch.y[k]` for k < `count` into `batch.colour`, stage by
+    /// stage across the groups; overwrites the positions. Each lane's arithmetic is `evaluate`'s,
+    /// so the grouping does not change a value.
+    @inline(__always)
+    func evaluate(
+        _ batch: EvaluationBatch, count: Int, source: ReducedBlurSampler,
+        extras: UnsafeMutableBufferPointer<SIMD8<Float>>
+    ) {
+        let x = batch.x, y = batch.y
+        guard batches else {
+            // A ripple's brightening weights are per group: one group at a time.
+            for k in 0..<count {
+                let (r, g, b, a) = evaluate(x: x[k], y: y[k], source: source, extras: extras)
+                let c = batch.colour + 4 &* k
+                (c[0], c[1], c[2], c[3]) = (r, g, b, a)
+            }
+            return
+        }
+        if movesPixels {
+            let l = localFromFrame, f = frameFromLocal
+            for k in 0..<count {
+                let px = x[k], py = y[k]
+                x[k] = px * l.a + (py * l.c + l.tx)
+                y[k] = px * l.b + (py * l.d + l.ty)
+            }
+            var index = stages.count
+            while index > 0 {
+                index -= 1
+                switch stages[index] {
+                case .warp(let warp):
+                    warp.map(x: x, y: y, count: count, scratch: batch.scratch, index: batch.index)
+                case .shear(let shear): for k in 0..<count { shear.map(&x[k], &y[k]) }
+                case .wave(let wave): for k in 0..<count { wave.map(&x[k], &y[k]) }
+                case .ripple, .matrix, .gradientMap: break
+                }
+            }
+            for k in 0..<count {
+                let lx = x[k], ly = y[k]
+                x[k] = lx * f.a + (ly * f.c + f.tx)
+                y[k] = lx * f.b + (ly * f.d + f.ty)
+            }
+        }
+        source.colour(
+            x: x, y: y, count: count, into: batch.colour, scratch: batch.scratch, index: batch.index)
+        if hasColourStages {
+            for k in 0..<count {
+                let c = batch.colour + 4 &* k
+                applyColours(&c[0], &c[1], &c[2], &c[3], extras: extras)
+            }
+        }
+    }
+
+    /// Runs `body` with a batch and room for the stages' extras.
+    @inline(__always)
+    func withBatch<R>(_ body: (EvaluationBatch, UnsafeMutableBufferPointer<SIMD8<Float>>) -> R) -> R {
+        withUnsafeTemporaryAllocation(of: SIMD8<Float>.self, capacity: max(stages.count, 1)) { extras in
+            withUnsafeTemporaryAllocation(of: SIMD8<Float>.self, capacity: 10 * EvaluationBatch.groups) {
+                room in
+                withUnsafeTemporaryAllocation(of: SIMD8<Int32>.self, capacity: EvaluationBatch.groups) {
+                    index in
+                    let base = room.baseAddress!, groups = EvaluationBatch.groups
+                    let batch = EvaluationBatch(
+                        x: base, y: base + groups, colour: base + 2 * groups, scratch: base + 6 * groups,
+                        index: index.baseAddress!)
+                    return body(batch, extras)
+                }
+            }
+        }
     }
 }

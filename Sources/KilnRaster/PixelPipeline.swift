@@ -7,6 +7,10 @@ public struct PixelPipeline: Sendable {
     let localFromFrame: (a: Float, b: Float, c: Float, d: Float, tx: Float, ty: Float)
     let frameFromLocal: (a: Float, b: Float, c: Float, d: Float, tx: Float, ty: Float)
     let movesPixels: Bool
+    /// Whether evaluations may go in batches of groups of eight (`evaluate(_:count:…)`): no
+    /// ripple, whose brightening weights are per group.
+    let batches: Bool
+    let hasColourStages: Bool
 
     /// nil when `frameFromLocal` cannot be inverted (a layer scaled to nothing).
     public init?(stages: [PixelStage], frameFromLocal: Affine2D) {
@@ -18,6 +22,15 @@ public struct PixelPipeline: Sendable {
         self.frameFromLocal = floats(frameFromLocal)
         localFromFrame = floats(inverse)
         movesPixels = stages.contains { $0.movesPixels }
+        batches = !stages.contains {
+            if case .ripple = $0 { true } else { false }
+        }
+        hasColourStages = stages.contains {
+            switch $0 {
+            case .matrix, .gradientMap, .ripple: true
+            case .warp, .shear, .wave: false
+            }
+        }
     }
 
     /// The farthest the stages move content, in frame pixels.

@@ -120,12 +120,20 @@ public struct NoiseWarp: Sendable {
     public let size: SIMD2<Float>
     public let strength: Float
     public let flow: Float
+    /// 1 / size, and the texture's lookup, worked out once rather than per eight pixels.
+    let inverseSize: SIMD2<Float>
+    let noise: NoiseSampler?
 
     public init(mode: Mode, size: SIMD2<Float>, strength: Float, flow: Float) {
         self.mode = mode
         self.size = SIMD2(max(size.x, 1), max(size.y, 1))
         self.strength = strength
         self.flow = flow
+        inverseSize = SIMD2(1 / self.size.x, 1 / self.size.y)
+        switch mode {
+        case .offset: noise = nil
+        case .noise(let texture), .domainWarp(let texture): noise = texture.sampler
+        }
     }
 
     var reach: Double {
@@ -150,13 +158,51 @@ public struct NoiseWarp: Sendable {
         case .offset(let offset):
             x += offset.x
             y += offset.y
-        case .noise(let texture), .domainWarp(let texture):
-            let u = x * (1 / size.x) + flow, v = y * (1 / size.y) + flow
-            let noise = texture.sampler
+        case .noise, .domainWarp:
+            // `noise` is set whenever the mode has a texture.
+            guard let noise else { return }
+            let u = x * inverseSize.x + flow, v = y * inverseSize.y + flow
             var n = noise.lookup(u: u, v: v)
             if case .domainWarp = mode { n = noise.lookup(u: u + n.red, v: v + n.green) }
             x += (n.red - 0.5) * strength
             y += (n.green - 0.5) * strength
+        }
+    }
+
+    /// `map` on `count` groups of eight positions in place, lookup by lookup: each group's
+    /// lookups wait on memory and on the one before (the second lookup's position is the
+    /// first's result), and the other groups' lookups fill that wait. Each lane's arithmetic is
+    /// `map`'s. `scratch` has room for 4 × `count` vectors, `index` for `count`.
+    @inline(never)
+    func map(
+        x: UnsafeMutablePointer<SIMD8<Float>>, y: UnsafeMutablePointer<SIMD8<Float>>, count: Int,
+        scratch: UnsafeMutablePointer<SIMD8<Float>>, index top: UnsafeMutablePointer<SIMD8<Int32>>
+    ) {
+        guard let noise else {
+            for k in 0..<count { map(&x[k], &y[k]) }
+            return
+        }
+        let domain: Bool = if case .domainWarp = mode { true } else { false }
+        // Each lookup in two passes over the groups, where it reads and then the reads: a
+        // group's texel reads do not wait for its own position arithmetic.
+        let u = scratch, v = u + count, wx = v + count, wy = wx + count
+        for k in 0..<count {
+            u[k] = x[k] * inverseSize.x + flow
+            v[k] = y[k] * inverseSize.y + flow
+        }
+        if domain {
+            for k in 0..<count { (top[k], wx[k], wy[k]) = noise.place(u: u[k], v: v[k]) }
+            for k in 0..<count {
+                let n = noise.taps(top: top[k], wx: wx[k], wy: wy[k])
+                u[k] += n.red
+                v[k] += n.green
+            }
+        }
+        for k in 0..<count { (top[k], wx[k], wy[k]) = noise.place(u: u[k], v: v[k]) }
+        for k in 0..<count {
+            let n = noise.taps(top: top[k], wx: wx[k], wy: wy[k])
+            x[k] += (n.red - 0.5) * strength
+            y[k] += (n.green - 0.5) * strength
         }
     }
 }

@@ -63,6 +63,84 @@ public struct PlanarSampler: @unchecked Sendable {
     @inline(never)
     func colour(x: SIMD8<Float>, y: SIMD8<Float>) -> (
         r: SIMD8<Float>, g: SIMD8<Float>, b: SIMD8<Float>, a: SIMD8<Float>
+    ) { taps(x: x, y: y) }
+
+    /// `colour` at `count` groups of eight positions: group k's colour goes to
+    /// `colour[4k]…colour[4k + 3]` (r, g, b, a). The groups' taps overlap one another's memory
+    /// waits. `scratch` has room for 2 × `count` vectors, `index` for `count`.
+    @inline(never)
+    func colour(
+        x: UnsafePointer<SIMD8<Float>>, y: UnsafePointer<SIMD8<Float>>, count: Int,
+        into colour: UnsafeMutablePointer<SIMD8<Float>>, scratch: UnsafeMutablePointer<SIMD8<Float>>,
+        index: UnsafeMutablePointer<SIMD8<Int32>>
+    ) {
+        // In two passes over the groups, where each reads and then the reads: a group's texel
+        // reads do not wait for its own position arithmetic.
+        let wx = scratch, wy = wx + count
+        for k in 0..<count { (index[k], wx[k], wy[k]) = place(x: x[k], y: y[k]) }
+        // Each lane's filtered texel (r, g, b, a) is stored as it is and the group's planes are
+        // made from memory in a pass of their own: built straight from the filtering, the
+        // transpose was turned into element-by-element texel loads, four times the work.
+        let rowBytes = 4 &* Int(packedRow)
+        for k in 0..<count {
+            let group = index[k], across = wx[k], down = wy[k]
+            let out = UnsafeMutableRawPointer(colour + 4 &* k)
+            // Lane l goes to 16-byte slot 2 (l mod 4) + l / 4: lanes l and l + 4 share a vector.
+            @inline(__always) func lane(_ l: Int) {
+                let p = UnsafeRawPointer(packed + Int(group[l]))
+                let upper = p.loadUnaligned(as: SIMD8<Float>.self)
+                let lower = p.loadUnaligned(fromByteOffset: rowBytes, as: SIMD8<Float>.self)
+                let v = upper + (lower - upper) * SIMD8(repeating: down[l])
+                let texel = v.lowHalf + (v.highHalf - v.lowHalf) * SIMD4(repeating: across[l])
+                out.storeBytes(
+                    of: texel, toByteOffset: 32 &* (l & 3) &+ 16 &* (l >> 2), as: SIMD4<Float>.self)
+            }
+            lane(0)
+            lane(1)
+            lane(2)
+            lane(3)
+            lane(4)
+            lane(5)
+            lane(6)
+            lane(7)
+        }
+        for k in 0..<count {
+            let c = colour + 4 &* k
+            (c[0], c[1], c[2], c[3]) = planes(c[0], c[1], c[2], c[3])
+        }
+    }
+
+    /// Planes r, g, b, a of eight texels held as (lane l | lane l + 4) in `p0`…`p3` (l = 0…3):
+    /// a 4 × 4 transpose in each 128-bit half.
+    @inline(__always)
+    private func planes(_ p0: SIMD8<Float>, _ p1: SIMD8<Float>, _ p2: SIMD8<Float>, _ p3: SIMD8<Float>) -> (
+        SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>
+    ) {
+        let t0 = SIMD8(p0[0], p1[0], p0[1], p1[1], p0[4], p1[4], p0[5], p1[5])
+        let t1 = SIMD8(p0[2], p1[2], p0[3], p1[3], p0[6], p1[6], p0[7], p1[7])
+        let t2 = SIMD8(p2[0], p3[0], p2[1], p3[1], p2[4], p3[4], p2[5], p3[5])
+        let t3 = SIMD8(p2[2], p3[2], p2[3], p3[3], p2[6], p3[6], p2[7], p3[7])
+        return (
+            SIMD8(t0[0], t0[1], t2[0], t2[1], t0[4], t0[5], t2[4], t2[5]),
+            SIMD8(t0[2], t0[3], t2[2], t2[3], t0[6], t0[7], t2[6], t2[7]),
+            SIMD8(t1[0], t1[1], t3[0], t3[1], t1[4], t1[5], t3[4], t3[5]),
+            SIMD8(t1[2], t1[3], t3[2], t3[3], t1[6], t1[7], t3[6], t3[7])
+        )
+    }
+
+    @inline(__always)
+    private func taps(x: SIMD8<Float>, y: SIMD8<Float>) -> (
+        r: SIMD8<Float>, g: SIMD8<Float>, b: SIMD8<Float>, a: SIMD8<Float>
+    ) {
+        let (index, wx, wy) = place(x: x, y: y)
+        return taps(index: index, wx: wx, wy: wy)
+    }
+
+    /// Where `colour` reads: each lane's upper left packed texel (a float offset into
+    /// `packed`) and its weights towards the right and lower texels.
+    @inline(__always)
+    private func place(x: SIMD8<Float>, y: SIMD8<Float>) -> (
+        index: SIMD8<Int32>, wx: SIMD8<Float>, wy: SIMD8<Float>
     ) {
         // Tap coordinates: pixel i's centre is i + 0.5. Clamping to one pixel beyond the region
         // keeps far-off (and non-finite) positions out of the integer conversion; there every
@@ -83,7 +161,14 @@ public struct PlanarSampler: @unchecked Sendable {
         // The packed texel of (fx, fy); its right and lower neighbours follow. Taps outside the
         // region land in the transparent border.
         let column = wholeNumberToInt(fx - lo.x) &+ 1, row = wholeNumberToInt(fy - lo.y) &+ 1
-        let index = row &* packedRow &+ column &* 4
+        return (row &* packedRow &+ column &* 4, wx, wy)
+    }
+
+    /// `colour`'s filtering at the texels `place` found.
+    @inline(__always)
+    private func taps(index: SIMD8<Int32>, wx: SIMD8<Float>, wy: SIMD8<Float>) -> (
+        r: SIMD8<Float>, g: SIMD8<Float>, b: SIMD8<Float>, a: SIMD8<Float>
+    ) {
         let rowFloats = Int(packedRow)
         @inline(__always) func texel(_ lane: Int) -> SIMD4<Float> {
             let p = UnsafeRawPointer(packed + Int(index[lane]))
