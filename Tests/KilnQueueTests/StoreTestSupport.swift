@@ -50,13 +50,15 @@ final class StoreFixture {
         return policy
     }
 
+    /// This test's own database on the server (PostgreSQL only).
+    var postgresURL: String? {
+        guard case .postgres(let admin) = backend else { return nil }
+        return admin.replacingOccurrences(of: "/postgres", with: "/\(postgresDatabase ?? "postgres")")
+    }
+
     func store() throws -> QueueStore {
-        switch backend {
-        case .sqlite: return try QueueStore(path: databasePath, clock: clock, policy: policy)
-        case .postgres(let admin):
-            let url = admin.replacingOccurrences(of: "/postgres", with: "/\(postgresDatabase ?? "postgres")")
-            return try QueueStore(postgresURL: url, clock: clock, policy: policy)
-        }
+        if let url = postgresURL { return try QueueStore(postgresURL: url, clock: clock, policy: policy) }
+        return try QueueStore(path: databasePath, clock: clock, policy: policy)
     }
 
     static func request(_ name: String = "intro", key: String? = nil, priority: Int = 0, runAt: Double? = nil)
