@@ -192,21 +192,7 @@ extension PixelPipeline {
         _ x: Int, _ c: UnsafeMutablePointer<SIMD8<Float>>, offset: Int, columns: Range<Int>,
         into band: PlanarBand
     ) {
-        var (r, g, b, a) = (c[0], c[1], c[2], c[3])
-        if x < columns.lowerBound || x &+ 8 > columns.upperBound {
-            let inside =
-                LaneMask.first(min(8, max(0, columns.upperBound &- x)))
-                & ~LaneMask.first(min(8, max(0, columns.lowerBound &- x)))
-            (r, g, b, a) = (
-                LaneMask.select(inside, r, SIMD8()), LaneMask.select(inside, g, SIMD8()),
-                LaneMask.select(inside, b, SIMD8()), LaneMask.select(inside, a, SIMD8())
-            )
-        }
-        let p = offset &+ x
-        store(r, band.r + p)
-        store(g, band.g + p)
-        store(b, band.b + p)
-        store(a, band.a + p)
+        band.storeMasked(c[0], c[1], c[2], c[3], x: x, offset: offset, columns: columns)
     }
 }
 

@@ -90,20 +90,7 @@ public struct PixelPipeline: Sendable {
                         ? source.pixels(x: x, y: y) : source.colour(x: sx, y: sy)
                     applyColours(&r, &g, &b, &a, extras: extras)
                     // Lanes outside the layer's extent stay transparent.
-                    if x < extent.columns.lowerBound || x &+ 8 > extent.columns.upperBound {
-                        let inside =
-                            LaneMask.first(min(8, max(0, extent.columns.upperBound &- x)))
-                            & ~LaneMask.first(min(8, max(0, extent.columns.lowerBound &- x)))
-                        (r, g, b, a) = (
-                            LaneMask.select(inside, r, SIMD8()), LaneMask.select(inside, g, SIMD8()),
-                            LaneMask.select(inside, b, SIMD8()), LaneMask.select(inside, a, SIMD8())
-                        )
-                    }
-                    let p = offset &+ x
-                    store(r, band.r + p)
-                    store(g, band.g + p)
-                    store(b, band.b + p)
-                    store(a, band.a + p)
+                    band.storeMasked(r, g, b, a, x: x, offset: offset, columns: extent.columns)
                     x &+= 8
                 }
             }

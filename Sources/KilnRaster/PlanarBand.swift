@@ -144,3 +144,29 @@ public struct PremultipliedColor: Sendable, Hashable {
             r: min(max(r, 0), alpha), g: min(max(g, 0), alpha), b: min(max(b, 0), alpha), a: alpha)
     }
 }
+
+extension PlanarBand {
+    /// Stores eight pixels (r, g, b, a) from column `x` of the row at `offset`, the lanes outside
+    /// `columns` transparent: what every pixel kernel writes at the edges of a layer's extent.
+    @inline(__always)
+    func storeMasked(
+        _ r: SIMD8<Float>, _ g: SIMD8<Float>, _ b: SIMD8<Float>, _ a: SIMD8<Float>, x: Int, offset: Int,
+        columns: Range<Int>
+    ) {
+        var (r, g, b, a) = (r, g, b, a)
+        if x < columns.lowerBound || x &+ 8 > columns.upperBound {
+            let inside =
+                LaneMask.first(min(8, max(0, columns.upperBound &- x)))
+                & ~LaneMask.first(min(8, max(0, columns.lowerBound &- x)))
+            (r, g, b, a) = (
+                LaneMask.select(inside, r, SIMD8()), LaneMask.select(inside, g, SIMD8()),
+                LaneMask.select(inside, b, SIMD8()), LaneMask.select(inside, a, SIMD8())
+            )
+        }
+        let p = offset &+ x
+        store(r, self.r + p)
+        store(g, self.g + p)
+        store(b, self.b + p)
+        store(a, self.a + p)
+    }
+}

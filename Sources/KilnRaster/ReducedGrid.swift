@@ -98,23 +98,10 @@ public struct ReducedGrid: Sendable, Equatable {
             let out = (y &- firstRow) &* band.stride
             var x = span.lowerBound
             while x < span.upperBound {
-                var (r, g, b, a) = (
+                band.storeMasked(
                     lerp(scratch.r, upper, lower, x, weight), lerp(scratch.g, upper, lower, x, weight),
-                    lerp(scratch.b, upper, lower, x, weight), lerp(scratch.a, upper, lower, x, weight)
-                )
-                if x < columns.lowerBound || x &+ 8 > columns.upperBound {
-                    let inside =
-                        LaneMask.first(min(8, max(0, columns.upperBound &- x)))
-                        & ~LaneMask.first(min(8, max(0, columns.lowerBound &- x)))
-                    (r, g, b, a) = (
-                        LaneMask.select(inside, r, SIMD8()), LaneMask.select(inside, g, SIMD8()),
-                        LaneMask.select(inside, b, SIMD8()), LaneMask.select(inside, a, SIMD8())
-                    )
-                }
-                store(r, band.r + (out &+ x))
-                store(g, band.g + (out &+ x))
-                store(b, band.b + (out &+ x))
-                store(a, band.a + (out &+ x))
+                    lerp(scratch.b, upper, lower, x, weight), lerp(scratch.a, upper, lower, x, weight), x: x,
+                    offset: out, columns: columns)
                 x &+= 8
             }
         }
