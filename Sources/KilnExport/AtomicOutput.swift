@@ -100,10 +100,18 @@ public final class AtomicOutputFile: @unchecked Sendable {
 /// Files of other hosts are left alone, since their processes cannot be seen from here.
 public enum StaleTemporaryFiles {
     public static func remove(besides output: URL, log: (String) -> Void) {
-        let directory = output.deletingLastPathComponent()
-        let prefix = ".\(output.lastPathComponent).kiln-"
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return }
-        for name in names where name.hasPrefix(prefix) {
+        remove(besides: [output], log: log)
+    }
+
+    /// The same for several files of one directory (a segmented export's output and pieces),
+    /// reading the directory once.
+    public static func remove(besides outputs: [URL], log: (String) -> Void) {
+        guard let directory = outputs.first?.deletingLastPathComponent(),
+            let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path)
+        else { return }
+        let prefixes = outputs.map { ".\($0.lastPathComponent).kiln-" }
+        for name in names {
+            guard let prefix = prefixes.first(where: { name.hasPrefix($0) }) else { continue }
             let rest = name.dropFirst(prefix.count)
             guard let dash = rest.firstIndex(of: "-"), let pid = Int32(rest[..<dash]),
                 let at = rest.firstIndex(of: "@"),

@@ -51,6 +51,4 @@ public struct ContentDigest: Sendable {
         return digits(a) + digits(b)
     }
 
-    /// The first lane alone, for per-frame lines.
-    public var short: String { String(hex.prefix(16)) }
 }

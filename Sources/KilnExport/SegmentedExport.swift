@@ -143,34 +143,44 @@ public struct SegmentedExport: Sendable {
         return true
     }
 
+    /// Removes what renders of this job killed on this host left half-written: the temp files
+    /// of the output, of every segment and of the soundtrack.
+    public func removeStaleTemporaries(log: (String) -> Void) {
+        StaleTemporaryFiles.remove(
+            besides: [output, audioURL] + plan.ranges.indices.map(url(ofSegment:)), log: log)
+    }
+
     /// Joins the finished pieces and the soundtrack (encoded here if it is not yet) into the
     /// output by stream copy, atomically, then removes the pieces. Every piece must be finished.
+    ///
+    /// The pieces are only looked for here: the assembler reads every packet anyway, refuses a
+    /// piece that does not match the first or does not hold each of its frames once, and each
+    /// piece's frame count is checked against its range below.
     public func assemble(beforeCommit: (() -> Bool)? = nil) throws(ExportError) -> Int {
-        try renderAudio()
-        for index in plan.ranges.indices where !isFinished(index) {
-            throw .cannotCreateOutput(
-                path: output.path,
-                reason:
-                    "segment \(index + 1) of \(plan.count) (\(url(ofSegment: index).lastPathComponent)) is not finished"
-            )
+        let pieces =
+            plan.ranges.indices.map { url(ofSegment: $0) } + (export.job.audio == nil ? [] : [audioURL])
+        for piece in pieces where !FileManager.default.fileExists(atPath: piece.path) {
+            throw .cannotCreateOutput(path: output.path, reason: "\(piece.lastPathComponent) is not finished")
         }
         let file = try AtomicOutputFile(finalURL: output)
         defer { file.discard() }
-        let frames: Int
+        let summary: AssemblySummary
         do {
-            frames = try SegmentAssembler.assemble(
+            summary = try SegmentAssembler.assemble(
                 segments: plan.ranges.indices.map { url(ofSegment: $0).path }, to: file.temporaryURL.path,
-                audioTrack: export.job.audio == nil ? nil : audioURL.path, faststart: true
-            ).frameCount
+                audioTrack: export.job.audio == nil ? nil : audioURL.path, faststart: true)
         } catch {
             throw .media(error)
         }
-        guard frames == export.job.output.frameCount else {
+        guard summary.segmentFrameCounts == plan.ranges.map(\.count) else {
             throw .media(
                 MediaError(
                     function: "SegmentedExport.assemble", code: -1,
-                    message: "joined \(frames) frames, expected \(export.job.output.frameCount)"))
+                    message:
+                        "joined segments of \(summary.segmentFrameCounts) frames, expected \(plan.ranges.map(\.count))"
+                ))
         }
+        let frames = summary.frameCount
         if let beforeCommit, !beforeCommit() { throw .cancelled(signal: CancellationFlag.leaseLost) }
         try file.commit()
         removeSegmentFiles()

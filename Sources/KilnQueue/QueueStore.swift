@@ -115,8 +115,12 @@ public final class QueueStore: JobStore {
 
     /// How a piece of a split job is named in its job's log and errors.
     static func pieceName(_ piece: QueuedJob) -> String {
-        piece.frameRange == nil
-            ? "the soundtrack" : "segment \((piece.segmentIndex ?? 0) + 1) of \(piece.segmentCount)"
+        pieceName(
+            index: piece.segmentIndex ?? 0, count: piece.segmentCount, isSoundtrack: piece.frameRange == nil)
+    }
+
+    static func pieceName(index: Int, count: Int, isSoundtrack: Bool) -> String {
+        isSoundtrack ? "the soundtrack" : "segment \(index + 1) of \(count)"
     }
 
     /// Wall seconds as ISO 8601 (UTC), as the queue's logs and status print times.
@@ -433,9 +437,9 @@ public final class QueueStore: JobStore {
                     "attempt \(attempt) crashed (\(ownerGone ? "worker process died" : "lease expired")); "
                         + (exhausted ? "discarded: no attempts left" : "available again"))
                 if exhausted, let parent = row[9].int {
-                    let piece =
-                        row[12].int == nil
-                        ? "the soundtrack" : "segment \((row[10].int ?? 0) + 1) of \(row[11].int ?? 0)"
+                    let piece = Self.pieceName(
+                        index: Int(row[10].int ?? 0), count: Int(row[11].int ?? 0),
+                        isSoundtrack: row[12].int == nil)
                     try endFamily(parent, as: .discarded, reason: "\(piece) was discarded", now: now)
                 }
                 reclaimed += 1

@@ -164,7 +164,6 @@ public final class QueueWorker: Sendable {
             let output = URL(fileURLWithPath: job.output)
             try? FileManager.default.createDirectory(
                 at: output.deletingLastPathComponent(), withIntermediateDirectories: true)
-            StaleTemporaryFiles.remove(besides: output, log: log)
             let export = VideoExport(
                 job: loaded.job, output: output, threads: threads,
                 frameHashes: try options.frameHashes.map { path throws(ExportError) in
@@ -182,8 +181,8 @@ public final class QueueWorker: Sendable {
                             + "frames) do not match the job's \(loaded.job.output.frameCount) frames")
                 }
                 let segmented = SegmentedExport(export: export, fingerprint: loaded.fingerprint, plan: plan)
+                segmented.removeStaleTemporaries(log: log)
                 if job.isSoundtrack {
-                    StaleTemporaryFiles.remove(besides: segmented.audioURL, log: log)
                     heartbeat.report(0.5)
                     if !(try segmented.renderAudio(cancellation: flag)) {
                         log("the soundtrack was already encoded; reused")
@@ -201,6 +200,7 @@ public final class QueueWorker: Sendable {
                         try assemble(segmented, flag: flag, heartbeat: heartbeat, start: start))
                 }
             } else {
+                StaleTemporaryFiles.remove(besides: output, log: log)
                 let summary = try export.run(
                     cancellation: flag,
                     progress: { progress in
@@ -229,7 +229,6 @@ public final class QueueWorker: Sendable {
     ) throws -> Rendered {
         let url = segmented.url(ofSegment: index)
         let frames = segmented.plan.ranges[index].count
-        StaleTemporaryFiles.remove(besides: url, log: log)
         let rendered = try segmented.renderSegment(
             index, cancellation: flag, progress: { heartbeat.report(Double($0) / Double(max(1, frames))) },
             beforeCommit: { heartbeat.renewNow() })
@@ -245,7 +244,6 @@ public final class QueueWorker: Sendable {
         let missing = segmented.plan.ranges.indices.filter { !segmented.isFinished($0) }
         for (n, index) in missing.enumerated() {
             log("segment \(index + 1) of \(segmented.plan.count) is missing; rendering it before assembly")
-            StaleTemporaryFiles.remove(besides: segmented.url(ofSegment: index), log: log)
             try segmented.renderSegment(
                 index, cancellation: flag,
                 progress: { _ in heartbeat.report(Double(n) / Double(missing.count + 1) * 0.9) },
@@ -253,7 +251,6 @@ public final class QueueWorker: Sendable {
         }
         if !segmented.isAudioFinished {
             log("the soundtrack is missing; encoding it before assembly")
-            StaleTemporaryFiles.remove(besides: segmented.audioURL, log: log)
             try segmented.renderAudio(cancellation: flag)
         }
         heartbeat.report(0.95)

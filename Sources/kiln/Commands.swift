@@ -69,12 +69,7 @@ enum RenderCommand {
             var detail = ""
             if plan.isSegmented {
                 let segmented = SegmentedExport(export: export, fingerprint: loaded.fingerprint, plan: plan)
-                // Temp files of a render of this job that was killed: the output's, the pieces'.
-                for url in [segmented.output, segmented.audioURL]
-                    + (0..<plan.count).map(segmented.url(ofSegment:))
-                {
-                    StaleTemporaryFiles.remove(besides: url) { _ in }
-                }
+                segmented.removeStaleTemporaries { _ in }
                 let summary = try segmented.run(cancellation: interruption) { reporter.update($0) }
                 (written, frames, seconds) = (summary.output, summary.frames, summary.elapsedSeconds)
                 detail =

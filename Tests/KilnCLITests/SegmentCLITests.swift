@@ -258,6 +258,17 @@ enum SplitJobScenario {
 }
 
 final class SegmentedQueueTests: QueueTestCase {
+    /// `--segment-seconds` splits by length; `--segments` with it is a usage error.
+    func testEnqueueSplitsBySegmentSeconds() throws {
+        let file = try writeJob("ninety", frames: 90, size: (16, 16))
+        XCTAssertEqual(try kiln(["enqueue", file, "--segments", "2", "--segment-seconds", "1"]).status, 64)
+        XCTAssertEqual(try kiln(["enqueue", file, "--segment-seconds", "1"]).status, 0)
+        let rows = try status()
+        XCTAssertEqual(rows.count, 4, "the job and three 1 s segments")
+        XCTAssertEqual(
+            rows.dropFirst().compactMap { $0["frames"] as? [Int] }, [[0, 30], [30, 60], [60, 90]])
+    }
+
     func testThreeWorkersOneKilledShareASplitJob() throws {
         try SplitJobScenario.run(self, checkDatabase: true)
     }
