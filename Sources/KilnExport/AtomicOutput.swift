@@ -103,6 +103,20 @@ public enum StaleTemporaryFiles {
         remove(besides: [output], log: log)
     }
 
+    /// The temp files a process of this host that has just ended (a worker's render process that
+    /// crashed or was killed) left in `directory`, whatever output they were for.
+    public static func remove(in directory: URL, leftBy pid: Int32, log: (String) -> Void) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return }
+        let marker = ".kiln-\(pid)-"
+        for name in names where name.hasPrefix(".") && name.contains(marker) {
+            guard let at = name.lastIndex(of: "@"), name[name.index(after: at)...].hasPrefix(AtomicOutputFile.host)
+            else { continue }
+            if unlink(directory.appendingPathComponent(name).path) == 0 {
+                log("removed \(name), left by the render process (pid \(pid)) that ended")
+            }
+        }
+    }
+
     /// The same for several files of one directory (a segmented export's output and pieces),
     /// reading the directory once.
     public static func remove(besides outputs: [URL], log: (String) -> Void) {
