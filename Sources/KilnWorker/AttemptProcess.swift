@@ -196,7 +196,9 @@ final class AttemptProcess: Sendable {
         // The Swift runtime's crash reporter would start a `swift-backtrace` process per crash
         // and keep the dying render alive while it symbolicates; the worker reports the signal.
         environment["SWIFT_BACKTRACE"] = "enable=no"
-        let argv: [UnsafeMutablePointer<CChar>?] = [strdup(settings.executable), strdup("__render-attempt"), nil]
+        // argv[0] is the file's real name, so `ps` shows what runs (the path may be /proc/self/exe).
+        let name = URL(fileURLWithPath: settings.executable).resolvingSymlinksInPath().path
+        let argv: [UnsafeMutablePointer<CChar>?] = [strdup(name), strdup("__render-attempt"), nil]
         let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { for pointer in argv + envp { free(pointer) } }
         var pid: pid_t = 0
