@@ -17,6 +17,9 @@ public enum RenderAttemptProcess {
     /// Serves one attempt; returns the process's exit status (0 once a result was reported).
     public static func serve(flag: CancellationFlag) -> Int32 {
         closeInheritedDescriptors()
+        // A worker killed with -9 closes the report pipe: a write then fails (and the listener
+        // stops the render, removing its temp file) instead of killing this process mid-frame.
+        signal(SIGPIPE, SIG_IGN)
         let input = LineReader(fd: 0)
         guard let line = input.next(),
             let request = try? JSONDecoder().decode(AttemptRequest.self, from: Data(line.utf8))

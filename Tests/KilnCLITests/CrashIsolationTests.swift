@@ -62,6 +62,23 @@ final class CrashIsolationTests: QueueTestCase {
         XCTAssertEqual(processesInTestDirectory(), [], "no render or backtrace process outlives the worker")
     }
 
+    /// The render process notices its worker's death (its stdin closes), stops, and removes its
+    /// own temp file, instead of rendering on as an orphan.
+    func testARenderProcessDoesNotOutliveItsWorkerKilledWithMinusNine() throws {
+        XCTAssertEqual(try kiln(["enqueue", try writeJob("long", frames: 240, size: (640, 360), slow: true)]).status, 0)
+        let doomed = try startWorker(["--once", "--threads", "1"], name: "doomed")
+        try waitUntil(60, "the render to be under way") {
+            try (status().first?["progress"] as? Double ?? 0) > 0.05
+        }
+        XCTAssertEqual(processesInTestDirectory().count, 2, "the worker and its render process")
+        kill(doomed.processIdentifier, SIGKILL)
+        doomed.waitUntilExit()
+        try waitUntil(10, "the orphaned render process to stop") { processesInTestDirectory().isEmpty }
+        try waitUntil(5, "its temp file to be removed") {
+            try FileManager.default.contentsOfDirectory(atPath: outputs.path).isEmpty
+        }
+    }
+
     func testAnAttemptThatMakesNoProgressIsKilledAsStalled() throws {
         let file = try hostileJob("slow-to-load", output: "slow-to-load.mp4", as: "stuck")
         XCTAssertEqual(try kiln(["enqueue", "--max-attempts", "1", file]).status, 0)
