@@ -106,7 +106,9 @@ public enum StaleTemporaryFiles {
     /// Whether `pid` is a live process; a zombie (dead, not yet reaped by a parent that may
     /// never do so) writes nothing more and counts as gone.
     static func isRunning(_ pid: Int32) -> Bool {
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else { return false }
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else {
+            return false
+        }
         guard let close = stat.lastIndex(of: ")") else { return true }
         let state = stat[stat.index(after: close)...].drop(while: { $0 == " " }).first
         return state != "Z" && state != "X"
@@ -118,7 +120,8 @@ public enum StaleTemporaryFiles {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return }
         let marker = ".kiln-\(pid)-"
         for name in names where name.hasPrefix(".") && name.contains(marker) {
-            guard let at = name.lastIndex(of: "@"), name[name.index(after: at)...].hasPrefix(AtomicOutputFile.host)
+            guard let at = name.lastIndex(of: "@"),
+                name[name.index(after: at)...].hasPrefix(AtomicOutputFile.host)
             else { continue }
             if unlink(directory.appendingPathComponent(name).path) == 0 {
                 log("removed \(name), left by the render process (pid \(pid)) that ended")

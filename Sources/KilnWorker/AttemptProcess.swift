@@ -27,10 +27,14 @@ final class AttemptProcess: Sendable {
     private let flag: CancellationFlag
     private let log: @Sendable (String) -> Void
     private let state = Mutex(
-        (lastActivity: ProcessInfo.processInfo.systemUptime, result: nil as AttemptOutcome?, readerDone: false))
+        (
+            lastActivity: ProcessInfo.processInfo.systemUptime, result: nil as AttemptOutcome?,
+            readerDone: false
+        ))
 
     init(
-        settings: Settings, heartbeat: Heartbeat, flag: CancellationFlag, log: @escaping @Sendable (String) -> Void
+        settings: Settings, heartbeat: Heartbeat, flag: CancellationFlag,
+        log: @escaping @Sendable (String) -> Void
     ) {
         self.settings = settings
         self.heartbeat = heartbeat
@@ -102,7 +106,8 @@ final class AttemptProcess: Sendable {
             let waited = waitpid(pid, &status, WNOHANG)
             if waited == pid || (waited < 0 && errno != EINTR) {
                 if stalled { return .stalled }
-                if let code = flag.cancelledBySignal, forwardedAt != nil, state.withLock({ $0.result }) == nil {
+                if let code = flag.cancelledBySignal, forwardedAt != nil, state.withLock({ $0.result }) == nil
+                {
                     return .stopped(code: code)
                 }
                 return .exited(status: status)
@@ -129,7 +134,8 @@ final class AttemptProcess: Sendable {
         switch ending {
         case .stalled:
             return .retryable(
-                "stalled: no progress for \(Self.seconds(settings.stallSeconds)); the render process was killed")
+                "stalled: no progress for \(Self.seconds(settings.stallSeconds)); the render process was killed"
+            )
         case .stopped(let code):
             return .cancelled(code: code)
         case .exited(let status):
@@ -141,7 +147,8 @@ final class AttemptProcess: Sendable {
                         + "(\(String(cString: strsignal(signal))))")
             }
             return .retryable(
-                "crashed: the render process (pid \(pid)) exited with status \((status >> 8) & 0xff) without a result")
+                "crashed: the render process (pid \(pid)) exited with status \((status >> 8) & 0xff) without a result"
+            )
         }
     }
 
@@ -152,7 +159,9 @@ final class AttemptProcess: Sendable {
             let (verb, rest) = Self.split(line)
             switch verb {
             case "progress":
-                if let fraction = Double(rest), fraction.isFinite { heartbeat.report(min(1, max(0, fraction))) }
+                if let fraction = Double(rest), fraction.isFinite {
+                    heartbeat.report(min(1, max(0, fraction)))
+                }
             case "log":
                 log(rest)
             case "commit?":

@@ -42,7 +42,8 @@ public final class QueueWorker: Sendable {
         public var name: String?
         /// Appends every rendered frame's digest to this file (`FrameHashLog`).
         public var frameHashes: String?
-        /// The `kiln` executable that renders each attempt in a process of its own.
+        /// The `kiln` executable that renders each attempt in a process of its own
+        /// (`kiln __render-attempt`); by default this process's own, which must then be `kiln`.
         public var renderExecutable = "/proc/self/exe"
         /// An attempt whose render process reports no progress for this long is killed and
         /// charged as stalled.
@@ -238,7 +239,8 @@ public final class QueueWorker: Sendable {
             let exhausted = claim.attempt >= claim.job.maxAttempts
             attempt(
                 { try $0.fail(claim, error: message, permanent: false) }, exhausted ? \.discarded : \.failed,
-                (exhausted ? "discarded after \(claim.attempt) attempts: " : "failed, will retry: ") + message)
+                (exhausted ? "discarded after \(claim.attempt) attempts: " : "failed, will retry: ") + message
+            )
         case .cancelled(let code) where code == CancellationFlag.cancelRequested:
             attempt({ try $0.acknowledgeCancel(claim) }, \.cancelled, "cancelled")
         case .cancelled(let code) where code == CancellationFlag.leaseLost:

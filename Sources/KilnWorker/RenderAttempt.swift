@@ -98,7 +98,8 @@ public struct RenderAttempt: Sendable {
             return .completed(output: output.path, frames: summary.frames, seconds: summary.elapsedSeconds)
         }
         let plan = SegmentPlan(ranges: request.familyRanges ?? [])
-        guard plan.ranges.last?.upperBound == loaded.job.output.frameCount, plan.count == job.segmentCount else {
+        guard plan.ranges.last?.upperBound == loaded.job.output.frameCount, plan.count == job.segmentCount
+        else {
             throw PermanentFailure(
                 message:
                     "\(job.jobFile): its \(plan.count) queued segments (\(plan.ranges.last?.upperBound ?? 0) "
@@ -119,8 +120,11 @@ public struct RenderAttempt: Sendable {
             let rendered = try segmented.renderSegment(
                 index, cancellation: flag, progress: { report(Double($0) / Double(max(1, frames))) },
                 beforeCommit: supervisor.renewBeforeCommit)
-            if !rendered { supervisor.log("segment \(index + 1) of \(plan.count) was already finished; reused") }
-            return .completed(output: segmented.url(ofSegment: index).path, frames: frames, seconds: seconds())
+            if !rendered {
+                supervisor.log("segment \(index + 1) of \(plan.count) was already finished; reused")
+            }
+            return .completed(
+                output: segmented.url(ofSegment: index).path, frames: frames, seconds: seconds())
         }
         return .completed(
             output: output.path, frames: try assemble(segmented, report: report), seconds: seconds())

@@ -56,10 +56,14 @@ public enum RenderAttemptProcess {
 extension RenderAttemptProcess {
     /// Whatever the worker had open without close-on-exec (beyond stdio and the report pipe) is
     /// not this process's to hold: a database file or socket kept open here would outlive the
-    /// worker's own handle.
+    /// worker's own handle. Only those are closed: a descriptor that survived exec has no
+    /// close-on-exec flag, while the ones the runtime opened since (Dispatch's) all have it.
     static func closeInheritedDescriptors() {
-        let inherited = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
-        for fd in inherited.compactMap(Int32.init) where fd > reportDescriptor { close(fd) }
+        let open = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        for fd in open.compactMap(Int32.init) where fd > reportDescriptor {
+            let flags = fcntl(fd, F_GETFD)
+            if flags >= 0 && flags & FD_CLOEXEC == 0 { close(fd) }
+        }
     }
 }
 

@@ -143,7 +143,8 @@ enum WorkerCommand {
         let args = try Arguments(
             raw, command: "worker",
             valued: [
-                "--concurrency", "--queue", "--threads", "--name", "--grace", "--frame-hashes", "--stall-seconds",
+                "--concurrency", "--queue", "--threads", "--name", "--grace", "--frame-hashes",
+                "--stall-seconds",
             ],
             boolean: ["--drain", "--once"])
         if args.flags.contains("--help") {

@@ -9,11 +9,13 @@ import XCTest
 /// hangs its render is charged alone; a worker leaves no temp files or processes behind; signals
 /// during loading are honoured; `--drain` waits for a dead worker's job.
 final class CrashIsolationTests: QueueTestCase {
-    static let hostile = KilnProcess.repositoryRoot.appendingPathComponent("Tests/KilnCLITests/Fixtures/Hostile")
+    static let hostile = KilnProcess.repositoryRoot.appendingPathComponent(
+        "Tests/KilnCLITests/Fixtures/Hostile")
 
     /// The fixture `name`, copied into the test directory with its output (`out/OUTPUT`) renamed.
     func hostileJob(_ name: String, output: String, as copy: String) throws -> String {
-        let text = try String(contentsOf: Self.hostile.appendingPathComponent("\(name).json"), encoding: .utf8)
+        let text = try String(
+            contentsOf: Self.hostile.appendingPathComponent("\(name).json"), encoding: .utf8)
         return try write(
             "\(copy).json", text.replacingOccurrences(of: "\"out/\(output)\"", with: "\"out/\(copy).mp4\""))
     }
@@ -21,7 +23,8 @@ final class CrashIsolationTests: QueueTestCase {
     /// Processes whose working directory is this test's directory: a worker's render processes
     /// and anything they started (the Swift runtime's `swift-backtrace`) inherit it.
     func processesInTestDirectory() -> [String] {
-        let pids = (try? FileManager.default.contentsOfDirectory(atPath: "/proc"))?.compactMap(Int32.init) ?? []
+        let pids =
+            (try? FileManager.default.contentsOfDirectory(atPath: "/proc"))?.compactMap(Int32.init) ?? []
         let here = [directory.path, directory.resolvingSymlinksInPath().path]
         return pids.compactMap { pid in
             guard pid != getpid(),
@@ -39,9 +42,13 @@ final class CrashIsolationTests: QueueTestCase {
 
     func testTrappingJobsAreChargedAloneAndTheGoodJobCompletes() throws {
         var files: [String] = []
-        for i in 0..<3 { files.append(try hostileJob("trap-during-render", output: "trap.mp4", as: "trap\(i)")) }
+        for i in 0..<3 {
+            files.append(try hostileJob("trap-during-render", output: "trap.mp4", as: "trap\(i)"))
+        }
         files.append(try writeJob("good", frames: 30))
-        for i in 3..<6 { files.append(try hostileJob("trap-during-render", output: "trap.mp4", as: "trap\(i)")) }
+        for i in 3..<6 {
+            files.append(try hostileJob("trap-during-render", output: "trap.mp4", as: "trap\(i)"))
+        }
         XCTAssertEqual(try kiln(["enqueue", "--max-attempts", "1"] + files).status, 0)
 
         let worker = try kiln(
@@ -56,7 +63,8 @@ final class CrashIsolationTests: QueueTestCase {
             XCTAssertEqual(trap["state"] as? String, "discarded", "\(trap)")
             let error = trap["error"] as? String ?? ""
             XCTAssertTrue(error.hasPrefix("crashed: the render process"), error)
-            XCTAssertTrue(error.contains("killed by signal \(SIGILL)") || error.contains("signal \(SIGTRAP)"), error)
+            XCTAssertTrue(
+                error.contains("killed by signal \(SIGILL)") || error.contains("signal \(SIGTRAP)"), error)
         }
         try assertQueueSound(frames: ["good": 30])
         XCTAssertEqual(processesInTestDirectory(), [], "no render or backtrace process outlives the worker")
@@ -65,7 +73,8 @@ final class CrashIsolationTests: QueueTestCase {
     /// The render process notices its worker's death (its stdin closes), stops, and removes its
     /// own temp file, instead of rendering on as an orphan.
     func testARenderProcessDoesNotOutliveItsWorkerKilledWithMinusNine() throws {
-        XCTAssertEqual(try kiln(["enqueue", try writeJob("long", frames: 240, size: (640, 360), slow: true)]).status, 0)
+        XCTAssertEqual(
+            try kiln(["enqueue", try writeJob("long", frames: 240, size: (640, 360), slow: true)]).status, 0)
         let doomed = try startWorker(["--once", "--threads", "1"], name: "doomed")
         try waitUntil(60, "the render to be under way") {
             try (status().first?["progress"] as? Double ?? 0) > 0.05
@@ -100,7 +109,8 @@ final class CrashIsolationTests: QueueTestCase {
     func testDrainWaitsForAJobWhoseLeaseIsNoLongerRenewed() throws {
         let file = try hostileJob("slow-to-load", output: "slow-to-load.mp4", as: "orphaned")
         XCTAssertEqual(try kiln(["enqueue", file]).status, 0)
-        let frozen = try startWorker(["--once"], name: "frozen", environment: ["KILN_FAULT_LOAD_DELAY": "120"])
+        let frozen = try startWorker(
+            ["--once"], name: "frozen", environment: ["KILN_FAULT_LOAD_DELAY": "120"])
         try waitUntil(30, "the frozen worker to claim the job") { try states() == ["running"] }
         kill(frozen.processIdentifier, SIGSTOP)
         // Long enough for the lease to show it is no longer renewed (two heartbeats).
@@ -116,7 +126,8 @@ final class CrashIsolationTests: QueueTestCase {
         let orphaned = try job(named: "orphaned")
         XCTAssertEqual(orphaned["state"] as? String, "completed", "\(orphaned)\n\(rescuer.stderr)")
         XCTAssertEqual(
-            (orphaned["attempts"] as? [[String: Any]])?.map { $0["outcome"] as? String }, ["crashed", "completed"])
+            (orphaned["attempts"] as? [[String: Any]])?.map { $0["outcome"] as? String },
+            ["crashed", "completed"])
     }
 
     func testSignalDuringLoadingStopsRenderWithTheSignalsStatus() throws {
@@ -147,7 +158,8 @@ final class CrashIsolationTests: QueueTestCase {
         try gone.run()
         gone.waitUntilExit()
         let host = String(ProcessInfo.processInfo.hostName.filter { $0 != "/" && $0 != "@" }.prefix(64))
-        let stale = outputs.appendingPathComponent(".again.mp4.kiln-\(gone.processIdentifier)-1f2e@\(host).mp4")
+        let stale = outputs.appendingPathComponent(
+            ".again.mp4.kiln-\(gone.processIdentifier)-1f2e@\(host).mp4")
         XCTAssertTrue(FileManager.default.createFile(atPath: stale.path, contents: Data(count: 4096)))
         let result = try KilnProcess.run(["render", file], cwd: directory)
         XCTAssertEqual(result.status, 0, result.stderr)
