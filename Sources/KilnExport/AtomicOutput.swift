@@ -103,6 +103,32 @@ public enum StaleTemporaryFiles {
         remove(besides: [output], log: log)
     }
 
+    /// Whether `pid` is a live process; a zombie (dead, not yet reaped by a parent that may
+    /// never do so) writes nothing more and counts as gone.
+    static func isRunning(_ pid: Int32) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else {
+            return false
+        }
+        guard let close = stat.lastIndex(of: ")") else { return true }
+        let state = stat[stat.index(after: close)...].drop(while: { $0 == " " }).first
+        return state != "Z" && state != "X"
+    }
+
+    /// The temp files a process of this host that has just ended (a worker's render process that
+    /// crashed or was killed) left in `directory`, whatever output they were for.
+    public static func remove(in directory: URL, leftBy pid: Int32, log: (String) -> Void) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return }
+        let marker = ".kiln-\(pid)-"
+        for name in names where name.hasPrefix(".") && name.contains(marker) {
+            guard let at = name.lastIndex(of: "@"),
+                name[name.index(after: at)...].hasPrefix(AtomicOutputFile.host)
+            else { continue }
+            if unlink(directory.appendingPathComponent(name).path) == 0 {
+                log("removed \(name), left by the render process (pid \(pid)) that ended")
+            }
+        }
+    }
+
     /// The same for several files of one directory (a segmented export's output and pieces),
     /// reading the directory once.
     public static func remove(besides outputs: [URL], log: (String) -> Void) {
@@ -118,7 +144,7 @@ public enum StaleTemporaryFiles {
                 rest[rest.index(after: at)...].hasPrefix(AtomicOutputFile.host + ".")
                     || rest[rest.index(after: at)...] == AtomicOutputFile.host
             else { continue }
-            guard !FileManager.default.fileExists(atPath: "/proc/\(pid)") else { continue }
+            guard !isRunning(pid) else { continue }
             if unlink(directory.appendingPathComponent(name).path) == 0 {
                 log("removed \(name), left by a process (pid \(pid)) that is gone")
             }

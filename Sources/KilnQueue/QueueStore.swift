@@ -467,6 +467,17 @@ public final class QueueStore: JobStore {
             JobRow.decode)
     }
 
+    public func unrenewedLeaseCount() throws -> Int {
+        let monotonic = clock.monotonic(), boot = clock.bootID
+        // A live owner renews every heartbeat, keeping its lease at least this far ahead.
+        let renewedHorizon = monotonic + policy.leaseSeconds - 2 * policy.heartbeatSeconds
+        let running = try db.query("SELECT lease_expires, lease_boot FROM jobs WHERE state = 'running'")
+        return running.filter { row in
+            let onThisTimeline = db.dialect == .postgres || row[1].string == boot
+            return !onThisTimeline || (row[0].double ?? 0) < renewedHorizon
+        }.count
+    }
+
     public func jobs(states: [JobState]?) throws -> [QueuedJob] {
         let filter = states.map { list in
             "WHERE state IN (" + list.map { "'\($0.rawValue)'" }.joined(separator: ", ") + ")"

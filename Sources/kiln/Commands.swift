@@ -40,13 +40,18 @@ enum RenderCommand {
         let mode = try ProgressMode(args.values["--progress"] ?? "auto")
         let request = try segmentRequest(args, command: "render")
         let variables = try variableSettings(args, command: "render")
+        // Before loading, so a signal while a large job loads is honoured like one while it renders.
+        installInterruptHandlers()
         let loaded: FingerprintedJob
         do {
             loaded = try JobFiles.loadFingerprinted(
-                file: args.positionals[0], options: JobLoadOptions(variables: variables))
+                file: args.positionals[0], options: JobLoadOptions(variables: variables),
+                cancellation: interruption)
         } catch {
+            if let signal = interruption.cancelledBySignal { return interruptedWhileLoading(signal) }
             return report(error)
         }
+        if let signal = interruption.cancelledBySignal { return interruptedWhileLoading(signal) }
         let job = loaded.job
         let output = (args.values["-o"] ?? args.values["--output"]).map { URL(fileURLWithPath: $0) }
         let hashes: FrameHashLog?
@@ -62,7 +67,6 @@ enum RenderCommand {
         let plan = SegmentPlan(
             frameCount: job.output.frameCount, framesPerSecond: job.output.frameRate.doubleValue,
             request: request)
-        installInterruptHandlers()
         let reporter = ProgressReporter(mode: mode)
         do throws(ExportError) {
             let written: URL, frames: Int, seconds: Double
@@ -76,6 +80,7 @@ enum RenderCommand {
                     ", \(summary.segments) segments"
                     + (summary.reused > 0 ? ": \(summary.reused) reused, \(summary.rendered) rendered" : "")
             } else {
+                StaleTemporaryFiles.remove(besides: export.output) { _ in }
                 let summary = try export.run(cancellation: interruption) { reporter.update($0) }
                 (written, frames, seconds) = (summary.output, summary.frames, summary.elapsedSeconds)
             }
@@ -96,6 +101,11 @@ enum RenderCommand {
             }
             return error.exitCode
         }
+    }
+
+    static func interruptedWhileLoading(_ signal: Int32) -> Int32 {
+        Output.error("interrupted while loading the job; no output was written")
+        return 128 + signal
     }
 
     /// `--segments N` or `--segment-seconds S` (not both); automatic otherwise.

@@ -122,9 +122,11 @@ enum Help {
 
     static let worker = """
         usage: kiln worker [--concurrency N] [--drain | --once] [--threads N] [--name NAME]
-                           [--grace SECONDS] [--frame-hashes FILE] [--queue sqlite:PATH|postgres://…]
+                           [--grace SECONDS] [--stall-seconds S] [--frame-hashes FILE]
+                           [--queue sqlite:PATH|postgres://…]
 
-        Runs queued exports. Each job is claimed with a lease (60 s, renewed every 15 s with its
+        Runs queued exports, each attempt in a render process of its own: a job that crashes
+        or hangs its render is charged alone, never the jobs beside it. Each job is claimed with a lease (60 s, renewed every 15 s with its
         progress; KILN_QUEUE_LEASE_SECONDS shortens both), rendered to a temp file beside its
         output and renamed into place before the job is marked completed. Failures retry with
         backoff (15 s doubling, up to an hour); invalid jobs and missing files are discarded at
@@ -132,7 +134,9 @@ enum Help {
         exits at once; after --grace seconds, default 30, the worker exits anyway).
 
           --concurrency N   jobs at once (default 1), each on its own share of the cores
-          --drain           exit when no job is due
+          --drain           exit when no job is due and no dead worker's job is left to reclaim
+          --stall-seconds S kill an attempt that reports no progress for S s (default 600) and
+                            charge it as stalled
           --once            run one job (if one is due) and exit
           --threads N       render threads per job (default: cores / concurrency)
           --frame-hashes F  append "FRAME DIGEST" for every frame rendered to F (as kiln render)

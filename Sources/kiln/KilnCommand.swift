@@ -4,6 +4,7 @@ import KilnMedia
 import KilnModel
 import KilnQueue
 import KilnScene
+import KilnWorker
 
 #if canImport(Glibc)
     import Glibc
@@ -56,6 +57,10 @@ enum KilnCommand {
             case "prune": return try PruneCommand.run(Array(args.dropFirst()))
             case "run": return try RunCommand.run(Array(args.dropFirst()))
             case "schedule": return try ScheduleCommand.run(Array(args.dropFirst()))
+            case "__render-attempt":
+                // A worker's render process (QueueWorker, AttemptProcess): not for direct use.
+                installInterruptHandlers()
+                return RenderAttemptProcess.serve(flag: interruption)
             default:
                 throw UsageError(message: "unknown command '\(first)'", command: nil)
             }

@@ -142,7 +142,10 @@ enum WorkerCommand {
     static func run(_ raw: [String]) throws -> Int32 {
         let args = try Arguments(
             raw, command: "worker",
-            valued: ["--concurrency", "--queue", "--threads", "--name", "--grace", "--frame-hashes"],
+            valued: [
+                "--concurrency", "--queue", "--threads", "--name", "--grace", "--frame-hashes",
+                "--stall-seconds",
+            ],
             boolean: ["--drain", "--once"])
         if args.flags.contains("--help") {
             print(Help.worker)
@@ -160,6 +163,14 @@ enum WorkerCommand {
         options.frameHashes = args.values["--frame-hashes"]
         options.policy = QueueLocation.policy
         WorkerSignals.graceSeconds = try args.double("--grace", command: "worker") ?? 30
+        if let stall = try args.double("--stall-seconds", command: "worker") {
+            guard stall > 0 else {
+                throw UsageError(message: "--stall-seconds must be a positive number", command: "worker")
+            }
+            options.stallSeconds = stall
+        }
+        // The render processes get most of the grace period to stop on their own.
+        options.stopGraceSeconds = max(1, WorkerSignals.graceSeconds * 0.8)
         let path = try QueueLocation.databasePath(args, command: "worker")
         return runWorker(path: path, options: options)
     }
