@@ -61,7 +61,7 @@ let package = Package(
         .testTarget(name: "KilnTextTests", dependencies: ["KilnText"], swiftSettings: strict),
         .testTarget(
             name: "KilnSceneTests", dependencies: ["KilnScene", "KilnMedia", "KilnExport"],
-            exclude: ["Goldens"],
+            exclude: ["Goldens", "Fixtures"],
             swiftSettings: strict),
         .testTarget(name: "KilnMediaTests", dependencies: ["KilnMedia"], swiftSettings: strict),
         .testTarget(name: "KilnQueueTests", dependencies: ["KilnQueue"], swiftSettings: strict),

@@ -107,7 +107,7 @@ public struct TextLayer: LayerRendering {
                 maxWidth: width > 0 ? width : nil,
                 alignment: TextLayout.Alignment(rawValue: p.string("alignment")) ?? .leading, library: library
             )
-            let margin = Int((size * 0.5).rounded(.up))
+            let margin = SaturatingConversion.int(size * 0.5, .up)
             var reveal: Reveal?
             if let node = p.node("reveal") {
                 let before = context.diagnostics.count

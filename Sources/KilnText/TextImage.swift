@@ -18,8 +18,8 @@ public struct TextImage: Sendable {
     public init(_ layout: TextLayout, margin: Int, glyphs subset: [TextLayout.Glyph]? = nil) {
         self.margin = margin
         box = layout.size
-        let width = max(1, Int(layout.size.x.rounded(.up)) + 2 * margin)
-        let height = max(1, Int(layout.size.y.rounded(.up)) + 2 * margin)
+        let width = max(1, SaturatingConversion.int(layout.size.x, .up) + 2 * margin)
+        let height = max(1, SaturatingConversion.int(layout.size.y, .up) + 2 * margin)
         var mono = [Float](repeating: 0, count: width * height)
         var rgba = [Float](repeating: 0, count: width * height * 4)
         var hasMono = false, hasColour = false
@@ -28,7 +28,7 @@ public struct TextImage: Sendable {
             // Quarter-pixel phase of the pen: the bitmap is rasterized at that phase and placed
             // on whole pixels.
             let whole = x.rounded(.down)
-            let phase = min(3, Int(((x - whole) * 4).rounded(.down)))
+            let phase = SaturatingConversion.int((x - whole) * 4, .down, in: 0...3)
             let bitmap = glyph.face.bitmap(glyph: glyph.glyph, phase: phase)
             guard bitmap.width > 0 else { continue }
             if bitmap.isColor {
@@ -36,7 +36,8 @@ public struct TextImage: Sendable {
                 Self.drawScaled(bitmap, at: SIMD2(x, y), into: &rgba, width: width, height: height)
             } else {
                 hasMono = true
-                let left = Int(whole) + bitmap.left, top = Int(y.rounded()) - bitmap.top
+                let left = SaturatingConversion.int(whole) + bitmap.left,
+                    top = SaturatingConversion.int(y, .toNearestOrAwayFromZero) - bitmap.top
                 for row in 0..<bitmap.height {
                     let ty = top + row
                     guard ty >= 0, ty < height else { continue }
@@ -153,8 +154,10 @@ public struct TextImage: Sendable {
         let s = bitmap.scale
         let left = pen.x + Double(bitmap.left) * s, top = pen.y - Double(bitmap.top) * s
         let right = left + Double(bitmap.width) * s, bottom = top + Double(bitmap.height) * s
-        let x0 = max(0, Int(left.rounded(.down))), x1 = min(width, Int(right.rounded(.up)))
-        let y0 = max(0, Int(top.rounded(.down))), y1 = min(height, Int(bottom.rounded(.up)))
+        let x0 = max(0, SaturatingConversion.int(left, .down)),
+            x1 = min(width, SaturatingConversion.int(right, .up))
+        let y0 = max(0, SaturatingConversion.int(top, .down)),
+            y1 = min(height, SaturatingConversion.int(bottom, .up))
         guard x0 < x1, y0 < y1 else { return }
         // Averaging rather than sampling keeps a 109-pixel strike from aliasing at text sizes.
         for ty in y0..<y1 {
@@ -162,10 +165,16 @@ public struct TextImage: Sendable {
                 let u0 = (Double(tx) - left) / s, u1 = (Double(tx + 1) - left) / s
                 let v0 = (Double(ty) - top) / s, v1 = (Double(ty + 1) - top) / s
                 var sum = SIMD4<Double>.zero
-                for v in max(0, Int(v0.rounded(.down)))..<min(bitmap.height, Int(v1.rounded(.up))) {
+                for v in SaturatingConversion.int(
+                    v0, .down, in: 0...bitmap.height)..<SaturatingConversion.int(
+                        v1, .up, in: 0...bitmap.height)
+                {
                     let hv = min(v1, Double(v + 1)) - max(v0, Double(v))
                     guard hv > 0 else { continue }
-                    for u in max(0, Int(u0.rounded(.down)))..<min(bitmap.width, Int(u1.rounded(.up))) {
+                    for u in SaturatingConversion.int(
+                        u0, .down, in: 0...bitmap.width)..<SaturatingConversion.int(
+                            u1, .up, in: 0...bitmap.width)
+                    {
                         let hu = min(u1, Double(u + 1)) - max(u0, Double(u))
                         guard hu > 0 else { continue }
                         let i = (v * bitmap.width + u) * 4

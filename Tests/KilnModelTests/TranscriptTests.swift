@@ -343,10 +343,11 @@ final class TranscriptTests: XCTestCase {
         assertFailure(
             "{\"segments\": [\n  {\"start\": 0, \"text\": \"a\"},\n  {\"start\": -1, \"text\": \"b\"}\n]}",
             file: "t.json",
-            line: 3, column: 13, message: "segments[1].start: expected a number of seconds ≥ 0, got -1")
+            line: 3, column: 13,
+            message: "segments[1].start: expected a number of seconds in 0…1000000, got -1")
         assertFailure(
             "[\n  {\"start\": \"0\", \"text\": \"a\"}\n]", file: "t.json", line: 2, column: 13,
-            message: "[0].start: expected a number of seconds ≥ 0, got a string")
+            message: "[0].start: expected a number of seconds in 0…1000000, got a string")
         assertFailure(
             "{\"segments\": [\n  {\"start\": 0,\n   \"text\": 7}]}", file: "t.json", line: 3, column: 12,
             message: "segments[0].text: expected a string, got a number")
