@@ -29,10 +29,13 @@ export ASAN_OPTIONS="detect_leaks=0:${ASAN_OPTIONS:-}"
 run_target() {
   local target="$1" findings="$scratch/findings/$1" work="$scratch/corpus/$1"
   rm -rf "$findings" && mkdir -p "$findings" "$work"
+  # A dictionary of the format's words, where there is one, lets mutations build valid structure.
+  local dictionary=()
+  [ -f "Tests/Fuzz/$target.dict" ] && dictionary=(-dict="Tests/Fuzz/$target.dict")
   # New inputs go to a scratch corpus; the checked-in seeds are read only.
   KILN_FUZZ_TARGET="$target" "$binary" "$work" "Tests/Fuzz/Corpus/$target" \
     -max_total_time="$seconds" -max_len=65536 -rss_limit_mb=2048 -timeout=10 \
-    -artifact_prefix="$findings/" -print_final_stats=1 </dev/null >"$scratch/$target.log" 2>&1
+    -artifact_prefix="$findings/" -print_final_stats=1 "${dictionary[@]}" </dev/null >"$scratch/$target.log" 2>&1
 }
 
 mkdir -p "$scratch"

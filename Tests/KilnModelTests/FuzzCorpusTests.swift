@@ -31,8 +31,10 @@ final class FuzzCorpusTests: XCTestCase {
             guard case .object(let members) = root.value else {
                 return XCTFail("\(seed.lastPathComponent) is not an object")
             }
-            let version = members.first { $0.key == "kiln" }?.value.value
-            XCTAssertEqual(version, .number(Double(Job.formatVersion)), seed.lastPathComponent)
+            guard case .number(let version)? = members.first(where: { $0.key == "kiln" })?.value.value else {
+                return XCTFail("\(seed.lastPathComponent) has no format version")
+            }
+            XCTAssertEqual(version, Double(Job.formatVersion), seed.lastPathComponent)
         }
     }
 
