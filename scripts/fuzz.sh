@@ -32,8 +32,10 @@ run_target() {
   # A dictionary of the format's words, where there is one, lets mutations build valid structure.
   local dictionary=()
   [ -f "Tests/Fuzz/$target.dict" ] && dictionary=(-dict="Tests/Fuzz/$target.dict")
-  # New inputs go to a scratch corpus; the checked-in seeds are read only.
-  KILN_FUZZ_TARGET="$target" "$binary" "$work" "Tests/Fuzz/Corpus/$target" \
+  # New inputs go to a scratch corpus; the checked-in seeds and past findings are read only.
+  local seeds=("Tests/Fuzz/Corpus/$target")
+  [ -d "Tests/Fuzz/Crashes/$target" ] && seeds+=("Tests/Fuzz/Crashes/$target")
+  KILN_FUZZ_TARGET="$target" "$binary" "$work" "${seeds[@]}" \
     -max_total_time="$seconds" -max_len=65536 -rss_limit_mb=2048 -timeout=10 \
     -artifact_prefix="$findings/" -print_final_stats=1 "${dictionary[@]}" </dev/null >"$scratch/$target.log" 2>&1
 }
