@@ -38,6 +38,8 @@ public final class QueueWorker: Sendable {
         public var name: String?
         /// Appends every rendered frame's digest to this file (`FrameHashLog`).
         public var frameHashes: String?
+        /// The sizes each job may ask for; a job over one fails with the limit's name.
+        public var limits = ResourceLimits()
 
         public init() {}
     }
@@ -160,7 +162,7 @@ public final class QueueWorker: Sendable {
             let loaded = try JobFiles.decodeFingerprinted(
                 bytes: Array(job.jobJSON.utf8), file: job.jobFile,
                 baseDirectory: URL(fileURLWithPath: job.baseDirectory),
-                options: JobLoadOptions(variables: job.variables))
+                options: JobLoadOptions(variables: job.variables, limits: options.limits))
             let output = URL(fileURLWithPath: job.output)
             try? FileManager.default.createDirectory(
                 at: output.deletingLastPathComponent(), withIntermediateDirectories: true)

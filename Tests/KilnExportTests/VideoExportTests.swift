@@ -51,7 +51,7 @@ final class VideoExportTests: XCTestCase {
         let preview = FramePreview(job: job, threads: 2)
         var worstMean = 0.0
         let info = try VideoDecodeBack.decode(path: summary.output.path) { frame in
-            let expected = preview.render(frame: frame.index)
+            let expected = try preview.render(frame: frame.index)
             for (x, y) in [(0, 0), (160, 0), (0, 90), (160, 90)] {
                 let got = frame.meanRGB(x: x, y: y, width: 160, height: 90)
                 var sum = (0.0, 0.0, 0.0)
@@ -143,7 +143,7 @@ final class VideoExportTests: XCTestCase {
         try preview.writePNG(frame: 7, to: url)
         let decoded = try PNGCodec.decode(Array(try Data(contentsOf: url)))
         XCTAssertEqual(decoded.width, 320)
-        XCTAssertEqual(decoded.rgba, FramePreview(job: job, threads: 1).render(frame: 7).byteArray)
+        XCTAssertEqual(decoded.rgba, try FramePreview(job: job, threads: 1).render(frame: 7).byteArray)
         XCTAssertEqual(try leftovers(), ["frame.png"])
         XCTAssertEqual(preview.frameIndex(atSeconds: 7 * 1001 / 30000), 7)
         XCTAssertEqual(preview.frameIndex(atSeconds: 1000), 23)
