@@ -30,7 +30,7 @@ public struct ResourceLimits: Sendable, Equatable {
             case .jsonBytes: 16 * 1024 * 1024
             case .jsonValues: 1_000_000
             case .jsonDepth: 256
-            case .framePixels: 3840 * 2160
+            case .framePixels: 2560 * 1440
             case .frames: 2_592_000
             case .pixelFrames: 250_000_000_000
             case .layers: 10_000
