@@ -21,7 +21,8 @@ public enum WAVHeader {
             return Array(data)
         }
         let riff = bytes(at: 0, 12)
-        guard riff.count == 12, riff[0..<4].elementsEqual("RIFF".utf8), riff[8..<12].elementsEqual("WAVE".utf8)
+        guard riff.count == 12, riff[0..<4].elementsEqual("RIFF".utf8),
+            riff[8..<12].elementsEqual("WAVE".utf8)
         else { return nil }
         var byteRate = 0
         var offset = 12
@@ -38,7 +39,9 @@ public enum WAVHeader {
                 guard format.count == 16 else { throw corrupt(path, "the fmt chunk is truncated") }
                 byteRate = littleEndian(format[8..<12])
             } else if id.elementsEqual("data".utf8) {
-                guard byteRate > 0 else { throw corrupt(path, "the data chunk comes before a usable fmt chunk") }
+                guard byteRate > 0 else {
+                    throw corrupt(path, "the data chunk comes before a usable fmt chunk")
+                }
                 // A streaming writer leaves the size unset (0 or 0xFFFFFFFF): the data runs to the end.
                 let available = max(0, fileSize - offset - 8)
                 let dataSize = size == 0 || size == 0xFFFF_FFFF ? available : min(size, available)
@@ -54,6 +57,8 @@ public enum WAVHeader {
     }
 
     private static func corrupt(_ path: String, _ reason: String) -> MediaError {
-        .failure("WAVHeader.duration", "\(URL(fileURLWithPath: path).lastPathComponent) is not a usable WAV file: \(reason)")
+        .failure(
+            "WAVHeader.duration",
+            "\(URL(fileURLWithPath: path).lastPathComponent) is not a usable WAV file: \(reason)")
     }
 }

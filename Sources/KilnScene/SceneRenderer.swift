@@ -27,7 +27,8 @@ public final class SceneRenderer: @unchecked Sendable {
     /// The offscreens and offscreen memory a frame may use (`ResourceLimits`).
     public let limits: ResourceLimits
 
-    public init(layers: [LayerNode], canvas: Canvas, threads: Int, limits: ResourceLimits = ResourceLimits()) {
+    public init(layers: [LayerNode], canvas: Canvas, threads: Int, limits: ResourceLimits = ResourceLimits())
+    {
         self.limits = limits
         self.canvas = canvas
         self.threads = max(1, threads)
@@ -81,13 +82,15 @@ public final class SceneRenderer: @unchecked Sendable {
 
     private func overBudget(_ offscreens: [Offscreen]) -> String? {
         if let refusal { return refusal }
-        if let problem = limits.violation(.offscreens, offscreens.count, "the number of offscreen layers in this frame")
+        if let problem = limits.violation(
+            .offscreens, offscreens.count, "the number of offscreen layers in this frame")
         {
             return problem
         }
         let megabytes = offscreenImages.bytesHeld(after: offscreens, canvas: canvas) / (1024 * 1024)
         return limits.violation(
-            .offscreenMegabytes, megabytes.rounded(.up), "the memory this frame's offscreen images need, in MiB")
+            .offscreenMegabytes, megabytes.rounded(.up),
+            "the memory this frame's offscreen images need, in MiB")
     }
 
     private func prepare(at time: Double) -> LayerStack {

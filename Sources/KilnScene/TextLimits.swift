@@ -32,5 +32,7 @@ enum TextLimits {
 }
 
 extension Double {
-    fileprivate func clamped(_ low: Double, _ high: Double) -> Double { Swift.min(Swift.max(self, low), high) }
+    fileprivate func clamped(_ low: Double, _ high: Double) -> Double {
+        Swift.min(Swift.max(self, low), high)
+    }
 }

@@ -45,7 +45,8 @@ public struct TextImage: Sendable {
         }
         let size = ink.hi &- ink.lo
         var mono = [Float](repeating: 0, count: size.x * size.y)
-        var rgba = placed.contains { $0.bitmap.isColor } ? [Float](repeating: 0, count: size.x * size.y * 4) : []
+        var rgba =
+            placed.contains { $0.bitmap.isColor } ? [Float](repeating: 0, count: size.x * size.y * 4) : []
         var hasMono = false, hasColour = false
         for (bitmap, pen, rect) in placed {
             if bitmap.isColor {
@@ -57,7 +58,8 @@ public struct TextImage: Sendable {
                 for ty in rect.lo.y..<rect.hi.y {
                     let row = ty - top
                     for tx in rect.lo.x..<rect.hi.x {
-                        let c = Float(bitmap.premultipliedRGBA[(row * bitmap.width + tx - left) * 4 + 3]) / 255
+                        let c =
+                            Float(bitmap.premultipliedRGBA[(row * bitmap.width + tx - left) * 4 + 3]) / 255
                         let i = (ty - ink.lo.y) * size.x + tx - ink.lo.x
                         // Overlapping glyphs combine as coverage does: source-over.
                         mono[i] = c + mono[i] * (1 - c)

@@ -120,7 +120,8 @@ enum RenderCommand {
 enum PreviewCommand {
     static func run(_ raw: [String]) throws -> Int32 {
         let args = try Arguments(
-            raw, command: "preview", valued: ["-o", "--output", "--threads", "--at", "--frame", "--set", "--limit"])
+            raw, command: "preview",
+            valued: ["-o", "--output", "--threads", "--at", "--frame", "--set", "--limit"])
         if args.flags.contains("--help") {
             print(Help.preview)
             return ExitCode.ok
@@ -238,7 +239,10 @@ enum LimitsCommand {
         let limits = try limitSettings(args, command: "limits")
         if args.flags.contains("--json") {
             let entries: [[String: Any]] = ResourceLimits.Name.allCases.map { name in
-                ["name": name.rawValue, "value": limits[name], "default": name.defaultValue, "summary": name.summary]
+                [
+                    "name": name.rawValue, "value": limits[name], "default": name.defaultValue,
+                    "summary": name.summary,
+                ]
             }
             let data = try JSONSerialization.data(withJSONObject: entries, options: [.sortedKeys])
             print(String(decoding: data, as: UTF8.self))

@@ -83,7 +83,8 @@ enum EnqueueCommand {
         let args = try Arguments(
             raw, command: "enqueue",
             valued: [
-                "--priority", "--at", "--set", "--limit", "--batch", "--idempotency-key", "--queue", "--max-attempts",
+                "--priority", "--at", "--set", "--limit", "--batch", "--idempotency-key", "--queue",
+                "--max-attempts",
                 "--segments", "--segment-seconds",
             ],
             boolean: ["--json"])
@@ -158,7 +159,9 @@ enum WorkerCommand {
     static func run(_ raw: [String]) throws -> Int32 {
         let args = try Arguments(
             raw, command: "worker",
-            valued: ["--concurrency", "--queue", "--threads", "--name", "--grace", "--frame-hashes", "--limit"],
+            valued: [
+                "--concurrency", "--queue", "--threads", "--name", "--grace", "--frame-hashes", "--limit",
+            ],
             boolean: ["--drain", "--once"])
         if args.flags.contains("--help") {
             print(Help.worker)

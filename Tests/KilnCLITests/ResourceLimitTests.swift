@@ -53,7 +53,8 @@ final class ResourceLimitTests: TemporaryDirectoryTestCase {
     }
 
     func assertRefused(
-        _ result: Measured, by limit: String, underKiB bound: Int = gigabyteKiB, file: StaticString = #filePath,
+        _ result: Measured, by limit: String, underKiB bound: Int = gigabyteKiB,
+        file: StaticString = #filePath,
         line: UInt = #line
     ) {
         XCTAssertEqual(result.status, 65, result.stderr, file: file, line: line)
@@ -78,7 +79,8 @@ final class ResourceLimitTests: TemporaryDirectoryTestCase {
     // not rebuilt per glyph.
     func testTextLayoutIsLinearInItsLength() throws {
         let raised = [
-            "--limit", "text-characters=100000", "--limit", "text-lines=100000", "--limit", "text-pixels=1e12",
+            "--limit", "text-characters=100000", "--limit", "text-lines=100000", "--limit",
+            "text-pixels=1e12",
         ]
         let newlines = try run(["validate", try fixture("text-newlines.json")] + raised)
         XCTAssertEqual(newlines.status, 0, newlines.stderr)
@@ -144,7 +146,8 @@ final class ResourceLimitTests: TemporaryDirectoryTestCase {
         let job = try write("numbers.json", text)
         assertRefused(try run(["validate", job]), by: "json-bytes", underKiB: 256 * 1024)
         assertRefused(
-            try run(["validate", job, "--limit", "json-bytes=100000000"]), by: "json-values", underKiB: 512 * 1024)
+            try run(["validate", job, "--limit", "json-bytes=100000000"]), by: "json-values",
+            underKiB: 512 * 1024)
     }
 
     func testDeepNestingIsRefused() throws {
@@ -217,7 +220,9 @@ final class ResourceLimitTests: TemporaryDirectoryTestCase {
         let entries = try XCTUnwrap(
             try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]])
         let byName = Dictionary(uniqueKeysWithValues: entries.map { ($0["name"] as? String ?? "", $0) })
-        for name in ["frame-pixels", "offscreen-megabytes", "text-characters", "json-values", "audio-seconds"] {
+        for name in [
+            "frame-pixels", "offscreen-megabytes", "text-characters", "json-values", "audio-seconds",
+        ] {
             XCTAssertNotNil(byName[name], name)
         }
         XCTAssertEqual(byName["frames"]?["value"] as? Double, 1000)

@@ -12,7 +12,8 @@ final class ResourceLimitsTests: XCTestCase {
 
     func testUnknownNamesAndBadValuesAreRefused() {
         XCTAssertThrowsError(try ResourceLimits(overrides: ["frame-pixel": 10])) { error in
-            XCTAssertEqual(error as? ResourceLimitError, .unknownName("frame-pixel", suggestion: "frame-pixels"))
+            XCTAssertEqual(
+                error as? ResourceLimitError, .unknownName("frame-pixel", suggestion: "frame-pixels"))
         }
         for bad in [0, -1, 1.5, .infinity, .nan] {
             XCTAssertThrowsError(try ResourceLimits(overrides: ["frames": bad]), "\(bad)")

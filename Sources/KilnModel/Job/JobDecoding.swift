@@ -96,7 +96,9 @@ struct JobDecoding {
             }
             return nil
         }
-        if let problem = context.limits.violation(.nesting, context.layerDepth + 1, "this layer's nesting depth") {
+        if let problem = context.limits.violation(
+            .nesting, context.layerDepth + 1, "this layer's nesting depth")
+        {
             // Its children are not decoded: recursion stops here, whatever the file holds.
             context.error(problem, at: node, path: path)
             return nil

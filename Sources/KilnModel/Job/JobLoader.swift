@@ -73,7 +73,8 @@ public enum JobLoader {
         return job
     }
 
-    private static func read(_ url: URL, file: String, limits: ResourceLimits) throws(JobLoadError) -> [UInt8] {
+    private static func read(_ url: URL, file: String, limits: ResourceLimits) throws(JobLoadError) -> [UInt8]
+    {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
             throw .fileMissing(file: file, reason: "no such file")

@@ -42,7 +42,7 @@ public struct ResourceLimits: Sendable, Equatable {
             case .textClusterScalars: 32
             case .textPixels: 16 * 1024 * 1024
             case .transcriptBytes: 4 * 1024 * 1024
-            case .transcriptEntries: 10_000
+            case .transcriptEntries: 2_000
             case .imagePixels: 50_000_000
             case .noisePixels: 4096 * 4096
             case .audioSeconds: 6 * 3600
@@ -90,7 +90,8 @@ public struct ResourceLimits: Sendable, Equatable {
         self.init()
         for (key, value) in overrides.sorted(by: { $0.key < $1.key }) {
             guard let name = Name(rawValue: key) else {
-                throw .unknownName(key, suggestion: Suggestion.closest(to: key, among: Name.allCases.map(\.rawValue)))
+                throw .unknownName(
+                    key, suggestion: Suggestion.closest(to: key, among: Name.allCases.map(\.rawValue)))
             }
             guard value.isFinite, value > 0, !name.isCount || value == value.rounded() else {
                 throw .badValue(name: key, value: "\(value)", count: name.isCount)
@@ -104,7 +105,8 @@ public struct ResourceLimits: Sendable, Equatable {
         guard let equals = text.firstIndex(of: "=") else { throw .malformed(text) }
         let name = String(text[..<equals]), valueText = String(text[text.index(after: equals)...])
         guard Name(rawValue: name) != nil else {
-            throw .unknownName(name, suggestion: Suggestion.closest(to: name, among: Name.allCases.map(\.rawValue)))
+            throw .unknownName(
+                name, suggestion: Suggestion.closest(to: name, among: Name.allCases.map(\.rawValue)))
         }
         guard let value = Double(valueText) else {
             throw .badValue(name: name, value: valueText, count: Name(rawValue: name)?.isCount ?? true)

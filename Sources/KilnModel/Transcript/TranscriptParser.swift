@@ -16,7 +16,9 @@ public enum TranscriptParser {
         guard bytes.count <= maximumInputSize else {
             throw TranscriptError(file: file, line: nil, message: tooLargeMessage(size: bytes.count))
         }
-        if let limits, let problem = limits.violation(.transcriptBytes, bytes.count, "the transcript's size in bytes") {
+        if let limits,
+            let problem = limits.violation(.transcriptBytes, bytes.count, "the transcript's size in bytes")
+        {
             throw TranscriptError(file: file, line: nil, message: problem)
         }
         let transcript = try parseFormat(bytes, file: file, format: format)
@@ -63,7 +65,8 @@ public enum TranscriptParser {
         {
             throw TranscriptError(file: file, line: nil, message: tooLargeMessage(size: size))
         }
-        if let limits, let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int,
+        if let limits,
+            let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int,
             let problem = limits.violation(.transcriptBytes, size, "the transcript's size in bytes")
         {
             throw TranscriptError(file: file, line: nil, message: problem)
