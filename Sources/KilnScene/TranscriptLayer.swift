@@ -62,10 +62,18 @@ public struct TranscriptLayer: LayerRendering {
         guard let url = p.asset("path") else { return nil }
         let transcript: Transcript
         do {
-            transcript = try TranscriptParser.load(file: url.path)
+            transcript = try TranscriptParser.load(file: url.path, limits: context.limits)
         } catch {
             context.error("\(error)", at: p.node("path"), path: p.path("path"))
             return nil
+        }
+        for line in transcript.lines {
+            if let problem = TextLimits.problem(text: line.text, limits: context.limits) {
+                context.error(
+                    "\(url.lastPathComponent), the line at \(ResourceLimits.text(line.start)) s: \(problem)",
+                    at: p.node("path"), path: p.path("path"))
+                return nil
+            }
         }
         let width = p.number("width").value(at: 0), size = p.number("fontSize").value(at: 0)
         let family = p.string("font")

@@ -19,6 +19,8 @@ public enum JobSubmission {
         public var timeZone = TimeZone.current
         /// How each job is split into segment tasks (long jobs are split by default).
         public var segments = SegmentPlan.Request.automatic
+        /// The sizes each job may ask for.
+        public var limits = ResourceLimits()
 
         public init() {}
     }
@@ -47,7 +49,7 @@ public enum JobSubmission {
         for file in jobFiles {
             let bytes: [UInt8]
             do {
-                bytes = try JobLoader.readBytes(file: file)
+                bytes = try JobLoader.readBytes(file: file, limits: options.limits)
             } catch {
                 messages.append("\(error)")
                 missingOnly = missingOnly && error.exitCode == 66
@@ -65,7 +67,8 @@ public enum JobSubmission {
                 do {
                     let job = try JobFiles.decode(
                         bytes: bytes, file: file, baseDirectory: directory,
-                        options: JobLoadOptions(variables: variables, outputTemplate: template))
+                        options: JobLoadOptions(
+                            variables: variables, outputTemplate: template, limits: options.limits))
                     var request =
                         EnqueueRequest(
                             name: url.deletingPathExtension().lastPathComponent, jobFile: url.path,

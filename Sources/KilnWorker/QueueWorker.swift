@@ -51,6 +51,8 @@ public final class QueueWorker: Sendable {
         /// How long a render process told to stop (a cancel, a lost lease, a stop signal) may
         /// take before it is killed.
         public var stopGraceSeconds = 10.0
+        /// The sizes each job may ask for; a job over one fails with the limit's name.
+        public var limits = ResourceLimits()
 
         public init() {}
     }
@@ -181,7 +183,9 @@ public final class QueueWorker: Sendable {
         heartbeat.start()
         let outcome: AttemptOutcome
         do {
-            var request = AttemptRequest(job: job, threads: threads, frameHashes: options.frameHashes)
+            var request = AttemptRequest(
+                job: job, threads: threads, frameHashes: options.frameHashes,
+                limitOverrides: options.limits.overrides)
             if job.isSegment || job.isAssembly {
                 request.familyRanges = try connection.run {
                     try $0.segments(ofJob: job.parentID ?? job.id).compactMap(\.frameRange)

@@ -11,6 +11,8 @@ public struct AttemptRequest: Codable, Sendable {
     public var familyRanges: [Range<Int>]?
     public var threads: Int
     public var frameHashes: String?
+    /// The worker's `--limit`s, applied to every job it runs whatever it was enqueued under.
+    public var limitOverrides: [String: Double] = [:]
 }
 
 /// How an attempt ended, as the render process reports it (or the worker concludes when the
@@ -73,7 +75,9 @@ public struct RenderAttempt: Sendable {
         let loaded = try JobFiles.decodeFingerprinted(
             bytes: Array(job.jobJSON.utf8), file: job.jobFile,
             baseDirectory: URL(fileURLWithPath: job.baseDirectory),
-            options: JobLoadOptions(variables: job.variables), cancellation: flag)
+            options: JobLoadOptions(
+                variables: job.variables, limits: try ResourceLimits(overrides: request.limitOverrides)),
+            cancellation: flag)
         if let signal = flag.cancelledBySignal { throw ExportError.cancelled(signal: signal) }
         supervisor.report(progress: 0)
         let output = URL(fileURLWithPath: job.output)

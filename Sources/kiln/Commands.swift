@@ -27,7 +27,7 @@ enum RenderCommand {
             raw, command: "render",
             valued: [
                 "-o", "--output", "--threads", "--progress", "--set", "--segments", "--segment-seconds",
-                "--frame-hashes",
+                "--frame-hashes", "--limit",
             ])
         if args.flags.contains("--help") {
             print(Help.render)
@@ -40,12 +40,13 @@ enum RenderCommand {
         let mode = try ProgressMode(args.values["--progress"] ?? "auto")
         let request = try segmentRequest(args, command: "render")
         let variables = try variableSettings(args, command: "render")
+        let limits = try limitSettings(args, command: "render")
         // Before loading, so a signal while a large job loads is honoured like one while it renders.
         installInterruptHandlers()
         let loaded: FingerprintedJob
         do {
             loaded = try JobFiles.loadFingerprinted(
-                file: args.positionals[0], options: JobLoadOptions(variables: variables),
+                file: args.positionals[0], options: JobLoadOptions(variables: variables, limits: limits),
                 cancellation: interruption)
         } catch {
             if let signal = interruption.cancelledBySignal { return interruptedWhileLoading(signal) }
@@ -129,7 +130,8 @@ enum RenderCommand {
 enum PreviewCommand {
     static func run(_ raw: [String]) throws -> Int32 {
         let args = try Arguments(
-            raw, command: "preview", valued: ["-o", "--output", "--threads", "--at", "--frame", "--set"])
+            raw, command: "preview",
+            valued: ["-o", "--output", "--threads", "--at", "--frame", "--set", "--limit"])
         if args.flags.contains("--help") {
             print(Help.preview)
             return ExitCode.ok
@@ -148,7 +150,10 @@ enum PreviewCommand {
         }
         let threads = try args.int("--threads", command: "preview", range: 1...256)
         let job: Job
-        switch loadJob(args.positionals[0], variables: try variableSettings(args, command: "preview")) {
+        switch loadJob(
+            args.positionals[0], variables: try variableSettings(args, command: "preview"),
+            limits: try limitSettings(args, command: "preview"))
+        {
         case .success(let loaded): job = loaded
         case .failure(let error): return report(error)
         }
@@ -176,7 +181,7 @@ enum PreviewCommand {
 
 enum ValidateCommand {
     static func run(_ raw: [String]) throws -> Int32 {
-        let args = try Arguments(raw, command: "validate", valued: [], boolean: ["--json"])
+        let args = try Arguments(raw, command: "validate", valued: ["--limit"], boolean: ["--json"])
         if args.flags.contains("--help") {
             print(Help.validate)
             return ExitCode.ok
@@ -184,10 +189,11 @@ enum ValidateCommand {
         guard !args.positionals.isEmpty else {
             throw UsageError(message: "validate needs at least one job file", command: "validate")
         }
+        let limits = try limitSettings(args, command: "validate")
         var worst = ExitCode.ok
         var results: [[String: Any]] = []
         for path in args.positionals {
-            switch loadJob(path) {
+            switch loadJob(path, limits: limits) {
             case .success(let job):
                 if !args.flags.contains("--json") {
                     print(
@@ -226,6 +232,41 @@ enum ValidateCommand {
                 return entry
             }
         }
+    }
+}
+
+/// `kiln limits`: every resource limit with its value (the defaults, or as `--limit` sets them).
+enum LimitsCommand {
+    static func run(_ raw: [String]) throws -> Int32 {
+        let args = try Arguments(raw, command: "limits", valued: ["--limit"], boolean: ["--json"])
+        if args.flags.contains("--help") {
+            print(Help.limits)
+            return ExitCode.ok
+        }
+        guard args.positionals.isEmpty else {
+            throw UsageError(message: "limits takes no arguments", command: "limits")
+        }
+        let limits = try limitSettings(args, command: "limits")
+        if args.flags.contains("--json") {
+            let entries: [[String: Any]] = ResourceLimits.Name.allCases.map { name in
+                [
+                    "name": name.rawValue, "value": limits[name], "default": name.defaultValue,
+                    "summary": name.summary,
+                ]
+            }
+            let data = try JSONSerialization.data(withJSONObject: entries, options: [.sortedKeys])
+            print(String(decoding: data, as: UTF8.self))
+            return ExitCode.ok
+        }
+        let width = ResourceLimits.Name.allCases.map(\.rawValue.count).max() ?? 0
+        let values = ResourceLimits.Name.allCases.map { ResourceLimits.text(limits[$0]) }
+        let valueWidth = values.map(\.count).max() ?? 0
+        for (name, value) in zip(ResourceLimits.Name.allCases, values) {
+            let padded = name.rawValue.padding(toLength: width, withPad: " ", startingAt: 0)
+            let shown = String(repeating: " ", count: valueWidth - value.count) + value
+            print("\(padded)  \(shown)  \(name.summary)")
+        }
+        return ExitCode.ok
     }
 }
 

@@ -12,6 +12,7 @@ enum Help {
           validate JOB... [--json]
                                   check job files and report every problem
           layers                  list layer kinds, transform keys and effects with their parameters
+          limits [--json]         list the resource limits, their defaults and what they bound
 
         the export queue (embedded SQLite, or PostgreSQL for many hosts; --queue sqlite:PATH |
         postgres://… or $KILN_QUEUE, default $XDG_STATE_HOME/kiln/queue.sqlite3):
@@ -31,6 +32,9 @@ enum Help {
           --version               print the version and the FFmpeg libraries in use
           help COMMAND            help for one command (or: kiln COMMAND --help)
 
+        render, preview, validate, enqueue and worker take --limit NAME=VALUE (repeatable): a job
+        over a limit is refused with exit 65, naming the limit (see `kiln limits`).
+
         exit codes: 0 ok, 64 usage, 65 invalid job, 66 missing input, 69 queue unavailable,
                     70 internal error, 73 cannot create output, 75 failed but will retry,
                     130 interrupted (SIGINT), 143 terminated (SIGTERM)
@@ -38,7 +42,7 @@ enum Help {
 
     static let render = """
         usage: kiln render JOB [-o OUT.mp4] [--threads N] [--progress auto|bar|json|none] [--set name=value]...
-                               [--segments N | --segment-seconds S] [--frame-hashes FILE]
+                               [--segments N | --segment-seconds S] [--frame-hashes FILE] [--limit NAME=VALUE]...
 
         Renders every frame of JOB and encodes it with libx264 into an MP4 (yuv420p, BT.709,
         limited range, +faststart). With the job's `audio`, the file also gets an AAC track
@@ -60,10 +64,12 @@ enum Help {
           --segment-seconds S   split into segments of about S seconds
           --frame-hashes FILE   append "FRAME DIGEST" for every rendered frame (the pixels before
                                 encoding) to FILE: equal for any thread count, segmenting or host
+          --limit NAME=VALUE    raise or lower a resource limit (repeatable; see `kiln limits`)
         """
 
     static let preview = """
         usage: kiln preview JOB (--at SECONDS | --frame N) -o OUT.png [--threads N] [--set name=value]...
+                            [--limit NAME=VALUE]...
 
         Renders one frame to a PNG: the same pixels the video gets before YUV conversion.
 
@@ -71,15 +77,29 @@ enum Help {
           --frame N      frame index, 0-based
           -o PATH        output PNG
           --threads N    render threads (default: all cores)
+          --limit NAME=VALUE  a resource limit (repeatable; see `kiln limits`)
         """
 
     static let validate = """
-        usage: kiln validate JOB... [--json]
+        usage: kiln validate JOB... [--json] [--limit NAME=VALUE]...
 
         Checks job files and reports every problem at once, each with the file, line:column and
         the JSON path. Exit 0 when all are valid, 65 when one is invalid, 66 when one is missing.
 
           --json   print one JSON array with {file, valid, errors: [{path, line, column, message}]}
+          --limit NAME=VALUE  a resource limit (repeatable; see `kiln limits`)
+        """
+
+    static let limits = """
+        usage: kiln limits [--json] [--limit NAME=VALUE]...
+
+        Lists every resource limit: its name, its value (the default, or as --limit sets it) and
+        what it bounds. Each is checked before the memory it bounds is allocated; a job over one
+        is refused with exit 65 and a message naming the limit, its value and the maximum.
+        render, preview, validate, enqueue and worker take --limit NAME=VALUE (repeatable).
+        See docs/security.md.
+
+          --json   one JSON array of {name, value, default, summary}
         """
 
     static let layers = """
@@ -98,7 +118,7 @@ enum Help {
     static let enqueue = """
         usage: kiln enqueue JOB... [--priority N] [--at TIME] [--set name=value]... [--batch FILE]
                                    [--idempotency-key K] [--max-attempts N] [--json] [--queue sqlite:PATH]
-                                   [--segments N | --segment-seconds S]
+                                   [--segments N | --segment-seconds S] [--limit NAME=VALUE]...
 
         Validates every job (and every batch row) exactly as `kiln render` would, then queues one
         export per job and row. If anything is invalid, nothing is queued (exit 65, or 66 for a
@@ -117,13 +137,14 @@ enum Help {
           --max-attempts N      attempts before a failing job is discarded (default 5)
           --segments N          split each job into N segments (1: never split)
           --segment-seconds S   split each job into segments of about S seconds
+          --limit NAME=VALUE    raise or lower a resource limit (repeatable; see `kiln limits`)
         \(queueOption)
         """
 
     static let worker = """
         usage: kiln worker [--concurrency N] [--drain | --once] [--threads N] [--name NAME]
                            [--grace SECONDS] [--stall-seconds S] [--frame-hashes FILE]
-                           [--queue sqlite:PATH|postgres://…]
+                           [--queue sqlite:PATH|postgres://…] [--limit NAME=VALUE]...
 
         Runs queued exports, each attempt in a render process of its own: a job that crashes
         or hangs its render is charged alone, never the jobs beside it. Each job is claimed with a lease (60 s, renewed every 15 s with its
@@ -140,6 +161,7 @@ enum Help {
           --once            run one job (if one is due) and exit
           --threads N       render threads per job (default: cores / concurrency)
           --frame-hashes F  append "FRAME DIGEST" for every frame rendered to F (as kiln render)
+          --limit NAME=VALUE  a resource limit for every job it runs (repeatable; see `kiln limits`)
         \(queueOption)
         """
 
@@ -217,6 +239,7 @@ enum Help {
         case "preview": return preview
         case "validate": return validate
         case "layers": return layers
+        case "limits": return limits
         case "enqueue": return enqueue
         case "worker": return worker
         case "status": return status

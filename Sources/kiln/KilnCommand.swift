@@ -49,6 +49,7 @@ enum KilnCommand {
             case "preview": return try PreviewCommand.run(Array(args.dropFirst()))
             case "validate": return try ValidateCommand.run(Array(args.dropFirst()))
             case "layers": return try LayersCommand.run(Array(args.dropFirst()))
+            case "limits": return try LimitsCommand.run(Array(args.dropFirst()))
             case "enqueue": return try EnqueueCommand.run(Array(args.dropFirst()))
             case "worker": return try WorkerCommand.run(Array(args.dropFirst()))
             case "status": return try StatusCommand.run(Array(args.dropFirst()))
@@ -165,10 +166,13 @@ struct Arguments {
     }
 }
 
-/// Loads a job with every registered layer kind, and the `--set` variables.
-func loadJob(_ path: String, variables: [String: String] = [:]) -> Result<Job, JobLoadError> {
+/// Loads a job with every registered layer kind, the `--set` variables and the `--limit`s.
+func loadJob(_ path: String, variables: [String: String] = [:], limits: ResourceLimits = ResourceLimits())
+    -> Result<Job, JobLoadError>
+{
     do {
-        return .success(try JobFiles.load(file: path, options: JobLoadOptions(variables: variables)))
+        return .success(
+            try JobFiles.load(file: path, options: JobLoadOptions(variables: variables, limits: limits)))
     } catch {
         return .failure(error)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import KilnExport
+import KilnModel
 import KilnQueue
 import KilnWorker
 
@@ -46,6 +47,20 @@ enum QueueLocation {
     }
 }
 
+/// The limits with every `--limit name=value` (repeatable) applied.
+func limitSettings(_ args: Arguments, command: String) throws -> ResourceLimits {
+    var overrides: [String: Double] = [:]
+    do {
+        for setting in args.repeated["--limit"] ?? [] {
+            let (name, value) = try ResourceLimits.parseOverride(setting)
+            overrides[name] = value
+        }
+        return try ResourceLimits(overrides: overrides)
+    } catch {
+        throw UsageError(message: "--limit: \(error)", command: command)
+    }
+}
+
 /// Variables from `--set name=value` (repeatable).
 func variableSettings(_ args: Arguments, command: String) throws -> [String: String] {
     var variables: [String: String] = [:]
@@ -68,7 +83,8 @@ enum EnqueueCommand {
         let args = try Arguments(
             raw, command: "enqueue",
             valued: [
-                "--priority", "--at", "--set", "--batch", "--idempotency-key", "--queue", "--max-attempts",
+                "--priority", "--at", "--set", "--limit", "--batch", "--idempotency-key", "--queue",
+                "--max-attempts",
                 "--segments", "--segment-seconds",
             ],
             boolean: ["--json"])
@@ -81,6 +97,7 @@ enum EnqueueCommand {
         }
         var options = JobSubmission.Options()
         options.variables = try variableSettings(args, command: "enqueue")
+        options.limits = try limitSettings(args, command: "enqueue")
         options.batchFile = args.values["--batch"]
         options.priority = try args.int("--priority", command: "enqueue", range: -1000...1000) ?? 0
         options.maxAttempts = try args.int("--max-attempts", command: "enqueue", range: 1...100) ?? 5
@@ -144,7 +161,7 @@ enum WorkerCommand {
             raw, command: "worker",
             valued: [
                 "--concurrency", "--queue", "--threads", "--name", "--grace", "--frame-hashes",
-                "--stall-seconds",
+                "--stall-seconds", "--limit",
             ],
             boolean: ["--drain", "--once"])
         if args.flags.contains("--help") {
@@ -161,6 +178,7 @@ enum WorkerCommand {
             args.flags.contains("--once") ? .once : args.flags.contains("--drain") ? .drain : .forever
         options.name = args.values["--name"]
         options.frameHashes = args.values["--frame-hashes"]
+        options.limits = try limitSettings(args, command: "worker")
         options.policy = QueueLocation.policy
         WorkerSignals.graceSeconds = try args.double("--grace", command: "worker") ?? 30
         if let stall = try args.double("--stall-seconds", command: "worker") {

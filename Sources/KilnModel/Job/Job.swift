@@ -6,12 +6,18 @@ public struct Job: Sendable {
     public let layers: [LayerNode]
     /// nil: the MP4 has no audio stream.
     public let audio: AudioTrack?
+    /// The limits it was validated under; rendering holds to them too (offscreen memory).
+    public let limits: ResourceLimits
 
-    public init(file: String, output: OutputSettings, layers: [LayerNode], audio: AudioTrack? = nil) {
+    public init(
+        file: String, output: OutputSettings, layers: [LayerNode], audio: AudioTrack? = nil,
+        limits: ResourceLimits = ResourceLimits()
+    ) {
         self.file = file
         self.output = output
         self.layers = layers
         self.audio = audio
+        self.limits = limits
     }
 
     /// The job format version this Kiln reads.

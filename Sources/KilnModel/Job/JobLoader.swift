@@ -5,17 +5,24 @@ import Foundation
 public struct JobLoadOptions: Sendable {
     public var variables: [String: String]
     public var outputTemplate: OutputTemplate
+    /// The sizes the job may ask for (`--limit`, the config file).
+    public var limits: ResourceLimits
 
-    public init(variables: [String: String] = [:], outputTemplate: OutputTemplate = OutputTemplate()) {
+    public init(
+        variables: [String: String] = [:], outputTemplate: OutputTemplate = OutputTemplate(),
+        limits: ResourceLimits = ResourceLimits()
+    ) {
         self.variables = variables
         self.outputTemplate = outputTemplate
+        self.limits = limits
     }
 }
 
 /// Reads and validates a job file, reporting every problem at once.
 public enum JobLoader {
-    /// Job files are small; the cap keeps a mistaken or hostile input from exhausting memory.
-    public static let maximumFileSize = 64 * 1024 * 1024
+    /// Job files are small; the cap (the default json-bytes limit) keeps a mistaken or hostile
+    /// input from exhausting memory.
+    public static let maximumFileSize = Int(ResourceLimits.Name.jsonBytes.defaultValue)
     public static let topLevelKeys = ["kiln", "output", "layers", "audio", "variables", "comment"]
 
     public static func load(
@@ -23,33 +30,36 @@ public enum JobLoader {
         services: DecodeServices = DecodeServices(), options: JobLoadOptions = JobLoadOptions()
     ) throws(JobLoadError) -> Job {
         let url = URL(fileURLWithPath: file)
-        let bytes = try readBytes(file: file)
+        let bytes = try readBytes(file: file, limits: options.limits)
         return try decode(
             bytes: bytes, file: file, baseDirectory: url.deletingLastPathComponent().standardizedFileURL,
             kinds: kinds, effects: effects, services: services, options: options)
     }
 
     /// The job file's bytes, checked for existence and size (what a queue snapshots).
-    public static func readBytes(file: String) throws(JobLoadError) -> [UInt8] {
-        try read(URL(fileURLWithPath: file), file: file)
+    public static func readBytes(file: String, limits: ResourceLimits = ResourceLimits()) throws(JobLoadError)
+        -> [UInt8]
+    {
+        try read(URL(fileURLWithPath: file), file: file, limits: limits)
     }
 
     public static func decode(
         bytes: [UInt8], file: String, baseDirectory: URL, kinds: [LayerKind], effects: [EffectKind] = [],
         services: DecodeServices = DecodeServices(), options: JobLoadOptions = JobLoadOptions()
     ) throws(JobLoadError) -> Job {
-        guard bytes.count <= maximumFileSize else {
-            throw .invalid([tooLarge(file: file, size: bytes.count)])
+        if let problem = tooLarge(size: bytes.count, limits: options.limits) {
+            throw .invalid([Diagnostic(file: file, path: .root, location: nil, message: problem)])
         }
         let root: JSONNode
         do {
-            root = try JSONParser.parse(bytes)
+            root = try JSONParser.parse(bytes, limits: options.limits)
         } catch {
             throw .invalid([
                 Diagnostic(file: file, path: .root, location: error.location, message: error.message)
             ])
         }
         let context = DecodeContext(file: file, baseDirectory: baseDirectory, services: services)
+        context.limits = options.limits
         context.outputTemplate = options.outputTemplate
         let (declarations, values) = JobVariables.resolve(
             root, overrides: options.variables, context: context)
@@ -63,7 +73,8 @@ public enum JobLoader {
         return job
     }
 
-    private static func read(_ url: URL, file: String) throws(JobLoadError) -> [UInt8] {
+    private static func read(_ url: URL, file: String, limits: ResourceLimits) throws(JobLoadError) -> [UInt8]
+    {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
             throw .fileMissing(file: file, reason: "no such file")
@@ -72,9 +83,9 @@ public enum JobLoader {
             throw .fileMissing(file: file, reason: "is a directory, not a job file")
         }
         if let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int,
-            size > maximumFileSize
+            let problem = tooLarge(size: size, limits: limits)
         {
-            throw .invalid([tooLarge(file: file, size: size)])
+            throw .invalid([Diagnostic(file: file, path: .root, location: nil, message: problem)])
         }
         do {
             return Array(try Data(contentsOf: url))
@@ -83,10 +94,8 @@ public enum JobLoader {
         }
     }
 
-    private static func tooLarge(file: String, size: Int) -> Diagnostic {
-        Diagnostic(
-            file: file, path: .root, location: nil,
-            message: "job file is \(size) bytes; the limit is \(maximumFileSize) bytes (64 MiB)")
+    private static func tooLarge(size: Int, limits: ResourceLimits) -> String? {
+        limits.violation(.jsonBytes, size, "the job file's size in bytes")
     }
 
     /// Document order reads best; decoders report in table order. Stable, so problems at the

@@ -85,6 +85,17 @@ enum OutputDecoding {
         }
 
         guard context.diagnostics.count == before, let rate, let frameCount else { return nil }
+        let width = parameters.integer("width"), height = parameters.integer("height")
+        let limits = context.limits
+        let problems = [
+            limits.violation(.framePixels, width * height, "the frame's size in pixels (\(width)×\(height))"),
+            limits.violation(.frames, frameCount, "the number of frames"),
+            limits.violation(
+                .pixelFrames, Double(width * height) * Double(frameCount),
+                "width × height × frames (\(width)×\(height)×\(frameCount))"),
+        ]
+        for problem in problems.compactMap({ $0 }) { context.error(problem, at: node, path: path) }
+        guard context.diagnostics.count == before else { return nil }
         return OutputSettings(
             path: outputURL, width: parameters.integer("width"), height: parameters.integer("height"),
             frameRate: rate, frameCount: frameCount, crf: parameters.number("crf").value(at: 0),

@@ -11,11 +11,29 @@ public enum TranscriptParser {
 
     /// `format` nil: from the file's extension (`.json`, `.srt`, `.vtt`), else from the content.
     public static func parse(
-        _ bytes: [UInt8], file: String, format: TranscriptFormat? = nil
+        _ bytes: [UInt8], file: String, format: TranscriptFormat? = nil, limits: ResourceLimits? = nil
     ) throws(TranscriptError) -> Transcript {
         guard bytes.count <= maximumInputSize else {
             throw TranscriptError(file: file, line: nil, message: tooLargeMessage(size: bytes.count))
         }
+        if let limits,
+            let problem = limits.violation(.transcriptBytes, bytes.count, "the transcript's size in bytes")
+        {
+            throw TranscriptError(file: file, line: nil, message: problem)
+        }
+        let transcript = try parseFormat(bytes, file: file, format: format)
+        if let limits,
+            let problem = limits.violation(
+                .transcriptEntries, transcript.lines.count, "the number of transcript lines")
+        {
+            throw TranscriptError(file: file, line: nil, message: problem)
+        }
+        return transcript
+    }
+
+    private static func parseFormat(
+        _ bytes: [UInt8], file: String, format: TranscriptFormat?
+    ) throws(TranscriptError) -> Transcript {
         guard let format = format ?? TranscriptFormat.detect(file: file, bytes: bytes) else {
             throw TranscriptError(
                 file: file, line: nil,
@@ -30,8 +48,8 @@ public enum TranscriptParser {
     }
 
     /// Reads and parses a transcript file; errors name the file as given.
-    public static func load(file: String, format: TranscriptFormat? = nil) throws(TranscriptError)
-        -> Transcript
+    public static func load(file: String, format: TranscriptFormat? = nil, limits: ResourceLimits? = nil)
+        throws(TranscriptError) -> Transcript
     {
         let url = URL(fileURLWithPath: file)
         var isDirectory: ObjCBool = false
@@ -47,6 +65,12 @@ public enum TranscriptParser {
         {
             throw TranscriptError(file: file, line: nil, message: tooLargeMessage(size: size))
         }
+        if let limits,
+            let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int,
+            let problem = limits.violation(.transcriptBytes, size, "the transcript's size in bytes")
+        {
+            throw TranscriptError(file: file, line: nil, message: problem)
+        }
         let bytes: [UInt8]
         do {
             bytes = Array(try Data(contentsOf: url))
@@ -54,7 +78,7 @@ public enum TranscriptParser {
             throw TranscriptError(
                 file: file, line: nil, message: "cannot be read (\(error.localizedDescription))")
         }
-        return try parse(bytes, file: file, format: format)
+        return try parse(bytes, file: file, format: format, limits: limits)
     }
 
     private static func tooLargeMessage(size: Int) -> String {
