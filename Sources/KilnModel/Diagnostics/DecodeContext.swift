@@ -18,6 +18,14 @@ public final class DecodeContext {
     var unresolvedReferences: Set<String> = []
     /// Date, time and extra names for `{…}` in the output path.
     public var outputTemplate = OutputTemplate()
+    /// Where the job may read and write.
+    public var pathRules = PathRules()
+    /// Files the job reads, in the order they were resolved.
+    public internal(set) var inputFiles: [URL] = []
+    /// The output's `path` node, for diagnostics about the destination found after decoding.
+    var outputPathNode: (node: JSONNode?, path: JSONPath)?
+    /// The variables whose values the output path was built from, named when it is refused.
+    var outputPathVariables: [String] = []
     /// `appear` of each layer being decoded, outermost first (inherited when a layer has none).
     private var layerStarts: [Double] = []
 

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A fully validated job: everything needed to render, with no errors left to find.
 public struct Job: Sendable {
     /// The job file as the user named it.
@@ -6,6 +8,9 @@ public struct Job: Sendable {
     public let layers: [LayerNode]
     /// nil: the MP4 has no audio stream.
     public let audio: AudioTrack?
+    /// Every file the job reads (images, audio, transcripts), as resolved while loading: its
+    /// output must be none of them.
+    public internal(set) var inputFiles: [URL] = []
 
     public init(file: String, output: OutputSettings, layers: [LayerNode], audio: AudioTrack? = nil) {
         self.file = file

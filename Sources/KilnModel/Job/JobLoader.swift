@@ -5,10 +5,16 @@ import Foundation
 public struct JobLoadOptions: Sendable {
     public var variables: [String: String]
     public var outputTemplate: OutputTemplate
+    /// Where the job may read and write (`PathRules`); by default anywhere but the queue.
+    public var pathRules: PathRules
 
-    public init(variables: [String: String] = [:], outputTemplate: OutputTemplate = OutputTemplate()) {
+    public init(
+        variables: [String: String] = [:], outputTemplate: OutputTemplate = OutputTemplate(),
+        pathRules: PathRules = PathRules()
+    ) {
         self.variables = variables
         self.outputTemplate = outputTemplate
+        self.pathRules = pathRules
     }
 }
 
@@ -51,12 +57,17 @@ public enum JobLoader {
         }
         let context = DecodeContext(file: file, baseDirectory: baseDirectory, services: services)
         context.outputTemplate = options.outputTemplate
+        context.pathRules = options.pathRules
         let (declarations, values) = JobVariables.resolve(
             root, overrides: options.variables, context: context)
         context.variables = values
         let substituted = JobVariables.substitute(
             root, path: .root, declarations: declarations, values: values, context: context)
-        let job = JobDecoding(context: context, kinds: kinds, effects: effects).decode(substituted)
+        var job = JobDecoding(context: context, kinds: kinds, effects: effects).decode(substituted)
+        if let decoded = job {
+            job?.inputFiles = context.inputFiles
+            OutputDecoding.checkDestination(decoded.output.path, jobFile: file, context: context)
+        }
         guard let job, !context.hasErrors else {
             throw .invalid(sortedByLocation(context.diagnostics))
         }
@@ -64,22 +75,12 @@ public enum JobLoader {
     }
 
     private static func read(_ url: URL, file: String) throws(JobLoadError) -> [UInt8] {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
-            throw .fileMissing(file: file, reason: "no such file")
-        }
-        guard !isDirectory.boolValue else {
-            throw .fileMissing(file: file, reason: "is a directory, not a job file")
-        }
-        if let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int,
-            size > maximumFileSize
-        {
-            throw .invalid([tooLarge(file: file, size: size)])
-        }
-        do {
-            return Array(try Data(contentsOf: url))
-        } catch {
-            throw .fileMissing(file: file, reason: "cannot be read (\(error.localizedDescription))")
+        switch RegularFileReader.read(path: url.path, limit: maximumFileSize) {
+        case .success(let bytes): return bytes
+        case .failure(.missing): throw .fileMissing(file: file, reason: "no such file")
+        case .failure(.notRegular(let kind)): throw .fileMissing(file: file, reason: "is \(kind), not a job file")
+        case .failure(.tooLarge(let size)): throw .invalid([tooLarge(file: file, size: size)])
+        case .failure(.unreadable(let reason)): throw .fileMissing(file: file, reason: "cannot be read (\(reason))")
         }
     }
 
