@@ -51,7 +51,8 @@ public final class AtomicOutputFile: @unchecked Sendable {
         let fd = open(temporaryURL.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
             throw .cannotCreateOutput(
-                path: finalURL.path, reason: "cannot create \(temporaryURL.lastPathComponent): \(Self.errnoText())")
+                path: finalURL.path,
+                reason: "cannot create \(temporaryURL.lastPathComponent): \(Self.errnoText())")
         }
         close(fd)
     }

@@ -38,6 +38,8 @@ public final class QueueWorker: Sendable {
         public var name: String?
         /// Appends every rendered frame's digest to this file (`FrameHashLog`).
         public var frameHashes: String?
+        /// Where jobs may read and write; a job outside is discarded before any work.
+        public var roots = JobRoots()
 
         public init() {}
     }
@@ -103,7 +105,9 @@ public final class QueueWorker: Sendable {
             do {
                 if runsScheduler && now >= nextTick {
                     do {
-                        _ = try connection.run { try Scheduler(store: $0, log: log).tick() }
+                        _ = try connection.run {
+                            try Scheduler(store: $0, roots: options.roots, log: log).tick()
+                        }
                     } catch {
                         log("scheduler: \(error)")
                     }
@@ -157,11 +161,22 @@ public final class QueueWorker: Sendable {
         var outcome: Result<Rendered, any Error>
         let start = Date()
         do {
+            let rules = options.roots.rules(jobDirectory: job.baseDirectory)
             let loaded = try JobFiles.decodeFingerprinted(
                 bytes: Array(job.jobJSON.utf8), file: job.jobFile,
                 baseDirectory: URL(fileURLWithPath: job.baseDirectory),
-                options: JobLoadOptions(variables: job.variables))
+                options: JobLoadOptions(variables: job.variables, pathRules: rules))
             let output = URL(fileURLWithPath: job.output)
+            // The queued output was expanded at enqueue time (dates), so it is checked itself,
+            // under this worker's roots, which need not be those `enqueue` had.
+            if let problem = rules.outputProblem(output, jobFile: job.jobFile, inputs: loaded.job.inputFiles)
+            {
+                throw JobLoadError.invalid([
+                    Diagnostic(
+                        file: job.jobFile, path: JSONPath.root.key("output").key("path"), location: nil,
+                        message: "refused: \(problem)")
+                ])
+            }
             try? FileManager.default.createDirectory(
                 at: output.deletingLastPathComponent(), withIntermediateDirectories: true)
             let export = VideoExport(

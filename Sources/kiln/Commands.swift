@@ -25,10 +25,10 @@ enum RenderCommand {
     static func run(_ raw: [String]) throws -> Int32 {
         let args = try Arguments(
             raw, command: "render",
-            valued: [
+            valued: ([
                 "-o", "--output", "--threads", "--progress", "--set", "--segments", "--segment-seconds",
                 "--frame-hashes",
-            ])
+            ] as Set<String>).union(PathOptions.rootFlags))
         if args.flags.contains("--help") {
             print(Help.render)
             return ExitCode.ok
@@ -40,15 +40,20 @@ enum RenderCommand {
         let mode = try ProgressMode(args.values["--progress"] ?? "auto")
         let request = try segmentRequest(args, command: "render")
         let variables = try variableSettings(args, command: "render")
+        let rules = try PathOptions.localRules(args, command: "render")
         let loaded: FingerprintedJob
         do {
             loaded = try JobFiles.loadFingerprinted(
-                file: args.positionals[0], options: JobLoadOptions(variables: variables))
+                file: args.positionals[0], options: JobLoadOptions(variables: variables, pathRules: rules))
         } catch {
             return report(error)
         }
         let job = loaded.job
         let output = (args.values["-o"] ?? args.values["--output"]).map { URL(fileURLWithPath: $0) }
+        if let output, let problem = rules.outputProblem(output, jobFile: job.file, inputs: job.inputFiles) {
+            Output.error(problem)
+            return ExitCode.cannotCreate
+        }
         let hashes: FrameHashLog?
         do {
             hashes = try args.values["--frame-hashes"].map { path throws(ExportError) in
@@ -119,7 +124,9 @@ enum RenderCommand {
 enum PreviewCommand {
     static func run(_ raw: [String]) throws -> Int32 {
         let args = try Arguments(
-            raw, command: "preview", valued: ["-o", "--output", "--threads", "--at", "--frame", "--set"])
+            raw, command: "preview",
+            valued: (["-o", "--output", "--threads", "--at", "--frame", "--set"] as Set<String>).union(
+                PathOptions.rootFlags))
         if args.flags.contains("--help") {
             print(Help.preview)
             return ExitCode.ok
@@ -138,9 +145,18 @@ enum PreviewCommand {
         }
         let threads = try args.int("--threads", command: "preview", range: 1...256)
         let job: Job
-        switch loadJob(args.positionals[0], variables: try variableSettings(args, command: "preview")) {
+        let rules = try PathOptions.localRules(args, command: "preview")
+        switch loadJob(
+            args.positionals[0], variables: try variableSettings(args, command: "preview"), rules: rules)
+        {
         case .success(let loaded): job = loaded
         case .failure(let error): return report(error)
+        }
+        if let problem = rules.outputProblem(
+            URL(fileURLWithPath: out), jobFile: job.file, inputs: job.inputFiles)
+        {
+            Output.error(problem)
+            return ExitCode.cannotCreate
         }
         let preview = FramePreview(job: job, threads: threads)
         let frame: Int
@@ -166,7 +182,7 @@ enum PreviewCommand {
 
 enum ValidateCommand {
     static func run(_ raw: [String]) throws -> Int32 {
-        let args = try Arguments(raw, command: "validate", valued: [], boolean: ["--json"])
+        let args = try Arguments(raw, command: "validate", valued: PathOptions.rootFlags, boolean: ["--json"])
         if args.flags.contains("--help") {
             print(Help.validate)
             return ExitCode.ok
@@ -176,11 +192,12 @@ enum ValidateCommand {
         }
         var worst = ExitCode.ok
         var results: [[String: Any]] = []
+        let rules = try PathOptions.localRules(args, command: "validate")
         for path in args.positionals {
-            switch loadJob(path) {
+            switch loadJob(path, rules: rules) {
             case .success(let job):
                 if !args.flags.contains("--json") {
-                    print(
+                    Output.line(
                         "\(path): ok (\(job.output.width)×\(job.output.height), \(job.output.frameRate) fps, "
                             + "\(job.output.frameCount) frames, \(job.layers.count) layers"
                             + (job.audio.map { ", audio \($0.path.lastPathComponent)" } ?? "") + ")")

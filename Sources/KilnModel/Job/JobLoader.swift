@@ -78,9 +78,11 @@ public enum JobLoader {
         switch RegularFileReader.read(path: url.path, limit: maximumFileSize) {
         case .success(let bytes): return bytes
         case .failure(.missing): throw .fileMissing(file: file, reason: "no such file")
-        case .failure(.notRegular(let kind)): throw .fileMissing(file: file, reason: "is \(kind), not a job file")
+        case .failure(.notRegular(let kind)):
+            throw .fileMissing(file: file, reason: "is \(kind), not a job file")
         case .failure(.tooLarge(let size)): throw .invalid([tooLarge(file: file, size: size)])
-        case .failure(.unreadable(let reason)): throw .fileMissing(file: file, reason: "cannot be read (\(reason))")
+        case .failure(.unreadable(let reason)):
+            throw .fileMissing(file: file, reason: "cannot be read (\(reason))")
         }
     }
 

@@ -15,15 +15,17 @@ public struct PathRules: Sendable {
     public var outputRoots: [String]?
     /// Files an output must not be, whatever the roots say (the queue database and its journals).
     public var protectedFiles: [ProtectedFile]
+    /// The longest output file name in bytes: less than NAME_MAX when the writer derives
+    /// longer names from it (temp files, segment pieces).
+    public var longestOutputName = 255
 
-    public init(assetRoots: [String]? = nil, outputRoots: [String]? = nil, protectedFiles: [ProtectedFile] = []) {
+    public init(
+        assetRoots: [String]? = nil, outputRoots: [String]? = nil, protectedFiles: [ProtectedFile] = []
+    ) {
         self.assetRoots = assetRoots
         self.outputRoots = outputRoots
         self.protectedFiles = protectedFiles
     }
-
-    /// NAME_MAX on Linux file systems: a longer name fails to open with ENAMETOOLONG.
-    static let longestName = 255
 
     /// Why reading `url` is refused, or nil. Only `stat` is used, so a FIFO is never opened
     /// (opening one blocks until a writer appears).
@@ -36,7 +38,8 @@ public struct PathRules: Sendable {
             return "\(url.path) is under \(system), which holds no media"
         }
         if let roots = assetRoots, !roots.contains(where: { RealPath.isInside(real, RealPath.resolve($0)) }) {
-            return "\(url.path) (resolved: \(real)) is outside the asset roots (\(roots.joined(separator: ", ")))"
+            return
+                "\(url.path) (resolved: \(real)) is outside the asset roots (\(roots.joined(separator: ", ")))"
         }
         return nil
     }
@@ -47,13 +50,21 @@ public struct PathRules: Sendable {
         if let kind = FileKind.nonRegular(atPath: url.path, followingLinks: false) {
             return "output \(url.path) is \(kind); only a regular file can be replaced"
         }
-        if let long = url.pathComponents.first(where: { $0.utf8.count > Self.longestName }) {
-            return "output \(url.path) has a file name of \(long.utf8.count) bytes; file systems allow "
-                + "\(Self.longestName)"
+        // NAME_MAX (255) for directories; less for the file, whose temp and piece names are longer.
+        let directories = url.deletingLastPathComponent().pathComponents
+        if let long = directories.first(where: { $0.utf8.count > 255 }) {
+            return
+                "output \(url.path) has a directory name of \(long.utf8.count) bytes; file systems allow 255"
+        }
+        if url.lastPathComponent.utf8.count > longestOutputName {
+            return "output \(url.path) has a file name of \(url.lastPathComponent.utf8.count) bytes; at most "
+                + "\(longestOutputName) fit (file systems allow 255, and Kiln's temp and segment names add to it)"
         }
         let real = RealPath.resolve(url.path)
-        if let roots = outputRoots, !roots.contains(where: { RealPath.isInside(real, RealPath.resolve($0)) }) {
-            return "output \(url.path) (resolved: \(real)) is outside the output roots (\(roots.joined(separator: ", ")))"
+        if let roots = outputRoots, !roots.contains(where: { RealPath.isInside(real, RealPath.resolve($0)) })
+        {
+            return
+                "output \(url.path) (resolved: \(real)) is outside the output roots (\(roots.joined(separator: ", ")))"
         }
         var others = protectedFiles
         if let jobFile { others.append(ProtectedFile(path: jobFile, role: "the job file")) }
@@ -164,7 +175,8 @@ public enum RegularFileReader {
         var info = stat()
         guard fstat(fd, &info) == 0 else { return .failure(.unreadable(String(cString: strerror(errno)))) }
         guard info.st_mode & S_IFMT == S_IFREG else {
-            return .failure(.notRegular(info.st_mode & S_IFMT == S_IFDIR ? "a directory" : "not a regular file"))
+            return .failure(
+                .notRegular(info.st_mode & S_IFMT == S_IFDIR ? "a directory" : "not a regular file"))
         }
         guard Int(info.st_size) <= limit else { return .failure(.tooLarge(Int(info.st_size))) }
         var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
@@ -175,7 +187,9 @@ public enum RegularFileReader {
                 guard bytes.count < limit else { break }
                 bytes += [UInt8](repeating: 0, count: min(max(4096, bytes.count), limit - bytes.count))
             }
-            let n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + filled, $0.count - filled) }
+            let n = bytes.withUnsafeMutableBytes {
+                Glibc.read(fd, $0.baseAddress! + filled, $0.count - filled)
+            }
             if n < 0 {
                 if errno == EINTR { continue }
                 return .failure(.unreadable(String(cString: strerror(errno))))
