@@ -31,14 +31,19 @@ enum Help {
           --version               print the version and the FFmpeg libraries in use
           help COMMAND            help for one command (or: kiln COMMAND --help)
 
-        exit codes: 0 ok, 64 usage, 65 invalid job, 66 missing input, 69 queue unavailable,
+        queue commands confine jobs to asset and output roots (--asset-root DIR, --output-root DIR,
+        or $XDG_CONFIG_HOME/kiln/config.json / --config FILE; default: the job file's directory);
+        render, preview and validate do so only when given roots. See docs/security.md.
+
+        exit codes: 0 ok, 64 usage, 65 invalid or refused job, 66 missing input, 69 queue unavailable,
                     70 internal error, 73 cannot create output, 75 failed but will retry,
-                    130 interrupted (SIGINT), 143 terminated (SIGTERM)
+                    78 bad configuration file, 130 interrupted (SIGINT), 143 terminated (SIGTERM)
         """
 
     static let render = """
         usage: kiln render JOB [-o OUT.mp4] [--threads N] [--progress auto|bar|json|none] [--set name=value]...
                                [--segments N | --segment-seconds S] [--frame-hashes FILE]
+                               [--asset-root DIR]... [--output-root DIR]...
 
         Renders every frame of JOB and encodes it with libx264 into an MP4 (yuv420p, BT.709,
         limited range, +faststart). With the job's `audio`, the file also gets an AAC track
@@ -60,6 +65,9 @@ enum Help {
           --segment-seconds S   split into segments of about S seconds
           --frame-hashes FILE   append "FRAME DIGEST" for every rendered frame (the pixels before
                                 encoding) to FILE: equal for any thread count, segmenting or host
+        \(rootOptions)
+        An output is never the job file, one of its inputs, the queue database ($KILN_QUEUE or the
+        default), a device, FIFO, directory or symbolic link (exit 65, or 73 for -o).
         """
 
     static let preview = """
@@ -71,15 +79,33 @@ enum Help {
           --frame N      frame index, 0-based
           -o PATH        output PNG
           --threads N    render threads (default: all cores)
+        \(rootOptions)
         """
 
     static let validate = """
-        usage: kiln validate JOB... [--json]
+        usage: kiln validate JOB... [--json] [--asset-root DIR]... [--output-root DIR]...
 
         Checks job files and reports every problem at once, each with the file, line:column and
         the JSON path. Exit 0 when all are valid, 65 when one is invalid, 66 when one is missing.
 
           --json   print one JSON array with {file, valid, errors: [{path, line, column, message}]}
+        \(rootOptions)
+        """
+
+    static let rootOptions = """
+          --asset-root DIR      read images, audio and transcripts only under DIR (repeatable;
+                                symbolic links and .. resolved first; default: anywhere)
+          --output-root DIR     write outputs only under DIR (repeatable; default: anywhere)
+        """
+
+    static let queueRootOptions = """
+          --asset-root DIR      read images, audio and transcripts only under DIR (repeatable;
+                                symbolic links and .. resolved first, also in --set and batch values)
+          --output-root DIR     write outputs only under DIR (repeatable)
+                                (both default to the config file's assetRoots / outputRoots, else
+                                to each job file's own directory tree)
+          --config FILE         configuration (default $XDG_CONFIG_HOME/kiln/config.json, else
+                                ~/.config/kiln/config.json): {"assetRoots": [...], "outputRoots": [...]}
         """
 
     static let layers = """
@@ -117,12 +143,14 @@ enum Help {
           --max-attempts N      attempts before a failing job is discarded (default 5)
           --segments N          split each job into N segments (1: never split)
           --segment-seconds S   split each job into segments of about S seconds
+        \(queueRootOptions)
         \(queueOption)
         """
 
     static let worker = """
         usage: kiln worker [--concurrency N] [--drain | --once] [--threads N] [--name NAME]
                            [--grace SECONDS] [--frame-hashes FILE] [--queue sqlite:PATH|postgres://…]
+                           [--asset-root DIR]... [--output-root DIR]... [--config FILE]
 
         Runs queued exports. Each job is claimed with a lease (60 s, renewed every 15 s with its
         progress; KILN_QUEUE_LEASE_SECONDS shortens both), rendered to a temp file beside its
@@ -136,6 +164,9 @@ enum Help {
           --once            run one job (if one is due) and exit
           --threads N       render threads per job (default: cores / concurrency)
           --frame-hashes F  append "FRAME DIGEST" for every frame rendered to F (as kiln render)
+        \(queueRootOptions)
+        A job that reads outside the asset roots or writes outside the output roots is discarded
+        before any work, with the reason in `kiln status ID`.
         \(queueOption)
         """
 
@@ -177,10 +208,11 @@ enum Help {
 
     static let run = """
         usage: kiln run JOB [--set name=value]... [--threads N] [--queue sqlite:PATH]
+                            [--asset-root DIR]... [--output-root DIR]... [--config FILE]
 
         Enqueues JOB into the embedded queue and runs the queue until nothing is due, in this
         process; prints the output path. Exit 0 when the job completed, 75 when it failed and is
-        waiting to retry, 65/66 when the job is invalid.
+        waiting to retry, 65/66 when the job is invalid. Roots as for enqueue and worker.
         """
 
     static let schedule = """
@@ -204,6 +236,8 @@ enum Help {
                     allow      runs may overlap
           JOB                  read again at each fire; output paths may use {schedule}, {date}
                                and {time} (the fire time, in the schedule's zone)
+          --asset-root, --output-root, --config   checked now as by enqueue; each fire is checked
+                               again under the roots of the worker that runs the tick
         \(queueOption)
         """
 

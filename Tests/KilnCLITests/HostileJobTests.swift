@@ -122,7 +122,8 @@ final class HostileJobTests: QueueTestCase {
         XCTAssertEqual(worker.status, 0, worker.stderr)
         let status = try kiln(["status", "--json", "--state", "discarded"])
         XCTAssertTrue(status.stdout.contains("outside the asset roots"), status.stdout + worker.stderr)
-        XCTAssertTrue(worker.stderr.contains("1 completed, 0 failed (will retry), 1 discarded"), worker.stderr)
+        XCTAssertTrue(
+            worker.stderr.contains("1 completed, 0 failed (will retry), 1 discarded"), worker.stderr)
     }
 
     func testAConfigurationFileGivesTheRootsAndRejectsUnknownKeys() throws {
