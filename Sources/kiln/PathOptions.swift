@@ -46,10 +46,10 @@ enum PathOptions {
     private static func directories(_ args: Arguments, _ flag: String, command: String) throws -> [String] {
         try (args.repeated[flag] ?? []).map { written in
             let path = URL(fileURLWithPath: written).standardizedFileURL.path
+            // An output root may not exist yet: the worker creates output directories.
             var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory),
-                isDirectory.boolValue
-            else {
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue
+            {
                 throw UsageError(message: "\(flag) \(written): not a directory", command: command)
             }
             return path

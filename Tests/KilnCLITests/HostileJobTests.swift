@@ -109,6 +109,9 @@ final class HostileJobTests: QueueTestCase {
         XCTAssertEqual(written.status, 65, written.stderr)
         XCTAssertTrue(written.stderr.contains("outside the output roots"), written.stderr)
         XCTAssertEqual(try kiln(["enqueue", variable]).status, 0, "a job inside its roots is queued")
+        // The shipped jobs' layout: outputs in a sibling directory that does not exist yet.
+        let elsewhere = directory.appendingPathComponent("elsewhere").path
+        XCTAssertEqual(try kiln(["enqueue", "--output-root", elsewhere, output]).status, 0)
 
         // A user's own job renders as before, unless roots are given.
         XCTAssertEqual(try kiln(["validate", outside]).status, 0)
@@ -123,7 +126,7 @@ final class HostileJobTests: QueueTestCase {
         let status = try kiln(["status", "--json", "--state", "discarded"])
         XCTAssertTrue(status.stdout.contains("outside the asset roots"), status.stdout + worker.stderr)
         XCTAssertTrue(
-            worker.stderr.contains("1 completed, 0 failed (will retry), 1 discarded"), worker.stderr)
+            worker.stderr.contains("1 completed, 0 failed (will retry), 2 discarded"), worker.stderr)
     }
 
     func testAConfigurationFileGivesTheRootsAndRejectsUnknownKeys() throws {
