@@ -11,11 +11,13 @@ public struct MediaImageDecoder: ImageDecoding {
     public init() {}
 
     public func imageSize(at url: URL) throws -> SIMD2<Int> {
+        try NonRegularInput.refuse(url)
         let header = try ImageFile.probe(url)
         return SIMD2(header.width, header.height)
     }
 
     public func decodeImage(at url: URL, resizedTo size: SIMD2<Int>?) throws -> RasterImage {
+        try NonRegularInput.refuse(url)
         let decoded = try ImageFile.decode(url, resizedTo: size.map { (width: $0.x, height: $0.y) })
         return decoded.premultiplied
             ? RasterImage(width: decoded.width, height: decoded.height, premultipliedRGBA: decoded.rgba)
@@ -31,6 +33,7 @@ public struct MediaAudioProbe: AudioProbing {
     public init() {}
 
     public func audioDuration(at url: URL) throws -> Double {
+        try NonRegularInput.refuse(url)
         // Before FFmpeg opens it: its WAV demuxer would crawl through junk padding.
         let wavSeconds = try WAVHeader.duration(path: url.path)
         let reader = try AudioFileReader(path: url.path)
@@ -42,6 +45,20 @@ public struct MediaAudioProbe: AudioProbing {
         var left = [Float](repeating: 0, count: 1024), right = left
         _ = try reader.read(left: &left, right: &right, count: 1024)
         return reader.info.durationSeconds
+    }
+}
+
+/// A media file that is a FIFO, device or socket: FFmpeg would open it and block or read
+/// forever, so it is refused by `stat` first, at every open and not only when the job loads.
+struct NonRegularInput: Error, CustomStringConvertible {
+    let path: String
+    let kind: String
+    var description: String { "\(path) is \(kind), not a regular file" }
+
+    static func refuse(_ url: URL) throws(NonRegularInput) {
+        if let kind = FileKind.nonRegular(atPath: url.path, followingLinks: true) {
+            throw NonRegularInput(path: url.path, kind: kind)
+        }
     }
 }
 

@@ -1,4 +1,5 @@
 import KilnModel
+import KilnRaster
 import KilnText
 
 /// The text limits, checked before shaping (the text's length: shaping a cluster costs the square

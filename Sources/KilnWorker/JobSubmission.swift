@@ -3,6 +3,29 @@ import KilnExport
 import KilnModel
 import KilnQueue
 
+/// The roots a queued job is confined to: those configured, else the job file's own directory
+/// tree for both reading and writing; and the files no output may replace (the queue).
+public struct JobRoots: Sendable, Codable {
+    public var assetRoots: [String] = []
+    public var outputRoots: [String] = []
+    public var protectedFiles: [ProtectedFile] = []
+
+    public init(assetRoots: [String] = [], outputRoots: [String] = [], protectedFiles: [ProtectedFile] = []) {
+        self.assetRoots = assetRoots
+        self.outputRoots = outputRoots
+        self.protectedFiles = protectedFiles
+    }
+
+    public func rules(jobDirectory: String) -> PathRules {
+        var rules = PathRules(
+            assetRoots: assetRoots.isEmpty ? [jobDirectory] : assetRoots,
+            outputRoots: outputRoots.isEmpty ? [jobDirectory] : outputRoots,
+            protectedFiles: protectedFiles)
+        rules.longestOutputName = SegmentedExport.longestOutputName
+        return rules
+    }
+}
+
 /// Turns job files (and batch rows) into queue requests, validating each exactly as a render
 /// would: any problem anywhere means nothing is inserted.
 public enum JobSubmission {
@@ -21,6 +44,8 @@ public enum JobSubmission {
         public var segments = SegmentPlan.Request.automatic
         /// The sizes each job may ask for.
         public var limits = ResourceLimits()
+        /// Where jobs may read and write (`JobRoots`).
+        public var roots = JobRoots()
 
         public init() {}
     }
@@ -68,7 +93,8 @@ public enum JobSubmission {
                     let job = try JobFiles.decode(
                         bytes: bytes, file: file, baseDirectory: directory,
                         options: JobLoadOptions(
-                            variables: variables, outputTemplate: template, limits: options.limits))
+                            variables: variables, outputTemplate: template, limits: options.limits,
+                            pathRules: options.roots.rules(jobDirectory: directory.path)))
                     var request =
                         EnqueueRequest(
                             name: url.deletingPathExtension().lastPathComponent, jobFile: url.path,

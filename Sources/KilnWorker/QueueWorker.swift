@@ -53,6 +53,8 @@ public final class QueueWorker: Sendable {
         public var stopGraceSeconds = 10.0
         /// The sizes each job may ask for; a job over one fails with the limit's name.
         public var limits = ResourceLimits()
+        /// Where jobs may read and write; a job outside is discarded before any work.
+        public var roots = JobRoots()
 
         public init() {}
     }
@@ -120,7 +122,9 @@ public final class QueueWorker: Sendable {
             do {
                 if runsScheduler && now >= nextTick {
                     do {
-                        _ = try connection.run { try Scheduler(store: $0, log: log).tick() }
+                        _ = try connection.run {
+                            try Scheduler(store: $0, roots: options.roots, log: log).tick()
+                        }
                     } catch {
                         log("scheduler: \(error)")
                     }
@@ -185,7 +189,7 @@ public final class QueueWorker: Sendable {
         do {
             var request = AttemptRequest(
                 job: job, threads: threads, frameHashes: options.frameHashes,
-                limitOverrides: options.limits.overrides)
+                limitOverrides: options.limits.overrides, roots: options.roots)
             if job.isSegment || job.isAssembly {
                 request.familyRanges = try connection.run {
                     try $0.segments(ofJob: job.parentID ?? job.id).compactMap(\.frameRange)

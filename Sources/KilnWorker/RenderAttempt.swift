@@ -13,6 +13,8 @@ public struct AttemptRequest: Codable, Sendable {
     public var frameHashes: String?
     /// The worker's `--limit`s, applied to every job it runs whatever it was enqueued under.
     public var limitOverrides: [String: Double] = [:]
+    /// The worker's roots: the job is confined by them, not by those `enqueue` had.
+    public var roots = JobRoots()
 }
 
 /// How an attempt ended, as the render process reports it (or the worker concludes when the
@@ -72,15 +74,26 @@ public struct RenderAttempt: Sendable {
     private func render() throws -> AttemptOutcome {
         let job = request.job
         let start = Date()
+        let rules = request.roots.rules(jobDirectory: job.baseDirectory)
         let loaded = try JobFiles.decodeFingerprinted(
             bytes: Array(job.jobJSON.utf8), file: job.jobFile,
             baseDirectory: URL(fileURLWithPath: job.baseDirectory),
             options: JobLoadOptions(
-                variables: job.variables, limits: try ResourceLimits(overrides: request.limitOverrides)),
+                variables: job.variables, limits: try ResourceLimits(overrides: request.limitOverrides),
+                pathRules: rules),
             cancellation: flag)
         if let signal = flag.cancelledBySignal { throw ExportError.cancelled(signal: signal) }
         supervisor.report(progress: 0)
         let output = URL(fileURLWithPath: job.output)
+        // The queued output was expanded at enqueue time (dates), so it is checked itself,
+        // under this worker's roots, which need not be those `enqueue` had.
+        if let problem = rules.outputProblem(output, jobFile: job.jobFile, inputs: loaded.job.inputFiles) {
+            throw JobLoadError.invalid([
+                Diagnostic(
+                    file: job.jobFile, path: JSONPath.root.key("output").key("path"), location: nil,
+                    message: "refused: \(problem)")
+            ])
+        }
         try? FileManager.default.createDirectory(
             at: output.deletingLastPathComponent(), withIntermediateDirectories: true)
         let export = VideoExport(

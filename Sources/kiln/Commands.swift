@@ -25,10 +25,10 @@ enum RenderCommand {
     static func run(_ raw: [String]) throws -> Int32 {
         let args = try Arguments(
             raw, command: "render",
-            valued: [
+            valued: ([
                 "-o", "--output", "--threads", "--progress", "--set", "--segments", "--segment-seconds",
                 "--frame-hashes", "--limit",
-            ])
+            ] as Set<String>).union(PathOptions.rootFlags))
         if args.flags.contains("--help") {
             print(Help.render)
             return ExitCode.ok
@@ -41,12 +41,14 @@ enum RenderCommand {
         let request = try segmentRequest(args, command: "render")
         let variables = try variableSettings(args, command: "render")
         let limits = try limitSettings(args, command: "render")
+        let rules = try PathOptions.localRules(args, command: "render")
         // Before loading, so a signal while a large job loads is honoured like one while it renders.
         installInterruptHandlers()
         let loaded: FingerprintedJob
         do {
             loaded = try JobFiles.loadFingerprinted(
-                file: args.positionals[0], options: JobLoadOptions(variables: variables, limits: limits),
+                file: args.positionals[0],
+                options: JobLoadOptions(variables: variables, limits: limits, pathRules: rules),
                 cancellation: interruption)
         } catch {
             if let signal = interruption.cancelledBySignal { return interruptedWhileLoading(signal) }
@@ -55,6 +57,10 @@ enum RenderCommand {
         if let signal = interruption.cancelledBySignal { return interruptedWhileLoading(signal) }
         let job = loaded.job
         let output = (args.values["-o"] ?? args.values["--output"]).map { URL(fileURLWithPath: $0) }
+        if let output, let problem = rules.outputProblem(output, jobFile: job.file, inputs: job.inputFiles) {
+            Output.error(problem)
+            return ExitCode.cannotCreate
+        }
         let hashes: FrameHashLog?
         do {
             hashes = try args.values["--frame-hashes"].map { path throws(ExportError) in
@@ -131,7 +137,8 @@ enum PreviewCommand {
     static func run(_ raw: [String]) throws -> Int32 {
         let args = try Arguments(
             raw, command: "preview",
-            valued: ["-o", "--output", "--threads", "--at", "--frame", "--set", "--limit"])
+            valued: (["-o", "--output", "--threads", "--at", "--frame", "--set", "--limit"] as Set<String>)
+                .union(PathOptions.rootFlags))
         if args.flags.contains("--help") {
             print(Help.preview)
             return ExitCode.ok
@@ -150,12 +157,19 @@ enum PreviewCommand {
         }
         let threads = try args.int("--threads", command: "preview", range: 1...256)
         let job: Job
+        let rules = try PathOptions.localRules(args, command: "preview")
         switch loadJob(
             args.positionals[0], variables: try variableSettings(args, command: "preview"),
-            limits: try limitSettings(args, command: "preview"))
+            limits: try limitSettings(args, command: "preview"), rules: rules)
         {
         case .success(let loaded): job = loaded
         case .failure(let error): return report(error)
+        }
+        if let problem = rules.outputProblem(
+            URL(fileURLWithPath: out), jobFile: job.file, inputs: job.inputFiles)
+        {
+            Output.error(problem)
+            return ExitCode.cannotCreate
         }
         let preview = FramePreview(job: job, threads: threads)
         let frame: Int
@@ -181,7 +195,8 @@ enum PreviewCommand {
 
 enum ValidateCommand {
     static func run(_ raw: [String]) throws -> Int32 {
-        let args = try Arguments(raw, command: "validate", valued: ["--limit"], boolean: ["--json"])
+        let args = try Arguments(
+            raw, command: "validate", valued: PathOptions.rootFlags.union(["--limit"]), boolean: ["--json"])
         if args.flags.contains("--help") {
             print(Help.validate)
             return ExitCode.ok
@@ -192,11 +207,12 @@ enum ValidateCommand {
         let limits = try limitSettings(args, command: "validate")
         var worst = ExitCode.ok
         var results: [[String: Any]] = []
+        let rules = try PathOptions.localRules(args, command: "validate")
         for path in args.positionals {
-            switch loadJob(path, limits: limits) {
+            switch loadJob(path, limits: limits, rules: rules) {
             case .success(let job):
                 if !args.flags.contains("--json") {
-                    print(
+                    Output.line(
                         "\(path): ok (\(job.output.width)×\(job.output.height), \(job.output.frameRate) fps, "
                             + "\(job.output.frameCount) frames, \(job.layers.count) layers"
                             + (job.audio.map { ", audio \($0.path.lastPathComponent)" } ?? "") + ")")

@@ -33,16 +33,22 @@ enum Help {
           help COMMAND            help for one command (or: kiln COMMAND --help)
 
         render, preview, validate, enqueue and worker take --limit NAME=VALUE (repeatable): a job
-        over a limit is refused with exit 65, naming the limit (see `kiln limits`).
+        over a limit is refused with exit 65, naming the limit (see `kiln limits`); the
+        configuration file's "limits" object sets them too.
 
-        exit codes: 0 ok, 64 usage, 65 invalid job, 66 missing input, 69 queue unavailable,
+        queue commands confine jobs to asset and output roots (--asset-root DIR, --output-root DIR,
+        or $XDG_CONFIG_HOME/kiln/config.json / --config FILE; default: the job file's directory);
+        render, preview and validate do so only when given roots. See docs/security.md.
+
+        exit codes: 0 ok, 64 usage, 65 invalid or refused job, 66 missing input, 69 queue unavailable,
                     70 internal error, 73 cannot create output, 75 failed but will retry,
-                    130 interrupted (SIGINT), 143 terminated (SIGTERM)
+                    78 bad configuration file, 130 interrupted (SIGINT), 143 terminated (SIGTERM)
         """
 
     static let render = """
         usage: kiln render JOB [-o OUT.mp4] [--threads N] [--progress auto|bar|json|none] [--set name=value]...
-                               [--segments N | --segment-seconds S] [--frame-hashes FILE] [--limit NAME=VALUE]...
+                               [--segments N | --segment-seconds S] [--frame-hashes FILE]
+                               [--asset-root DIR]... [--output-root DIR]... [--limit NAME=VALUE]...
 
         Renders every frame of JOB and encodes it with libx264 into an MP4 (yuv420p, BT.709,
         limited range, +faststart). With the job's `audio`, the file also gets an AAC track
@@ -65,6 +71,9 @@ enum Help {
           --frame-hashes FILE   append "FRAME DIGEST" for every rendered frame (the pixels before
                                 encoding) to FILE: equal for any thread count, segmenting or host
           --limit NAME=VALUE    raise or lower a resource limit (repeatable; see `kiln limits`)
+        \(rootOptions)
+        An output is never the job file, one of its inputs, the queue database ($KILN_QUEUE or the
+        default), a device, FIFO, directory or symbolic link (exit 65, or 73 for -o).
         """
 
     static let preview = """
@@ -78,26 +87,46 @@ enum Help {
           -o PATH        output PNG
           --threads N    render threads (default: all cores)
           --limit NAME=VALUE  a resource limit (repeatable; see `kiln limits`)
+        \(rootOptions)
         """
 
     static let validate = """
-        usage: kiln validate JOB... [--json] [--limit NAME=VALUE]...
+        usage: kiln validate JOB... [--json] [--asset-root DIR]... [--output-root DIR]...
+                                    [--limit NAME=VALUE]...
 
         Checks job files and reports every problem at once, each with the file, line:column and
         the JSON path. Exit 0 when all are valid, 65 when one is invalid, 66 when one is missing.
 
           --json   print one JSON array with {file, valid, errors: [{path, line, column, message}]}
           --limit NAME=VALUE  a resource limit (repeatable; see `kiln limits`)
+        \(rootOptions)
+        """
+
+    static let rootOptions = """
+          --asset-root DIR      read images, audio and transcripts only under DIR (repeatable;
+                                symbolic links and .. resolved first; default: anywhere)
+          --output-root DIR     write outputs only under DIR (repeatable; default: anywhere)
+        """
+
+    static let queueRootOptions = """
+          --asset-root DIR      read images, audio and transcripts only under DIR (repeatable;
+                                symbolic links and .. resolved first, also in --set and batch values)
+          --output-root DIR     write outputs only under DIR (repeatable)
+                                (both default to the config file's assetRoots / outputRoots, else
+                                to each job file's own directory tree)
+          --config FILE         configuration (default $XDG_CONFIG_HOME/kiln/config.json, else
+                                ~/.config/kiln/config.json):
+                                {"assetRoots": [...], "outputRoots": [...], "limits": {NAME: VALUE}}
         """
 
     static let limits = """
         usage: kiln limits [--json] [--limit NAME=VALUE]...
 
-        Lists every resource limit: its name, its value (the default, or as --limit sets it) and
-        what it bounds. Each is checked before the memory it bounds is allocated; a job over one
-        is refused with exit 65 and a message naming the limit, its value and the maximum.
-        render, preview, validate, enqueue and worker take --limit NAME=VALUE (repeatable).
-        See docs/security.md.
+        Lists every resource limit: its name, its value (the default, or as the configuration
+        file's "limits" object or --limit sets it) and what it bounds. Each is checked before the
+        memory it bounds is allocated; a job over one is refused with exit 65 and a message naming
+        the limit, its value and the maximum. render, preview, validate, enqueue and worker take
+        --limit NAME=VALUE (repeatable). See docs/security.md.
 
           --json   one JSON array of {name, value, default, summary}
         """
@@ -138,6 +167,7 @@ enum Help {
           --segments N          split each job into N segments (1: never split)
           --segment-seconds S   split each job into segments of about S seconds
           --limit NAME=VALUE    raise or lower a resource limit (repeatable; see `kiln limits`)
+        \(queueRootOptions)
         \(queueOption)
         """
 
@@ -145,6 +175,7 @@ enum Help {
         usage: kiln worker [--concurrency N] [--drain | --once] [--threads N] [--name NAME]
                            [--grace SECONDS] [--stall-seconds S] [--frame-hashes FILE]
                            [--queue sqlite:PATH|postgres://…] [--limit NAME=VALUE]...
+                           [--asset-root DIR]... [--output-root DIR]... [--config FILE]
 
         Runs queued exports, each attempt in a render process of its own: a job that crashes
         or hangs its render is charged alone, never the jobs beside it. Each job is claimed with a lease (60 s, renewed every 15 s with its
@@ -162,6 +193,9 @@ enum Help {
           --threads N       render threads per job (default: cores / concurrency)
           --frame-hashes F  append "FRAME DIGEST" for every frame rendered to F (as kiln render)
           --limit NAME=VALUE  a resource limit for every job it runs (repeatable; see `kiln limits`)
+        \(queueRootOptions)
+        A job that reads outside the asset roots or writes outside the output roots is discarded
+        before any work, with the reason in `kiln status ID`.
         \(queueOption)
         """
 
@@ -203,10 +237,11 @@ enum Help {
 
     static let run = """
         usage: kiln run JOB [--set name=value]... [--threads N] [--queue sqlite:PATH]
+                            [--asset-root DIR]... [--output-root DIR]... [--config FILE]
 
         Enqueues JOB into the embedded queue and runs the queue until nothing is due, in this
         process; prints the output path. Exit 0 when the job completed, 75 when it failed and is
-        waiting to retry, 65/66 when the job is invalid.
+        waiting to retry, 65/66 when the job is invalid. Roots as for enqueue and worker.
         """
 
     static let schedule = """
@@ -230,6 +265,8 @@ enum Help {
                     allow      runs may overlap
           JOB                  read again at each fire; output paths may use {schedule}, {date}
                                and {time} (the fire time, in the schedule's zone)
+          --asset-root, --output-root, --config   checked now as by enqueue; each fire is checked
+                               again under the roots of the worker that runs the tick
         \(queueOption)
         """
 

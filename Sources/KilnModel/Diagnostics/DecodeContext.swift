@@ -20,6 +20,14 @@ public final class DecodeContext {
     public var outputTemplate = OutputTemplate()
     /// The sizes the job may ask for; decoders refuse more before allocating it.
     public var limits = ResourceLimits()
+    /// Where the job may read and write.
+    public var pathRules = PathRules()
+    /// Files the job reads, in the order they were resolved.
+    public internal(set) var inputFiles: [URL] = []
+    /// The output's `path` node, for diagnostics about the destination found after decoding.
+    var outputPathNode: (node: JSONNode?, path: JSONPath)?
+    /// The variables whose values the output path was built from, named when it is refused.
+    var outputPathVariables: [String] = []
     /// `appear` of each layer being decoded, outermost first (inherited when a layer has none).
     private var layerStarts: [Double] = []
 

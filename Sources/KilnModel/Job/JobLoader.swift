@@ -7,14 +7,17 @@ public struct JobLoadOptions: Sendable {
     public var outputTemplate: OutputTemplate
     /// The sizes the job may ask for (`--limit`, the config file).
     public var limits: ResourceLimits
+    /// Where the job may read and write (`PathRules`); by default anywhere but the queue.
+    public var pathRules: PathRules
 
     public init(
         variables: [String: String] = [:], outputTemplate: OutputTemplate = OutputTemplate(),
-        limits: ResourceLimits = ResourceLimits()
+        limits: ResourceLimits = ResourceLimits(), pathRules: PathRules = PathRules()
     ) {
         self.variables = variables
         self.outputTemplate = outputTemplate
         self.limits = limits
+        self.pathRules = pathRules
     }
 }
 
@@ -61,12 +64,17 @@ public enum JobLoader {
         let context = DecodeContext(file: file, baseDirectory: baseDirectory, services: services)
         context.limits = options.limits
         context.outputTemplate = options.outputTemplate
+        context.pathRules = options.pathRules
         let (declarations, values) = JobVariables.resolve(
             root, overrides: options.variables, context: context)
         context.variables = values
         let substituted = JobVariables.substitute(
             root, path: .root, declarations: declarations, values: values, context: context)
-        let job = JobDecoding(context: context, kinds: kinds, effects: effects).decode(substituted)
+        var job = JobDecoding(context: context, kinds: kinds, effects: effects).decode(substituted)
+        if let decoded = job {
+            job?.inputFiles = context.inputFiles
+            OutputDecoding.checkDestination(decoded.output.path, jobFile: file, context: context)
+        }
         guard let job, !context.hasErrors else {
             throw .invalid(sortedByLocation(context.diagnostics))
         }
@@ -75,22 +83,19 @@ public enum JobLoader {
 
     private static func read(_ url: URL, file: String, limits: ResourceLimits) throws(JobLoadError) -> [UInt8]
     {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
-            throw .fileMissing(file: file, reason: "no such file")
-        }
-        guard !isDirectory.boolValue else {
-            throw .fileMissing(file: file, reason: "is a directory, not a job file")
-        }
-        if let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int,
-            let problem = tooLarge(size: size, limits: limits)
-        {
-            throw .invalid([Diagnostic(file: file, path: .root, location: nil, message: problem)])
-        }
-        do {
-            return Array(try Data(contentsOf: url))
-        } catch {
-            throw .fileMissing(file: file, reason: "cannot be read (\(error.localizedDescription))")
+        switch RegularFileReader.read(path: url.path, limit: limits.count(.jsonBytes)) {
+        case .success(let bytes): return bytes
+        case .failure(.missing): throw .fileMissing(file: file, reason: "no such file")
+        case .failure(.notRegular(let kind)):
+            throw .fileMissing(file: file, reason: "is \(kind), not a job file")
+        case .failure(.tooLarge(let size)):
+            throw .invalid([
+                Diagnostic(
+                    file: file, path: .root, location: nil,
+                    message: tooLarge(size: size, limits: limits) ?? "the job file is too large")
+            ])
+        case .failure(.unreadable(let reason)):
+            throw .fileMissing(file: file, reason: "cannot be read (\(reason))")
         }
     }
 

@@ -37,8 +37,8 @@ public enum TranscriptParser {
         guard let format = format ?? TranscriptFormat.detect(file: file, bytes: bytes) else {
             throw TranscriptError(
                 file: file, line: nil,
-                message: "cannot tell the transcript format; expected a .json, .srt or .vtt file, or "
-                    + "content starting with '{', '[', \"WEBVTT\" or a SubRip cue number")
+                message: "cannot tell the transcript format; expected a .json, .srt or .vtt file, or a "
+                    + ".txt file starting with '{', '[', \"WEBVTT\" or a SubRip cue number")
         }
         switch format {
         case .json: return try JSONTranscriptParser.parse(bytes, file: file)
@@ -51,32 +51,18 @@ public enum TranscriptParser {
     public static func load(file: String, format: TranscriptFormat? = nil, limits: ResourceLimits? = nil)
         throws(TranscriptError) -> Transcript
     {
-        let url = URL(fileURLWithPath: file)
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
-            throw TranscriptError(file: file, line: nil, message: "no such file")
-        }
-        guard !isDirectory.boolValue else {
-            throw TranscriptError(file: file, line: nil, message: "is a directory, not a transcript")
-        }
-        // Checked before reading, so a huge file is refused without loading it.
-        if let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int,
-            size > maximumInputSize
-        {
-            throw TranscriptError(file: file, line: nil, message: tooLargeMessage(size: size))
-        }
-        if let limits,
-            let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int,
-            let problem = limits.violation(.transcriptBytes, size, "the transcript's size in bytes")
-        {
-            throw TranscriptError(file: file, line: nil, message: problem)
-        }
         let bytes: [UInt8]
-        do {
-            bytes = Array(try Data(contentsOf: url))
-        } catch {
-            throw TranscriptError(
-                file: file, line: nil, message: "cannot be read (\(error.localizedDescription))")
+        let byteLimit = min(maximumInputSize, limits?.count(.transcriptBytes) ?? maximumInputSize)
+        switch RegularFileReader.read(path: file, limit: byteLimit) {
+        case .success(let read): bytes = read
+        case .failure(.missing): throw TranscriptError(file: file, line: nil, message: "no such file")
+        case .failure(.notRegular(let kind)):
+            throw TranscriptError(file: file, line: nil, message: "is \(kind), not a transcript")
+        case .failure(.tooLarge(let size)):
+            let problem = limits?.violation(.transcriptBytes, size, "the transcript's size in bytes")
+            throw TranscriptError(file: file, line: nil, message: problem ?? tooLargeMessage(size: size))
+        case .failure(.unreadable(let reason)):
+            throw TranscriptError(file: file, line: nil, message: "cannot be read (\(reason))")
         }
         return try parse(bytes, file: file, format: format, limits: limits)
     }
