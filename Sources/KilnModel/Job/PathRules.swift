@@ -39,7 +39,8 @@ public struct PathRules: Sendable {
         }
         if let roots = assetRoots, !roots.contains(where: { RealPath.isInside(real, RealPath.resolve($0)) }) {
             return
-                "\(url.path) (resolved: \(real)) is outside the asset roots (\(roots.joined(separator: ", ")))"
+                "\(url.path) (resolved: \(real)) is outside the asset roots (\(roots.joined(separator: ", "))); "
+                + "allow a directory with --asset-root DIR or the configuration's assetRoots"
         }
         return nil
     }
@@ -64,7 +65,8 @@ public struct PathRules: Sendable {
         if let roots = outputRoots, !roots.contains(where: { RealPath.isInside(real, RealPath.resolve($0)) })
         {
             return
-                "output \(url.path) (resolved: \(real)) is outside the output roots (\(roots.joined(separator: ", ")))"
+                "output \(url.path) (resolved: \(real)) is outside the output roots (\(roots.joined(separator: ", "))); "
+                + "allow a directory with --output-root DIR or the configuration's outputRoots"
         }
         var others = protectedFiles
         if let jobFile { others.append(ProtectedFile(path: jobFile, role: "the job file")) }
