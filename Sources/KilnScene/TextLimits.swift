@@ -28,7 +28,8 @@ enum TextLimits {
         let height = (layout.size.y.rounded(.up) + Double(2 * margin)).clamped(0, 1e15)
         return limits.violation(
             .textPixels, width * height,
-            "the text picture's size in pixels (\(SaturatingConversion.int(width))×\(SaturatingConversion.int(height)))")
+            "the text picture's size in pixels (\(SaturatingConversion.int(width))×\(SaturatingConversion.int(height)))"
+        )
     }
 }
 
