@@ -24,7 +24,9 @@ build=(pkg-config libavcodec-dev libavformat-dev libavutil-dev libswscale-dev li
 # The podcast demo's voice: scripts/make-podcast.py speaks its transcript with espeak-ng.
 demo=(python3 espeak-ng)
 # postgresql: the throwaway cluster the store tests also run against (scripts/postgres-test-cluster.sh).
-test=(ffmpeg python3-pip python3-venv postgresql)
+# time: GNU time forks the command it measures, so its peak RSS is the command's own (the limit
+# tests; a posix_spawn child's rusage also carries its parent's high-water mark).
+test=(ffmpeg python3-pip python3-venv postgresql time)
 
 want=("${runtime[@]}")
 [ "$mode" = build ] || [ "$mode" = test ] && want+=("${build[@]}" "${demo[@]}")

@@ -21,27 +21,13 @@ final class ResourceLimitTests: TemporaryDirectoryTestCase {
         let stderr: String
     }
 
-    /// Runs kiln, with stderr kept in a file, and measures the child's own peak RSS (wait4).
+    /// Runs kiln, with stderr kept in a file, and measures its own peak RSS.
     func run(_ args: [String]) throws -> Measured {
         let errorPath = directory.appendingPathComponent("stderr-\(UUID().uuidString).txt").path
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, errorPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        let argv = ([KilnProcess.binary.path] + args).map { strdup($0) } + [nil]
-        defer { for p in argv { free(p) } }
-        var pid = pid_t()
         let start = Date()
-        let spawned = posix_spawn(&pid, KilnProcess.binary.path, &actions, nil, argv, environ)
-        guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EINVAL) }
-        var status: Int32 = 0
-        var usage = rusage()
-        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
-        let exited = status & 0x7f == 0
+        let (status, peak) = try KilnProcess.runMeasuringPeakMemory(args, stderrPath: errorPath)
         return Measured(
-            status: exited ? (status >> 8) & 0xff : 128 + (status & 0x7f), peakKiB: usage.ru_maxrss,
-            seconds: Date().timeIntervalSince(start),
+            status: status, peakKiB: peak, seconds: Date().timeIntervalSince(start),
             stderr: (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? "")
     }
 

@@ -34,7 +34,12 @@ final class HostileNumberTests: XCTestCase {
     /// Every number is within its range, but a hundred nested groups scaling by 10⁶ each make the
     /// innermost transform infinite (and NaN where infinity meets a zero): nothing is drawn.
     func testTransformsThatOverflowDrawNothing() throws {
-        let job = try HostileFixture.job("nested-scale-overflow.json")
+        // 100 nested groups: the default nesting limit refuses them first; past it, the
+        // overflowing transform must still draw nothing rather than trap.
+        let refused = try refusal("nested-scale-overflow.json")
+        XCTAssertTrue(refused.contains { $0.message.contains("nesting") }, "\(refused)")
+        let job = try HostileFixture.job(
+            "nested-scale-overflow.json", limits: ResourceLimits(overrides: ["nesting": 128]))
         for frame in 0..<job.output.frameCount {
             let pixels = Fixture.render(job, at: Double(frame) / job.output.frameRate.doubleValue)
             let background = SIMD4<UInt8>(0, 0, 0, 255)
@@ -73,9 +78,10 @@ enum HostileFixture {
     static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("Fixtures/Hostile")
 
-    static func job(_ name: String) throws(JobLoadError) -> Job {
+    static func job(_ name: String, limits: ResourceLimits = ResourceLimits()) throws(JobLoadError) -> Job {
         let url = directory.appendingPathComponent(name)
         let bytes = (try? Data(contentsOf: url)).map(Array.init) ?? []
-        return try JobFiles.decode(bytes: bytes, file: name, baseDirectory: directory)
+        return try JobFiles.decode(
+            bytes: bytes, file: name, baseDirectory: directory, options: JobLoadOptions(limits: limits))
     }
 }
