@@ -69,7 +69,9 @@ let package = Package(
             name: "KilnWorkerTests", dependencies: ["KilnWorker", "KilnQueue", "KilnMedia"],
             swiftSettings: strict),
         .testTarget(name: "KilnExportTests", dependencies: ["KilnExport"], swiftSettings: strict),
-        .testTarget(name: "KilnCLITests", dependencies: ["KilnMedia", "KilnQueue"], swiftSettings: strict),
+        .testTarget(
+            name: "KilnCLITests", dependencies: ["KilnMedia", "KilnQueue"], exclude: ["Fixtures"],
+            swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )
