@@ -23,7 +23,9 @@ struct SoakSettings {
         guard env["KILN_SOAK"] == "1" else {
             throw XCTSkip("the soak is opt-in: KILN_SOAK=1 (scripts/soak.sh)")
         }
-        func number(_ name: String, _ fallback: Double) -> Double { env[name].flatMap(Double.init) ?? fallback }
+        func number(_ name: String, _ fallback: Double) -> Double {
+            env[name].flatMap(Double.init) ?? fallback
+        }
         return SoakSettings(
             seconds: number("KILN_SOAK_SECONDS", 600), jobs: Int(number("KILN_SOAK_JOBS", 300)),
             drainSeconds: number("KILN_SOAK_DRAIN_SECONDS", 300),
@@ -76,7 +78,8 @@ struct HostileCase {
         HostileCase(name: "vanished-image", preparation: .imageVanishesAfterEnqueue, reasons: ["vanish-"]),
         HostileCase(name: "corrupted-image", preparation: .imageCorruptedAfterEnqueue, reasons: ["corrupt-"]),
         HostileCase(name: "negative-fps", preparation: .none, reasons: ["fps"]),
-        HostileCase(name: "cubic-bezier-trap", preparation: .none, reasons: ["cubicBezier", "finite", "ease"]),
+        HostileCase(
+            name: "cubic-bezier-trap", preparation: .none, reasons: ["cubicBezier", "finite", "ease"]),
         HostileCase(name: "mesh-point-trap", preparation: .none, reasons: ["points", "finite"]),
         HostileCase(name: "fifo-audio", preparation: .fifoAudio, reasons: ["fifo", "regular file"]),
         HostileCase(name: "blur-bomb", preparation: .none, reasons: ["limit", "memory", "blur"]),
@@ -126,7 +129,8 @@ struct GoodJob {
                  "colors": ["#ff5a36", "#3a1c71", "#00a8cc", "#ffb347"]}
                 """##
         case .audio:
-            layer = ##"{"type": "solid", "color": "#336699"}, {"type": "shape", "size": [20, 12], "fill": "#ffb347"}"##
+            layer =
+                ##"{"type": "solid", "color": "#336699"}, {"type": "shape", "size": [20, 12], "fill": "#ffb347"}"##
         case .image:
             layer = ##"{"type": "image", "path": "photo.png", "size": [\##(width), \##(height)]}"##
         case .text:
@@ -198,10 +202,12 @@ struct SoakFindings {
         var lines = header + notes.map { "note: \($0)" }
         for invariant in Self.invariants {
             let found = violations[invariant] ?? []
-            lines.append("\(found.isEmpty ? "ok  " : "FAIL") \(invariant)\(found.isEmpty ? "" : ": \(found.count)")")
+            lines.append(
+                "\(found.isEmpty ? "ok  " : "FAIL") \(invariant)\(found.isEmpty ? "" : ": \(found.count)")")
             lines += found.map { "       \($0)" }
         }
-        lines.append(violations.isEmpty ? "soak: PASS" : "soak: FAIL (\(violations.count) invariants violated)")
+        lines.append(
+            violations.isEmpty ? "soak: PASS" : "soak: FAIL (\(violations.count) invariants violated)")
         return lines.joined(separator: "\n")
     }
 }
@@ -209,7 +215,8 @@ struct SoakFindings {
 /// Control characters and long messages kept out of the report.
 func oneLine(_ text: String, limit: Int = 240) -> String {
     let flat = String(
-        text.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7f ? " " : Character($0) })
-        .trimmingCharacters(in: .whitespaces)
+        text.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7f ? " " : Character($0) }
+    )
+    .trimmingCharacters(in: .whitespaces)
     return flat.count > limit ? String(flat.prefix(limit)) + "…" : flat
 }

@@ -21,6 +21,8 @@ final class SoakTests: QueueTestCase {
     private var mounted = false
     private var fillerPath: String { outputs.appendingPathComponent("disk-full-filler.bin").path }
     private var counts = (kills: 0, terms: 0, restarts: 0, diskFullSeconds: 0.0)
+    /// What an accepted job absent from `kiln status` means in the report.
+    private var missing = "not in the queue"
 
     /// Leases long enough that two busy cores do not expire live ones; a killed worker's jobs are
     /// reclaimed at once anyway (its pid is gone).
@@ -62,7 +64,9 @@ final class SoakTests: QueueTestCase {
             withIntermediateDirectories: true)
         try? Data((report + "\n").utf8).write(to: URL(fileURLWithPath: settings.reportPath))
         for (invariant, details) in findings.violations.sorted(by: { $0.key < $1.key }) {
-            XCTFail("\(invariant): \(details.count) violations, e.g. \(details.prefix(3).joined(separator: "; "))")
+            XCTFail(
+                "\(invariant): \(details.count) violations, e.g. \(details.prefix(3).joined(separator: "; "))"
+            )
         }
     }
 
@@ -150,7 +154,8 @@ final class SoakTests: QueueTestCase {
         jobs.append(job)
         let after = try prepare(job)
         let run = try BoundedRun(
-            boundedCommand(["enqueue"] + options + [file]), name: "enqueue-\(label)", in: directory, timeout: 30)
+            boundedCommand(["enqueue"] + options + [file]), name: "enqueue-\(label)", in: directory,
+            timeout: 30)
         pendingEnqueues.append((job, run, after))
     }
 
@@ -187,7 +192,8 @@ final class SoakTests: QueueTestCase {
             switch outcome {
             case .timedOut:
                 job.enqueued = .hung
-                findings.violate("enqueue never hangs", "\(job.label): enqueue still running after 30 s, killed")
+                findings.violate(
+                    "enqueue never hangs", "\(job.label): enqueue still running after 30 s, killed")
             case .exited(let status, let stdout, let stderr):
                 if status == 0, let id = Int(stdout.split(separator: "\n").first ?? "") {
                     job.enqueued = .accepted(id: id)
@@ -217,9 +223,13 @@ final class SoakTests: QueueTestCase {
             if let death = worker.unexpectedDeath() {
                 findings.violate("workers never died unless the harness killed them", death)
             }
+            if let status = worker.terminatedWithout143() {
+                findings.violate("signals honoured (SIGTERM exits within 30 s)", status)
+            }
             counts.restarts += 1
             do { try worker.start() } catch {
-                findings.violate("workers never died unless the harness killed them", "restart failed: \(error)")
+                findings.violate(
+                    "workers never died unless the harness killed them", "restart failed: \(error)")
             }
         }
         for worker in workers where worker.isStopping && worker.stoppingFor > 30 {
@@ -274,25 +284,35 @@ final class SoakTests: QueueTestCase {
                 "signals honoured (SIGTERM exits within 30 s)", "\(worker.currentName) at the end; killed")
             worker.killNow()
         }
-        for worker in workers { _ = worker.unexpectedDeath() }
+        for worker in workers {
+            if let status = worker.terminatedWithout143() {
+                findings.violate("signals honoured (SIGTERM exits within 30 s)", status)
+            }
+        }
     }
 
     /// `kiln status --json` by id, bounded in time (a wrecked queue must not hang the report).
     private func queueJobs() throws -> [Int: [String: Any]] {
-        let run = try BoundedRun(boundedCommand(["status", "--json"]), name: "status", in: directory, timeout: 60)
+        let run = try BoundedRun(
+            boundedCommand(["status", "--json"]), name: "status", in: directory, timeout: 60)
         guard case .exited(0, let stdout, _) = run.wait(),
             let list = try JSONSerialization.jsonObject(with: Data(stdout.utf8)) as? [[String: Any]]
         else {
             throw SoakFailure(message: "kiln status --json failed: \(oneLine(run.stderrText))")
         }
-        return Dictionary(list.compactMap { job in (job["id"] as? Int).map { ($0, job) } }, uniquingKeysWith: { first, _ in first })
+        return Dictionary(
+            list.compactMap { job in (job["id"] as? Int).map { ($0, job) } },
+            uniquingKeysWith: { first, _ in first })
     }
 
     private func check(drained: Bool) throws {
-        if !drained { findings.notes.append("the queue did not drain within \(Int(settings.drainSeconds)) s") }
+        if !drained {
+            findings.notes.append("the queue did not drain within \(Int(settings.drainSeconds)) s")
+        }
         var queue: [Int: [String: Any]] = [:]
         do { queue = try queueJobs() } catch {
             findings.violate("database integrity_check ok", "\(error)")
+            missing = "unverifiable, the queue is unreadable"
         }
         for job in jobs {
             switch job.role {
@@ -300,6 +320,15 @@ final class SoakTests: QueueTestCase {
             case .hostile(let hostile): checkHostile(job, hostile, queue)
             }
         }
+        for job in jobs where !job.isGood {
+            findings.notes.append("\(job.label): \(outcome(of: job, queue))")
+        }
+        let good = jobs.filter(\.isGood)
+        let goodFailures = Set(
+            (findings.violations["good jobs completed exactly once with a valid MP4"] ?? []).map {
+                $0.split(separator: ":").first.map(String.init) ?? ""
+            })
+        findings.notes.append("good jobs: \(good.count), with a violation: \(goodFailures.count)")
         checkTempFiles()
         do {
             let integrity = try QueueStore(path: database).integrityCheck()
@@ -310,9 +339,20 @@ final class SoakTests: QueueTestCase {
         checkOrphans()
     }
 
+    private func outcome(of job: SoakJob, _ queue: [Int: [String: Any]]) -> String {
+        switch job.enqueued {
+        case .pending: return "never enqueued"
+        case .hung: return "enqueue hung"
+        case .refused(let status, let message):
+            return "refused at enqueue (exit \(status)): \(oneLine(message, limit: 160))"
+        case .accepted(let id): return "job \(id), " + (queue[id].map(describe) ?? missing)
+        }
+    }
+
     private func describe(_ record: [String: Any]) -> String {
         let attempts = (record["attempts"] as? [[String: Any]] ?? []).map {
-            "\($0["outcome"] as? String ?? "running")" + (($0["error"] as? String).map { " (\(oneLine($0, limit: 80)))" } ?? "")
+            "\($0["outcome"] as? String ?? "running")"
+                + (($0["error"] as? String).map { " (\(oneLine($0, limit: 80)))" } ?? "")
         }
         return "state \(record["state"] as? String ?? "?"), attempts [\(attempts.joined(separator: ", "))]"
             + ((record["error"] as? String).map { ", error: \(oneLine($0))" } ?? "")
@@ -322,12 +362,13 @@ final class SoakTests: QueueTestCase {
         let invariant = "good jobs completed exactly once with a valid MP4"
         guard let id = job.id else {
             if case .refused(let status, let message) = job.enqueued {
-                findings.violate(invariant, "\(job.label): refused at enqueue (exit \(status)): \(oneLine(message))")
+                findings.violate(
+                    invariant, "\(job.label): refused at enqueue (exit \(status)): \(oneLine(message))")
             }
             return
         }
         guard let record = queue[id] else {
-            findings.violate(invariant, "job \(id) \(job.label): not in the queue")
+            findings.violate(invariant, "job \(id) \(job.label): \(missing)")
             return
         }
         guard Self.ended(record) else {
@@ -345,11 +386,14 @@ final class SoakTests: QueueTestCase {
         do {
             let info = try VideoDecodeBack.decode(path: output)
             let expected = [good.width, good.height, good.frames, 0, good.kind == .audio ? 1 : 0]
-            let got = [info.width, info.height, info.decodedFrameCount, info.decodeErrors, info.hasAudio ? 1 : 0]
+            let got = [
+                info.width, info.height, info.decodedFrameCount, info.decodeErrors, info.hasAudio ? 1 : 0,
+            ]
             if got != expected {
                 findings.violate(
                     invariant,
-                    "job \(id) \(job.label): [w, h, frames, decode errors, audio] \(got), expected \(expected)")
+                    "job \(id) \(job.label): [w, h, frames, decode errors, audio] \(got), expected \(expected)"
+                )
             }
         } catch {
             findings.violate(invariant, "job \(id) \(job.label): \(output) does not decode: \(error)")
@@ -366,11 +410,13 @@ final class SoakTests: QueueTestCase {
                 findings.violate(invariant, "\(job.label): enqueue exited \(status): \(oneLine(message))")
             } else if !hostile.namesTheProblem(message) {
                 findings.violate(
-                    invariant, "\(job.label): refused (exit \(status)) without naming \(hostile.reasons): \(oneLine(message))")
+                    invariant,
+                    "\(job.label): refused (exit \(status)) without naming \(hostile.reasons): \(oneLine(message))"
+                )
             }
         case .accepted(let id):
             guard let record = queue[id] else {
-                findings.violate(invariant, "job \(id) \(job.label): accepted, not in the queue")
+                findings.violate(invariant, "job \(id) \(job.label): accepted, \(missing)")
                 return
             }
             let state = record["state"] as? String ?? "?"
@@ -397,12 +443,14 @@ final class SoakTests: QueueTestCase {
     /// Any process still running in the soak's directory (workers, encoders, backtracers) is an orphan.
     private func checkOrphans() {
         let ours = directory.resolvingSymlinksInPath().path
-        let pids = (try? FileManager.default.contentsOfDirectory(atPath: "/proc"))?.compactMap(Int32.init) ?? []
+        let pids =
+            (try? FileManager.default.contentsOfDirectory(atPath: "/proc"))?.compactMap(Int32.init) ?? []
         for pid in pids where pid != getpid() {
             guard let cwd = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/cwd"),
                 cwd == ours || cwd.hasPrefix(ours + "/")
             else { continue }
-            let command = (try? String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8))?
+            let command =
+                (try? String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8))?
                 .replacingOccurrences(of: "\0", with: " ") ?? "?"
             findings.violate("no orphan processes", "pid \(pid): \(oneLine(command))")
         }
@@ -412,7 +460,10 @@ final class SoakTests: QueueTestCase {
 
     /// A kiln command line under the soak's address-space limit.
     func boundedCommand(_ args: [String]) -> [String] {
-        ["/bin/sh", "-c", "ulimit -v \(settings.memoryMiB * 1024); exec \"$0\" \"$@\"", KilnProcess.binary.path]
+        [
+            "/bin/sh", "-c", "ulimit -v \(settings.memoryMiB * 1024); exec \"$0\" \"$@\"",
+            KilnProcess.binary.path,
+        ]
             + args
     }
 }
@@ -440,7 +491,9 @@ final class BoundedRun {
         try FileManager.default.createDirectory(at: logs, withIntermediateDirectories: true)
         stdoutURL = logs.appendingPathComponent("\(name).out")
         stderrURL = logs.appendingPathComponent("\(name).err")
-        for url in [stdoutURL, stderrURL] { _ = FileManager.default.createFile(atPath: url.path, contents: nil) }
+        for url in [stdoutURL, stderrURL] {
+            _ = FileManager.default.createFile(atPath: url.path, contents: nil)
+        }
         process.executableURL = URL(fileURLWithPath: command[0])
         process.arguments = Array(command.dropFirst())
         process.currentDirectoryURL = directory
@@ -465,7 +518,8 @@ final class BoundedRun {
             return .timedOut
         }
         let status =
-            process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
+            process.terminationReason == .uncaughtSignal
+            ? 128 + process.terminationStatus : process.terminationStatus
         return .exited(
             status, stdout: (try? String(contentsOf: stdoutURL, encoding: .utf8)) ?? "", stderr: stderrText)
     }
@@ -523,6 +577,7 @@ final class SoakWorker {
     func killNow() {
         guard let process, process.isRunning else { return }
         expectedExit = true
+        stoppingSince = nil
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
     }
@@ -534,6 +589,15 @@ final class SoakWorker {
         kill(process.processIdentifier, SIGTERM)
     }
 
+    /// For an incarnation stopped by SIGTERM: how it ended, unless with 143 as a worker should.
+    func terminatedWithout143() -> String? {
+        guard let process, !process.isRunning, stoppingSince != nil else { return nil }
+        stoppingSince = nil
+        guard process.terminationReason != .exit || process.terminationStatus != 143 else { return nil }
+        return
+            "\(currentName) exited \(process.terminationStatus) (\(process.terminationReason == .exit ? "status" : "signal")) after SIGTERM"
+    }
+
     /// For an exited incarnation the harness did not stop: how it ended and the log's last words.
     /// Called once per exit; marks the exit as seen.
     func unexpectedDeath() -> String? {
@@ -542,11 +606,15 @@ final class SoakWorker {
         let how =
             process.terminationReason == .uncaughtSignal
             ? "signal \(process.terminationStatus)" : "exit \(process.terminationStatus)"
-        let log = test.workerLog(currentName)
-        let lastWords =
-            log.split(separator: "\n").last { $0.contains("Fatal error") || $0.contains("error") }
-            ?? log.split(separator: "\n").last ?? ""
-        return "\(currentName) died (\(how)): \(oneLine(String(lastWords)))"
+        let lines = test.workerLog(currentName).split(separator: "\n")
+        let cause =
+            lines.lazy.compactMap { line in
+                ["Swift runtime failure", "Fatal error", "Program crashed"].lazy.compactMap {
+                    line.range(of: $0)
+                }
+                .first.map { String(line[$0.lowerBound...]) }
+            }.first ?? lines.last.map(String.init) ?? "no log"
+        return "\(currentName) died (\(how)): \(oneLine(cause))"
     }
 }
 
