@@ -473,7 +473,78 @@ struct SoakFailure: Error, CustomStringConvertible {
     var description: String { message }
 }
 
-/// A child process whose output goes to files (never a pipe that can fill) and which is killed
+/// A child started with posix_spawn and reaped with waitpid. Foundation's `Process` lost track of a
+/// worker that crashed while its backtracer outlived it: `waitUntilExit` never returned and the
+/// soak hung (as `KilnProcess.runWithTimeout` notes for `pg_ctl`).
+final class SpawnedChild {
+    enum Ending: Equatable {
+        case exit(Int32)
+        case signal(Int32)
+    }
+
+    let pid: pid_t
+    private(set) var ending: Ending?
+
+    /// `command` runs from `directory` (through `/bin/sh`, which changes into it first), its
+    /// standard output and error appended to `output`.
+    init(_ command: [String], in directory: URL, environment: [String: String], output: URL) throws {
+        let shell = ["/bin/sh", "-c", "cd \"$0\" && exec \"$@\"", directory.path] + command
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, output.path, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        let argv = shell.map { strdup($0) } + [nil]
+        let envp =
+            ProcessInfo.processInfo.environment.merging(environment) { $1 }.map { strdup("\($0)=\($1)") } + [
+                nil
+            ]
+        defer { for p in argv + envp { free(p) } }
+        var pid = pid_t()
+        let spawned = posix_spawn(&pid, "/bin/sh", &actions, nil, argv, envp)
+        guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EINVAL) }
+        self.pid = pid
+    }
+
+    var isRunning: Bool {
+        guard ending == nil else { return false }
+        var status: Int32 = 0
+        guard waitpid(pid, &status, WNOHANG) == pid else { return true }
+        record(status)
+        return false
+    }
+
+    func signal(_ number: Int32) {
+        if isRunning { kill(pid, number) }
+    }
+
+    func wait() {
+        var status: Int32 = 0
+        while ending == nil {
+            if waitpid(pid, &status, 0) == pid {
+                record(status)
+            } else if errno != EINTR {
+                ending = .exit(-1)
+            }
+        }
+    }
+
+    /// The exit status, or 128 + the signal, as a shell reports it.
+    var shellStatus: Int32 {
+        switch ending {
+        case .exit(let code): code
+        case .signal(let number): 128 + number
+        case nil: -1
+        }
+    }
+
+    private func record(_ status: Int32) {
+        ending = status & 0x7f == 0 ? .exit((status >> 8) & 0xff) : .signal(status & 0x7f)
+    }
+}
+
+/// A kiln command whose output goes to files (never a pipe that can fill) and which is killed
 /// with SIGKILL once its time is up.
 final class BoundedRun {
     enum Outcome {
@@ -481,7 +552,7 @@ final class BoundedRun {
         case timedOut
     }
 
-    private let process = Process()
+    private let child: SpawnedChild
     private let stdoutURL: URL
     private let stderrURL: URL
     private let deadline: Date
@@ -491,37 +562,29 @@ final class BoundedRun {
         try FileManager.default.createDirectory(at: logs, withIntermediateDirectories: true)
         stdoutURL = logs.appendingPathComponent("\(name).out")
         stderrURL = logs.appendingPathComponent("\(name).err")
-        for url in [stdoutURL, stderrURL] {
-            _ = FileManager.default.createFile(atPath: url.path, contents: nil)
-        }
-        process.executableURL = URL(fileURLWithPath: command[0])
-        process.arguments = Array(command.dropFirst())
-        process.currentDirectoryURL = directory
-        process.environment = ProcessInfo.processInfo.environment.merging([
-            "KILN_QUEUE": "sqlite:\(directory.appendingPathComponent("queue.sqlite3").path)"
-        ]) { $1 }
-        process.standardOutput = try FileHandle(forWritingTo: stdoutURL)
-        process.standardError = try FileHandle(forWritingTo: stderrURL)
-        process.standardInput = FileHandle.nullDevice
+        try? FileManager.default.removeItem(at: stdoutURL)
+        try? FileManager.default.removeItem(at: stderrURL)
+        // stdout to its own file; stderr redirected by the shell so the two stay apart.
+        child = try SpawnedChild(
+            ["/bin/sh", "-c", "exec \"$@\" 2>\"$0\"", stderrURL.path] + command, in: directory,
+            environment: ["KILN_QUEUE": "sqlite:\(directory.appendingPathComponent("queue.sqlite3").path)"],
+            output: stdoutURL)
         deadline = Date().addingTimeInterval(timeout)
-        try process.run()
     }
 
     var stderrText: String { (try? String(contentsOf: stderrURL, encoding: .utf8)) ?? "" }
 
     /// Nil while it runs within its time.
     func poll() -> Outcome? {
-        if process.isRunning {
+        if child.isRunning {
             guard Date() >= deadline else { return nil }
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            child.signal(SIGKILL)
+            child.wait()
             return .timedOut
         }
-        let status =
-            process.terminationReason == .uncaughtSignal
-            ? 128 + process.terminationStatus : process.terminationStatus
         return .exited(
-            status, stdout: (try? String(contentsOf: stdoutURL, encoding: .utf8)) ?? "", stderr: stderrText)
+            child.shellStatus, stdout: (try? String(contentsOf: stdoutURL, encoding: .utf8)) ?? "",
+            stderr: stderrText)
     }
 
     func wait() -> Outcome {
@@ -536,7 +599,7 @@ final class BoundedRun {
 final class SoakWorker {
     private let name: String
     private unowned let test: SoakTests
-    private var process: Process?
+    private var child: SpawnedChild?
     private var incarnation = 0
     private var expectedExit = false
     private var stoppingSince: Date?
@@ -548,7 +611,7 @@ final class SoakWorker {
     }
 
     var currentName: String { "\(name)-\(incarnation)" }
-    var isRunning: Bool { process?.isRunning ?? false }
+    var isRunning: Bool { child?.isRunning ?? false }
     var isStopping: Bool { stoppingSince != nil }
     var stoppingFor: Double { stoppingSince.map { Date().timeIntervalSince($0) } ?? 0 }
 
@@ -556,56 +619,48 @@ final class SoakWorker {
         incarnation += 1
         expectedExit = false
         stoppingSince = nil
-        let command = test.boundedCommand([
-            "worker", "--name", currentName, "--concurrency", "2", "--threads", "1", "--grace", "10",
-        ])
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: command[0])
-        process.arguments = Array(command.dropFirst())
-        process.currentDirectoryURL = test.directory
-        process.environment = ProcessInfo.processInfo.environment.merging(test.environment) { $1 }
-        let log = test.directory.appendingPathComponent("\(currentName).log")
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        let handle = try FileHandle(forWritingTo: log)
-        process.standardOutput = handle
-        process.standardError = handle
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        self.process = process
+        child = try SpawnedChild(
+            test.boundedCommand([
+                "worker", "--name", currentName, "--concurrency", "2", "--threads", "1", "--grace", "10",
+            ]), in: test.directory, environment: test.environment,
+            output: test.directory.appendingPathComponent("\(currentName).log"))
     }
 
+    /// SIGKILL, and waits for the exit (the kernel delivers it whatever the worker is doing).
     func killNow() {
-        guard let process, process.isRunning else { return }
+        guard let child, child.isRunning else { return }
         expectedExit = true
         stoppingSince = nil
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        child.signal(SIGKILL)
+        child.wait()
     }
 
     func terminate() {
-        guard let process, process.isRunning else { return }
+        guard let child, child.isRunning else { return }
         expectedExit = true
         stoppingSince = Date()
-        kill(process.processIdentifier, SIGTERM)
+        child.signal(SIGTERM)
     }
 
     /// For an incarnation stopped by SIGTERM: how it ended, unless with 143 as a worker should.
     func terminatedWithout143() -> String? {
-        guard let process, !process.isRunning, stoppingSince != nil else { return nil }
+        guard let child, !child.isRunning, stoppingSince != nil else { return nil }
         stoppingSince = nil
-        guard process.terminationReason != .exit || process.terminationStatus != 143 else { return nil }
-        return
-            "\(currentName) exited \(process.terminationStatus) (\(process.terminationReason == .exit ? "status" : "signal")) after SIGTERM"
+        guard child.ending != .exit(143) else { return nil }
+        return "\(currentName) ended with \(child.shellStatus) after SIGTERM, not 143"
     }
 
-    /// For an exited incarnation the harness did not stop: how it ended and the log's last words.
+    /// For an exited incarnation the harness did not stop: how it ended and the cause its log gives.
     /// Called once per exit; marks the exit as seen.
     func unexpectedDeath() -> String? {
-        guard let process, !process.isRunning, !expectedExit else { return nil }
+        guard let child, !child.isRunning, !expectedExit else { return nil }
         expectedExit = true
-        let how =
-            process.terminationReason == .uncaughtSignal
-            ? "signal \(process.terminationStatus)" : "exit \(process.terminationStatus)"
+        let how: String
+        switch child.ending {
+        case .signal(let number): how = "signal \(number)"
+        case .exit(let code): how = "exit \(code)"
+        case nil: how = "?"
+        }
         let lines = test.workerLog(currentName).split(separator: "\n")
         let cause =
             lines.lazy.compactMap { line in
