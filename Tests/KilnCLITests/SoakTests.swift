@@ -453,6 +453,8 @@ final class SoakTests: QueueTestCase {
                 (try? String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8))?
                 .replacingOccurrences(of: "\0", with: " ") ?? "?"
             findings.violate("no orphan processes", "pid \(pid): \(oneLine(command))")
+            // Reported, then ended, so a failed soak leaves nothing running on the machine.
+            kill(pid, SIGKILL)
         }
     }
 
