@@ -56,12 +56,16 @@ let package = Package(
             name: "kiln-bench",
             dependencies: ["KilnExport", "KilnScene", "KilnRaster", "KilnMedia", "KilnModel"],
             swiftSettings: strict),
+        // Fuzz targets: a corpus replayer in this build, libFuzzer harnesses in scripts/fuzz.sh's.
+        .executableTarget(
+            name: "kiln-fuzz", dependencies: ["KilnExport", "KilnMedia", "KilnModel", "KilnQueue"],
+            swiftSettings: strict),
         .testTarget(name: "KilnModelTests", dependencies: ["KilnModel"], swiftSettings: strict),
         .testTarget(name: "KilnRasterTests", dependencies: ["KilnRaster"], swiftSettings: strict),
         .testTarget(name: "KilnTextTests", dependencies: ["KilnText"], swiftSettings: strict),
         .testTarget(
             name: "KilnSceneTests", dependencies: ["KilnScene", "KilnMedia", "KilnExport"],
-            exclude: ["Goldens"],
+            exclude: ["Goldens", "Fixtures"],
             swiftSettings: strict),
         .testTarget(name: "KilnMediaTests", dependencies: ["KilnMedia"], swiftSettings: strict),
         .testTarget(name: "KilnQueueTests", dependencies: ["KilnQueue"], swiftSettings: strict),

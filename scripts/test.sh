@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what Kiln and its tests need, builds (release, warnings are errors), checks formatting
-# and the Dockerfile, and runs the whole test suite.
+# and the Dockerfile, runs the whole test suite, then fuzzes each parser for KILN_FUZZ_SECONDS
+# (default 60; 0 skips it) with scripts/fuzz.sh.
 source "$(dirname "$0")/common.sh"
 bash scripts/install-deps.sh --test
 export PATH="${KILN_TOOLS_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/kiln/tools}/bin:$PATH"
@@ -18,3 +19,7 @@ eval "$(bash scripts/postgres-test-cluster.sh start)"
 trap 'bash scripts/postgres-test-cluster.sh stop "$KILN_TEST_POSTGRES_DIR"' EXIT
 # The suite is XCTest; without this flag an empty Swift Testing run would print the last line.
 swift test "${KILN_SWIFT_FLAGS[@]}" --disable-swift-testing "$@"
+if [ "${KILN_FUZZ_SECONDS:-60}" != 0 ]; then
+  echo "== fuzz (libFuzzer, ${KILN_FUZZ_SECONDS:-60} s per target)"
+  bash scripts/fuzz.sh "${KILN_FUZZ_SECONDS:-60}"
+fi

@@ -1,4 +1,6 @@
 import Foundation
+import KilnModel
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -12,9 +14,19 @@ public final class AtomicOutputFile: @unchecked Sendable {
     public let temporaryURL: URL
     private var finished = false
 
-    /// Fails with `ExportError.cannotCreateOutput` when the directory is missing or not writable.
+    /// Files no output of this process may replace, whatever job asks (the queue database it
+    /// serves): checked here, right before the output is opened, as well as when jobs load.
+    public static let protectedFiles = Mutex<[ProtectedFile]>([])
+
+    /// Fails with `ExportError.cannotCreateOutput` when the directory is missing or not writable,
+    /// or the final path is something an output must not replace (a device, FIFO, directory or
+    /// symbolic link, or a protected file).
     public init(finalURL: URL) throws(ExportError) {
         self.finalURL = finalURL
+        let rules = PathRules(protectedFiles: Self.protectedFiles.withLock { $0 })
+        if let problem = rules.outputProblem(finalURL, jobFile: nil, inputs: []) {
+            throw .cannotCreateOutput(path: finalURL.path, reason: "refused: \(problem)")
+        }
         let directory = finalURL.deletingLastPathComponent()
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory),
@@ -33,11 +45,21 @@ public final class AtomicOutputFile: @unchecked Sendable {
         // only this host can tell whether one of its processes is gone.
         temporaryURL = directory.appendingPathComponent(
             ".\(finalURL.lastPathComponent).kiln-\(getpid())-\(String(token, radix: 16))@\(Self.host)\(ext)")
+        // Created here, exclusively and without following a link, so that whatever writes the
+        // content (this class or FFmpeg's own open) writes into a new regular file of ours and
+        // never through a link or into a file someone placed at the name.
+        let fd = open(temporaryURL.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
+            throw .cannotCreateOutput(
+                path: finalURL.path,
+                reason: "cannot create \(temporaryURL.lastPathComponent): \(Self.errnoText())")
+        }
+        close(fd)
     }
 
     /// Writes `bytes` to the temp file (for small outputs such as PNG previews).
     public func write(_ bytes: [UInt8]) throws(ExportError) {
-        let fd = open(temporaryURL.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        let fd = open(temporaryURL.path, O_WRONLY | O_TRUNC | O_NOFOLLOW | O_CLOEXEC)
         guard fd >= 0 else { throw .cannotCreateOutput(path: finalURL.path, reason: Self.errnoText()) }
         defer { close(fd) }
         var offset = 0
@@ -55,12 +77,24 @@ public final class AtomicOutputFile: @unchecked Sendable {
 
     /// fsync, rename over the final path, fsync the directory.
     public func commit() throws(ExportError) {
-        let fd = open(temporaryURL.path, O_RDONLY | O_CLOEXEC)
+        let fd = open(temporaryURL.path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
         guard fd >= 0 else { throw .cannotCreateOutput(path: finalURL.path, reason: Self.errnoText()) }
-        let synced = fsync(fd)
+        var info = stat()
+        let regular = fstat(fd, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
+        let syncFailure = regular && fsync(fd) != 0 ? Self.errnoText() : nil
         close(fd)
-        guard synced == 0 else {
-            let reason = Self.errnoText()
+        guard regular else {
+            discard()
+            throw .cannotCreateOutput(
+                path: finalURL.path, reason: "the temp file \(temporaryURL.lastPathComponent) was replaced")
+        }
+        // The final path may have become something else while the file was written.
+        if let kind = FileKind.nonRegular(atPath: finalURL.path, followingLinks: false) {
+            discard()
+            throw .cannotCreateOutput(
+                path: finalURL.path, reason: "refused: it is \(kind); only a regular file can be replaced")
+        }
+        if let reason = syncFailure {
             discard()
             throw .cannotCreateOutput(path: finalURL.path, reason: "fsync failed: \(reason)")
         }
@@ -103,6 +137,32 @@ public enum StaleTemporaryFiles {
         remove(besides: [output], log: log)
     }
 
+    /// Whether `pid` is a live process; a zombie (dead, not yet reaped by a parent that may
+    /// never do so) writes nothing more and counts as gone.
+    static func isRunning(_ pid: Int32) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else {
+            return false
+        }
+        guard let close = stat.lastIndex(of: ")") else { return true }
+        let state = stat[stat.index(after: close)...].drop(while: { $0 == " " }).first
+        return state != "Z" && state != "X"
+    }
+
+    /// The temp files a process of this host that has just ended (a worker's render process that
+    /// crashed or was killed) left in `directory`, whatever output they were for.
+    public static func remove(in directory: URL, leftBy pid: Int32, log: (String) -> Void) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return }
+        let marker = ".kiln-\(pid)-"
+        for name in names where name.hasPrefix(".") && name.contains(marker) {
+            guard let at = name.lastIndex(of: "@"),
+                name[name.index(after: at)...].hasPrefix(AtomicOutputFile.host)
+            else { continue }
+            if unlink(directory.appendingPathComponent(name).path) == 0 {
+                log("removed \(name), left by the render process (pid \(pid)) that ended")
+            }
+        }
+    }
+
     /// The same for several files of one directory (a segmented export's output and pieces),
     /// reading the directory once.
     public static func remove(besides outputs: [URL], log: (String) -> Void) {
@@ -118,7 +178,7 @@ public enum StaleTemporaryFiles {
                 rest[rest.index(after: at)...].hasPrefix(AtomicOutputFile.host + ".")
                     || rest[rest.index(after: at)...] == AtomicOutputFile.host
             else { continue }
-            guard !FileManager.default.fileExists(atPath: "/proc/\(pid)") else { continue }
+            guard !isRunning(pid) else { continue }
             if unlink(directory.appendingPathComponent(name).path) == 0 {
                 log("removed \(name), left by a process (pid \(pid)) that is gone")
             }

@@ -8,6 +8,12 @@ public enum ExportError: Error, Sendable, CustomStringConvertible {
     case media(MediaError)
     case cancelled(signal: Int32)
 
+    /// A frame would pass a limit that only rendering can measure (offscreen memory): the job is
+    /// invalid (65) like one refused while loading.
+    static func overLimit(file: String, _ message: String) -> ExportError {
+        .job(.invalid([Diagnostic(file: file, path: .root, location: nil, message: message)]))
+    }
+
     /// The stop code a failure hands to work running beside it: the signal that cancelled this
     /// export, or `cancelRequested` for any other failure.
     var cancelSignal: Int32 {

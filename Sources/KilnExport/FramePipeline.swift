@@ -100,7 +100,7 @@ public struct VideoExport: Sendable {
     func makeRenderer() -> SceneRenderer {
         SceneRenderer(
             layers: job.layers, canvas: Canvas(width: job.output.width, height: job.output.height),
-            threads: threads)
+            threads: threads, limits: job.limits)
     }
 
     /// Renders `frames` in order into `writer` and finishes it: the renderer fills frame n+1
@@ -126,6 +126,10 @@ public struct VideoExport: Sendable {
             guard let frame = encoder.takeFreeFrame() else { break }  // the encoder failed
             let next = n + 1 < range.upperBound ? o.time(ofFrame: n + 1) : nil
             renderer.render(at: o.time(ofFrame: n), prefetching: next, yuv: frame, rgba: nil)
+            if let refusal = renderer.refusal {
+                failure = .overLimit(file: job.file, refusal)
+                break
+            }
             frameHashes?.record(frame: n, frame)
             encoder.submit(frame)
             if let delay = FaultInjection.frameDelay { Thread.sleep(forTimeInterval: delay) }

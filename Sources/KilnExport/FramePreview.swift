@@ -15,12 +15,14 @@ public struct FramePreview: Sendable {
     }
 
     /// The dithered 8-bit frame for frame index `frame`.
-    public func render(frame: Int) -> RGBA8Frame {
+    public func render(frame: Int) throws(ExportError) -> RGBA8Frame {
         let o = job.output
         let renderer = SceneRenderer(
-            layers: job.layers, canvas: Canvas(width: o.width, height: o.height), threads: threads)
+            layers: job.layers, canvas: Canvas(width: o.width, height: o.height), threads: threads,
+            limits: job.limits)
         let image = RGBA8Frame(width: o.width, height: o.height)
         renderer.render(at: o.time(ofFrame: frame), yuv: nil, rgba: image)
+        if let refusal = renderer.refusal { throw .overLimit(file: job.file, refusal) }
         return image
     }
 
@@ -33,7 +35,7 @@ public struct FramePreview: Sendable {
 
     public func writePNG(frame: Int, to url: URL) throws(ExportError) {
         let file = try AtomicOutputFile(finalURL: url)
-        let image = render(frame: frame)
+        let image = try render(frame: frame)
         let bytes: [UInt8]
         do {
             bytes = try PNGCodec.encode(

@@ -11,11 +11,13 @@ public struct MediaImageDecoder: ImageDecoding {
     public init() {}
 
     public func imageSize(at url: URL) throws -> SIMD2<Int> {
+        try NonRegularInput.refuse(url)
         let header = try ImageFile.probe(url)
         return SIMD2(header.width, header.height)
     }
 
     public func decodeImage(at url: URL, resizedTo size: SIMD2<Int>?) throws -> RasterImage {
+        try NonRegularInput.refuse(url)
         let decoded = try ImageFile.decode(url, resizedTo: size.map { (width: $0.x, height: $0.y) })
         return decoded.premultiplied
             ? RasterImage(width: decoded.width, height: decoded.height, premultipliedRGBA: decoded.rgba)
@@ -24,34 +26,111 @@ public struct MediaImageDecoder: ImageDecoding {
 }
 
 /// Soundtracks probed through the media module: the file must open and hold a decodable audio
-/// stream (its first packets are decoded, so a file with a broken codec is caught too).
+/// stream (its first packets are decoded, so a file with a broken codec is caught too). The
+/// duration comes from the header (a WAV's chunks, another format's container), never from
+/// decoding the whole file.
 public struct MediaAudioProbe: AudioProbing {
     public init() {}
 
     public func audioDuration(at url: URL) throws -> Double {
+        try NonRegularInput.refuse(url)
+        // Before FFmpeg opens it: its WAV demuxer would crawl through junk padding.
+        let wavSeconds = try WAVHeader.duration(path: url.path)
         let reader = try AudioFileReader(path: url.path)
+        if let wavSeconds {
+            var left = [Float](repeating: 0, count: 1024), right = left
+            _ = try reader.read(left: &left, right: &right, count: 1024)
+            return wavSeconds
+        }
         var left = [Float](repeating: 0, count: 1024), right = left
         _ = try reader.read(left: &left, right: &right, count: 1024)
         return reader.info.durationSeconds
     }
 }
 
+/// A media file that is a FIFO, device or socket: FFmpeg would open it and block or read
+/// forever, so it is refused by `stat` first, at every open and not only when the job loads.
+struct NonRegularInput: Error, CustomStringConvertible {
+    let path: String
+    let kind: String
+    var description: String { "\(path) is \(kind), not a regular file" }
+
+    static func refuse(_ url: URL) throws(NonRegularInput) {
+        if let kind = FileKind.nonRegular(atPath: url.path, followingLinks: true) {
+            throw NonRegularInput(path: url.path, kind: kind)
+        }
+    }
+}
+
 /// Loads jobs with every registered layer kind and effect, with image decoding and audio probing:
 /// what the CLI, the benchmarks and the tests use.
 public enum JobFiles {
-    public static func load(file: String, options: JobLoadOptions = JobLoadOptions()) throws(JobLoadError)
-        -> Job
-    {
-        try LayerRegistry.load(
-            file: file, images: MediaImageDecoder(), audio: MediaAudioProbe(), options: options)
+    /// `cancellation` is checked before every image and soundtrack the job reads: once it is set the
+    /// load stops early with an error, and the caller reports the cancellation instead.
+    public static func load(
+        file: String, options: JobLoadOptions = JobLoadOptions(), cancellation: CancellationFlag? = nil
+    ) throws(JobLoadError) -> Job {
+        let assets = CancellableAssets(cancellation: cancellation)
+        assets.waitForFaultDelay()
+        return try LayerRegistry.load(file: file, images: assets, audio: assets, options: options)
     }
 
     public static func decode(
-        bytes: [UInt8], file: String, baseDirectory: URL, options: JobLoadOptions = JobLoadOptions()
+        bytes: [UInt8], file: String, baseDirectory: URL, options: JobLoadOptions = JobLoadOptions(),
+        cancellation: CancellationFlag? = nil
     ) throws(JobLoadError) -> Job {
-        try LayerRegistry.decode(
-            bytes: bytes, file: file, baseDirectory: baseDirectory, images: MediaImageDecoder(),
-            audio: MediaAudioProbe(), options: options)
+        let assets = CancellableAssets(cancellation: cancellation)
+        assets.waitForFaultDelay()
+        return try LayerRegistry.decode(
+            bytes: bytes, file: file, baseDirectory: baseDirectory, images: assets, audio: assets,
+            options: options)
+    }
+}
+
+/// Thrown by an asset read once the load's cancellation flag is set.
+struct LoadCancelled: Error, CustomStringConvertible {
+    let signal: Int32
+    var description: String { "loading was interrupted (signal \(signal))" }
+}
+
+/// The media decoders behind a cancellation check, so a signal during a long load (many or large
+/// images, a long soundtrack) stops it at the next file instead of after the whole job.
+final class CancellableAssets: ImageDecoding, AudioProbing {
+    private let cancellation: CancellationFlag?
+    private let images = MediaImageDecoder()
+    private let audio = MediaAudioProbe()
+    let recorded = Mutex(Set<String>())
+
+    init(cancellation: CancellationFlag?) { self.cancellation = cancellation }
+
+    /// The fault-injection tests' slow load: sleeps in short slices until the delay is over or
+    /// the flag is set.
+    func waitForFaultDelay() {
+        guard let delay = FaultInjection.loadDelay else { return }
+        let end = ProcessInfo.processInfo.systemUptime + delay
+        while ProcessInfo.processInfo.systemUptime < end, cancellation?.cancelledBySignal == nil {
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+    }
+
+    func imageSize(at url: URL) throws -> SIMD2<Int> {
+        try check(url)
+        return try images.imageSize(at: url)
+    }
+
+    func decodeImage(at url: URL, resizedTo size: SIMD2<Int>?) throws -> RasterImage {
+        try check(url)
+        return try images.decodeImage(at: url, resizedTo: size)
+    }
+
+    func audioDuration(at url: URL) throws -> Double {
+        try check(url)
+        return try audio.audioDuration(at: url)
+    }
+
+    private func check(_ url: URL) throws {
+        if let signal = cancellation?.cancelledBySignal { throw LoadCancelled(signal: signal) }
+        _ = recorded.withLock { $0.insert(url.standardizedFileURL.path) }
     }
 }
 
@@ -71,21 +150,23 @@ public struct FingerprintedJob: Sendable {
 
 extension JobFiles {
     /// Reads and decodes a job file, fingerprinting it.
-    public static func loadFingerprinted(file: String, options: JobLoadOptions = JobLoadOptions())
-        throws(JobLoadError) -> FingerprintedJob
-    {
+    public static func loadFingerprinted(
+        file: String, options: JobLoadOptions = JobLoadOptions(), cancellation: CancellationFlag? = nil
+    ) throws(JobLoadError) -> FingerprintedJob {
         let url = URL(fileURLWithPath: file)
-        let bytes = try JobLoader.readBytes(file: file)
+        let bytes = try JobLoader.readBytes(file: file, limits: options.limits)
         return try decodeFingerprinted(
             bytes: bytes, file: file, baseDirectory: url.deletingLastPathComponent().standardizedFileURL,
-            options: options)
+            options: options, cancellation: cancellation)
     }
 
     /// Decodes a job (a queue's snapshot of it), fingerprinting it.
     public static func decodeFingerprinted(
-        bytes: [UInt8], file: String, baseDirectory: URL, options: JobLoadOptions = JobLoadOptions()
+        bytes: [UInt8], file: String, baseDirectory: URL, options: JobLoadOptions = JobLoadOptions(),
+        cancellation: CancellationFlag? = nil
     ) throws(JobLoadError) -> FingerprintedJob {
-        let recorder = AssetRecorder()
+        let recorder = CancellableAssets(cancellation: cancellation)
+        recorder.waitForFaultDelay()
         let job = try LayerRegistry.decode(
             bytes: bytes, file: file, baseDirectory: baseDirectory, images: recorder, audio: recorder,
             options: options)
@@ -97,40 +178,12 @@ extension JobFiles {
             digest.update(value)
         }
         digest.update(baseDirectory.standardizedFileURL.path)
-        for path in recorder.paths {
+        for path in recorder.recorded.withLock({ $0.sorted() }) {
             digest.update(path)
             if let data = try? Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped) {
                 data.withUnsafeBytes { digest.update($0) }
             }
         }
         return FingerprintedJob(job: job, fingerprint: digest.hex)
-    }
-}
-
-/// Decodes through the media module like `JobFiles`, noting every file it was asked to read.
-final class AssetRecorder: ImageDecoding, AudioProbing {
-    private let seen = Mutex(Set<String>())
-    private let images = MediaImageDecoder()
-    private let audio = MediaAudioProbe()
-
-    var paths: [String] { seen.withLock { $0.sorted() } }
-
-    func imageSize(at url: URL) throws -> SIMD2<Int> {
-        note(url)
-        return try images.imageSize(at: url)
-    }
-
-    func decodeImage(at url: URL, resizedTo size: SIMD2<Int>?) throws -> RasterImage {
-        note(url)
-        return try images.decodeImage(at: url, resizedTo: size)
-    }
-
-    func audioDuration(at url: URL) throws -> Double {
-        note(url)
-        return try audio.audioDuration(at: url)
-    }
-
-    private func note(_ url: URL) {
-        _ = seen.withLock { $0.insert(url.standardizedFileURL.path) }
     }
 }

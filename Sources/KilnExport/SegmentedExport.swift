@@ -52,6 +52,12 @@ public struct SegmentedExport: Sendable {
 
     static func prefix(for output: URL) -> String { ".\(output.lastPathComponent).seg-" }
 
+    /// The longest output file name (bytes) whose derived names still fit in a file name
+    /// (NAME_MAX, 255): the longest is a segment piece's temp file, `.` + `.NAME.seg-` +
+    /// `NNNNN-of-NNNNN-` + 32 hex digits + `.mp4` + `.kiln-PID-TOKEN@HOST.mp4`, 88 bytes and the
+    /// host name more than NAME itself. A longer name would fail only once rendering began.
+    public static var longestOutputName: Int { 255 - 88 - AtomicOutputFile.host.utf8.count }
+
     /// The soundtrack, encoded once for the whole timeline while the segments render, beside them.
     public var audioURL: URL {
         var digest = ContentDigest()

@@ -35,6 +35,10 @@ public final class AudioFileReader {
     private var formatContext: UnsafeMutablePointer<AVFormatContext>?
     private var codecContext: UnsafeMutablePointer<AVCodecContext>?
     private var resampler: OpaquePointer?
+    /// What `resampler` was opened for. A decoder may change it mid-stream (MP3 frames joined
+    /// from files of other rates or channel counts), and libswresample reads as many input planes
+    /// as it was told of: fed a frame of more channels, it reads planes that are not there.
+    private var resamplerInput: ResamplerInput?
     private var packet: UnsafeMutablePointer<AVPacket>?
     private var frame: UnsafeMutablePointer<AVFrame>?
     private var fifo: OpaquePointer?
@@ -181,7 +185,18 @@ public final class AudioFileReader {
 
     /// Converts one decoded frame (or, with nil, the resampler's remaining delay) into the FIFO.
     private func resample(_ input: UnsafeMutablePointer<AVFrame>?) throws(MediaError) {
-        if let input, resampler == nil { try openResampler(for: input) }
+        if let input {
+            let shape = ResamplerInput(input.pointee)
+            if resampler != nil, shape != resamplerInput {
+                // The old layout's delayed tail first, then a resampler for the new one.
+                try resample(nil)
+                swr_free(&resampler)
+            }
+            if resampler == nil {
+                try openResampler(for: input)
+                resamplerInput = shape
+            }
+        }
         guard let resampler, let fifo else { return }
         let inputCount = input?.pointee.nb_samples ?? 0
         let capacity = Int(swr_get_out_samples(resampler, inputCount))
@@ -278,4 +293,17 @@ final class StereoScratch {
     }
 
     deinit { release() }
+}
+
+/// The input side of a resampler: frames that differ in any of these need another one.
+private struct ResamplerInput: Equatable {
+    let channels: Int32
+    let sampleFormat: Int32
+    let sampleRate: Int32
+
+    init(_ frame: AVFrame) {
+        channels = frame.ch_layout.nb_channels
+        sampleFormat = frame.format
+        sampleRate = frame.sample_rate
+    }
 }

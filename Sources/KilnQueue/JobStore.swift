@@ -25,6 +25,10 @@ public protocol JobStore: AnyObject {
     func retry(id: Int64) throws -> Bool
     /// Reclaims running jobs whose lease expired or whose owner process is gone; returns how many.
     func reap() throws -> Int
+    /// Running jobs whose lease has gone unrenewed for two heartbeats (or is on another boot's
+    /// clock): their worker is most likely dead, and the reaper will reclaim them once the lease
+    /// expires. `worker --drain` waits for them instead of calling the queue drained.
+    func unrenewedLeaseCount() throws -> Int
     /// Deletes terminal jobs that ended before `before` (wall seconds); returns how many.
     func prune(endedBefore before: Double) throws -> Int
     func job(id: Int64) throws -> QueuedJob?

@@ -27,7 +27,10 @@ public final class PostgresConnection {
     public let redactedURL: String
 
     public init(url: String) throws(PostgresError) {
-        redactedURL = Self.redact(url)
+        // Parsed before anything else sees it: a string libpq cannot parse is refused here,
+        // without echoing it, and the password is known so it can be scrubbed from messages.
+        let location = try PostgresLocation(parsing: url)
+        redactedURL = location.redacted
         connection = PQconnectdb(Self.withTimeouts(url))
         guard let connection, PQstatus(connection) == CONNECTION_OK else {
             let message = connection.map { String(cString: PQerrorMessage($0)) } ?? "out of memory"
@@ -36,7 +39,8 @@ public final class PostgresConnection {
             throw PostgresError(
                 sqlState: nil,
                 message:
-                    "cannot connect to \(redactedURL): \(message.trimmingCharacters(in: .whitespacesAndNewlines))",
+                    "cannot connect to \(redactedURL): "
+                    + location.scrubbed(message.trimmingCharacters(in: .whitespacesAndNewlines)),
                 isConnectionFailure: true)
         }
         // Keep the server's notices (e.g. "relation already exists, skipping") off stderr.
@@ -61,14 +65,11 @@ public final class PostgresConnection {
         return url + " " + defaults.map { "\($0.0)=\($0.1)" }.joined(separator: " ")
     }
 
-    /// `postgres://user:secret@host/db` → `postgres://user:***@host/db`.
+    /// `postgres://user:secret@host/db?password=…` → `postgres://user@host/db`; a string that
+    /// does not parse is not shown at all.
     public static func redact(_ url: String) -> String {
-        guard let scheme = url.range(of: "://"), let at = url[scheme.upperBound...].lastIndex(of: "@") else {
-            return url
-        }
-        let credentials = url[scheme.upperBound..<at]
-        guard let colon = credentials.firstIndex(of: ":") else { return url }
-        return String(url[..<colon]) + ":***" + String(url[at...])
+        (try? PostgresLocation(parsing: url))?.redacted
+            ?? "(a PostgreSQL connection string that does not parse)"
     }
 
     /// Rows changed by the last INSERT/UPDATE/DELETE.
@@ -127,5 +128,80 @@ public final class PostgresConnection {
             try? execute("ROLLBACK")
             throw error
         }
+    }
+}
+
+/// A connection string (URL or libpq `key=value` form) as libpq parses it: what may be shown
+/// (user, host, port, database) and the password, kept only to scrub it from messages.
+struct PostgresLocation {
+    let user: String?
+    let host: String?
+    let port: String?
+    let database: String?
+    private let password: String?
+
+    init(parsing conninfo: String) throws(PostgresError) {
+        var errorMessage: UnsafeMutablePointer<CChar>?
+        guard let options = PQconninfoParse(conninfo, &errorMessage) else {
+            let reason = errorMessage.map { String(cString: $0) } ?? "out of memory"
+            PQfreemem(errorMessage)
+            throw PostgresError(
+                sqlState: nil,
+                message: "the connection string does not parse (\(Self.withoutQuotes(reason))); it is not "
+                    + "shown, since it may hold a password",
+                isConnectionFailure: true)
+        }
+        defer { PQconninfoFree(options) }
+        var values: [String: String] = [:]
+        var option = options
+        while let keyword = option.pointee.keyword {
+            if let value = option.pointee.val { values[String(cString: keyword)] = String(cString: value) }
+            option += 1
+        }
+        user = values["user"]
+        host = values["host"] ?? values["hostaddr"]
+        port = values["port"]
+        database = values["dbname"]
+        password = values["password"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// `postgres://user@host:port/database`, with only the parts the string names.
+    var redacted: String {
+        var text = "postgres://"
+        if let user, !user.isEmpty { text += Self.escaped(user) + "@" }
+        if let host {
+            text += host.contains(":") && !host.contains(",") ? "[\(host)]" : host
+        }
+        if let port, !port.isEmpty { text += ":" + port }
+        if let database, !database.isEmpty { text += "/" + Self.escaped(database) }
+        return text
+    }
+
+    /// `message` with the password (and its percent-encoded form) replaced, in case libpq
+    /// quoted it.
+    func scrubbed(_ message: String) -> String {
+        guard let password else { return message }
+        var text = message.replacingOccurrences(of: password, with: "***")
+        if let encoded = password.addingPercentEncoding(withAllowedCharacters: .alphanumerics),
+            encoded != password
+        {
+            text = text.replacingOccurrences(of: encoded, with: "***")
+        }
+        return text
+    }
+
+    /// libpq quotes the part of the string it stopped at, which may be the password.
+    private static func withoutQuotes(_ reason: String) -> String {
+        var text = reason.trimmingCharacters(in: .whitespacesAndNewlines)
+        for marker in [" in URI", " in connection info string"] {
+            if let range = text.range(of: marker) { text = String(text[..<range.lowerBound]) }
+        }
+        return text.replacingOccurrences(of: #""[^"]*""#, with: "\"…\"", options: .regularExpression)
+    }
+
+    private static func escaped(_ part: String) -> String {
+        part.addingPercentEncoding(
+            withAllowedCharacters: .urlUserAllowed.subtracting(CharacterSet(charactersIn: ":@")))
+            ?? part
     }
 }

@@ -33,14 +33,16 @@ public struct SystemClock: QueueClock {
 /// Facts about processes on this host, read from /proc.
 public enum ProcessTable {
     /// The process's start time in clock ticks since boot (field 22 of /proc/PID/stat), or nil
-    /// when there is no such process.
+    /// when there is no such process, or only its zombie (dead, waiting for a parent that may
+    /// never reap it: an orphan's new parent is not always a reaping init).
     public static func startTime(of pid: Int32) -> UInt64? {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
             let close = stat.lastIndex(of: ")")
         else { return nil }
         // Fields after the command name (which may hold spaces) start at field 3.
         let fields = stat[stat.index(after: close)...].split(separator: " ")
-        return fields.count > 19 ? UInt64(fields[19]) : nil
+        guard fields.count > 19, fields[0] != "Z", fields[0] != "X" else { return nil }
+        return UInt64(fields[19])
     }
 
     /// True when `pid` is running and started at `start` (not a recycled pid).

@@ -152,6 +152,8 @@ public enum QueueError: Error, CustomStringConvertible, Sendable {
     case invalidSchedule(name: String, reason: String)
     /// A worker could not keep using the queue (it was unreachable for longer than it waits).
     case unavailable(reason: String)
+    /// SQLite's `quick_check` found the file damaged: nothing may write to it.
+    case malformed(path: String, verdict: String)
 
     public var description: String {
         switch self {
@@ -165,6 +167,9 @@ public enum QueueError: Error, CustomStringConvertible, Sendable {
             "schedule '\(name)': \(reason)"
         case .unavailable(let reason):
             "the queue is unavailable: \(reason)"
+        case .malformed(let path, let verdict):
+            "\(path): the queue database is malformed (quick_check: \(verdict.split(whereSeparator: \.isNewline).prefix(3).joined(separator: "; "))); nothing was written "
+                + "to it. Restore it from a backup, or move it aside to start an empty queue"
         }
     }
 }

@@ -19,8 +19,23 @@ public final class QueueStore: JobStore {
         self.path = path
         self.clock = clock
         self.policy = policy
-        db = try SQLiteConnection(path: path)
+        let connection = try SQLiteConnection(path: path)
+        db = connection
+        // Every command and worker opens the queue through here, so a damaged file is refused
+        // before anything writes to it (a write to a damaged b-tree spreads the damage).
+        let verdict = try Self.quickCheck(connection)
+        guard verdict == "ok" else { throw QueueError.malformed(path: path, verdict: verdict) }
         try QueueSchema.migrate(db)
+    }
+
+    /// `PRAGMA quick_check`: "ok", or what is damaged.
+    static func quickCheck(_ connection: SQLiteConnection) throws -> String {
+        do {
+            return try connection.query("PRAGMA quick_check").map { $0.first?.string ?? "" }
+                .joined(separator: "; ")
+        } catch let error as SQLiteError where error.code & 0xFF == 11 || error.code & 0xFF == 26 {
+            return error.message
+        }
     }
 
     /// A queue on a PostgreSQL server shared by workers on many hosts. Without an injected clock,
@@ -465,6 +480,17 @@ public final class QueueStore: JobStore {
     public func job(id: Int64) throws -> QueuedJob? {
         try db.query("SELECT \(JobRow.columns) FROM jobs WHERE id = ?", [.integer(id)]).first.map(
             JobRow.decode)
+    }
+
+    public func unrenewedLeaseCount() throws -> Int {
+        let monotonic = clock.monotonic(), boot = clock.bootID
+        // A live owner renews every heartbeat, keeping its lease at least this far ahead.
+        let renewedHorizon = monotonic + policy.leaseSeconds - 2 * policy.heartbeatSeconds
+        let running = try db.query("SELECT lease_expires, lease_boot FROM jobs WHERE state = 'running'")
+        return running.filter { row in
+            let onThisTimeline = db.dialect == .postgres || row[1].string == boot
+            return !onThisTimeline || (row[0].double ?? 0) < renewedHorizon
+        }.count
     }
 
     public func jobs(states: [JobState]?) throws -> [QueuedJob] {

@@ -66,7 +66,7 @@ public struct EnqueueRequest: Sendable, Equatable {
 }
 
 /// One row of the queue as `kiln status` shows it.
-public struct QueuedJob: Sendable, Equatable {
+public struct QueuedJob: Sendable, Equatable, Codable {
     public var id: Int64
     public var state: JobState
     public var name: String

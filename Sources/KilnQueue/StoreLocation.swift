@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Where the embedded queue lives: `$KILN_QUEUE`/`--queue sqlite:PATH`, else
 /// `$XDG_STATE_HOME/kiln/queue.sqlite3` (default `~/.local/state/kiln/queue.sqlite3`).
 public enum StoreLocation {
@@ -17,7 +21,8 @@ public enum StoreLocation {
     /// Creates the database's directory and refuses network file systems, where SQLite's locks
     /// (and so the queue's guarantees) do not hold.
     static func check(databasePath path: String) throws {
-        let directory = (path as NSString).deletingLastPathComponent
+        // NSString's path methods trap on some short relative paths on Linux; URL's do not.
+        let directory = path.contains("/") ? URL(fileURLWithPath: path).deletingLastPathComponent().path : ""
         do {
             try FileManager.default.createDirectory(
                 atPath: directory.isEmpty ? "." : directory,
@@ -33,10 +38,24 @@ public enum StoreLocation {
         {
             throw QueueError.networkFilesystem(path: path, kind: kind)
         }
+        if let kind = nonRegularKind(path) {
+            throw QueueError.unusableLocation(path: path, reason: "is \(kind), not a queue database file")
+        }
     }
 }
 
 extension StoreLocation {
+    /// SQLite would open a FIFO and block, or fail with a message that does not say why.
+    static func nonRegularKind(_ path: String) -> String? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: return nil
+        case S_IFDIR: return "a directory"
+        default: return "a FIFO, device or socket"
+        }
+    }
+
     static let networkTypes = [
         "nfs", "nfs4", "cifs", "smb3", "smbfs", "9p", "ncpfs", "afs", "ceph", "glusterfs", "lustre",
         "fuse.sshfs", "fuse.glusterfs", "fuse.s3fs", "fuse.rclone",

@@ -39,13 +39,19 @@ public struct Affine2D: Sendable, Hashable {
 
     public var determinant: Double { a * d - b * c }
 
-    /// nil when the map collapses the plane (zero scale): such a layer covers nothing.
+    /// nil when the map collapses the plane (zero scale), or when it or its inverse is not
+    /// finite (numbers that overflowed): such a layer covers nothing.
     public var inverted: Affine2D? {
         let det = determinant
-        guard abs(det) > 1e-12, det.isFinite else { return nil }
-        return Affine2D(
+        guard abs(det) > 1e-12, det.isFinite, isFinite else { return nil }
+        let inverse = Affine2D(
             a: d / det, b: -b / det, c: -c / det, d: a / det,
             tx: (c * ty - d * tx) / det, ty: (b * tx - a * ty) / det)
+        return inverse.isFinite ? inverse : nil
+    }
+
+    public var isFinite: Bool {
+        a.isFinite && b.isFinite && c.isFinite && d.isFinite && tx.isFinite && ty.isFinite
     }
 
     public func apply(_ p: SIMD2<Double>) -> SIMD2<Double> {
@@ -72,10 +78,11 @@ public struct Affine2D: Sendable, Hashable {
         ofSize size: SIMD2<Double>, offset: SIMD2<Double> = .zero, frameWidth: Int, frameHeight: Int
     ) -> (rows: Range<Int>, columns: Range<Int>)? {
         let box = bounds(ofSize: size, offset: offset)
-        let x0 = max(0, Int((box.min.x - 1).rounded(.down))),
-            x1 = min(frameWidth, Int((box.max.x + 1).rounded(.up)))
-        let y0 = max(0, Int((box.min.y - 1).rounded(.down))),
-            y1 = min(frameHeight, Int((box.max.y + 1).rounded(.up)))
+        // A box that is NaN anywhere converts to an empty range: nothing is drawn.
+        let x0 = max(0, SaturatingConversion.int(box.min.x - 1, .down)),
+            x1 = min(frameWidth, SaturatingConversion.int(box.max.x + 1, .up))
+        let y0 = max(0, SaturatingConversion.int(box.min.y - 1, .down)),
+            y1 = min(frameHeight, SaturatingConversion.int(box.max.y + 1, .up))
         guard x0 < x1, y0 < y1 else { return nil }
         return (y0..<y1, x0..<x1)
     }

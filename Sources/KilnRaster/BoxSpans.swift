@@ -24,8 +24,8 @@ struct BoxSpans {
             return limit.lowerBound..<limit.lowerBound
         }
         // Pixel x has its centre at x + 0.5.
-        let first = lo.isFinite ? Int(max(min((lo - 0.5).rounded(.up), 1e9), -1e9)) : limit.lowerBound
-        let last = hi.isFinite ? Int(max(min((hi - 0.5).rounded(.down), 1e9), -1e9)) : limit.upperBound - 1
+        let first = SaturatingConversion.int(lo - 0.5, .up, nan: limit.lowerBound)
+        let last = SaturatingConversion.int(hi - 0.5, .down, nan: limit.upperBound - 1)
         let lower = max(first, limit.lowerBound), upper = min(last + 1, limit.upperBound)
         return lower < upper ? lower..<upper : limit.lowerBound..<limit.lowerBound
     }

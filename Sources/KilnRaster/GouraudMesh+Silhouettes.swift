@@ -23,8 +23,8 @@ extension GouraudMesh {
 
     /// Pixel rows a segment can touch: its y extent widened by one pixel.
     func rowSpan(_ s: Segment, frameHeight: Int) -> ClosedRange<Int>? {
-        let first = max(0, Int((min(s.a.y, s.b.y) - 1).rounded(.down)))
-        let last = min(frameHeight - 1, Int((max(s.a.y, s.b.y) + 1).rounded(.up)))
+        let first = max(0, SaturatingConversion.int(min(s.a.y, s.b.y) - 1, .down, nan: frameHeight))
+        let last = min(frameHeight - 1, SaturatingConversion.int(max(s.a.y, s.b.y) + 1, .up, nan: -1))
         return first <= last ? first...last : nil
     }
 
@@ -63,10 +63,15 @@ extension GouraudMesh {
             withUnsafeTemporaryAllocation(of: Int32.self, capacity: max(1, triangles.count)) { candidates in
                 for k in lo..<hi {
                     let s = silhouettes[Int(silhouetteBinItems[k])]
-                    let x0 = max(columns.lowerBound, Int((min(s.a.x, s.b.x) - 1).rounded(.down)))
-                    let x1 = min(columns.upperBound - 1, Int((max(s.a.x, s.b.x) + 1).rounded(.up)))
-                    let y0 = max(firstRow, Int((min(s.a.y, s.b.y) - 1).rounded(.down)))
-                    let y1 = min(firstRow + rows - 1, Int((max(s.a.y, s.b.y) + 1).rounded(.up)))
+                    // A NaN end gives an empty rectangle (its low side past the high one).
+                    let x0 = max(
+                        columns.lowerBound, SaturatingConversion.int(min(s.a.x, s.b.x) - 1, .down, nan: .max))
+                    let x1 = min(
+                        columns.upperBound - 1,
+                        SaturatingConversion.int(max(s.a.x, s.b.x) + 1, .up, nan: .min))
+                    let y0 = max(firstRow, SaturatingConversion.int(min(s.a.y, s.b.y) - 1, .down, nan: .max))
+                    let y1 = min(
+                        firstRow + rows - 1, SaturatingConversion.int(max(s.a.y, s.b.y) + 1, .up, nan: .min))
                     guard x0 <= x1 && y0 <= y1 else { continue }
                     // Triangles that can reach the segment's neighbourhood, in paint order.
                     var count = 0

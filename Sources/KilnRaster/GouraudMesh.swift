@@ -90,8 +90,8 @@ public struct GouraudMesh: Sendable {
             let (lo, hi) = yRange[t]
             // Every pixel row the triangle touches, not only those whose centre it covers:
             // silhouette subsamples need the triangles that cover any part of a row.
-            let first = max(0, Int(lo.rounded(.down)))
-            let last = min(frameHeight - 1, Int(hi.rounded(.up)))
+            let first = max(0, SaturatingConversion.int(lo, .down, nan: frameHeight))
+            let last = min(frameHeight - 1, SaturatingConversion.int(hi, .up, nan: -1))
             guard first <= last else { return nil }
             return (first / bandHeight)...(last / bandHeight)
         }
@@ -142,13 +142,10 @@ public struct GouraudMesh: Sendable {
     private func paintTriangle(
         _ outline: Outline, _ plane: Plane, band: PlanarBand, firstRow: Int, rows: Int, columns: Range<Int>
     ) {
-        let low = Float(columns.lowerBound), high = Float(columns.upperBound)
         // Rows whose centre lies in [top, bottom): the long edge bounds one side of every span,
         // the upper or the lower short edge the other.
-        let startRow = max(
-            0, Int(min(max(outline.long.y0 - 0.5 - Float(firstRow), -1), Float(rows)).rounded(.up)))
-        let endRow = min(
-            rows, Int(min(max(outline.long.y1 - 0.5 - Float(firstRow), 0), Float(rows)).rounded(.up)))
+        let startRow = SaturatingConversion.int(outline.long.y0 - 0.5 - Float(firstRow), .up, in: 0...rows)
+        let endRow = SaturatingConversion.int(outline.long.y1 - 0.5 - Float(firstRow), .up, in: 0...rows)
         var row = startRow
         while row < endRow {
             let yc = Float(firstRow &+ row) + 0.5
@@ -159,11 +156,10 @@ public struct GouraudMesh: Sendable {
             let short = yc < outline.lower.y0 ? outline.upper : outline.lower
             let a = outline.long.x(at: yc), b = short.x(at: yc)
             let xl = min(a, b), xr = max(a, b)
-            // Pixel i is covered when its centre i+0.5 lies in [xl, xr). Clamped in float first so
-            // the conversions cannot trap.
+            // Pixel i is covered when its centre i+0.5 lies in [xl, xr).
             // Limiting to `columns` only drops pixels; values come from absolute positions.
-            let first = Int(min(max(xl - 0.5, low), high).rounded(.up))
-            let end = Int(min(max(xr - 0.5, low), high).rounded(.up))
+            let first = SaturatingConversion.int(xl - 0.5, .up, in: columns.lowerBound...columns.upperBound)
+            let end = SaturatingConversion.int(xr - 0.5, .up, in: columns.lowerBound...columns.upperBound)
             if first < end { fillSpan(plane: plane, band: band, row: row, y: yc, from: first, to: end) }
             row &+= 1
         }

@@ -104,7 +104,8 @@ public struct ImagePainter: Sendable {
     public static func levelChoice(shrink: Double, levelCount: Int) -> (level: Int, nextWeight: Float) {
         guard shrink > 1 else { return (0, 0) }
         var lod = 0.0
-        var s = shrink
+        // Past 2^60 every level is the last one; an infinite shrink would never leave the loop.
+        var s = min(shrink, 0x1p60)
         // log2 without Foundation: whole octaves, then a linear blend inside the octave, which
         // is monotonic and continuous in the shrink (all that matters for the blend weight).
         while s >= 2 {
@@ -112,7 +113,7 @@ public struct ImagePainter: Sendable {
             lod += 1
         }
         lod += s - 1
-        let level = min(Int(lod), levelCount - 1)
+        let level = SaturatingConversion.int(lod, in: 0...(levelCount - 1))
         var weight = level + 1 < levelCount ? Float(lod - Double(level)) : 0
         // A blend below one part in 512 cannot change an 8-bit result; skipping it halves the
         // cost of the common case, a shrink of 1 give or take rounding.
@@ -518,10 +519,11 @@ func wholeNumberToInt(_ v: SIMD8<Float>) -> SIMD8<Int32> {
 }
 
 // Lane-wise clamps as compare-and-select: the standard library's `clamped` on SIMD vectors is a
-// generic call per vector.
+// generic call per vector. NaN lanes become `lo` (every comparison with NaN is false), so a
+// clamped coordinate is always a valid texel index.
 @inline(__always)
 func between(_ v: SIMD8<Float>, _ lo: Float, _ hi: Float) -> SIMD8<Float> {
-    v.replacing(with: lo, where: v .< lo).replacing(with: hi, where: v .> hi)
+    v.replacing(with: lo, where: .!(v .>= lo)).replacing(with: hi, where: v .> hi)
 }
 
 @inline(__always)

@@ -275,7 +275,7 @@ public struct GradientMap: Sendable {
     /// The gradient's straight colour at luminance `l` (linear between table entries).
     public func mapped(_ l: Float) -> SIMD4<Float> {
         let position = min(max(l, 0), 1) * 256
-        let i = min(Int(position), 255)
+        let i = SaturatingConversion.int(position, in: 0...255)
         let f = position - Float(i)
         return table[i] + (table[i + 1] - table[i]) * f
     }

@@ -99,6 +99,12 @@ public struct BackgroundWarpEffect: PixelStageEffect {
             let g = generateTable.decode(generate, path: path.key("generate"), context: context)
             guard context.diagnostics.count == before else { return nil }
             let size = g.integer("size"), cells = g.integer("cells"), octaves = g.integer("octaves")
+            if let problem = context.limits.violation(
+                .noisePixels, size * size, "the generated noise's size in pixels (\(size)×\(size))")
+            {
+                context.error(problem, at: generate, path: path.key("generate").key("size"))
+                return nil
+            }
             // Detail finer than two texels per cell would alias instead of adding smoothness.
             guard cells << (octaves - 1) <= size / 2 else {
                 context.error(
@@ -129,6 +135,12 @@ public struct BackgroundWarpEffect: PixelStageEffect {
         }
         do {
             let size = try decoder.imageSize(at: url)
+            if let problem = context.limits.violation(
+                .noisePixels, size.x * size.y, "the noise image's size in pixels (\(size.x)×\(size.y))")
+            {
+                context.error(problem, at: node, path: path)
+                return nil
+            }
             guard size.x <= 4096 && size.y <= 4096 else {
                 context.error(
                     "noise image is \(size.x)×\(size.y); at most 4096×4096 is allowed", at: node, path: path)

@@ -36,7 +36,7 @@ public struct GradientMapEffect: PixelStageEffect {
         return .gradientMap(
             GradientMap(amount: Float(amount)) { position in
                 let scaled = position * Double(stops.count - 1)
-                let i = min(Int(scaled), stops.count - 2)
+                let i = SaturatingConversion.int(scaled, in: 0...(stops.count - 2))
                 let f = scaled - Double(i)
                 let a = stops[i], b = stops[i + 1]
                 return SIMD4(

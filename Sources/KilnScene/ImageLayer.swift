@@ -59,6 +59,14 @@ public struct ImageLayer: LayerRendering {
         }
         do {
             let natural = try decoder.imageSize(at: url)
+            // From the header, before a decoder allocates the pixels.
+            if let problem = context.limits.violation(
+                .imagePixels, natural.x * natural.y,
+                "the size in pixels of \(url.lastPathComponent) (\(natural.x)×\(natural.y))")
+            {
+                context.error(problem, at: pathNode, path: path)
+                return nil
+            }
             let naturalSize = SIMD2(Double(natural.x), Double(natural.y))
             let fit = Fit(rawValue: params.string("fit")) ?? .fill
             let size = params.isPresent("size") ? params.point("size") : nil

@@ -216,7 +216,7 @@ struct MeshGrid {
     func tessellate(
         into mesh: inout GouraudMesh, smoothColors: Bool, targetEdge: Double, frame: SIMD2<Double>
     ) {
-        func count(_ length: Double) -> Int { min(64, max(2, Int((length / targetEdge).rounded(.up)))) }
+        func count(_ length: Double) -> Int { SaturatingConversion.int(length / targetEdge, .up, in: 2...64) }
         func distance(_ a: Int, _ b: Int) -> Double {
             let d = positions[a] - positions[b]
             return (d * d).sum().squareRoot()

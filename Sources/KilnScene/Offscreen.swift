@@ -273,6 +273,26 @@ final class OffscreenImages: @unchecked Sendable {
         blurWorkspace = BlurWorkspace(workers: threads)
     }
 
+    /// The bytes these buffers will hold once `offscreens` have rendered into them: each image
+    /// and packed copy grows to the largest asked of it and is kept, so this is what the frame
+    /// costs, counted before anything is allocated.
+    func bytesHeld(after offscreens: [Offscreen], canvas: Canvas) -> Double {
+        var total = 0.0
+        for (index, offscreen) in offscreens.enumerated() {
+            let rows = Double(max(offscreen.extent.rows.count, 1))
+            let width = Double(offscreen.imageWidth(canvas: canvas))
+            let held = index < images.count ? images[index] : nil
+            let imageRows = max(rows, Double(held?.capacityRows ?? 0))
+            let imageWidth = max(width, Double(held?.width ?? 0))
+            // Four Float32 planes, each row padded by 8 to 16 floats.
+            total += 16 * (imageWidth + 16) * imageRows
+            if offscreen.needsTexels {
+                total += 16 * Double(offscreen.extent.columns.count + 3) * (rows + 3)
+            }
+        }
+        return total
+    }
+
     /// The `index`-th packed copy of this frame.
     func texels(_ index: Int) -> PackedTexels {
         while packed.count <= index { packed.append(PackedTexels()) }
@@ -318,14 +338,21 @@ extension LayerStack {
             scratch: (0..<max(threads, 1)).map { _ in OffscreenScratch(canvas: canvas) })
     }
 
+    /// The offscreens of this frame, innermost first.
+    var offscreens: [Offscreen] {
+        var list: [Offscreen] = []
+        collectOffscreens(into: &list)
+        return list
+    }
+
     /// Returns how many offscreens took the result kept in `images` instead of rendering.
     @discardableResult
     func renderOffscreens(
-        canvas: Canvas, threads: Int, images: OffscreenImages, scratch: [OffscreenScratch]
+        canvas: Canvas, threads: Int, images: OffscreenImages, scratch: [OffscreenScratch],
+        offscreens: [Offscreen]? = nil
     ) -> Int {
         var taken = 0
-        var offscreens: [Offscreen] = []
-        collectOffscreens(into: &offscreens)
+        let offscreens = offscreens ?? self.offscreens
         for (index, offscreen) in offscreens.enumerated() {
             let image = images.image(
                 index, width: offscreen.imageWidth(canvas: canvas), rows: offscreen.extent.rows.count)

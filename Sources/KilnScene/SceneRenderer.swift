@@ -24,7 +24,12 @@ public final class SceneRenderer: @unchecked Sendable {
         }
     }
 
-    public init(layers: [LayerNode], canvas: Canvas, threads: Int) {
+    /// The offscreens and offscreen memory a frame may use (`ResourceLimits`).
+    public let limits: ResourceLimits
+
+    public init(layers: [LayerNode], canvas: Canvas, threads: Int, limits: ResourceLimits = ResourceLimits())
+    {
+        self.limits = limits
         self.canvas = canvas
         self.threads = max(1, threads)
         self.layers = layers
@@ -45,8 +50,14 @@ public final class SceneRenderer: @unchecked Sendable {
         } else {
             prepared = prepare(at: time)
         }
+        let offscreens = prepared.offscreens
+        if let problem = overBudget(offscreens) {
+            refusal = "at \(ResourceLimits.text(time)) s: \(problem)"
+            return
+        }
         offscreensKept = prepared.renderOffscreens(
-            canvas: canvas, threads: threads, images: offscreenImages, scratch: offscreenScratch)
+            canvas: canvas, threads: threads, images: offscreenImages, scratch: offscreenScratch,
+            offscreens: offscreens)
         let scheduler = BandScheduler(height: canvas.height, bandHeight: canvas.bandHeight, threads: threads)
         let workers = self.workers
         var leading: (@Sendable () -> Void)?
@@ -63,6 +74,23 @@ public final class SceneRenderer: @unchecked Sendable {
                 band: scratch.accumulator, firstRow: firstRow, rows: rows, yuv: yuv, rgba: rgba,
                 scratch: scratch.quantizer)
         }
+    }
+
+    /// Why the last `render` drew nothing, if it did not: its offscreens would have passed a
+    /// limit (checked before allocating any of them). Every later render is refused too.
+    public private(set) var refusal: String?
+
+    private func overBudget(_ offscreens: [Offscreen]) -> String? {
+        if let refusal { return refusal }
+        if let problem = limits.violation(
+            .offscreens, offscreens.count, "the number of offscreen layers in this frame")
+        {
+            return problem
+        }
+        let megabytes = offscreenImages.bytesHeld(after: offscreens, canvas: canvas) / (1024 * 1024)
+        return limits.violation(
+            .offscreenMegabytes, megabytes.rounded(.up),
+            "the memory this frame's offscreen images need, in MiB")
     }
 
     private func prepare(at time: Double) -> LayerStack {

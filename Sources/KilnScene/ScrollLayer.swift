@@ -203,7 +203,10 @@ public struct ScrollLayer: LayerContent {
             switch paging {
             // Pages past the one that reaches the end of the content would not move it.
             case .items: (starts.firstIndex { $0 >= maxOffset - 0.5 } ?? max(starts.count - 1, 0)) + 1
-            case .viewport: viewportLength > 0 ? Int((maxOffset / viewportLength).rounded(.up)) + 1 : 1
+            case .viewport:
+                viewportLength > 0
+                    ? SaturatingConversion.int(
+                        maxOffset / viewportLength, .up, in: 0...SaturatingConversion.limit) + 1 : 1
             }
         let position: Double
         if advanceEvery > 0 {
@@ -220,7 +223,7 @@ public struct ScrollLayer: LayerContent {
         case .items:
             guard !starts.isEmpty else { return 0 }
             let clampedPage = min(max(position, 0), Double(starts.count - 1))
-            let index = min(Int(clampedPage), starts.count - 1)
+            let index = SaturatingConversion.int(clampedPage, in: 0...(starts.count - 1))
             let next = min(index + 1, starts.count - 1)
             unclamped = starts[index] + (starts[next] - starts[index]) * (clampedPage - Double(index))
         }
@@ -230,7 +233,7 @@ public struct ScrollLayer: LayerContent {
     /// The page under automatic advance: one step every `advanceEvery` seconds, each following
     /// the advance curve from the previous page to the next.
     func advancedPage(at time: Double, pageCount: Int) -> Double {
-        let steps = Int((time / advanceEvery).rounded(.down))
+        let steps = SaturatingConversion.int(time / advanceEvery, .down)
         guard steps > 0 else { return 0 }
         func page(after count: Int) -> Double {
             Double(loops ? count % pageCount : min(count, pageCount - 1))

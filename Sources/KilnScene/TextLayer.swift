@@ -99,6 +99,10 @@ public struct TextLayer: LayerRendering {
             italic: p.boolean("italic"))
         let size = p.number("size").value(at: 0)
         let width = p.number("width").value(at: 0), lineHeight = p.number("lineHeight").value(at: 0)
+        if let problem = TextLimits.problem(text: p.string("text"), limits: context.limits) {
+            context.error(problem, at: p.node("text"), path: p.path("text"))
+            return nil
+        }
         do {
             let library = try FontLibrary.shared()
             let layout = try TextLayout(
@@ -107,7 +111,11 @@ public struct TextLayer: LayerRendering {
                 maxWidth: width > 0 ? width : nil,
                 alignment: TextLayout.Alignment(rawValue: p.string("alignment")) ?? .leading, library: library
             )
-            let margin = Int((size * 0.5).rounded(.up))
+            let margin = SaturatingConversion.int(size * 0.5, .up)
+            if let problem = TextLimits.problem(layout: layout, margin: margin, limits: context.limits) {
+                context.error(problem, at: p.node("text"), path: p.path("text"))
+                return nil
+            }
             var reveal: Reveal?
             if let node = p.node("reveal") {
                 let before = context.diagnostics.count

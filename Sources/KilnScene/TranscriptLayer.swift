@@ -62,10 +62,18 @@ public struct TranscriptLayer: LayerRendering {
         guard let url = p.asset("path") else { return nil }
         let transcript: Transcript
         do {
-            transcript = try TranscriptParser.load(file: url.path)
+            transcript = try TranscriptParser.load(file: url.path, limits: context.limits)
         } catch {
             context.error("\(error)", at: p.node("path"), path: p.path("path"))
             return nil
+        }
+        for line in transcript.lines {
+            if let problem = TextLimits.problem(text: line.text, limits: context.limits) {
+                context.error(
+                    "\(url.lastPathComponent), the line at \(ResourceLimits.text(line.start)) s: \(problem)",
+                    at: p.node("path"), path: p.path("path"))
+                return nil
+            }
         }
         let width = p.number("width").value(at: 0), size = p.number("fontSize").value(at: 0)
         let family = p.string("font")
@@ -105,7 +113,8 @@ public struct TranscriptLayer: LayerRendering {
                     dampingFraction: p.number("scrollDamping").value(at: 0)),
                 timestampOpacity: p.number("timestampOpacity").value(at: 0), tops: tops, heights: heights,
                 pictures: LinePictures(
-                    regular: regular, bold: bold, stamps: stamps, margin: Int((size * 0.5).rounded(.up)),
+                    regular: regular, bold: bold, stamps: stamps,
+                    margin: SaturatingConversion.int(size * 0.5, .up),
                     fadedBlur: p.number("otherBlur").value(at: 0)))
         } catch {
             context.error("\(error)", at: p.node("font"), path: p.path("font"))
@@ -115,7 +124,7 @@ public struct TranscriptLayer: LayerRendering {
 
     /// `m:ss` (or `h:mm:ss` from an hour on) of a line's start.
     static func stamp(_ seconds: Double) -> String {
-        let total = Int(max(seconds, 0))
+        let total = SaturatingConversion.int(seconds, in: 0...SaturatingConversion.limit)
         let (h, m, s) = (total / 3600, total / 60 % 60, total % 60)
         let two = { (v: Int) in v < 10 ? "0\(v)" : "\(v)" }
         return h > 0 ? "\(h):\(two(m)):\(two(s))" : "\(m):\(two(s))"

@@ -15,45 +15,64 @@ public struct TextImage: Sendable {
     public let box: SIMD2<Double>
 
     /// Draws `glyphs` (all of the layout's when nil) of `layout`.
+    ///
+    /// Only the rectangle the glyphs' bitmaps cover is allocated, never the whole box: a text of
+    /// many empty lines, or one glyph of a reveal, costs its ink, not its layout's area.
     public init(_ layout: TextLayout, margin: Int, glyphs subset: [TextLayout.Glyph]? = nil) {
         self.margin = margin
         box = layout.size
-        let width = max(1, Int(layout.size.x.rounded(.up)) + 2 * margin)
-        let height = max(1, Int(layout.size.y.rounded(.up)) + 2 * margin)
-        var mono = [Float](repeating: 0, count: width * height)
-        var rgba = [Float](repeating: 0, count: width * height * 4)
-        var hasMono = false, hasColour = false
+        let width = max(1, SaturatingConversion.int(layout.size.x, .up) + 2 * margin)
+        let height = max(1, SaturatingConversion.int(layout.size.y, .up) + 2 * margin)
+        let frame = Region(lo: .zero, hi: SIMD2(width, height))
+        var placed: [(bitmap: GlyphBitmap, pen: SIMD2<Double>, rect: Region)] = []
+        var ink = Region(lo: SIMD2(width, height), hi: .zero)
         for glyph in subset ?? layout.glyphs {
             let x = glyph.position.x + Double(margin), y = glyph.position.y + Double(margin)
             // Quarter-pixel phase of the pen: the bitmap is rasterized at that phase and placed
             // on whole pixels.
             let whole = x.rounded(.down)
-            let phase = min(3, Int(((x - whole) * 4).rounded(.down)))
+            let phase = SaturatingConversion.int((x - whole) * 4, .down, in: 0...3)
             let bitmap = glyph.face.bitmap(glyph: glyph.glyph, phase: phase)
             guard bitmap.width > 0 else { continue }
+            let rect = Self.rect(of: bitmap, pen: SIMD2(x, y)).clipped(to: frame)
+            guard !rect.isEmpty else { continue }
+            placed.append((bitmap, SIMD2(x, y), rect))
+            ink = ink.union(rect)
+        }
+        guard !ink.isEmpty else {
+            (coverage, colour, offset) = (nil, nil, .zero)
+            return
+        }
+        let size = ink.hi &- ink.lo
+        var mono = [Float](repeating: 0, count: size.x * size.y)
+        var rgba =
+            placed.contains { $0.bitmap.isColor } ? [Float](repeating: 0, count: size.x * size.y * 4) : []
+        var hasMono = false, hasColour = false
+        for (bitmap, pen, rect) in placed {
             if bitmap.isColor {
                 hasColour = true
-                Self.drawScaled(bitmap, at: SIMD2(x, y), into: &rgba, width: width, height: height)
+                Self.drawScaled(bitmap, at: pen, into: &rgba, region: ink)
             } else {
                 hasMono = true
-                let left = Int(whole) + bitmap.left, top = Int(y.rounded()) - bitmap.top
-                for row in 0..<bitmap.height {
-                    let ty = top + row
-                    guard ty >= 0, ty < height else { continue }
-                    for column in 0..<bitmap.width {
-                        let tx = left + column
-                        guard tx >= 0, tx < width else { continue }
-                        let c = Float(bitmap.premultipliedRGBA[(row * bitmap.width + column) * 4 + 3]) / 255
+                let left = SaturatingConversion.int(pen.x, .down) + bitmap.left,
+                    top = SaturatingConversion.int(pen.y, .toNearestOrAwayFromZero) - bitmap.top
+                for ty in rect.lo.y..<rect.hi.y {
+                    let row = ty - top
+                    for tx in rect.lo.x..<rect.hi.x {
+                        let c =
+                            Float(bitmap.premultipliedRGBA[(row * bitmap.width + tx - left) * 4 + 3]) / 255
+                        let i = (ty - ink.lo.y) * size.x + tx - ink.lo.x
                         // Overlapping glyphs combine as coverage does: source-over.
-                        mono[ty * width + tx] = c + mono[ty * width + tx] * (1 - c)
+                        mono[i] = c + mono[i] * (1 - c)
                     }
                 }
             }
         }
         // Cut to the drawn pixels: an element of a reveal (one glyph) is a small picture.
-        var lo = SIMD2(width, height), hi = SIMD2(-1, -1)
-        for y in 0..<height {
-            for x in 0..<width where mono[y * width + x] > 0 || rgba[(y * width + x) * 4 + 3] > 0 {
+        var lo = size, hi = SIMD2(-1, -1)
+        for y in 0..<size.y {
+            for x in 0..<size.x
+            where mono[y * size.x + x] > 0 || (hasColour && rgba[(y * size.x + x) * 4 + 3] > 0) {
                 lo = SIMD2(min(lo.x, x), min(lo.y, y))
                 hi = SIMD2(max(hi.x, x), max(hi.y, y))
             }
@@ -62,10 +81,10 @@ public struct TextImage: Sendable {
             (coverage, colour, offset) = (nil, nil, .zero)
             return
         }
-        offset = lo
+        offset = ink.lo &+ lo
         let cut = hi &- lo &+ 1
-        let corner = lo
-        func source(_ i: Int) -> Int { (corner.y + i / cut.x) * width + corner.x + i % cut.x }
+        let corner = lo, stride = size.x
+        func source(_ i: Int) -> Int { (corner.y + i / cut.x) * stride + corner.x + i % cut.x }
         coverage =
             hasMono
             ? Self.image(width: cut.x, height: cut.y) { i in
@@ -78,6 +97,43 @@ public struct TextImage: Sendable {
                 let j = source(i)
                 return (rgba[4 * j], rgba[4 * j + 1], rgba[4 * j + 2], rgba[4 * j + 3])
             } : nil
+    }
+
+    /// A rectangle of pixels, `hi` exclusive.
+    struct Region {
+        var lo: SIMD2<Int>
+        var hi: SIMD2<Int>
+
+        var isEmpty: Bool { hi.x <= lo.x || hi.y <= lo.y }
+
+        func clipped(to other: Region) -> Region {
+            Region(
+                lo: SIMD2(max(lo.x, other.lo.x), max(lo.y, other.lo.y)),
+                hi: SIMD2(min(hi.x, other.hi.x), min(hi.y, other.hi.y)))
+        }
+
+        func union(_ other: Region) -> Region {
+            if isEmpty { return other }
+            return Region(
+                lo: SIMD2(min(lo.x, other.lo.x), min(lo.y, other.lo.y)),
+                hi: SIMD2(max(hi.x, other.hi.x), max(hi.y, other.hi.y)))
+        }
+    }
+
+    /// The pixels a glyph's bitmap touches with its pen at `pen`.
+    private static func rect(of bitmap: GlyphBitmap, pen: SIMD2<Double>) -> Region {
+        if bitmap.isColor {
+            let s = bitmap.scale
+            let left = pen.x + Double(bitmap.left) * s, top = pen.y - Double(bitmap.top) * s
+            return Region(
+                lo: SIMD2(SaturatingConversion.int(left, .down), SaturatingConversion.int(top, .down)),
+                hi: SIMD2(
+                    SaturatingConversion.int(left + Double(bitmap.width) * s, .up),
+                    SaturatingConversion.int(top + Double(bitmap.height) * s, .up)))
+        }
+        let left = SaturatingConversion.int(pen.x, .down) + bitmap.left,
+            top = SaturatingConversion.int(pen.y, .toNearestOrAwayFromZero) - bitmap.top
+        return Region(lo: SIMD2(left, top), hi: SIMD2(left + bitmap.width, top + bitmap.height))
     }
 
     private init(
@@ -148,13 +204,16 @@ public struct TextImage: Sendable {
     /// A colour bitmap (a strike scaled to the size) drawn box-filtered (each pixel the average of
     /// the texels under it), source-over.
     private static func drawScaled(
-        _ bitmap: GlyphBitmap, at pen: SIMD2<Double>, into rgba: inout [Float], width: Int, height: Int
+        _ bitmap: GlyphBitmap, at pen: SIMD2<Double>, into rgba: inout [Float], region: Region
     ) {
         let s = bitmap.scale
         let left = pen.x + Double(bitmap.left) * s, top = pen.y - Double(bitmap.top) * s
         let right = left + Double(bitmap.width) * s, bottom = top + Double(bitmap.height) * s
-        let x0 = max(0, Int(left.rounded(.down))), x1 = min(width, Int(right.rounded(.up)))
-        let y0 = max(0, Int(top.rounded(.down))), y1 = min(height, Int(bottom.rounded(.up)))
+        let x0 = max(region.lo.x, SaturatingConversion.int(left, .down)),
+            x1 = min(region.hi.x, SaturatingConversion.int(right, .up))
+        let y0 = max(region.lo.y, SaturatingConversion.int(top, .down)),
+            y1 = min(region.hi.y, SaturatingConversion.int(bottom, .up))
+        let width = region.hi.x - region.lo.x
         guard x0 < x1, y0 < y1 else { return }
         // Averaging rather than sampling keeps a 109-pixel strike from aliasing at text sizes.
         for ty in y0..<y1 {
@@ -162,10 +221,16 @@ public struct TextImage: Sendable {
                 let u0 = (Double(tx) - left) / s, u1 = (Double(tx + 1) - left) / s
                 let v0 = (Double(ty) - top) / s, v1 = (Double(ty + 1) - top) / s
                 var sum = SIMD4<Double>.zero
-                for v in max(0, Int(v0.rounded(.down)))..<min(bitmap.height, Int(v1.rounded(.up))) {
+                for v in max(
+                    0, SaturatingConversion.int(v0, .down))..<min(
+                        bitmap.height, SaturatingConversion.int(v1, .up))
+                {
                     let hv = min(v1, Double(v + 1)) - max(v0, Double(v))
                     guard hv > 0 else { continue }
-                    for u in max(0, Int(u0.rounded(.down)))..<min(bitmap.width, Int(u1.rounded(.up))) {
+                    for u in max(
+                        0, SaturatingConversion.int(u0, .down))..<min(
+                            bitmap.width, SaturatingConversion.int(u1, .up))
+                    {
                         let hu = min(u1, Double(u + 1)) - max(u0, Double(u))
                         guard hu > 0 else { continue }
                         let i = (v * bitmap.width + u) * 4
@@ -179,7 +244,7 @@ public struct TextImage: Sendable {
                 let area = (u1 - u0) * (v1 - v0)
                 guard area > 0 else { continue }
                 let c = SIMD4<Float>(sum / area / 255)
-                let o = (ty * width + tx) * 4
+                let o = ((ty - region.lo.y) * width + tx - region.lo.x) * 4
                 let remain = 1 - c.w
                 for k in 0..<4 { rgba[o + k] = c[k] + rgba[o + k] * remain }
             }

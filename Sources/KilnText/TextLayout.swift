@@ -135,20 +135,24 @@ public struct TextLayout: Sendable {
             case .trailing: x = boxWidth - line.width
             }
             let left = x
+            // Each run's glyphs are gathered in one array and the run made once: rebuilding a
+            // run per glyph would cost the square of the line's length.
             var runs: [Run] = []
+            var runGlyphs: [Glyph] = []
             for k in line.range {
                 let item = shaped[k]
-                let glyph = Glyph(
-                    face: item.face, glyph: item.glyph.glyph,
-                    position: SIMD2(x + item.glyph.offset.x, baseline + item.glyph.offset.y),
-                    cluster: item.cluster)
-                if let last = runs.last, last.face === item.face {
-                    runs[runs.count - 1] = Run(face: last.face, glyphs: last.glyphs + [glyph])
-                } else {
-                    runs.append(Run(face: item.face, glyphs: [glyph]))
+                if let face = runGlyphs.first?.face, face !== item.face {
+                    runs.append(Run(face: face, glyphs: runGlyphs))
+                    runGlyphs.removeAll(keepingCapacity: true)
                 }
+                runGlyphs.append(
+                    Glyph(
+                        face: item.face, glyph: item.glyph.glyph,
+                        position: SIMD2(x + item.glyph.offset.x, baseline + item.glyph.offset.y),
+                        cluster: item.cluster))
                 x += item.glyph.advance
             }
+            if let face = runGlyphs.first?.face { runs.append(Run(face: face, glyphs: runGlyphs)) }
             // The text the line covers runs to where the next line starts (its trailing spaces
             // and line break included).
             let first = lineRanges[index].isEmpty ? bytes.count : shaped[lineRanges[index].lowerBound].cluster

@@ -3,6 +3,29 @@ import KilnExport
 import KilnModel
 import KilnQueue
 
+/// The roots a queued job is confined to: those configured, else the job file's own directory
+/// tree for both reading and writing; and the files no output may replace (the queue).
+public struct JobRoots: Sendable, Codable {
+    public var assetRoots: [String] = []
+    public var outputRoots: [String] = []
+    public var protectedFiles: [ProtectedFile] = []
+
+    public init(assetRoots: [String] = [], outputRoots: [String] = [], protectedFiles: [ProtectedFile] = []) {
+        self.assetRoots = assetRoots
+        self.outputRoots = outputRoots
+        self.protectedFiles = protectedFiles
+    }
+
+    public func rules(jobDirectory: String) -> PathRules {
+        var rules = PathRules(
+            assetRoots: assetRoots.isEmpty ? [jobDirectory] : assetRoots,
+            outputRoots: outputRoots.isEmpty ? [jobDirectory] : outputRoots,
+            protectedFiles: protectedFiles)
+        rules.longestOutputName = SegmentedExport.longestOutputName
+        return rules
+    }
+}
+
 /// Turns job files (and batch rows) into queue requests, validating each exactly as a render
 /// would: any problem anywhere means nothing is inserted.
 public enum JobSubmission {
@@ -19,6 +42,10 @@ public enum JobSubmission {
         public var timeZone = TimeZone.current
         /// How each job is split into segment tasks (long jobs are split by default).
         public var segments = SegmentPlan.Request.automatic
+        /// The sizes each job may ask for.
+        public var limits = ResourceLimits()
+        /// Where jobs may read and write (`JobRoots`).
+        public var roots = JobRoots()
 
         public init() {}
     }
@@ -47,7 +74,7 @@ public enum JobSubmission {
         for file in jobFiles {
             let bytes: [UInt8]
             do {
-                bytes = try JobLoader.readBytes(file: file)
+                bytes = try JobLoader.readBytes(file: file, limits: options.limits)
             } catch {
                 messages.append("\(error)")
                 missingOnly = missingOnly && error.exitCode == 66
@@ -65,7 +92,9 @@ public enum JobSubmission {
                 do {
                     let job = try JobFiles.decode(
                         bytes: bytes, file: file, baseDirectory: directory,
-                        options: JobLoadOptions(variables: variables, outputTemplate: template))
+                        options: JobLoadOptions(
+                            variables: variables, outputTemplate: template, limits: options.limits,
+                            pathRules: options.roots.rules(jobDirectory: directory.path)))
                     var request =
                         EnqueueRequest(
                             name: url.deletingPathExtension().lastPathComponent, jobFile: url.path,

@@ -4,6 +4,10 @@ import KilnModel
 import KilnQueue
 import Synchronization
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// How long a worker runs.
 public enum WorkerMode: Sendable {
     /// Until stopped by a signal, polling for due jobs.
@@ -38,6 +42,19 @@ public final class QueueWorker: Sendable {
         public var name: String?
         /// Appends every rendered frame's digest to this file (`FrameHashLog`).
         public var frameHashes: String?
+        /// The `kiln` executable that renders each attempt in a process of its own
+        /// (`kiln __render-attempt`); by default this process's own, which must then be `kiln`.
+        public var renderExecutable = "/proc/self/exe"
+        /// An attempt whose render process reports no progress for this long is killed and
+        /// charged as stalled.
+        public var stallSeconds = 600.0
+        /// How long a render process told to stop (a cancel, a lost lease, a stop signal) may
+        /// take before it is killed.
+        public var stopGraceSeconds = 10.0
+        /// The sizes each job may ask for; a job over one fails with the limit's name.
+        public var limits = ResourceLimits()
+        /// Where jobs may read and write; a job outside is discarded before any work.
+        public var roots = JobRoots()
 
         public init() {}
     }
@@ -67,6 +84,8 @@ public final class QueueWorker: Sendable {
     /// only when the queue itself cannot be opened.
     public func run() throws -> WorkerSummary {
         _ = try openStore()  // fail fast on a bad queue location, before any thread starts
+        // A render process that died leaves a closed pipe; writing to it must fail, not kill the worker.
+        signal(SIGPIPE, SIG_IGN)
         let slots = options.mode == .once ? 1 : max(1, options.concurrency)
         let threads =
             options.threadsPerJob ?? max(1, ProcessInfo.processInfo.activeProcessorCount / slots)
@@ -103,7 +122,9 @@ public final class QueueWorker: Sendable {
             do {
                 if runsScheduler && now >= nextTick {
                     do {
-                        _ = try connection.run { try Scheduler(store: $0, log: log).tick() }
+                        _ = try connection.run {
+                            try Scheduler(store: $0, roots: options.roots, log: log).tick()
+                        }
                     } catch {
                         log("scheduler: \(error)")
                     }
@@ -124,7 +145,11 @@ public final class QueueWorker: Sendable {
                 continue
             }
             guard let claim else {
-                if options.mode != .forever { return }
+                if options.mode == .once { return }
+                if options.mode == .drain {
+                    guard try mayStillReclaim(connection) else { return }
+                    nextReap = 0
+                }
                 Thread.sleep(forTimeInterval: options.pollSeconds)
                 continue
             }
@@ -133,15 +158,21 @@ public final class QueueWorker: Sendable {
         }
     }
 
-    /// What a finished attempt made.
-    struct Rendered {
-        var output: String
-        var frames: Int
-        var seconds: Double
+    /// Whether a worker with nothing due should wait rather than call the queue drained: a job
+    /// reclaimed just now can be claimed at once, and a running job whose lease is no longer
+    /// renewed (its worker died where this one cannot see, another host or container) will be
+    /// reclaimable once the lease expires.
+    private func mayStillReclaim(_ connection: StoreConnection) throws -> Bool {
+        let reaped = try connection.run { try $0.reap() }
+        if reaped > 0 {
+            log("reclaimed \(reaped) job(s) whose worker stopped")
+            return true
+        }
+        return try connection.run { try $0.unrenewedLeaseCount() } > 0
     }
 
-    /// One attempt: render (a whole job, one segment of a split job, or a split job's assembly),
-    /// then record the outcome with the claim's fencing token.
+    /// One attempt, rendered in a process of its own (`AttemptProcess`), then recorded with the
+    /// claim's fencing token.
     func execute(_ claim: Claim, connection: StoreConnection, threads: Int) {
         let job = claim.job
         let what =
@@ -154,67 +185,27 @@ public final class QueueWorker: Sendable {
         let heartbeat = Heartbeat(
             claim: claim, policy: options.policy, flag: flag, stop: stop, openStore: openStore)
         heartbeat.start()
-        var outcome: Result<Rendered, any Error>
-        let start = Date()
+        let outcome: AttemptOutcome
         do {
-            let loaded = try JobFiles.decodeFingerprinted(
-                bytes: Array(job.jobJSON.utf8), file: job.jobFile,
-                baseDirectory: URL(fileURLWithPath: job.baseDirectory),
-                options: JobLoadOptions(variables: job.variables))
-            let output = URL(fileURLWithPath: job.output)
-            try? FileManager.default.createDirectory(
-                at: output.deletingLastPathComponent(), withIntermediateDirectories: true)
-            let export = VideoExport(
-                job: loaded.job, output: output, threads: threads,
-                frameHashes: try options.frameHashes.map { path throws(ExportError) in
-                    try FrameHashLog(path: path)
-                })
+            var request = AttemptRequest(
+                job: job, threads: threads, frameHashes: options.frameHashes,
+                limitOverrides: options.limits.overrides, roots: options.roots)
             if job.isSegment || job.isAssembly {
-                let family = try connection.run { try $0.segments(ofJob: job.parentID ?? job.id) }
-                let plan = SegmentPlan(ranges: family.compactMap(\.frameRange))
-                guard plan.ranges.last?.upperBound == loaded.job.output.frameCount,
-                    plan.count == job.segmentCount
-                else {
-                    throw PermanentFailure(
-                        message:
-                            "\(job.jobFile): its \(plan.count) queued segments (\(plan.ranges.last?.upperBound ?? 0) "
-                            + "frames) do not match the job's \(loaded.job.output.frameCount) frames")
+                request.familyRanges = try connection.run {
+                    try $0.segments(ofJob: job.parentID ?? job.id).compactMap(\.frameRange)
                 }
-                let segmented = SegmentedExport(export: export, fingerprint: loaded.fingerprint, plan: plan)
-                segmented.removeStaleTemporaries(log: log)
-                if job.isSoundtrack {
-                    heartbeat.report(0.5)
-                    if !(try segmented.renderAudio(cancellation: flag)) {
-                        log("the soundtrack was already encoded; reused")
-                    }
-                    outcome = .success(
-                        Rendered(
-                            output: segmented.audioURL.path, frames: 0,
-                            seconds: Date().timeIntervalSince(start)))
-                } else if let index = job.segmentIndex {
-                    outcome = .success(
-                        try renderSegment(
-                            index, of: segmented, flag: flag, heartbeat: heartbeat, start: start))
-                } else {
-                    outcome = .success(
-                        try assemble(segmented, flag: flag, heartbeat: heartbeat, start: start))
-                }
-            } else {
-                StaleTemporaryFiles.remove(besides: output, log: log)
-                let summary = try export.run(
-                    cancellation: flag,
-                    progress: { progress in
-                        heartbeat.report(Double(progress.frame) / Double(max(1, progress.totalFrames)))
-                    },
-                    beforeCommit: { heartbeat.renewNow() })
-                outcome = .success(
-                    Rendered(output: output.path, frames: summary.frames, seconds: summary.elapsedSeconds))
             }
+            let process = AttemptProcess(
+                settings: .init(
+                    executable: options.renderExecutable, stallSeconds: options.stallSeconds,
+                    stopGraceSeconds: options.stopGraceSeconds),
+                heartbeat: heartbeat, flag: flag, log: { [log] in log("job \(job.id): \($0)") })
+            outcome = process.run(request)
         } catch {
-            outcome = .failure(error)
+            outcome = .retryable("\(error)")
         }
         heartbeat.finish()
-        if case .success = outcome, let pause = FaultInjection.pauseAfterRename {
+        if case .completed = outcome, let pause = FaultInjection.pauseAfterRename {
             // Test hook (fault-injection tests only): the window between rename and commit.
             log(
                 "job \(job.id): KILN_FAULT_PAUSE_AFTER_RENAME: pausing \(pause) s before marking it completed"
@@ -224,44 +215,7 @@ public final class QueueWorker: Sendable {
         record(outcome, claim: claim, connection: connection)
     }
 
-    private func renderSegment(
-        _ index: Int, of segmented: SegmentedExport, flag: CancellationFlag, heartbeat: Heartbeat, start: Date
-    ) throws -> Rendered {
-        let url = segmented.url(ofSegment: index)
-        let frames = segmented.plan.ranges[index].count
-        let rendered = try segmented.renderSegment(
-            index, cancellation: flag, progress: { heartbeat.report(Double($0) / Double(max(1, frames))) },
-            beforeCommit: { heartbeat.renewNow() })
-        if !rendered { log("segment \(index + 1) of \(segmented.plan.count) was already finished; reused") }
-        return Rendered(output: url.path, frames: frames, seconds: Date().timeIntervalSince(start))
-    }
-
-    /// Joins the segments. One whose file is missing (removed by hand, or rendered by a worker of
-    /// another Kiln version, whose keys differ) is rendered here first.
-    private func assemble(
-        _ segmented: SegmentedExport, flag: CancellationFlag, heartbeat: Heartbeat, start: Date
-    ) throws -> Rendered {
-        let missing = segmented.plan.ranges.indices.filter { !segmented.isFinished($0) }
-        for (n, index) in missing.enumerated() {
-            log("segment \(index + 1) of \(segmented.plan.count) is missing; rendering it before assembly")
-            try segmented.renderSegment(
-                index, cancellation: flag,
-                progress: { _ in heartbeat.report(Double(n) / Double(missing.count + 1) * 0.9) },
-                beforeCommit: { heartbeat.renewNow() })
-        }
-        if !segmented.isAudioFinished {
-            log("the soundtrack is missing; encoding it before assembly")
-            try segmented.renderAudio(cancellation: flag)
-        }
-        heartbeat.report(0.95)
-        let frames = try segmented.assemble(beforeCommit: { heartbeat.renewNow() })
-        return Rendered(
-            output: segmented.export.output.path, frames: frames, seconds: Date().timeIntervalSince(start))
-    }
-
-    private func record(
-        _ outcome: Result<Rendered, any Error>, claim: Claim, connection: StoreConnection
-    ) {
+    private func record(_ outcome: AttemptOutcome, claim: Claim, connection: StoreConnection) {
         let id = claim.job.id
         func attempt(
             _ body: (any JobStore) throws -> Bool, _ counter: WritableKeyPath<WorkerSummary, Int>,
@@ -282,45 +236,28 @@ public final class QueueWorker: Sendable {
             }
         }
         switch outcome {
-        case .success(let result):
+        case .completed(let output, let frames, let seconds):
             attempt(
                 { try $0.complete(claim) }, \.completed,
-                "completed: \(result.output) (\(result.frames) frames, \(String(format: "%.1f", result.seconds)) s)"
+                "completed: \(output) (\(frames) frames, \(String(format: "%.1f", seconds)) s)")
+        case .permanent(let message):
+            attempt(
+                { try $0.fail(claim, error: message, permanent: true) }, \.discarded, "discarded: \(message)")
+        case .retryable(let message):
+            let exhausted = claim.attempt >= claim.job.maxAttempts
+            attempt(
+                { try $0.fail(claim, error: message, permanent: false) }, exhausted ? \.discarded : \.failed,
+                (exhausted ? "discarded after \(claim.attempt) attempts: " : "failed, will retry: ") + message
             )
-        case .failure(let error as JobLoadError):
+        case .cancelled(let code) where code == CancellationFlag.cancelRequested:
+            attempt({ try $0.acknowledgeCancel(claim) }, \.cancelled, "cancelled")
+        case .cancelled(let code) where code == CancellationFlag.leaseLost:
+            summary.withLock { $0.lost += 1 }
+            log("job \(id): lease lost; stopped and removed the temp file")
+        case .cancelled(let signal):
             attempt(
-                { try $0.fail(claim, error: error.description, permanent: true) }, \.discarded,
-                "discarded: \(error)")
-        case .failure(let error as ExportError):
-            switch error {
-            case .cancelled(let code) where code == CancellationFlag.cancelRequested:
-                attempt({ try $0.acknowledgeCancel(claim) }, \.cancelled, "cancelled")
-            case .cancelled(let code) where code == CancellationFlag.leaseLost:
-                summary.withLock { $0.lost += 1 }
-                log("job \(id): lease lost; stopped and removed the temp file")
-            case .cancelled(let signal):
-                attempt(
-                    { try $0.release(claim, reason: "worker stopped by signal \(signal)") }, \.released,
-                    "returned to the queue (signal \(signal))")
-            case .job(let loadError):
-                attempt(
-                    { try $0.fail(claim, error: loadError.description, permanent: true) }, \.discarded,
-                    "discarded: \(loadError)")
-            case .cannotCreateOutput, .media:
-                let exhausted = claim.attempt >= claim.job.maxAttempts
-                attempt(
-                    { try $0.fail(claim, error: error.description, permanent: false) },
-                    exhausted ? \.discarded : \.failed,
-                    (exhausted ? "discarded after \(claim.attempt) attempts: " : "failed, will retry: ")
-                        + error.description)
-            }
-        case .failure(let error as PermanentFailure):
-            attempt(
-                { try $0.fail(claim, error: error.message, permanent: true) }, \.discarded,
-                "discarded: \(error.message)")
-        case .failure(let error):
-            attempt(
-                { try $0.fail(claim, error: "\(error)", permanent: false) }, \.failed, "failed: \(error)")
+                { try $0.release(claim, reason: "worker stopped by signal \(signal)") }, \.released,
+                "returned to the queue (signal \(signal))")
         }
     }
 }
@@ -421,11 +358,6 @@ final class Heartbeat: Sendable {
             return nil
         }
     }
-}
-
-/// A failure no retry can mend: the job is discarded at once.
-struct PermanentFailure: Error {
-    let message: String
 }
 
 /// A worker slot's own connection to the queue, reopened when it is lost (a PostgreSQL server

@@ -8,9 +8,14 @@ import KilnQueue
 public struct Scheduler {
     let store: any ScheduleStore & JobStore
     let log: (String) -> Void
+    /// The worker's roots: a fire is validated as the worker will render it.
+    let roots: JobRoots
 
-    public init(store: any ScheduleStore & JobStore, log: @escaping (String) -> Void) {
+    public init(
+        store: any ScheduleStore & JobStore, roots: JobRoots = JobRoots(), log: @escaping (String) -> Void
+    ) {
         self.store = store
+        self.roots = roots
         self.log = log
     }
 
@@ -45,6 +50,7 @@ public struct Scheduler {
                 options.priority = schedule.priority
                 options.schedule = (schedule.id, fire, schedule.name)
                 options.timeZone = cron.timeZone
+                options.roots = roots
                 do {
                     jobs += try JobSubmission.requests(
                         jobFiles: [schedule.jobFile], options: options, now: now)

@@ -25,10 +25,10 @@ enum RenderCommand {
     static func run(_ raw: [String]) throws -> Int32 {
         let args = try Arguments(
             raw, command: "render",
-            valued: [
+            valued: ([
                 "-o", "--output", "--threads", "--progress", "--set", "--segments", "--segment-seconds",
-                "--frame-hashes",
-            ])
+                "--frame-hashes", "--limit",
+            ] as Set<String>).union(PathOptions.rootFlags))
         if args.flags.contains("--help") {
             print(Help.render)
             return ExitCode.ok
@@ -40,15 +40,27 @@ enum RenderCommand {
         let mode = try ProgressMode(args.values["--progress"] ?? "auto")
         let request = try segmentRequest(args, command: "render")
         let variables = try variableSettings(args, command: "render")
+        let limits = try limitSettings(args, command: "render")
+        let rules = try PathOptions.localRules(args, command: "render")
+        // Before loading, so a signal while a large job loads is honoured like one while it renders.
+        installInterruptHandlers()
         let loaded: FingerprintedJob
         do {
             loaded = try JobFiles.loadFingerprinted(
-                file: args.positionals[0], options: JobLoadOptions(variables: variables))
+                file: args.positionals[0],
+                options: JobLoadOptions(variables: variables, limits: limits, pathRules: rules),
+                cancellation: interruption)
         } catch {
+            if let signal = interruption.cancelledBySignal { return interruptedWhileLoading(signal) }
             return report(error)
         }
+        if let signal = interruption.cancelledBySignal { return interruptedWhileLoading(signal) }
         let job = loaded.job
         let output = (args.values["-o"] ?? args.values["--output"]).map { URL(fileURLWithPath: $0) }
+        if let output, let problem = rules.outputProblem(output, jobFile: job.file, inputs: job.inputFiles) {
+            Output.error(problem)
+            return ExitCode.cannotCreate
+        }
         let hashes: FrameHashLog?
         do {
             hashes = try args.values["--frame-hashes"].map { path throws(ExportError) in
@@ -62,7 +74,6 @@ enum RenderCommand {
         let plan = SegmentPlan(
             frameCount: job.output.frameCount, framesPerSecond: job.output.frameRate.doubleValue,
             request: request)
-        installInterruptHandlers()
         let reporter = ProgressReporter(mode: mode)
         do throws(ExportError) {
             let written: URL, frames: Int, seconds: Double
@@ -76,6 +87,7 @@ enum RenderCommand {
                     ", \(summary.segments) segments"
                     + (summary.reused > 0 ? ": \(summary.reused) reused, \(summary.rendered) rendered" : "")
             } else {
+                StaleTemporaryFiles.remove(besides: export.output) { _ in }
                 let summary = try export.run(cancellation: interruption) { reporter.update($0) }
                 (written, frames, seconds) = (summary.output, summary.frames, summary.elapsedSeconds)
             }
@@ -96,6 +108,11 @@ enum RenderCommand {
             }
             return error.exitCode
         }
+    }
+
+    static func interruptedWhileLoading(_ signal: Int32) -> Int32 {
+        Output.error("interrupted while loading the job; no output was written")
+        return 128 + signal
     }
 
     /// `--segments N` or `--segment-seconds S` (not both); automatic otherwise.
@@ -119,7 +136,9 @@ enum RenderCommand {
 enum PreviewCommand {
     static func run(_ raw: [String]) throws -> Int32 {
         let args = try Arguments(
-            raw, command: "preview", valued: ["-o", "--output", "--threads", "--at", "--frame", "--set"])
+            raw, command: "preview",
+            valued: (["-o", "--output", "--threads", "--at", "--frame", "--set", "--limit"] as Set<String>)
+                .union(PathOptions.rootFlags))
         if args.flags.contains("--help") {
             print(Help.preview)
             return ExitCode.ok
@@ -138,9 +157,19 @@ enum PreviewCommand {
         }
         let threads = try args.int("--threads", command: "preview", range: 1...256)
         let job: Job
-        switch loadJob(args.positionals[0], variables: try variableSettings(args, command: "preview")) {
+        let rules = try PathOptions.localRules(args, command: "preview")
+        switch loadJob(
+            args.positionals[0], variables: try variableSettings(args, command: "preview"),
+            limits: try limitSettings(args, command: "preview"), rules: rules)
+        {
         case .success(let loaded): job = loaded
         case .failure(let error): return report(error)
+        }
+        if let problem = rules.outputProblem(
+            URL(fileURLWithPath: out), jobFile: job.file, inputs: job.inputFiles)
+        {
+            Output.error(problem)
+            return ExitCode.cannotCreate
         }
         let preview = FramePreview(job: job, threads: threads)
         let frame: Int
@@ -166,7 +195,8 @@ enum PreviewCommand {
 
 enum ValidateCommand {
     static func run(_ raw: [String]) throws -> Int32 {
-        let args = try Arguments(raw, command: "validate", valued: [], boolean: ["--json"])
+        let args = try Arguments(
+            raw, command: "validate", valued: PathOptions.rootFlags.union(["--limit"]), boolean: ["--json"])
         if args.flags.contains("--help") {
             print(Help.validate)
             return ExitCode.ok
@@ -174,13 +204,15 @@ enum ValidateCommand {
         guard !args.positionals.isEmpty else {
             throw UsageError(message: "validate needs at least one job file", command: "validate")
         }
+        let limits = try limitSettings(args, command: "validate")
         var worst = ExitCode.ok
         var results: [[String: Any]] = []
+        let rules = try PathOptions.localRules(args, command: "validate")
         for path in args.positionals {
-            switch loadJob(path) {
+            switch loadJob(path, limits: limits, rules: rules) {
             case .success(let job):
                 if !args.flags.contains("--json") {
-                    print(
+                    Output.line(
                         "\(path): ok (\(job.output.width)×\(job.output.height), \(job.output.frameRate) fps, "
                             + "\(job.output.frameCount) frames, \(job.layers.count) layers"
                             + (job.audio.map { ", audio \($0.path.lastPathComponent)" } ?? "") + ")")
@@ -216,6 +248,41 @@ enum ValidateCommand {
                 return entry
             }
         }
+    }
+}
+
+/// `kiln limits`: every resource limit with its value (the defaults, or as `--limit` sets them).
+enum LimitsCommand {
+    static func run(_ raw: [String]) throws -> Int32 {
+        let args = try Arguments(raw, command: "limits", valued: ["--limit"], boolean: ["--json"])
+        if args.flags.contains("--help") {
+            print(Help.limits)
+            return ExitCode.ok
+        }
+        guard args.positionals.isEmpty else {
+            throw UsageError(message: "limits takes no arguments", command: "limits")
+        }
+        let limits = try limitSettings(args, command: "limits")
+        if args.flags.contains("--json") {
+            let entries: [[String: Any]] = ResourceLimits.Name.allCases.map { name in
+                [
+                    "name": name.rawValue, "value": limits[name], "default": name.defaultValue,
+                    "summary": name.summary,
+                ]
+            }
+            let data = try JSONSerialization.data(withJSONObject: entries, options: [.sortedKeys])
+            print(String(decoding: data, as: UTF8.self))
+            return ExitCode.ok
+        }
+        let width = ResourceLimits.Name.allCases.map(\.rawValue.count).max() ?? 0
+        let values = ResourceLimits.Name.allCases.map { ResourceLimits.text(limits[$0]) }
+        let valueWidth = values.map(\.count).max() ?? 0
+        for (name, value) in zip(ResourceLimits.Name.allCases, values) {
+            let padded = name.rawValue.padding(toLength: width, withPad: " ", startingAt: 0)
+            let shown = String(repeating: " ", count: valueWidth - value.count) + value
+            print("\(padded)  \(shown)  \(name.summary)")
+        }
+        return ExitCode.ok
     }
 }
 

@@ -12,6 +12,7 @@ enum Help {
           validate JOB... [--json]
                                   check job files and report every problem
           layers                  list layer kinds, transform keys and effects with their parameters
+          limits [--json]         list the resource limits, their defaults and what they bound
 
         the export queue (embedded SQLite, or PostgreSQL for many hosts; --queue sqlite:PATH |
         postgres://… or $KILN_QUEUE, default $XDG_STATE_HOME/kiln/queue.sqlite3):
@@ -31,14 +32,23 @@ enum Help {
           --version               print the version and the FFmpeg libraries in use
           help COMMAND            help for one command (or: kiln COMMAND --help)
 
-        exit codes: 0 ok, 64 usage, 65 invalid job, 66 missing input, 69 queue unavailable,
+        render, preview, validate, enqueue and worker take --limit NAME=VALUE (repeatable): a job
+        over a limit is refused with exit 65, naming the limit (see `kiln limits`); the
+        configuration file's "limits" object sets them too.
+
+        queue commands confine jobs to asset and output roots (--asset-root DIR, --output-root DIR,
+        or $XDG_CONFIG_HOME/kiln/config.json / --config FILE; default: the job file's directory);
+        render, preview and validate do so only when given roots. See docs/security.md.
+
+        exit codes: 0 ok, 64 usage, 65 invalid or refused job, 66 missing input, 69 queue unavailable,
                     70 internal error, 73 cannot create output, 75 failed but will retry,
-                    130 interrupted (SIGINT), 143 terminated (SIGTERM)
+                    78 bad configuration file, 130 interrupted (SIGINT), 143 terminated (SIGTERM)
         """
 
     static let render = """
         usage: kiln render JOB [-o OUT.mp4] [--threads N] [--progress auto|bar|json|none] [--set name=value]...
                                [--segments N | --segment-seconds S] [--frame-hashes FILE]
+                               [--asset-root DIR]... [--output-root DIR]... [--limit NAME=VALUE]...
 
         Renders every frame of JOB and encodes it with libx264 into an MP4 (yuv420p, BT.709,
         limited range, +faststart). With the job's `audio`, the file also gets an AAC track
@@ -60,10 +70,15 @@ enum Help {
           --segment-seconds S   split into segments of about S seconds
           --frame-hashes FILE   append "FRAME DIGEST" for every rendered frame (the pixels before
                                 encoding) to FILE: equal for any thread count, segmenting or host
+          --limit NAME=VALUE    raise or lower a resource limit (repeatable; see `kiln limits`)
+        \(rootOptions)
+        An output is never the job file, one of its inputs, the queue database ($KILN_QUEUE or the
+        default), a device, FIFO, directory or symbolic link (exit 65, or 73 for -o).
         """
 
     static let preview = """
         usage: kiln preview JOB (--at SECONDS | --frame N) -o OUT.png [--threads N] [--set name=value]...
+                            [--limit NAME=VALUE]...
 
         Renders one frame to a PNG: the same pixels the video gets before YUV conversion.
 
@@ -71,15 +86,49 @@ enum Help {
           --frame N      frame index, 0-based
           -o PATH        output PNG
           --threads N    render threads (default: all cores)
+          --limit NAME=VALUE  a resource limit (repeatable; see `kiln limits`)
+        \(rootOptions)
         """
 
     static let validate = """
-        usage: kiln validate JOB... [--json]
+        usage: kiln validate JOB... [--json] [--asset-root DIR]... [--output-root DIR]...
+                                    [--limit NAME=VALUE]...
 
         Checks job files and reports every problem at once, each with the file, line:column and
         the JSON path. Exit 0 when all are valid, 65 when one is invalid, 66 when one is missing.
 
           --json   print one JSON array with {file, valid, errors: [{path, line, column, message}]}
+          --limit NAME=VALUE  a resource limit (repeatable; see `kiln limits`)
+        \(rootOptions)
+        """
+
+    static let rootOptions = """
+          --asset-root DIR      read images, audio and transcripts only under DIR (repeatable;
+                                symbolic links and .. resolved first; default: anywhere)
+          --output-root DIR     write outputs only under DIR (repeatable; default: anywhere)
+        """
+
+    static let queueRootOptions = """
+          --asset-root DIR      read images, audio and transcripts only under DIR (repeatable;
+                                symbolic links and .. resolved first, also in --set and batch values)
+          --output-root DIR     write outputs only under DIR (repeatable)
+                                (both default to the config file's assetRoots / outputRoots, else
+                                to each job file's own directory tree)
+          --config FILE         configuration (default $XDG_CONFIG_HOME/kiln/config.json, else
+                                ~/.config/kiln/config.json):
+                                {"assetRoots": [...], "outputRoots": [...], "limits": {NAME: VALUE}}
+        """
+
+    static let limits = """
+        usage: kiln limits [--json] [--limit NAME=VALUE]...
+
+        Lists every resource limit: its name, its value (the default, or as the configuration
+        file's "limits" object or --limit sets it) and what it bounds. Each is checked before the
+        memory it bounds is allocated; a job over one is refused with exit 65 and a message naming
+        the limit, its value and the maximum. render, preview, validate, enqueue and worker take
+        --limit NAME=VALUE (repeatable). See docs/security.md.
+
+          --json   one JSON array of {name, value, default, summary}
         """
 
     static let layers = """
@@ -98,7 +147,7 @@ enum Help {
     static let enqueue = """
         usage: kiln enqueue JOB... [--priority N] [--at TIME] [--set name=value]... [--batch FILE]
                                    [--idempotency-key K] [--max-attempts N] [--json] [--queue sqlite:PATH]
-                                   [--segments N | --segment-seconds S]
+                                   [--segments N | --segment-seconds S] [--limit NAME=VALUE]...
 
         Validates every job (and every batch row) exactly as `kiln render` would, then queues one
         export per job and row. If anything is invalid, nothing is queued (exit 65, or 66 for a
@@ -117,14 +166,19 @@ enum Help {
           --max-attempts N      attempts before a failing job is discarded (default 5)
           --segments N          split each job into N segments (1: never split)
           --segment-seconds S   split each job into segments of about S seconds
+          --limit NAME=VALUE    raise or lower a resource limit (repeatable; see `kiln limits`)
+        \(queueRootOptions)
         \(queueOption)
         """
 
     static let worker = """
         usage: kiln worker [--concurrency N] [--drain | --once] [--threads N] [--name NAME]
-                           [--grace SECONDS] [--frame-hashes FILE] [--queue sqlite:PATH|postgres://…]
+                           [--grace SECONDS] [--stall-seconds S] [--frame-hashes FILE]
+                           [--queue sqlite:PATH|postgres://…] [--limit NAME=VALUE]...
+                           [--asset-root DIR]... [--output-root DIR]... [--config FILE]
 
-        Runs queued exports. Each job is claimed with a lease (60 s, renewed every 15 s with its
+        Runs queued exports, each attempt in a render process of its own: a job that crashes
+        or hangs its render is charged alone, never the jobs beside it. Each job is claimed with a lease (60 s, renewed every 15 s with its
         progress; KILN_QUEUE_LEASE_SECONDS shortens both), rendered to a temp file beside its
         output and renamed into place before the job is marked completed. Failures retry with
         backoff (15 s doubling, up to an hour); invalid jobs and missing files are discarded at
@@ -132,10 +186,16 @@ enum Help {
         exits at once; after --grace seconds, default 30, the worker exits anyway).
 
           --concurrency N   jobs at once (default 1), each on its own share of the cores
-          --drain           exit when no job is due
+          --drain           exit when no job is due and no dead worker's job is left to reclaim
+          --stall-seconds S kill an attempt that reports no progress for S s (default 600) and
+                            charge it as stalled
           --once            run one job (if one is due) and exit
           --threads N       render threads per job (default: cores / concurrency)
           --frame-hashes F  append "FRAME DIGEST" for every frame rendered to F (as kiln render)
+          --limit NAME=VALUE  a resource limit for every job it runs (repeatable; see `kiln limits`)
+        \(queueRootOptions)
+        A job that reads outside the asset roots or writes outside the output roots is discarded
+        before any work, with the reason in `kiln status ID`.
         \(queueOption)
         """
 
@@ -177,10 +237,11 @@ enum Help {
 
     static let run = """
         usage: kiln run JOB [--set name=value]... [--threads N] [--queue sqlite:PATH]
+                            [--asset-root DIR]... [--output-root DIR]... [--config FILE]
 
         Enqueues JOB into the embedded queue and runs the queue until nothing is due, in this
         process; prints the output path. Exit 0 when the job completed, 75 when it failed and is
-        waiting to retry, 65/66 when the job is invalid.
+        waiting to retry, 65/66 when the job is invalid. Roots as for enqueue and worker.
         """
 
     static let schedule = """
@@ -204,6 +265,8 @@ enum Help {
                     allow      runs may overlap
           JOB                  read again at each fire; output paths may use {schedule}, {date}
                                and {time} (the fire time, in the schedule's zone)
+          --asset-root, --output-root, --config   checked now as by enqueue; each fire is checked
+                               again under the roots of the worker that runs the tick
         \(queueOption)
         """
 
@@ -213,6 +276,7 @@ enum Help {
         case "preview": return preview
         case "validate": return validate
         case "layers": return layers
+        case "limits": return limits
         case "enqueue": return enqueue
         case "worker": return worker
         case "status": return status

@@ -4,6 +4,7 @@ import KilnMedia
 import KilnModel
 import KilnQueue
 import KilnScene
+import KilnWorker
 
 #if canImport(Glibc)
     import Glibc
@@ -19,6 +20,7 @@ enum ExitCode {
     static let unavailable: Int32 = 69
     static let cannotCreate: Int32 = 73
     static let tempFailure: Int32 = 75
+    static let configuration: Int32 = 78
 }
 
 struct UsageError: Error {
@@ -48,6 +50,7 @@ enum KilnCommand {
             case "preview": return try PreviewCommand.run(Array(args.dropFirst()))
             case "validate": return try ValidateCommand.run(Array(args.dropFirst()))
             case "layers": return try LayersCommand.run(Array(args.dropFirst()))
+            case "limits": return try LimitsCommand.run(Array(args.dropFirst()))
             case "enqueue": return try EnqueueCommand.run(Array(args.dropFirst()))
             case "worker": return try WorkerCommand.run(Array(args.dropFirst()))
             case "status": return try StatusCommand.run(Array(args.dropFirst()))
@@ -56,6 +59,10 @@ enum KilnCommand {
             case "prune": return try PruneCommand.run(Array(args.dropFirst()))
             case "run": return try RunCommand.run(Array(args.dropFirst()))
             case "schedule": return try ScheduleCommand.run(Array(args.dropFirst()))
+            case "__render-attempt":
+                // A worker's render process (QueueWorker, AttemptProcess): not for direct use.
+                installInterruptHandlers()
+                return RenderAttemptProcess.serve(flag: interruption)
             default:
                 throw UsageError(message: "unknown command '\(first)'", command: nil)
             }
@@ -65,6 +72,14 @@ enum KilnCommand {
         } catch let error as QueueError {
             Output.error("\(error)")
             return ExitCode.unavailable
+        } catch let error as SQLiteError {
+            // Only the queue speaks SQLite: a file that is not a database, or a damaged, locked
+            // or read-only one, makes the queue unusable, which no retry of the command mends.
+            Output.error("the queue is unusable: \(error)")
+            return ExitCode.unavailable
+        } catch let error as KilnConfiguration.Failure {
+            Output.error("configuration: \(error)")
+            return ExitCode.configuration
         } catch let error as UsageError {
             Output.error(error.message)
             Output.stderr("run 'kiln \(error.command.map { "\($0) " } ?? "")--help' for usage")
@@ -76,9 +91,17 @@ enum KilnCommand {
     }
 }
 
+/// Everything Kiln prints goes through here, escaped (`TerminalText`): messages quote job
+/// content, and job content must not reach a terminal raw.
 enum Output {
     static func stderr(_ text: String) {
-        FileHandle.standardError.write(Data((text + "\n").utf8))
+        FileHandle.standardError.write(Data((TerminalText.escaped(text, keepingNewlines: true) + "\n").utf8))
+    }
+
+    /// One line of a listing on stdout (a status row, a log event): a newline inside is escaped
+    /// too, so a job's text cannot pass for another row.
+    static func line(_ text: String) {
+        print(TerminalText.escaped(text))
     }
 
     static func error(_ text: String) {
@@ -160,10 +183,16 @@ struct Arguments {
     }
 }
 
-/// Loads a job with every registered layer kind, and the `--set` variables.
-func loadJob(_ path: String, variables: [String: String] = [:]) -> Result<Job, JobLoadError> {
+/// Loads a job with every registered layer kind, the `--set` variables, the `--limit`s and the
+/// path rules.
+func loadJob(
+    _ path: String, variables: [String: String] = [:], limits: ResourceLimits = ResourceLimits(),
+    rules: PathRules
+) -> Result<Job, JobLoadError> {
     do {
-        return .success(try JobFiles.load(file: path, options: JobLoadOptions(variables: variables)))
+        return .success(
+            try JobFiles.load(
+                file: path, options: JobLoadOptions(variables: variables, limits: limits, pathRules: rules)))
     } catch {
         return .failure(error)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import KilnExport
+import KilnModel
 import KilnQueue
 import KilnWorker
 
@@ -46,6 +47,21 @@ enum QueueLocation {
     }
 }
 
+/// The limits: the defaults, then the configuration file's `"limits"`, then every
+/// `--limit name=value` (repeatable).
+func limitSettings(_ args: Arguments, command: String) throws -> ResourceLimits {
+    var overrides = try KilnConfiguration.load(explicit: args.values["--config"]).limitOverrides
+    do {
+        for setting in args.repeated["--limit"] ?? [] {
+            let (name, value) = try ResourceLimits.parseOverride(setting)
+            overrides[name] = value
+        }
+        return try ResourceLimits(overrides: overrides)
+    } catch {
+        throw UsageError(message: "--limit: \(error)", command: command)
+    }
+}
+
 /// Variables from `--set name=value` (repeatable).
 func variableSettings(_ args: Arguments, command: String) throws -> [String: String] {
     var variables: [String: String] = [:]
@@ -67,10 +83,11 @@ enum EnqueueCommand {
     static func run(_ raw: [String]) throws -> Int32 {
         let args = try Arguments(
             raw, command: "enqueue",
-            valued: [
-                "--priority", "--at", "--set", "--batch", "--idempotency-key", "--queue", "--max-attempts",
+            valued: ([
+                "--priority", "--at", "--set", "--limit", "--batch", "--idempotency-key", "--queue",
+                "--max-attempts",
                 "--segments", "--segment-seconds",
-            ],
+            ] as Set<String>).union(PathOptions.queueFlags),
             boolean: ["--json"])
         if args.flags.contains("--help") {
             print(Help.enqueue)
@@ -81,6 +98,7 @@ enum EnqueueCommand {
         }
         var options = JobSubmission.Options()
         options.variables = try variableSettings(args, command: "enqueue")
+        options.limits = try limitSettings(args, command: "enqueue")
         options.batchFile = args.values["--batch"]
         options.priority = try args.int("--priority", command: "enqueue", range: -1000...1000) ?? 0
         options.maxAttempts = try args.int("--max-attempts", command: "enqueue", range: 1...100) ?? 5
@@ -97,6 +115,7 @@ enum EnqueueCommand {
             options.runAt = time
         }
         let path = try QueueLocation.databasePath(args, command: "enqueue")
+        options.roots = try PathOptions.queueRoots(args, command: "enqueue", queueLocation: path)
         let requests: [EnqueueRequest]
         do {
             requests = try JobSubmission.requests(jobFiles: args.positionals, options: options, now: now)
@@ -142,7 +161,10 @@ enum WorkerCommand {
     static func run(_ raw: [String]) throws -> Int32 {
         let args = try Arguments(
             raw, command: "worker",
-            valued: ["--concurrency", "--queue", "--threads", "--name", "--grace", "--frame-hashes"],
+            valued: ([
+                "--concurrency", "--queue", "--threads", "--name", "--grace", "--frame-hashes",
+                "--stall-seconds", "--limit",
+            ] as Set<String>).union(PathOptions.queueFlags),
             boolean: ["--drain", "--once"])
         if args.flags.contains("--help") {
             print(Help.worker)
@@ -158,9 +180,19 @@ enum WorkerCommand {
             args.flags.contains("--once") ? .once : args.flags.contains("--drain") ? .drain : .forever
         options.name = args.values["--name"]
         options.frameHashes = args.values["--frame-hashes"]
+        options.limits = try limitSettings(args, command: "worker")
         options.policy = QueueLocation.policy
         WorkerSignals.graceSeconds = try args.double("--grace", command: "worker") ?? 30
+        if let stall = try args.double("--stall-seconds", command: "worker") {
+            guard stall > 0 else {
+                throw UsageError(message: "--stall-seconds must be a positive number", command: "worker")
+            }
+            options.stallSeconds = stall
+        }
+        // The render processes get most of the grace period to stop on their own.
+        options.stopGraceSeconds = max(1, WorkerSignals.graceSeconds * 0.8)
         let path = try QueueLocation.databasePath(args, command: "worker")
+        options.roots = try PathOptions.queueRoots(args, command: "worker", queueLocation: path)
         return runWorker(path: path, options: options)
     }
 
@@ -225,11 +257,11 @@ enum StatusCommand {
             try printJSON(try jobs.map { describe($0, attempts: try store.attempts(jobID: $0.id)) })
             return ExitCode.ok
         }
-        print(
+        Output.line(
             pad("ID", 6) + pad("STATE", 11) + pad("PROGRESS", 10) + pad("ATTEMPTS", 10) + pad("JOB", 18)
                 + "OUTPUT")
         for job in jobs {
-            print(
+            Output.line(
                 pad("\(job.id)", 6) + pad(displayState(job), 11)
                     + pad(String(format: "%.0f%%", job.progress * 100), 10)
                     + pad("\(job.attempt)/\(job.maxAttempts)", 10) + pad(displayName(job), 18) + job.output)
@@ -282,32 +314,33 @@ enum StatusCommand {
     }
 
     static func printDetails(_ job: QueuedJob, attempts: [AttemptRecord]) {
-        print("job \(job.id): \(job.state.rawValue)" + (job.cancelRequested ? " (cancel requested)" : ""))
-        print("  file:      \(job.jobFile)")
-        print("  output:    \(job.output)")
+        Output.line(
+            "job \(job.id): \(job.state.rawValue)" + (job.cancelRequested ? " (cancel requested)" : ""))
+        Output.line("  file:      \(job.jobFile)")
+        Output.line("  output:    \(job.output)")
         if job.isSoundtrack {
-            print(
+            Output.line(
                 "  piece:     the soundtrack of job \(job.parentID ?? 0), encoded while its segments render")
         } else if let parent = job.parentID, let index = job.segmentIndex, let frames = job.frameRange {
-            print(
+            Output.line(
                 "  segment:   \(index + 1) of \(job.segmentCount) of job \(parent), frames \(frames.lowerBound)"
                     + "..<\(frames.upperBound)")
         } else if job.isAssembly {
-            print("  segments:  \(job.segmentCount) (the job's own row assembles them)")
+            Output.line("  segments:  \(job.segmentCount) (the job's own row assembles them)")
         }
-        print(
+        Output.line(
             "  progress:  \(String(format: "%.1f", job.progress * 100))%"
                 + (job.stage.map { " (\($0))" } ?? ""))
-        print("  attempts:  \(job.attempt) of \(job.maxAttempts)")
-        print("  run at:    \(iso(job.runAt))")
+        Output.line("  attempts:  \(job.attempt) of \(job.maxAttempts)")
+        Output.line("  run at:    \(iso(job.runAt))")
         if !job.variables.isEmpty {
-            print(
+            Output.line(
                 "  variables: "
                     + job.variables.sorted { $0.key < $1.key }.map { "\($0)=\($1)" }.joined(separator: " "))
         }
-        if let error = job.lastError { print("  error:     \(error)") }
+        if let error = job.lastError { Output.line("  error:     \(error)") }
         for attempt in attempts {
-            print(
+            Output.line(
                 "  attempt \(attempt.number): \(attempt.outcome?.rawValue ?? "running") on \(attempt.worker)"
                     + (attempt.error.map { ": \($0)" } ?? ""))
         }
@@ -318,7 +351,7 @@ enum LogsCommand {
     static func run(_ raw: [String]) throws -> Int32 {
         let args = try Arguments(raw, command: "logs", valued: ["--queue"])
         if args.flags.contains("--help") {
-            print(Help.logs)
+            Output.line(Help.logs)
             return ExitCode.ok
         }
         guard args.positionals.count == 1, let id = Int64(args.positionals[0]) else {
@@ -329,7 +362,9 @@ enum LogsCommand {
             Output.error("no job \(id) in the queue")
             return ExitCode.noInput
         }
-        for event in try store.events(jobID: id) { print("\(StatusCommand.iso(event.at))  \(event.message)") }
+        for event in try store.events(jobID: id) {
+            Output.line("\(StatusCommand.iso(event.at))  \(event.message)")
+        }
         return ExitCode.ok
     }
 }
@@ -385,7 +420,9 @@ enum PruneCommand {
 /// `kiln run JOB`: enqueue into the embedded queue and drain it in this process.
 enum RunCommand {
     static func run(_ raw: [String]) throws -> Int32 {
-        let args = try Arguments(raw, command: "run", valued: ["--queue", "--set", "--threads"])
+        let args = try Arguments(
+            raw, command: "run",
+            valued: (["--queue", "--set", "--threads"] as Set<String>).union(PathOptions.queueFlags))
         if args.flags.contains("--help") {
             print(Help.run)
             return ExitCode.ok
@@ -396,6 +433,7 @@ enum RunCommand {
         var submission = JobSubmission.Options()
         submission.variables = try variableSettings(args, command: "run")
         let path = try QueueLocation.databasePath(args, command: "run")
+        submission.roots = try PathOptions.queueRoots(args, command: "run", queueLocation: path)
         let requests: [EnqueueRequest]
         do {
             requests = try JobSubmission.requests(
@@ -411,12 +449,13 @@ enum RunCommand {
         options.mode = .drain
         options.threadsPerJob = try args.int("--threads", command: "run", range: 1...256)
         options.policy = QueueLocation.policy
+        options.roots = submission.roots
         let status = WorkerCommand.runWorker(path: path, options: options)
         guard status == ExitCode.ok else { return status }
         let job = try store.job(id: id)
         switch job?.state {
         case .completed?:
-            print(job?.output ?? "")
+            Output.line(job?.output ?? "")
             return ExitCode.ok
         case let state?:
             Output.error("job \(id) is \(state.rawValue)" + (job?.lastError.map { ": \($0)" } ?? ""))

@@ -41,7 +41,9 @@ enum ScheduleCommand {
     static func add(_ raw: [String]) throws -> Int32 {
         let args = try Arguments(
             raw, command: "schedule",
-            valued: ["--cron", "--tz", "--misfire", "--overlap", "--set", "--priority", "--queue"])
+            valued: (["--cron", "--tz", "--misfire", "--overlap", "--set", "--priority", "--queue"]
+                as Set<String>).union(
+                    PathOptions.queueFlags))
         if args.flags.contains("--help") {
             print(Help.schedule)
             return ExitCode.ok
@@ -67,6 +69,9 @@ enum ScheduleCommand {
         }
         var options = JobSubmission.Options()
         options.variables = try variableSettings(args, command: "schedule")
+        options.roots = try PathOptions.queueRoots(
+            args, command: "schedule",
+            queueLocation: try QueueLocation.databasePath(args, command: "schedule"))
         // Checked now so a typo is found today, not at 3 a.m.; the file is read again at each fire.
         do {
             _ = try JobSubmission.requests(
@@ -119,7 +124,7 @@ enum ScheduleCommand {
         }
         for s in schedules {
             let zone = TimeZone(identifier: s.timeZone) ?? .current
-            print(
+            Output.line(
                 "\(s.name)\t\(s.cron)\t\(s.timeZone)\t\(s.paused ? "paused" : "next \(describe(s.nextFire, zone))")\t\(s.jobFile)"
                     + (s.lastNote.map { "\t(\($0))" } ?? ""))
         }

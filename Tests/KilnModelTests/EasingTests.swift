@@ -15,6 +15,22 @@ final class EasingTests: XCTestCase {
         }
     }
 
+    /// A NaN fraction (a zero-length segment's 0/0) gives the start, never NaN.
+    func testNaNFractionGivesTheStart() {
+        for easing in all + [.cubicBezier(0.5, 10, 0.5, -10)] {
+            XCTAssertEqual(easing(.nan), 0, "\(easing)")
+        }
+    }
+
+    /// The y range the decoder allows keeps every curve finite and within it.
+    func testExtremeAllowedControlsStayBounded() {
+        let steep = Easing.cubicBezier(0, 10, 1, -10)
+        for step in 0...1000 {
+            let y = steep(Double(step) / 1000)
+            XCTAssertTrue(y.isFinite && abs(y) <= 10, "\(y)")
+        }
+    }
+
     func testMonotonic() {
         for easing in all {
             var previous = 0.0

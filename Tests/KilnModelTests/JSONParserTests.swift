@@ -120,6 +120,8 @@ final class JSONParserTests: XCTestCase {
         let deep = String(repeating: "[", count: 100_000)
         let error = syntaxError(deep)
         XCTAssertEqual(error?.location, SourceLocation(line: 1, column: JSONParser.maximumDepth + 1))
-        XCTAssertEqual(error?.message, "nesting is deeper than 256 levels")
+        XCTAssertEqual(
+            error?.message,
+            "nesting is deeper than 256 levels (the limit json-depth; raise it with --limit json-depth=N)")
     }
 }

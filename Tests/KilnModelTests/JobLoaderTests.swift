@@ -219,7 +219,8 @@ final class JobLoaderTests: XCTestCase {
             XCTFail("expected an error")
         } catch {
             XCTAssertEqual(error.exitCode, 65)
-            XCTAssertTrue(error.description.contains("64 MiB"), error.description)
+            XCTAssertTrue(
+                error.description.contains("over the limit json-bytes = 16777216"), error.description)
         }
     }
 }

@@ -57,6 +57,20 @@ final class OutputSettingsTests: XCTestCase {
         XCTAssertEqual(
             output(#""fps": "480/1", "duration": 1"#).1.map(\.message),
             ["frame rate must be > 0 and ≤ 240, got 480"])
+        // Issue 20, problem 7: Rational reduced these to 30/1 and 1/30.
+        for negative in ["-30/-1", "30/-1", "-30", "-1/-30"] {
+            XCTAssertEqual(
+                output(#""fps": "\#(negative)", "duration": 1"#).1.map(\.message),
+                ["invalid frame rate '\(negative)'; the numerator and denominator must be positive"])
+        }
+        for zero in ["0/1", "0"] {
+            XCTAssertEqual(
+                output(#""fps": "\#(zero)", "duration": 1"#).1.map(\.message),
+                ["frame rate must be > 0 and ≤ 240, got 0"])
+        }
+        XCTAssertEqual(
+            output(#""fps": "99999999999999999999/1", "duration": 1"#).1.map(\.message).first?.hasPrefix(
+                "invalid frame rate"), true)
         XCTAssertEqual(
             output(#""fps": true, "duration": 1"#).1.map(\.message),
             [#"expected a frame rate (a number or a string like "30000/1001"), got a boolean"#])

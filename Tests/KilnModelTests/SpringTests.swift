@@ -12,6 +12,18 @@ final class SpringTests: XCTestCase {
         }
     }
 
+    /// Responses and times where ω or ωt overflow give the settled value, never NaN.
+    func testOverflowingSpringsHaveSettled() {
+        for zeta in [0.0, 0.5, 1.0, 4.0] {
+            XCTAssertEqual(
+                Spring(response: .leastNonzeroMagnitude * 2, dampingFraction: zeta).progress(at: 0.1), 1,
+                "ζ = \(zeta)")
+            XCTAssertEqual(
+                Spring(response: 1e-300, dampingFraction: zeta).progress(at: 1e300), 1, "ζ = \(zeta)")
+        }
+        XCTAssertTrue(Spring(duration: 10, bounce: -0.999_999).progress(at: 1e6).isFinite)
+    }
+
     func testUnderdampedOvershoots() {
         let spring = Spring(response: 0.5, dampingFraction: 0.3)
         let peak = stride(from: 0.0, through: 2, by: 0.001).map(spring.progress(at:)).max() ?? 0

@@ -118,11 +118,14 @@ final class TranscriptTests: XCTestCase {
         let srt = "1\n00:00:00,000 --> 00:00:01,000\nA\n"
         XCTAssertEqual(TranscriptFormat.detect(file: "a.SRT", bytes: []), .srt)
         XCTAssertEqual(TranscriptFormat.detect(file: "a.vtt", bytes: []), .webVTT)
-        XCTAssertEqual(TranscriptFormat.detect(file: "dir.json/a", bytes: Array(srt.utf8)), .srt)
+        XCTAssertEqual(TranscriptFormat.detect(file: "dir.json/a.txt", bytes: Array(srt.utf8)), .srt)
         XCTAssertEqual(
             TranscriptFormat.detect(file: "seed.txt", bytes: Array(" \n {\"segments\": []}".utf8)), .json)
         XCTAssertEqual(TranscriptFormat.detect(file: "seed.txt", bytes: Array("\u{FEFF}[]".utf8)), .json)
-        XCTAssertEqual(TranscriptFormat.detect(file: "captions", bytes: Array("WEBVTT\n".utf8)), .webVTT)
+        XCTAssertEqual(TranscriptFormat.detect(file: "captions.TXT", bytes: Array("WEBVTT\n".utf8)), .webVTT)
+        // Content decides only for .txt: a configuration file shaped like SubRip is not a transcript.
+        XCTAssertNil(TranscriptFormat.detect(file: "captions", bytes: Array("WEBVTT\n".utf8)))
+        XCTAssertNil(TranscriptFormat.detect(file: "app.conf", bytes: Array(srt.utf8)))
         XCTAssertNil(TranscriptFormat.detect(file: "notes.txt", bytes: Array("Dear diary".utf8)))
         XCTAssertEqual(try parsed(#"{"segments": []}"#, file: "empty.txt").lines, [])
         XCTAssertEqual(try parsed(srt, file: "t.json", format: .srt).lines.count, 1)
@@ -197,14 +200,15 @@ final class TranscriptTests: XCTestCase {
             "1\n00:00:00,000 --> 00:00:01,000\nA\n\n2\n00:00:01 --> x\nB\n", file: "episode.srt")
         XCTAssertEqual(
             error?.description,
-            #"episode.srt:6: expected a timing line "00:00:01,000 --> 00:00:04,000", got "00:00:01 --> x""#)
+            #"episode.srt:6: expected a timing line "00:00:01,000 --> 00:00:04,000", got a line of 14 characters"#
+        )
     }
 
     func testSRTTimingLineOutOfRange() {
         assertFailure(
             "\r\n1\r\n00:60:00,000 --> 01:00:00,000\r\nA\r\n", file: "a.srt", line: 3,
             message:
-                #"expected a timing line "00:00:01,000 --> 00:00:04,000", got "00:60:00,000 --> 01:00:00,000""#
+                #"expected a timing line "00:00:01,000 --> 00:00:04,000", got a line of 29 characters"#
         )
     }
 
@@ -230,7 +234,7 @@ final class TranscriptTests: XCTestCase {
             message: "expected a cue number greater than 4, got 4")
         assertFailure(
             "1\n00:00:00,000 --> 00:00:01,000\nA\n\nB\n", file: "a.srt", line: 5,
-            message: #"expected a cue number, got "B""#)
+            message: #"expected a cue number, got a line of 1 character"#)
     }
 
     func testSRTEndMustFollowStartAndCuesBeInOrder() {
@@ -249,9 +253,7 @@ final class TranscriptTests: XCTestCase {
         assertFailure(
             "1\n00:00:00,000 --> 00:00:01,000\nA\n2\n00:00:01,000 --> 00:00:02,000\nB\n", file: "a.srt",
             line: 5,
-            message:
-                #"expected a blank line and a cue number before the timing line "00:00:01,000 --> 00:00:02,000""#
-        )
+            message: "expected a blank line and a cue number before this timing line")
     }
 
     func testSRTInvalidUTF8NamesTheLine() {
@@ -278,10 +280,10 @@ final class TranscriptTests: XCTestCase {
     func testWebVTTMissingHeader() {
         assertFailure(
             "00:00.000 --> 00:01.000\nA\n", file: "a.vtt", line: 1,
-            message: #"expected "WEBVTT" on the first line, got "00:00.000 --> 00:01.000""#)
+            message: #"expected "WEBVTT" on the first line, got a line of 23 characters"#)
         assertFailure(
             "WEBVTTX\n", file: "a.vtt", line: 1,
-            message: #"expected "WEBVTT" on the first line, got "WEBVTTX""#)
+            message: #"expected "WEBVTT" on the first line, got a line of 7 characters"#)
         assertFailure(
             "", file: "a.vtt", line: 1,
             message: #"expected "WEBVTT" on the first line, got the end of the file"#)
@@ -291,13 +293,13 @@ final class TranscriptTests: XCTestCase {
         let expected = #"expected a timing line "00:00:01.000 --> 00:00:04.000" (hours optional), got "#
         assertFailure(
             "WEBVTT\n\n00:00:01,000 --> 00:00:02,000\nA\n", file: "a.vtt", line: 3,
-            message: expected + #""00:00:01,000 --> 00:00:02,000""#)
+            message: expected + "a line of 29 characters")
         assertFailure(
             "WEBVTT\r\n\r\nNOTE x\r\n\r\n0:00:01.000 --> 0:00:02.000\r\nA\r\n", file: "a.vtt", line: 5,
-            message: expected + #""0:00:01.000 --> 0:00:02.000""#)
+            message: expected + "a line of 27 characters")
         assertFailure(
             "WEBVTT\n\n00:01.000 --> 00:02.000align:start\nA\n", file: "a.vtt", line: 3,
-            message: expected + #""00:01.000 --> 00:02.000align:start""#)
+            message: expected + "a line of 34 characters")
     }
 
     func testWebVTTIdentifierWithoutTiming() {
@@ -305,23 +307,21 @@ final class TranscriptTests: XCTestCase {
             "WEBVTT\n\nintro\nHello there\n", file: "a.vtt", line: 4,
             message:
                 #"expected a timing line "00:00:01.000 --> 00:00:04.000" (hours optional) after the cue "#
-                + #"identifier "intro", got "Hello there""#)
+                + #"identifier on line 3, got a line of 11 characters"#)
         assertFailure(
             "WEBVTT\n\nintro\n", file: "a.vtt", line: 3,
             message:
                 #"expected a timing line "00:00:01.000 --> 00:00:04.000" (hours optional) after the cue "#
-                + #"identifier "intro", got the end of the file"#)
+                + #"identifier on line 3, got the end of the file"#)
     }
 
     func testWebVTTCueStructure() {
         assertFailure(
             "WEBVTT\nKind: captions\n00:01.000 --> 00:02.000\nA\n", file: "a.vtt", line: 3,
-            message: #"expected a blank line between the header and the first cue, got the timing line "#
-                + #""00:01.000 --> 00:02.000""#)
+            message: "expected a blank line between the header and the first cue, got a timing line")
         assertFailure(
             "WEBVTT\n\n00:01.000 --> 00:02.000\nA\n00:02.000 --> 00:03.000\nB\n", file: "a.vtt", line: 5,
-            message: #"expected a blank line before the timing line "00:02.000 --> 00:03.000"; "#
-                + #"cue text cannot contain "-->""#)
+            message: #"expected a blank line before this timing line; cue text cannot contain "-->""#)
         assertFailure(
             "WEBVTT\n\n00:05.000 --> 00:06.000\nA\n\n00:04.000 --> 00:07.000\nB\n", file: "a.vtt", line: 6,
             message: "expected cues in order of their start, got 00:04.000 after a cue starting at 00:05.000")
@@ -343,10 +343,11 @@ final class TranscriptTests: XCTestCase {
         assertFailure(
             "{\"segments\": [\n  {\"start\": 0, \"text\": \"a\"},\n  {\"start\": -1, \"text\": \"b\"}\n]}",
             file: "t.json",
-            line: 3, column: 13, message: "segments[1].start: expected a number of seconds ≥ 0, got -1")
+            line: 3, column: 13,
+            message: "segments[1].start: expected a number of seconds in 0…1000000, got -1")
         assertFailure(
             "[\n  {\"start\": \"0\", \"text\": \"a\"}\n]", file: "t.json", line: 2, column: 13,
-            message: "[0].start: expected a number of seconds ≥ 0, got a string")
+            message: "[0].start: expected a number of seconds in 0…1000000, got a string")
         assertFailure(
             "{\"segments\": [\n  {\"start\": 0,\n   \"text\": 7}]}", file: "t.json", line: 3, column: 12,
             message: "segments[0].text: expected a string, got a number")

@@ -14,6 +14,45 @@ final class ValueDecodingTests: XCTestCase {
         XCTAssertEqual(context.diagnostics.first?.location, SourceLocation(line: 2, column: 3))
     }
 
+    /// Issue 20, part 3: a number without a range of its own (a keyframe time, a point without
+    /// one) is still bounded, so products of a few of them stay finite.
+    func testNumbersWithoutARangeAreBoundedInMagnitude() {
+        let context = makeContext()
+        XCTAssertEqual(
+            ValueDecoding.decodeNumber(parse("-1000000"), path: path, range: nil, context: context)?.value(
+                at: 0),
+            -1_000_000)
+        XCTAssertNil(ValueDecoding.decodeNumber(parse("1e308"), path: path, range: nil, context: context))
+        XCTAssertNil(ValueDecoding.decodePoint(parse("[0, -1e20]"), path: path, range: nil, context: context))
+        let keyframes = #"{"keyframes": [{"t": 0, "v": 0}, {"t": 1e300, "v": 1}]}"#
+        XCTAssertNil(ValueDecoding.decodeNumber(parse(keyframes), path: path, range: nil, context: context))
+        XCTAssertEqual(
+            context.diagnostics.map { "\($0.path): \($0.message)" },
+            [
+                "v: 1e+308 is out of range -1000000…1000000",
+                "v[1]: -1e+20 is out of range -1000000…1000000",
+                "v.keyframes[1].t: 1e+300 is out of range -1000000…1000000",
+            ])
+    }
+
+    func testBezierYControlsAreBounded() {
+        let context = makeContext()
+        func easing(_ json: String) -> Easing? {
+            ValueDecoding.decodeEasing(parse(json), path: path, context: context)
+        }
+        XCTAssertEqual(easing(#""cubicBezier(0.5, -10, 0.5, 10)""#), .cubicBezier(0.5, -10, 0.5, 10))
+        XCTAssertNil(easing(#""cubicBezier(0.5, 1e20, 0.5, -1e20)""#))
+        XCTAssertNil(easing(#""cubicBezier(0.5, inf, 0.5, 0)""#))
+        XCTAssertNil(easing(#"{"cubicBezier": [0.5, 10.5, 0.5, 0]}"#))
+        XCTAssertEqual(
+            context.diagnostics.map { "\($0.path): \($0.message)" },
+            [
+                "v: cubicBezier y1 and y2 must be in -10…10, got 1e+20 and -1e+20",
+                "v: cubicBezier y1 and y2 must be in -10…10, got ∞ and 0",
+                "v.cubicBezier[1]: 10.5 is out of range -10…10",
+            ])
+    }
+
     func testKeyframedNumber() {
         let context = makeContext()
         let json = #"{"keyframes": [{"t": 0, "v": 0}, {"t": 1.2, "v": 360, "ease": "easeInOut"}]}"#

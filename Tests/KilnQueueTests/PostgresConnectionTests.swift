@@ -42,7 +42,14 @@ final class PostgresConnectionTests: XCTestCase {
     func testPasswordsNeverAppearInMessages() {
         XCTAssertEqual(
             PostgresConnection.redact("postgres://kiln:s3cret@db.example:5432/kiln"),
-            "postgres://kiln:***@db.example:5432/kiln")
+            "postgres://kiln@db.example:5432/kiln")
+        XCTAssertEqual(
+            PostgresConnection.redact("postgresql://kiln@db.example/kiln?password=s3cret&sslmode=require"),
+            "postgres://kiln@db.example/kiln")
+        XCTAssertEqual(
+            PostgresConnection.redact("host=db.example port=6543 user=kiln password='s3 cret' dbname=q"),
+            "postgres://kiln@db.example:6543/q")
+        XCTAssertFalse(PostgresConnection.redact("postgres://kiln:s3cret@[::1/db").contains("s3cret"))
         XCTAssertEqual(
             PostgresConnection.redact("postgres://kiln@127.0.0.1/x"), "postgres://kiln@127.0.0.1/x")
         XCTAssertThrowsError(
@@ -51,6 +58,16 @@ final class PostgresConnectionTests: XCTestCase {
             error in
             XCTAssertFalse("\(error)".contains("s3cret"), "\(error)")
             XCTAssertTrue((error as? PostgresError)?.isConnectionFailure ?? false)
+        }
+        // Refused before libpq tries it, and never echoed: libpq's own message quotes the URL.
+        XCTAssertThrowsError(try PostgresConnection(url: "postgres://user:s3cret@[::1/db")) { error in
+            XCTAssertFalse("\(error)".contains("s3cret"), "\(error)")
+            XCTAssertTrue("\(error)".contains("does not parse"), "\(error)")
+        }
+        XCTAssertThrowsError(
+            try PostgresConnection(url: "postgres://kiln@127.0.0.1:1/none?password=s3cret&connect_timeout=2")
+        ) { error in
+            XCTAssertFalse("\(error)".contains("s3cret"), "\(error)")
         }
     }
 }

@@ -10,10 +10,11 @@ public enum Easing: Sendable, Hashable, CustomStringConvertible {
 
     public static let names = ["linear", "easeIn", "easeOut", "easeInOut", "cubicBezier"]
 
-    /// Input outside 0…1 is clamped; output may leave 0…1 when a Bézier's y control points do.
+    /// Input outside 0…1 is clamped (NaN counts as 0); output may leave 0…1 when a Bézier's y
+    /// control points do.
     public func callAsFunction(_ x: Double) -> Double {
         switch self {
-        case .linear: return min(max(x, 0), 1)
+        case .linear: return x > 0 ? min(x, 1) : 0
         case .easeIn: return CubicBezier.solve(0.42, 0, 1, 1, at: x)
         case .easeOut: return CubicBezier.solve(0, 0, 0.58, 1, at: x)
         case .easeInOut: return CubicBezier.solve(0.42, 0, 0.58, 1, at: x)
@@ -37,7 +38,8 @@ public enum Easing: Sendable, Hashable, CustomStringConvertible {
 /// matches, then read y there.
 enum CubicBezier {
     static func solve(_ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double, at x: Double) -> Double {
-        if x <= 0 { return 0 }
+        // Written so that a NaN fraction (which no comparison holds for) gives the start.
+        guard x > 0 else { return 0 }
         if x >= 1 { return 1 }
         let cx = 3 * x1, bx = 3 * (x2 - x1) - cx, ax = 1 - cx - bx
         let cy = 3 * y1, by = 3 * (y2 - y1) - cy, ay = 1 - cy - by

@@ -24,9 +24,16 @@ public struct Spring: Sendable, Hashable {
 
     /// Fraction of the way from start to target after `elapsed` seconds, starting at rest: 0 at 0,
     /// tending to 1. Closed-form solutions, so frames never accumulate integration error.
+    /// Always finite: where the formulas overflow (a response so short that ω is infinite, an
+    /// elapsed time so long that ωt is) the spring has long settled, at 1.
     public func progress(at elapsed: Double) -> Double {
         guard elapsed > 0 else { return 0 }
         guard response > 0 else { return 1 }
+        let value = unguardedProgress(at: elapsed)
+        return value.isFinite ? value : 1
+    }
+
+    private func unguardedProgress(at elapsed: Double) -> Double {
         let omega = 2 * Double.pi / response
         let zeta = max(dampingFraction, 0)
         let t = elapsed

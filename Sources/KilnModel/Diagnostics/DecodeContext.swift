@@ -18,6 +18,16 @@ public final class DecodeContext {
     var unresolvedReferences: Set<String> = []
     /// Date, time and extra names for `{…}` in the output path.
     public var outputTemplate = OutputTemplate()
+    /// The sizes the job may ask for; decoders refuse more before allocating it.
+    public var limits = ResourceLimits()
+    /// Where the job may read and write.
+    public var pathRules = PathRules()
+    /// Files the job reads, in the order they were resolved.
+    public internal(set) var inputFiles: [URL] = []
+    /// The output's `path` node, for diagnostics about the destination found after decoding.
+    var outputPathNode: (node: JSONNode?, path: JSONPath)?
+    /// The variables whose values the output path was built from, named when it is refused.
+    var outputPathVariables: [String] = []
     /// `appear` of each layer being decoded, outermost first (inherited when a layer has none).
     private var layerStarts: [Double] = []
 
@@ -32,6 +42,11 @@ public final class DecodeContext {
     /// Where `"time": "layer"` counts from for values decoded now: the start of the innermost
     /// layer being decoded, 0 outside any layer (global time).
     public var layerStart: Double { layerStarts.last ?? 0 }
+
+    /// How many layers are being decoded inside one another now (0 at the top level).
+    var layerDepth: Int { layerStarts.count }
+    /// Layers met so far, children included, against the `layers` limit.
+    var layersSeen = 0
 
     /// Runs `body` (the decoding of one layer's values, effects and children) with that layer's
     /// start: its `appear`, or the enclosing layer's start when it has none.

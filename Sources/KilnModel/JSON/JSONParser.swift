@@ -1,12 +1,20 @@
 /// A strict RFC 8259 parser that records the location of every value and key.
 ///
-/// Job files may come from untrusted sources, so nesting is bounded (recursion depth would
-/// otherwise be attacker-controlled); the input size is bounded by the job loader.
+/// Job files may come from untrusted sources, so the input's size, its number of values and its
+/// nesting are bounded (`ResourceLimits`' json-bytes, json-values, json-depth) while parsing,
+/// before the tree they would need is built: a small file of many values costs a node each, and
+/// recursion depth would otherwise be attacker-controlled.
 public enum JSONParser {
-    public static let maximumDepth = 256
+    public static let maximumDepth = Int(ResourceLimits.Name.jsonDepth.defaultValue)
 
-    public static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONNode {
-        var reader = JSONReader(bytes: bytes)
+    public static func parse(_ bytes: [UInt8], limits: ResourceLimits = ResourceLimits())
+        throws(JSONSyntaxError) -> JSONNode
+    {
+        if let problem = limits.violation(.jsonBytes, bytes.count, "the JSON text's size in bytes") {
+            throw JSONSyntaxError(location: SourceLocation(line: 1, column: 1), message: problem)
+        }
+        var reader = JSONReader(
+            bytes: bytes, maximumDepth: limits.count(.jsonDepth), maximumValues: limits.count(.jsonValues))
         return try reader.parseDocument()
     }
 }
@@ -45,9 +53,14 @@ private struct JSONReader {
     var line = 1
     var column = 1
     var depth = 0
+    let maximumDepth: Int
+    var values = 0
+    let maximumValues: Int
 
-    init(bytes: [UInt8]) {
+    init(bytes: [UInt8], maximumDepth: Int, maximumValues: Int) {
         self.bytes = bytes
+        self.maximumDepth = maximumDepth
+        self.maximumValues = maximumValues
     }
 
     var location: SourceLocation { SourceLocation(line: line, column: column) }
@@ -110,6 +123,13 @@ private struct JSONReader {
         try skipWhitespace()
         let start = location
         guard let byte = current else { throw failure("unexpected end of input; expected a value") }
+        values += 1
+        if values > maximumValues {
+            throw failure(
+                ResourceLimits.message(
+                    .jsonValues, value: Double(values), maximum: Double(maximumValues),
+                    what: "the number of JSON values so far"), at: start)
+        }
         switch byte {
         case ASCII.openBrace: return try parseObject()
         case ASCII.openBracket: return try parseArray()
@@ -124,8 +144,10 @@ private struct JSONReader {
 
     mutating func enterContainer(at start: SourceLocation) throws(JSONSyntaxError) {
         depth += 1
-        if depth > JSONParser.maximumDepth {
-            throw failure("nesting is deeper than \(JSONParser.maximumDepth) levels", at: start)
+        if depth > maximumDepth {
+            throw failure(
+                "nesting is deeper than \(maximumDepth) levels (the limit json-depth; raise it with --limit json-depth=N)",
+                at: start)
         }
     }
 

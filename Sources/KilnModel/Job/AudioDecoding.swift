@@ -42,6 +42,12 @@ enum AudioDecoding {
         if let probe = context.services.service((any AudioProbing).self) {
             do {
                 let duration = try probe.audioDuration(at: url)
+                if let problem = context.limits.violation(
+                    .audioSeconds, duration, "the duration in seconds of \(url.lastPathComponent)")
+                {
+                    context.error(problem, at: p.node("path"), path: p.path("path"))
+                    return nil
+                }
                 if duration > 0 && trimStart >= duration {
                     context.error(
                         "trimStart (\(NumberText.format(trimStart)) s) is at or past the end of the audio (\(NumberText.format(duration)) s)",

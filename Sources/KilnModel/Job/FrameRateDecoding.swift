@@ -21,6 +21,13 @@ enum FrameRateDecoding {
             }
             rate = decimal
         case .string(let text):
+            // Rational reduces "-30/-1" to 30/1; a rate written with a negative part is a mistake.
+            guard !text.contains("-") else {
+                context.error(
+                    "invalid frame rate '\(text)'; the numerator and denominator must be positive",
+                    at: node, path: path)
+                return nil
+            }
             guard let parsed = Rational(parsing: text) else {
                 context.error(
                     "invalid frame rate '\(text)'; expected a number or \"numerator/denominator\" "

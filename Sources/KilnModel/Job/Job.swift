@@ -1,3 +1,5 @@
+import Foundation
+
 /// A fully validated job: everything needed to render, with no errors left to find.
 public struct Job: Sendable {
     /// The job file as the user named it.
@@ -6,12 +8,21 @@ public struct Job: Sendable {
     public let layers: [LayerNode]
     /// nil: the MP4 has no audio stream.
     public let audio: AudioTrack?
+    /// The limits it was validated under; rendering holds to them too (offscreen memory).
+    public let limits: ResourceLimits
+    /// Every file the job reads (images, audio, transcripts), as resolved while loading: its
+    /// output must be none of them.
+    public internal(set) var inputFiles: [URL] = []
 
-    public init(file: String, output: OutputSettings, layers: [LayerNode], audio: AudioTrack? = nil) {
+    public init(
+        file: String, output: OutputSettings, layers: [LayerNode], audio: AudioTrack? = nil,
+        limits: ResourceLimits = ResourceLimits()
+    ) {
         self.file = file
         self.output = output
         self.layers = layers
         self.audio = audio
+        self.limits = limits
     }
 
     /// The job format version this Kiln reads.

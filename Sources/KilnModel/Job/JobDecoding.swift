@@ -58,7 +58,8 @@ struct JobDecoding {
         }
 
         guard let output else { return nil }
-        return Job(file: context.file, output: output, layers: layers, audio: audio)
+        return Job(
+            file: context.file, output: output, layers: layers, audio: audio, limits: context.limits)
     }
 
     private func checkVersion(_ root: JSONNode) {
@@ -82,6 +83,24 @@ struct JobDecoding {
     private func decodeLayer(_ node: JSONNode, path: JSONPath, insideScroll: Bool = false) -> LayerNode? {
         guard node.members != nil else {
             context.error("expected a layer object, got \(node.value.typeName)", at: node, path: path)
+            return nil
+        }
+        context.layersSeen += 1
+        if context.layersSeen > context.limits.count(.layers) {
+            // Reported once; the layers after it are not built.
+            if context.layersSeen == context.limits.count(.layers) + 1 {
+                context.error(
+                    ResourceLimits.message(
+                        .layers, value: Double(context.layersSeen), maximum: context.limits[.layers],
+                        what: "the number of layers so far"), at: node, path: path)
+            }
+            return nil
+        }
+        if let problem = context.limits.violation(
+            .nesting, context.layerDepth + 1, "this layer's nesting depth")
+        {
+            // Its children are not decoded: recursion stops here, whatever the file holds.
+            context.error(problem, at: node, path: path)
             return nil
         }
         let before = context.diagnostics.count

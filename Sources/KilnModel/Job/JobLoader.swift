@@ -5,17 +5,27 @@ import Foundation
 public struct JobLoadOptions: Sendable {
     public var variables: [String: String]
     public var outputTemplate: OutputTemplate
+    /// The sizes the job may ask for (`--limit`, the config file).
+    public var limits: ResourceLimits
+    /// Where the job may read and write (`PathRules`); by default anywhere but the queue.
+    public var pathRules: PathRules
 
-    public init(variables: [String: String] = [:], outputTemplate: OutputTemplate = OutputTemplate()) {
+    public init(
+        variables: [String: String] = [:], outputTemplate: OutputTemplate = OutputTemplate(),
+        limits: ResourceLimits = ResourceLimits(), pathRules: PathRules = PathRules()
+    ) {
         self.variables = variables
         self.outputTemplate = outputTemplate
+        self.limits = limits
+        self.pathRules = pathRules
     }
 }
 
 /// Reads and validates a job file, reporting every problem at once.
 public enum JobLoader {
-    /// Job files are small; the cap keeps a mistaken or hostile input from exhausting memory.
-    public static let maximumFileSize = 64 * 1024 * 1024
+    /// Job files are small; the cap (the default json-bytes limit) keeps a mistaken or hostile
+    /// input from exhausting memory.
+    public static let maximumFileSize = Int(ResourceLimits.Name.jsonBytes.defaultValue)
     public static let topLevelKeys = ["kiln", "output", "layers", "audio", "variables", "comment"]
 
     public static func load(
@@ -23,70 +33,74 @@ public enum JobLoader {
         services: DecodeServices = DecodeServices(), options: JobLoadOptions = JobLoadOptions()
     ) throws(JobLoadError) -> Job {
         let url = URL(fileURLWithPath: file)
-        let bytes = try readBytes(file: file)
+        let bytes = try readBytes(file: file, limits: options.limits)
         return try decode(
             bytes: bytes, file: file, baseDirectory: url.deletingLastPathComponent().standardizedFileURL,
             kinds: kinds, effects: effects, services: services, options: options)
     }
 
     /// The job file's bytes, checked for existence and size (what a queue snapshots).
-    public static func readBytes(file: String) throws(JobLoadError) -> [UInt8] {
-        try read(URL(fileURLWithPath: file), file: file)
+    public static func readBytes(file: String, limits: ResourceLimits = ResourceLimits()) throws(JobLoadError)
+        -> [UInt8]
+    {
+        try read(URL(fileURLWithPath: file), file: file, limits: limits)
     }
 
     public static func decode(
         bytes: [UInt8], file: String, baseDirectory: URL, kinds: [LayerKind], effects: [EffectKind] = [],
         services: DecodeServices = DecodeServices(), options: JobLoadOptions = JobLoadOptions()
     ) throws(JobLoadError) -> Job {
-        guard bytes.count <= maximumFileSize else {
-            throw .invalid([tooLarge(file: file, size: bytes.count)])
+        if let problem = tooLarge(size: bytes.count, limits: options.limits) {
+            throw .invalid([Diagnostic(file: file, path: .root, location: nil, message: problem)])
         }
         let root: JSONNode
         do {
-            root = try JSONParser.parse(bytes)
+            root = try JSONParser.parse(bytes, limits: options.limits)
         } catch {
             throw .invalid([
                 Diagnostic(file: file, path: .root, location: error.location, message: error.message)
             ])
         }
         let context = DecodeContext(file: file, baseDirectory: baseDirectory, services: services)
+        context.limits = options.limits
         context.outputTemplate = options.outputTemplate
+        context.pathRules = options.pathRules
         let (declarations, values) = JobVariables.resolve(
             root, overrides: options.variables, context: context)
         context.variables = values
         let substituted = JobVariables.substitute(
             root, path: .root, declarations: declarations, values: values, context: context)
-        let job = JobDecoding(context: context, kinds: kinds, effects: effects).decode(substituted)
+        var job = JobDecoding(context: context, kinds: kinds, effects: effects).decode(substituted)
+        if let decoded = job {
+            job?.inputFiles = context.inputFiles
+            OutputDecoding.checkDestination(decoded.output.path, jobFile: file, context: context)
+        }
         guard let job, !context.hasErrors else {
             throw .invalid(sortedByLocation(context.diagnostics))
         }
         return job
     }
 
-    private static func read(_ url: URL, file: String) throws(JobLoadError) -> [UInt8] {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
-            throw .fileMissing(file: file, reason: "no such file")
-        }
-        guard !isDirectory.boolValue else {
-            throw .fileMissing(file: file, reason: "is a directory, not a job file")
-        }
-        if let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int,
-            size > maximumFileSize
-        {
-            throw .invalid([tooLarge(file: file, size: size)])
-        }
-        do {
-            return Array(try Data(contentsOf: url))
-        } catch {
-            throw .fileMissing(file: file, reason: "cannot be read (\(error.localizedDescription))")
+    private static func read(_ url: URL, file: String, limits: ResourceLimits) throws(JobLoadError) -> [UInt8]
+    {
+        switch RegularFileReader.read(path: url.path, limit: limits.count(.jsonBytes)) {
+        case .success(let bytes): return bytes
+        case .failure(.missing): throw .fileMissing(file: file, reason: "no such file")
+        case .failure(.notRegular(let kind)):
+            throw .fileMissing(file: file, reason: "is \(kind), not a job file")
+        case .failure(.tooLarge(let size)):
+            throw .invalid([
+                Diagnostic(
+                    file: file, path: .root, location: nil,
+                    message: tooLarge(size: size, limits: limits) ?? "the job file is too large")
+            ])
+        case .failure(.unreadable(let reason)):
+            throw .fileMissing(file: file, reason: "cannot be read (\(reason))")
         }
     }
 
-    private static func tooLarge(file: String, size: Int) -> Diagnostic {
-        Diagnostic(
-            file: file, path: .root, location: nil,
-            message: "job file is \(size) bytes; the limit is \(maximumFileSize) bytes (64 MiB)")
+    private static func tooLarge(size: Int, limits: ResourceLimits) -> String? {
+        limits.violation(.jsonBytes, size, "the job file's size in bytes")
     }
 
     /// Document order reads best; decoders report in table order. Stable, so problems at the

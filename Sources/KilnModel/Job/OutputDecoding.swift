@@ -38,8 +38,14 @@ enum OutputDecoding {
         }
 
         var outputURL = context.resolvePath(defaultOutputName(for: jobFile))
+        context.outputPathNode = (parameters.node("path") ?? node, parameters.path("path"))
         if parameters.isPresent("path") {
             let written = parameters.string("path")
+            // `${name}` and `{"var": …}` are already replaced here, so a value is recognised by its
+            // text (short values would match by chance); `{name}` is still written.
+            context.outputPathVariables = context.variables.filter { name, value in
+                written.contains("{\(name)}") || (value.count >= 3 && written.contains(value))
+            }.keys.sorted()
             if written.isEmpty {
                 context.error(
                     "output path must not be empty", at: parameters.node("path"),
@@ -85,10 +91,38 @@ enum OutputDecoding {
         }
 
         guard context.diagnostics.count == before, let rate, let frameCount else { return nil }
+        let width = parameters.integer("width"), height = parameters.integer("height")
+        let limits = context.limits
+        let problems = [
+            limits.violation(.framePixels, width * height, "the frame's size in pixels (\(width)×\(height))"),
+            limits.violation(.frames, frameCount, "the number of frames"),
+            limits.violation(
+                .pixelFrames, Double(width * height) * Double(frameCount),
+                "width × height × frames (\(width)×\(height)×\(frameCount))"),
+        ]
+        for problem in problems.compactMap({ $0 }) { context.error(problem, at: node, path: path) }
+        guard context.diagnostics.count == before else { return nil }
         return OutputSettings(
             path: outputURL, width: parameters.integer("width"), height: parameters.integer("height"),
             frameRate: rate, frameCount: frameCount, crf: parameters.number("crf").value(at: 0),
             preset: parameters.string("preset"), gop: gop)
+    }
+
+    /// Refuses a destination the job must not write (`PathRules.outputProblem`): checked once
+    /// every input is known, since the output must not be one of them.
+    static func checkDestination(_ url: URL, jobFile: String, context: DecodeContext) {
+        guard
+            let problem = context.pathRules.outputProblem(
+                url, jobFile: jobFile, inputs: context.inputFiles)
+        else { return }
+        let from =
+            context.outputPathVariables.isEmpty
+            ? ""
+            : " (the path takes variable\(context.outputPathVariables.count == 1 ? "" : "s") "
+                + context.outputPathVariables.map { "'\($0)'" }.joined(separator: ", ") + ")"
+        context.error(
+            "refused: \(problem)\(from)", at: context.outputPathNode?.node,
+            path: context.outputPathNode?.path ?? JSONPath.root.key("output").key("path"))
     }
 
     /// `jobs/intro.json` renders to `jobs/intro.mp4` unless told otherwise.

@@ -18,6 +18,11 @@ enum AssetResolution {
             context.error("'\(written)' is a directory, expected a file", at: node, path: path)
             return nil
         }
+        if let problem = context.pathRules.inputProblem(url) {
+            context.error("refused to read '\(written)': \(problem)", at: node, path: path)
+            return nil
+        }
+        context.inputFiles.append(url)
         return url
     }
 }

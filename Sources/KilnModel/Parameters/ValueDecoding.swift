@@ -53,6 +53,17 @@ public enum ValueDecoding {
 
     // MARK: Constant values
 
+    /// The range of a number that has no narrower one of its own (keyframe times, mapping
+    /// coefficients, points without a declared range…). The JSON parser already refuses what is
+    /// not finite; this keeps products of a few such numbers far from overflowing, so what the
+    /// renderer computes from them stays finite.
+    public static let magnitudeRange: ClosedRange<Double> = -1_000_000...1_000_000
+
+    /// The range of a cubic Bézier easing's y control points: overshoots of ten times the
+    /// animated change, far past any designed curve (CSS "back" easings stay within ±2), and
+    /// still a bounded multiple of the keyframes' values.
+    public static let bezierYRange: ClosedRange<Double> = -10...10
+
     public static func constantNumber(
         _ node: JSONNode, path: JSONPath, range: ClosedRange<Double>?, context: DecodeContext
     ) -> Double? {
@@ -60,7 +71,8 @@ public enum ValueDecoding {
             context.error("expected a number, got \(node.value.typeName)", at: node, path: path)
             return nil
         }
-        if let range, !range.contains(number) {
+        let range = range ?? magnitudeRange
+        if !range.contains(number) {
             context.error(outOfRange(number, range), at: node, path: path)
             return nil
         }
@@ -198,8 +210,13 @@ public enum ValueDecoding {
                     path: controlsPath)
                 return nil
             }
+            // The y controls are checked here so that the message points at the element; the x
+            // controls have their own message in `bezier`.
             let numbers = elements.enumerated().map { index, element in
-                constantNumber(element, path: controlsPath.index(index), range: nil, context: context)
+                constantNumber(
+                    element, path: controlsPath.index(index),
+                    range: index.isMultiple(of: 2) ? nil : bezierYRange,
+                    context: context)
             }
             let values = numbers.compactMap { $0 }
             guard values.count == 4 else { return nil }
@@ -450,7 +467,7 @@ public enum ValueDecoding {
         guard compact.hasPrefix("cubicBezier("), compact.hasSuffix(")") else { return nil }
         let inner = compact.dropFirst("cubicBezier(".count).dropLast()
         let numbers = inner.split(separator: ",", omittingEmptySubsequences: false).map { Double(String($0)) }
-        guard numbers.count == 4, numbers.allSatisfy({ $0?.isFinite == true }) else { return nil }
+        guard numbers.count == 4, numbers.allSatisfy({ $0 != nil }) else { return nil }
         return numbers.compactMap { $0 }
     }
 
@@ -459,6 +476,15 @@ public enum ValueDecoding {
         guard (0...1).contains(values[0]), (0...1).contains(values[2]) else {
             context.error(
                 "cubicBezier x1 and x2 must be in 0…1, got \(NumberText.format(values[0])) and \(NumberText.format(values[2]))",
+                at: node, path: path)
+            return nil
+        }
+        guard values.allSatisfy({ $0.isFinite }), bezierYRange.contains(values[1]),
+            bezierYRange.contains(values[3])
+        else {
+            context.error(
+                "cubicBezier y1 and y2 must be in \(NumberText.format(bezierYRange)), got "
+                    + "\(NumberText.format(values[1])) and \(NumberText.format(values[3]))",
                 at: node, path: path)
             return nil
         }

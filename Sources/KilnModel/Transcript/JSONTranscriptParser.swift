@@ -88,10 +88,12 @@ enum JSONTranscriptParser {
         guard let startNode = node["start"] else {
             throw failure("expected a \"start\" in seconds", at: node, path: path)
         }
-        guard let start = startNode.number, start >= 0 else {
+        let latest = ValueDecoding.magnitudeRange.upperBound
+        guard let start = startNode.number, start >= 0, start <= latest else {
             let got = startNode.number.map(NumberText.format) ?? startNode.value.typeName
             throw failure(
-                "expected a number of seconds ≥ 0, got \(got)", at: startNode, path: path.key("start"))
+                "expected a number of seconds in 0…\(NumberText.format(latest)), got \(got)", at: startNode,
+                path: path.key("start"))
         }
         guard let textNode = node["text"] else {
             throw failure("expected a \"text\" string", at: node, path: path)

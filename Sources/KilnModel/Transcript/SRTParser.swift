@@ -35,8 +35,7 @@ enum SRTParser {
                 guard let line = ending, !TranscriptTextReader.isBlank(line) else { break }
                 if line.contains("-->"), CueTiming(line, style: .srt) != nil {
                     throw reader.error(
-                        "expected a blank line and a cue number before the timing line "
-                            + TranscriptTextReader.describe(line))
+                        "expected a blank line and a cue number before this timing line")
                 }
                 textLines.append(line)
             }

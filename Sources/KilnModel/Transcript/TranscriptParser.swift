@@ -11,16 +11,34 @@ public enum TranscriptParser {
 
     /// `format` nil: from the file's extension (`.json`, `.srt`, `.vtt`), else from the content.
     public static func parse(
-        _ bytes: [UInt8], file: String, format: TranscriptFormat? = nil
+        _ bytes: [UInt8], file: String, format: TranscriptFormat? = nil, limits: ResourceLimits? = nil
     ) throws(TranscriptError) -> Transcript {
         guard bytes.count <= maximumInputSize else {
             throw TranscriptError(file: file, line: nil, message: tooLargeMessage(size: bytes.count))
         }
+        if let limits,
+            let problem = limits.violation(.transcriptBytes, bytes.count, "the transcript's size in bytes")
+        {
+            throw TranscriptError(file: file, line: nil, message: problem)
+        }
+        let transcript = try parseFormat(bytes, file: file, format: format)
+        if let limits,
+            let problem = limits.violation(
+                .transcriptEntries, transcript.lines.count, "the number of transcript lines")
+        {
+            throw TranscriptError(file: file, line: nil, message: problem)
+        }
+        return transcript
+    }
+
+    private static func parseFormat(
+        _ bytes: [UInt8], file: String, format: TranscriptFormat?
+    ) throws(TranscriptError) -> Transcript {
         guard let format = format ?? TranscriptFormat.detect(file: file, bytes: bytes) else {
             throw TranscriptError(
                 file: file, line: nil,
-                message: "cannot tell the transcript format; expected a .json, .srt or .vtt file, or "
-                    + "content starting with '{', '[', \"WEBVTT\" or a SubRip cue number")
+                message: "cannot tell the transcript format; expected a .json, .srt or .vtt file, or a "
+                    + ".txt file starting with '{', '[', \"WEBVTT\" or a SubRip cue number")
         }
         switch format {
         case .json: return try JSONTranscriptParser.parse(bytes, file: file)
@@ -30,31 +48,23 @@ public enum TranscriptParser {
     }
 
     /// Reads and parses a transcript file; errors name the file as given.
-    public static func load(file: String, format: TranscriptFormat? = nil) throws(TranscriptError)
-        -> Transcript
+    public static func load(file: String, format: TranscriptFormat? = nil, limits: ResourceLimits? = nil)
+        throws(TranscriptError) -> Transcript
     {
-        let url = URL(fileURLWithPath: file)
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
-            throw TranscriptError(file: file, line: nil, message: "no such file")
-        }
-        guard !isDirectory.boolValue else {
-            throw TranscriptError(file: file, line: nil, message: "is a directory, not a transcript")
-        }
-        // Checked before reading, so a huge file is refused without loading it.
-        if let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int,
-            size > maximumInputSize
-        {
-            throw TranscriptError(file: file, line: nil, message: tooLargeMessage(size: size))
-        }
         let bytes: [UInt8]
-        do {
-            bytes = Array(try Data(contentsOf: url))
-        } catch {
-            throw TranscriptError(
-                file: file, line: nil, message: "cannot be read (\(error.localizedDescription))")
+        let byteLimit = min(maximumInputSize, limits?.count(.transcriptBytes) ?? maximumInputSize)
+        switch RegularFileReader.read(path: file, limit: byteLimit) {
+        case .success(let read): bytes = read
+        case .failure(.missing): throw TranscriptError(file: file, line: nil, message: "no such file")
+        case .failure(.notRegular(let kind)):
+            throw TranscriptError(file: file, line: nil, message: "is \(kind), not a transcript")
+        case .failure(.tooLarge(let size)):
+            let problem = limits?.violation(.transcriptBytes, size, "the transcript's size in bytes")
+            throw TranscriptError(file: file, line: nil, message: problem ?? tooLargeMessage(size: size))
+        case .failure(.unreadable(let reason)):
+            throw TranscriptError(file: file, line: nil, message: "cannot be read (\(reason))")
         }
-        return try parse(bytes, file: file, format: format)
+        return try parse(bytes, file: file, format: format, limits: limits)
     }
 
     private static func tooLargeMessage(size: Int) -> String {

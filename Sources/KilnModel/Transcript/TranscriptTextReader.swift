@@ -53,12 +53,12 @@ struct TranscriptTextReader {
         TranscriptError(file: file, line: line ?? max(1, lineNumber), message: message)
     }
 
-    /// How a line is shown after "got": quoted, shortened if long, or named when blank.
+    /// How a line is shown after "got": by its shape, never its text, since the file may be one
+    /// the job's author cannot read (a parse error must not become a way to print its lines).
     static func describe(_ line: String?) -> String {
         guard let line else { return "the end of the file" }
         if isBlank(line) { return "a blank line" }
-        let limit = 60
-        if line.utf8.count <= limit || line.count <= limit { return "\"\(line)\"" }
-        return "\"\(line.prefix(limit))…\""
+        let count = line.count
+        return "a line of \(count) character\(count == 1 ? "" : "s")"
     }
 }

@@ -13,8 +13,7 @@ enum WebVTTParser {
         while let line = try reader.next(), !TranscriptTextReader.isBlank(line) {
             if line.contains("-->") {
                 throw reader.error(
-                    "expected a blank line between the header and the first cue, got the timing line "
-                        + TranscriptTextReader.describe(line))
+                    "expected a blank line between the header and the first cue, got a timing line")
             }
         }
         var lines: [TranscriptLine] = []
@@ -36,7 +35,7 @@ enum WebVTTParser {
                 guard let next, next.contains("-->") else {
                     throw reader.error(
                         "expected a timing line \(CueTiming.Style.webVTT.example) after the cue identifier "
-                            + "\(TranscriptTextReader.describe(first)), got \(TranscriptTextReader.describe(next))",
+                            + "on line \(identifierLineNumber), got \(TranscriptTextReader.describe(next))",
                         line: next == nil ? identifierLineNumber : nil)
                 }
                 timingLine = next
@@ -49,8 +48,7 @@ enum WebVTTParser {
             while let line = try reader.next(), !TranscriptTextReader.isBlank(line) {
                 if line.contains("-->") {
                     throw reader.error(
-                        "expected a blank line before the timing line \(TranscriptTextReader.describe(line)); "
-                            + "cue text cannot contain \"-->\"")
+                        "expected a blank line before this timing line; cue text cannot contain \"-->\"")
                 }
                 textLines.append(line)
             }

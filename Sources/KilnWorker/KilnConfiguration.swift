@@ -1,0 +1,104 @@
+import Foundation
+
+/// `$XDG_CONFIG_HOME/kiln/config.json` (default `~/.config/kiln/config.json`) or `--config FILE`:
+/// a JSON object with the roots a worker and `enqueue` confine jobs to, and limit overrides.
+public struct KilnConfiguration: Sendable, Equatable {
+    /// Directories jobs may read images, audio and transcripts from.
+    public var assetRoots: [String] = []
+    /// Directories jobs may write outputs under.
+    public var outputRoots: [String] = []
+    /// The `"limits"` object as written (limit name → value); its names are checked by the
+    /// code that applies limits, not here.
+    public var limitOverrides: [String: Double] = [:]
+    /// The file it was read from; nil when there was none.
+    public var file: String?
+
+    public static let keys = ["assetRoots", "outputRoots", "limits"]
+
+    public init() {}
+
+    public struct Failure: Error, CustomStringConvertible {
+        public let file: String
+        public let reason: String
+        public var description: String { "\(file): \(reason)" }
+    }
+
+    /// The default file's path for this environment.
+    public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment)
+        -> String
+    {
+        let base =
+            environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+            ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.config"
+        return base + "/kiln/config.json"
+    }
+
+    /// Reads `explicit` (which must exist) or else the default file (which may be absent).
+    public static func load(
+        explicit: String?, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(Failure) -> KilnConfiguration {
+        let path = explicit ?? defaultPath(environment: environment)
+        guard FileManager.default.fileExists(atPath: path) else {
+            if explicit != nil { throw Failure(file: path, reason: "no such file") }
+            return KilnConfiguration()
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw Failure(file: path, reason: "cannot be read")
+        }
+        return try parse(Array(data), file: path)
+    }
+
+    /// Relative roots are relative to the file's directory, so a configuration means the same
+    /// wherever the worker is started.
+    public static func parse(_ bytes: [UInt8], file: String) throws(Failure) -> KilnConfiguration {
+        let object: [String: Any]
+        do {
+            guard let parsed = try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any] else {
+                throw Failure(file: file, reason: "expected a JSON object")
+            }
+            object = parsed
+        } catch let failure as Failure {
+            throw failure
+        } catch {
+            throw Failure(file: file, reason: "not valid JSON")
+        }
+        if let unknown = object.keys.sorted().first(where: { !keys.contains($0) }) {
+            throw Failure(
+                file: file,
+                reason: "unknown key '\(unknown)'; expected \(keys.map { "'\($0)'" }.joined(separator: ", "))"
+            )
+        }
+        let directory = URL(fileURLWithPath: file).deletingLastPathComponent()
+        var configuration = KilnConfiguration()
+        configuration.file = file
+        configuration.assetRoots = try paths(
+            object["assetRoots"], key: "assetRoots", file: file, relativeTo: directory)
+        configuration.outputRoots = try paths(
+            object["outputRoots"], key: "outputRoots", file: file, relativeTo: directory)
+        if let limits = object["limits"] {
+            guard let table = limits as? [String: Any] else {
+                throw Failure(file: file, reason: "'limits' must be an object of numbers")
+            }
+            for (name, value) in table {
+                guard let number = value as? NSNumber, number.doubleValue.isFinite else {
+                    throw Failure(file: file, reason: "limits.\(name) must be a finite number")
+                }
+                configuration.limitOverrides[name] = number.doubleValue
+            }
+        }
+        return configuration
+    }
+
+    private static func paths(_ value: Any?, key: String, file: String, relativeTo directory: URL)
+        throws(Failure)
+        -> [String]
+    {
+        guard let value else { return [] }
+        guard let list = value as? [Any], list.allSatisfy({ ($0 as? String)?.isEmpty == false }) else {
+            throw Failure(file: file, reason: "'\(key)' must be an array of directory paths")
+        }
+        return list.compactMap { $0 as? String }.map {
+            $0.hasPrefix("/") ? $0 : directory.appendingPathComponent($0).standardizedFileURL.path
+        }
+    }
+}

@@ -1,0 +1,174 @@
+import Foundation
+import KilnExport
+import KilnModel
+import KilnQueue
+
+/// Everything one attempt needs, sent by the worker to its render process: the claimed job, the
+/// frame ranges of its family when it is part of a split job, and the worker's render settings.
+public struct AttemptRequest: Codable, Sendable {
+    public var job: QueuedJob
+    /// A split job's segment ranges in frame order (queried by the worker, which holds the store).
+    public var familyRanges: [Range<Int>]?
+    public var threads: Int
+    public var frameHashes: String?
+    /// The worker's `--limit`s, applied to every job it runs whatever it was enqueued under.
+    public var limitOverrides: [String: Double] = [:]
+    /// The worker's roots: the job is confined by them, not by those `enqueue` had.
+    public var roots = JobRoots()
+}
+
+/// How an attempt ended, as the render process reports it (or the worker concludes when the
+/// process dies or stalls).
+public enum AttemptOutcome: Codable, Sendable, Equatable {
+    case completed(output: String, frames: Int, seconds: Double)
+    /// No retry can mend it: the job is discarded.
+    case permanent(String)
+    /// Charged to the attempt; retried with backoff until the attempts run out.
+    case retryable(String)
+    /// Stopped by a stop code of `CancellationFlag` or a signal.
+    case cancelled(code: Int32)
+}
+
+/// What the render needs from the process that holds the lease.
+public protocol AttemptSupervisor: Sendable {
+    func report(progress: Double)
+    func log(_ message: String)
+    /// A fenced lease renewal just before the output is renamed into place: false when the lease
+    /// is gone and the finished file must be given up.
+    func renewBeforeCommit() -> Bool
+}
+
+/// One attempt's render (a whole job, one segment of a split job, its soundtrack, or its
+/// assembly), run inside the render process `kiln __render-attempt`, so a crash or a hang of
+/// this job's render cannot take down the worker or the jobs beside it.
+public struct RenderAttempt: Sendable {
+    let request: AttemptRequest
+    let flag: CancellationFlag
+    let supervisor: any AttemptSupervisor
+
+    public init(request: AttemptRequest, flag: CancellationFlag, supervisor: any AttemptSupervisor) {
+        self.request = request
+        self.flag = flag
+        self.supervisor = supervisor
+    }
+
+    public func run() -> AttemptOutcome {
+        do {
+            return try render()
+        } catch let error as JobLoadError {
+            if let signal = flag.cancelledBySignal { return .cancelled(code: signal) }
+            return .permanent(error.description)
+        } catch let error as ExportError {
+            switch error {
+            case .cancelled(let code): return .cancelled(code: code)
+            case .job(let loadError): return .permanent(loadError.description)
+            case .cannotCreateOutput, .media: return .retryable(error.description)
+            }
+        } catch let error as PermanentFailure {
+            return .permanent(error.message)
+        } catch {
+            return .retryable("\(error)")
+        }
+    }
+
+    private func render() throws -> AttemptOutcome {
+        let job = request.job
+        let start = Date()
+        let rules = request.roots.rules(jobDirectory: job.baseDirectory)
+        let loaded = try JobFiles.decodeFingerprinted(
+            bytes: Array(job.jobJSON.utf8), file: job.jobFile,
+            baseDirectory: URL(fileURLWithPath: job.baseDirectory),
+            options: JobLoadOptions(
+                variables: job.variables, limits: try ResourceLimits(overrides: request.limitOverrides),
+                pathRules: rules),
+            cancellation: flag)
+        if let signal = flag.cancelledBySignal { throw ExportError.cancelled(signal: signal) }
+        supervisor.report(progress: 0)
+        let output = URL(fileURLWithPath: job.output)
+        // The queued output was expanded at enqueue time (dates), so it is checked itself,
+        // under this worker's roots, which need not be those `enqueue` had.
+        if let problem = rules.outputProblem(output, jobFile: job.jobFile, inputs: loaded.job.inputFiles) {
+            throw JobLoadError.invalid([
+                Diagnostic(
+                    file: job.jobFile, path: JSONPath.root.key("output").key("path"), location: nil,
+                    message: "refused: \(problem)")
+            ])
+        }
+        try? FileManager.default.createDirectory(
+            at: output.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let export = VideoExport(
+            job: loaded.job, output: output, threads: request.threads,
+            frameHashes: try request.frameHashes.map { path throws(ExportError) in
+                try FrameHashLog(path: path)
+            })
+        let trap = FaultInjection.trapMarker.map { job.jobJSON.contains($0) } ?? false
+        let report: @Sendable (Double) -> Void = { [supervisor] fraction in
+            supervisor.report(progress: fraction)
+            if trap && fraction > 0 { fatalError("KILN_FAULT_TRAP_ON_JOB: trapping in job \(job.id)") }
+        }
+        guard job.isSegment || job.isAssembly else {
+            StaleTemporaryFiles.remove(besides: output, log: supervisor.log)
+            let summary = try export.run(
+                cancellation: flag,
+                progress: { report(Double($0.frame) / Double(max(1, $0.totalFrames))) },
+                beforeCommit: supervisor.renewBeforeCommit)
+            return .completed(output: output.path, frames: summary.frames, seconds: summary.elapsedSeconds)
+        }
+        let plan = SegmentPlan(ranges: request.familyRanges ?? [])
+        guard plan.ranges.last?.upperBound == loaded.job.output.frameCount, plan.count == job.segmentCount
+        else {
+            throw PermanentFailure(
+                message:
+                    "\(job.jobFile): its \(plan.count) queued segments (\(plan.ranges.last?.upperBound ?? 0) "
+                    + "frames) do not match the job's \(loaded.job.output.frameCount) frames")
+        }
+        let segmented = SegmentedExport(export: export, fingerprint: loaded.fingerprint, plan: plan)
+        segmented.removeStaleTemporaries(log: supervisor.log)
+        let seconds = { Date().timeIntervalSince(start) }
+        if job.isSoundtrack {
+            report(0.5)
+            if !(try segmented.renderAudio(cancellation: flag)) {
+                supervisor.log("the soundtrack was already encoded; reused")
+            }
+            return .completed(output: segmented.audioURL.path, frames: 0, seconds: seconds())
+        }
+        if let index = job.segmentIndex {
+            let frames = plan.ranges[index].count
+            let rendered = try segmented.renderSegment(
+                index, cancellation: flag, progress: { report(Double($0) / Double(max(1, frames))) },
+                beforeCommit: supervisor.renewBeforeCommit)
+            if !rendered {
+                supervisor.log("segment \(index + 1) of \(plan.count) was already finished; reused")
+            }
+            return .completed(
+                output: segmented.url(ofSegment: index).path, frames: frames, seconds: seconds())
+        }
+        return .completed(
+            output: output.path, frames: try assemble(segmented, report: report), seconds: seconds())
+    }
+
+    /// Joins the segments. One whose file is missing (removed by hand, or rendered by a worker of
+    /// another Kiln version, whose keys differ) is rendered here first.
+    private func assemble(_ segmented: SegmentedExport, report: (Double) -> Void) throws -> Int {
+        let missing = segmented.plan.ranges.indices.filter { !segmented.isFinished($0) }
+        for (n, index) in missing.enumerated() {
+            supervisor.log(
+                "segment \(index + 1) of \(segmented.plan.count) is missing; rendering it before assembly")
+            try segmented.renderSegment(
+                index, cancellation: flag,
+                progress: { _ in report(Double(n) / Double(missing.count + 1) * 0.9) },
+                beforeCommit: supervisor.renewBeforeCommit)
+        }
+        if !segmented.isAudioFinished {
+            supervisor.log("the soundtrack is missing; encoding it before assembly")
+            try segmented.renderAudio(cancellation: flag)
+        }
+        report(0.95)
+        return try segmented.assemble(beforeCommit: supervisor.renewBeforeCommit)
+    }
+}
+
+/// A failure no retry can mend: the job is discarded at once.
+struct PermanentFailure: Error {
+    let message: String
+}
