@@ -1,4 +1,5 @@
 import Foundation
+import KilnModel
 
 /// `$XDG_CONFIG_HOME/kiln/config.json` (default `~/.config/kiln/config.json`) or `--config FILE`:
 /// a JSON object with the roots a worker and `enqueue` confine jobs to, and limit overrides.
@@ -7,13 +8,15 @@ public struct KilnConfiguration: Sendable, Equatable {
     public var assetRoots: [String] = []
     /// Directories jobs may write outputs under.
     public var outputRoots: [String] = []
-    /// The `"limits"` object as written (limit name → value); its names are checked by the
-    /// code that applies limits, not here.
+    /// The `"limits"` object as written (limit name → value), checked by `ResourceLimits` when
+    /// the file is parsed, so a wrong name is reported against this file.
     public var limitOverrides: [String: Double] = [:]
     /// The file it was read from; nil when there was none.
     public var file: String?
 
     public static let keys = ["assetRoots", "outputRoots", "limits"]
+    /// A configuration is a few lines; more is a mistake.
+    public static let maximumSize = 1 << 20
 
     public init() {}
 
@@ -38,14 +41,19 @@ public struct KilnConfiguration: Sendable, Equatable {
         explicit: String?, environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws(Failure) -> KilnConfiguration {
         let path = explicit ?? defaultPath(environment: environment)
-        guard FileManager.default.fileExists(atPath: path) else {
+        // Every command reads it, so a FIFO or a device here must not block or flood them.
+        switch RegularFileReader.read(path: path, limit: maximumSize) {
+        case .success(let bytes): return try parse(bytes, file: path)
+        case .failure(.missing):
             if explicit != nil { throw Failure(file: path, reason: "no such file") }
             return KilnConfiguration()
+        case .failure(.notRegular(let kind)):
+            throw Failure(file: path, reason: "is \(kind), not a configuration file")
+        case .failure(.tooLarge(let size)):
+            throw Failure(file: path, reason: "is \(size) bytes; a configuration is at most \(maximumSize)")
+        case .failure(.unreadable(let reason)):
+            throw Failure(file: path, reason: "cannot be read (\(reason))")
         }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw Failure(file: path, reason: "cannot be read")
-        }
-        return try parse(Array(data), file: path)
     }
 
     /// Relative roots are relative to the file's directory, so a configuration means the same
@@ -84,6 +92,11 @@ public struct KilnConfiguration: Sendable, Equatable {
                     throw Failure(file: file, reason: "limits.\(name) must be a finite number")
                 }
                 configuration.limitOverrides[name] = number.doubleValue
+            }
+            do {
+                _ = try ResourceLimits(overrides: configuration.limitOverrides)
+            } catch {
+                throw Failure(file: file, reason: "limits: \(error)")
             }
         }
         return configuration

@@ -2,25 +2,26 @@ import Foundation
 import KilnWorker
 import XCTest
 
-/// The configuration file: roots relative to the file, `limits` kept for the limits code, any
-/// other key refused by name.
+/// The configuration file: roots relative to the file, `limits` checked by name, any other key
+/// refused by name.
 final class KilnConfigurationTests: XCTestCase {
     func testRootsAreResolvedAgainstTheFileAndLimitsArePassedThrough() throws {
         let configuration = try KilnConfiguration.parse(
             Array(
-                #"{"assetRoots": ["media", "/srv/shared"], "outputRoots": ["../out"], "limits": {"maxFrames": 9000, "maxTextLength": 2e4}}"#
+                #"{"assetRoots": ["media", "/srv/shared"], "outputRoots": ["../out"], "limits": {"frames": 9000, "text-characters": 2e4}}"#
                     .utf8),
             file: "/etc/kiln/config.json")
         XCTAssertEqual(configuration.assetRoots, ["/etc/kiln/media", "/srv/shared"])
         XCTAssertEqual(configuration.outputRoots, ["/etc/out"])
-        XCTAssertEqual(configuration.limitOverrides, ["maxFrames": 9000, "maxTextLength": 20000])
+        XCTAssertEqual(configuration.limitOverrides, ["frames": 9000, "text-characters": 20000])
     }
 
     func testUnknownKeysAndWrongShapesAreRefusedByName() {
         let cases = [
             #"{"assetRoot": ["a"]}"#: "unknown key 'assetRoot'",
             #"{"assetRoots": "a"}"#: "'assetRoots' must be an array of directory paths",
-            #"{"limits": {"maxFrames": "many"}}"#: "limits.maxFrames must be a finite number",
+            #"{"limits": {"frames": "many"}}"#: "limits.frames must be a finite number",
+            #"{"limits": {"maxFrames": 9000}}"#: "limits: unknown limit 'maxFrames'",
             #"[1]"#: "expected a JSON object",
             #"{"#: "not valid JSON",
         ]
@@ -38,5 +39,15 @@ final class KilnConfigurationTests: XCTestCase {
             explicit: nil, environment: ["XDG_CONFIG_HOME": "/nonexistent"])
         XCTAssertEqual(empty, KilnConfiguration())
         XCTAssertThrowsError(try KilnConfiguration.load(explicit: "/nonexistent/kiln.json"))
+    }
+
+    func testAConfigurationThatIsAFIFOIsRefusedWithoutBlocking() throws {
+        let fifo = FileManager.default.temporaryDirectory.appendingPathComponent("kiln-config-\(UUID()).json")
+            .path
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        defer { unlink(fifo) }
+        XCTAssertThrowsError(try KilnConfiguration.load(explicit: fifo)) { error in
+            XCTAssertTrue("\(error)".contains("FIFO") || "\(error)".contains("fifo"), "\(error)")
+        }
     }
 }

@@ -102,7 +102,12 @@ public enum FileKind {
         var info = stat()
         let status = followingLinks ? stat(path, &info) : lstat(path, &info)
         guard status == 0 else { return nil }
-        switch info.st_mode & S_IFMT {
+        return nonRegular(mode: info.st_mode)
+    }
+
+    /// The kind named by a `stat` mode, nil for a regular file.
+    static func nonRegular(mode: mode_t) -> String? {
+        switch mode & S_IFMT {
         case S_IFREG: return nil
         case S_IFDIR: return "a directory"
         case S_IFIFO: return "a FIFO (named pipe)"
@@ -176,10 +181,7 @@ public enum RegularFileReader {
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else { return .failure(.unreadable(String(cString: strerror(errno)))) }
-        guard info.st_mode & S_IFMT == S_IFREG else {
-            return .failure(
-                .notRegular(info.st_mode & S_IFMT == S_IFDIR ? "a directory" : "not a regular file"))
-        }
+        if let kind = FileKind.nonRegular(mode: info.st_mode) { return .failure(.notRegular(kind)) }
         guard Int(info.st_size) <= limit else { return .failure(.tooLarge(Int(info.st_size))) }
         var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
         var filled = 0
