@@ -4,7 +4,11 @@ import PackageDescription
 // Layering (see docs/architecture.md): KilnModel and KilnRaster know nothing of each other or of C;
 // KilnScene joins them; KilnMedia is the only Swift module that imports CFFmpeg and KilnText the only
 // one that imports the text libraries (FreeType, HarfBuzz, fontconfig, libunibreak); KilnExport drives
-// the frame pipeline; the two executables only parse arguments and print.
+// the frame pipeline; the two executables only parse arguments and print. KilnTestSupport is test
+// code shared by the test targets (decode-back of written videos, MP4 box walking, SplitMix, scratch
+// directories): only test targets depend on it, no product or executable does, so none of it ships.
+// It reads videos back through FFmpeg itself, so it is the one module besides KilnMedia that imports
+// CFFmpeg; it uses KilnMedia's `package` helpers (error checks, swscale) rather than copies of them.
 let strict: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
 
 let package = Package(
@@ -60,21 +64,28 @@ let package = Package(
         .executableTarget(
             name: "kiln-fuzz", dependencies: ["KilnExport", "KilnMedia", "KilnModel", "KilnQueue"],
             swiftSettings: strict),
-        .testTarget(name: "KilnModelTests", dependencies: ["KilnModel"], swiftSettings: strict),
-        .testTarget(name: "KilnRasterTests", dependencies: ["KilnRaster"], swiftSettings: strict),
-        .testTarget(name: "KilnTextTests", dependencies: ["KilnText"], swiftSettings: strict),
+        .target(name: "KilnTestSupport", dependencies: ["CFFmpeg", "KilnMedia"], swiftSettings: strict),
         .testTarget(
-            name: "KilnSceneTests", dependencies: ["KilnScene", "KilnMedia", "KilnExport"],
+            name: "KilnModelTests", dependencies: ["KilnModel", "KilnTestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "KilnRasterTests", dependencies: ["KilnRaster", "KilnTestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "KilnTextTests", dependencies: ["KilnText", "KilnTestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "KilnSceneTests", dependencies: ["KilnScene", "KilnMedia", "KilnExport", "KilnTestSupport"],
             exclude: ["Goldens", "Fixtures"],
             swiftSettings: strict),
-        .testTarget(name: "KilnMediaTests", dependencies: ["KilnMedia"], swiftSettings: strict),
-        .testTarget(name: "KilnQueueTests", dependencies: ["KilnQueue"], swiftSettings: strict),
         .testTarget(
-            name: "KilnWorkerTests", dependencies: ["KilnWorker", "KilnQueue", "KilnMedia"],
+            name: "KilnMediaTests", dependencies: ["KilnMedia", "KilnTestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "KilnQueueTests", dependencies: ["KilnQueue", "KilnTestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "KilnWorkerTests", dependencies: ["KilnWorker", "KilnQueue", "KilnMedia", "KilnTestSupport"],
             swiftSettings: strict),
-        .testTarget(name: "KilnExportTests", dependencies: ["KilnExport"], swiftSettings: strict),
         .testTarget(
-            name: "KilnCLITests", dependencies: ["KilnMedia", "KilnQueue"], exclude: ["Fixtures"],
+            name: "KilnExportTests", dependencies: ["KilnExport", "KilnTestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "KilnCLITests", dependencies: ["KilnMedia", "KilnQueue", "KilnTestSupport"], exclude: ["Fixtures"],
             swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]

@@ -22,11 +22,11 @@ enum BT709Tags {
 }
 
 /// BT.709 limited-range Y'CbCr → R'G'B' in 0…255 (clamped).
-enum BT709 {
+package enum BT709 {
     static let kr = 0.2126, kb = 0.0722
     static let kg = 1 - kr - kb
 
-    static func rgb(y: Double, cb: Double, cr: Double) -> (r: Double, g: Double, b: Double) {
+    package static func rgb(y: Double, cb: Double, cr: Double) -> (r: Double, g: Double, b: Double) {
         let luma = (y - 16) / 219
         let blue = (cb - 128) / 224
         let red = (cr - 128) / 224

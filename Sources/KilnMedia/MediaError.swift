@@ -19,7 +19,7 @@ public struct MediaError: Error, Sendable, CustomStringConvertible {
     }
 
     /// A failure that has no FFmpeg error code (NULL returned, invalid use).
-    static func failure(_ function: String, _ message: String) -> MediaError {
+    package static func failure(_ function: String, _ message: String) -> MediaError {
         MediaError(function: function, code: -1, message: message)
     }
 
@@ -35,13 +35,13 @@ public struct MediaError: Error, Sendable, CustomStringConvertible {
 
 /// The single gate for FFmpeg return codes: negative means failure.
 @discardableResult
-func check(_ code: Int32, _ function: String) throws(MediaError) -> Int32 {
+package func check(_ code: Int32, _ function: String) throws(MediaError) -> Int32 {
     if code < 0 { throw MediaError(function: function, code: code) }
     return code
 }
 
 /// For FFmpeg allocators and lookups that signal failure with NULL.
-func require<T>(_ value: T?, _ function: String, _ message: String = "returned NULL") throws(MediaError) -> T
+package func require<T>(_ value: T?, _ function: String, _ message: String = "returned NULL") throws(MediaError) -> T
 {
     guard let value else { throw MediaError.failure(function, message) }
     return value

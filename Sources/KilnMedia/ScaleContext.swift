@@ -1,11 +1,11 @@
 import CFFmpeg
 
 /// Owns one SwsContext converting between two pixel formats, and between two sizes if asked.
-final class ScaleContext {
+package final class ScaleContext {
     private let context: OpaquePointer
     private let sourceHeight: Int
 
-    convenience init(
+    package convenience init(
         width: Int, height: Int, from source: AVPixelFormat, to destination: AVPixelFormat, flags: Int32
     ) throws(MediaError) {
         try self.init(from: (width, height, source), to: (width, height, destination), flags: flags)
@@ -49,7 +49,7 @@ final class ScaleContext {
     }
 
     /// Scales a whole decoded frame (its first four planes, which is all sws_scale reads).
-    func scale(
+    package func scale(
         frame: UnsafePointer<AVFrame>, destination: [UnsafeMutablePointer<UInt8>?],
         destinationStrides: [Int32]
     ) {
@@ -76,7 +76,7 @@ func pixelFormatName(_ format: AVPixelFormat) -> String {
 }
 
 /// Pads the 3–4 used plane pointers of a C `uint8_t *data[8]`-style argument to what sws_scale reads.
-func planes<T>(_ pointers: T?...) -> [T?] { pointers + Array(repeating: nil, count: 4 - pointers.count) }
+package func planes<T>(_ pointers: T?...) -> [T?] { pointers + Array(repeating: nil, count: 4 - pointers.count) }
 func strides(_ values: Int...) -> [Int32] {
     values.map(Int32.init) + Array(repeating: 0, count: 4 - values.count)
 }

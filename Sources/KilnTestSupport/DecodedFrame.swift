@@ -1,3 +1,5 @@
+import KilnMedia
+
 /// One decoded 8-bit 4:2:0 frame; the planes are only valid inside the `onFrame` callback.
 public struct DecodedFrame {
     public let index: Int

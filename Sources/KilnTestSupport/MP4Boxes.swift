@@ -1,4 +1,5 @@
 import Foundation
+import KilnMedia
 
 /// Minimal ISO-BMFF box walking, enough to check what the muxer produced.
 public enum MP4Boxes {

@@ -1,11 +1,20 @@
-/// A deterministic pseudo-random generator (SplitMix64) so failures reproduce.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
+/// A deterministic pseudo-random generator (SplitMix64), so that a failing test, a fuzz case or a
+/// soak schedule repeats from its number.
+public struct SplitMix: RandomNumberGenerator {
+    public var state: UInt64
+
+    public init(state: UInt64) { self.state = state }
+
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
+    }
+
+    /// Bytes for round-trip tests: the low byte of each draw.
+    public mutating func bytes(_ count: Int) -> [UInt8] {
+        (0..<count).map { _ in UInt8(truncatingIfNeeded: next()) }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import KilnMedia
+import KilnTestSupport
 import XCTest
 
 /// Soundtracks from the command line: rendered and decoded back, identical for any thread count,

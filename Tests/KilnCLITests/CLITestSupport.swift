@@ -1,5 +1,6 @@
 import Foundation
 import KilnMedia
+import KilnTestSupport
 import XCTest
 
 #if canImport(Glibc)
@@ -167,7 +168,7 @@ struct KilnProcess {
     }
 }
 
-class TemporaryDirectoryTestCase: XCTestCase {
+class TemporaryDirectoryTestCase: ScratchDirectoryTestCase {
     /// What every MP4 Kiln writes must be: H.264 yuv420p of the job's size and frame count,
     /// tagged BT.709 limited range, decoded without errors.
     func assertKilnVideo(
@@ -198,27 +199,5 @@ class TemporaryDirectoryTestCase: XCTestCase {
         else { throw XCTSkip("/usr/bin/ffmpeg not installed") }
         XCTAssertEqual(made.status, 0, made.stderr)
         return path
-    }
-
-    var directory: URL!
-
-    override func setUpWithError() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "kiln-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: directory)
-    }
-
-    func write(_ name: String, _ text: String) throws -> String {
-        let url = directory.appendingPathComponent(name)
-        try Data(text.utf8).write(to: url)
-        return url.path
-    }
-
-    func contents() throws -> [String] {
-        try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
     }
 }

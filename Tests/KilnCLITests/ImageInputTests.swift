@@ -1,5 +1,6 @@
 import Foundation
 import KilnMedia
+import KilnTestSupport
 import XCTest
 
 /// Image layers from the command line: a good render decoded back, and the three ways a picture

@@ -1,5 +1,6 @@
 import Foundation
 import KilnMedia
+import KilnTestSupport
 import XCTest
 
 /// Pixel effects from the command line: a rippling card rendered and decoded back, and bad

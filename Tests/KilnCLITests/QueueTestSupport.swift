@@ -1,6 +1,7 @@
 import Foundation
 import KilnMedia
 import KilnQueue
+import KilnTestSupport
 import XCTest
 
 #if canImport(Glibc)

@@ -1,5 +1,6 @@
 import Foundation
 import KilnMedia
+import KilnTestSupport
 import XCTest
 
 #if canImport(Glibc)

@@ -1,4 +1,5 @@
 import Foundation
+import KilnTestSupport
 import XCTest
 
 /// How long and how hard the soak runs, from the environment (see docs/security.md, "Soak").
@@ -36,18 +37,6 @@ struct SoakSettings {
             keepDirectory: env["KILN_SOAK_KEEP"] == "1",
             reportPath: env["KILN_SOAK_REPORT"]
                 ?? KilnProcess.repositoryRoot.appendingPathComponent(".build/soak-report.txt").path)
-    }
-}
-
-/// SplitMix64: the fault schedule and the job mix repeat for a given `KILN_SOAK_SEED`.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 
@@ -111,7 +100,7 @@ struct GoodJob {
     let height: Int
     let frames: Int
 
-    init(index: Int, random: inout SeededGenerator) {
+    init(index: Int, random: inout SplitMix) {
         kind = Kind.allCases[index % Kind.allCases.count]
         (width, height) = Bool.random(using: &random) ? (64, 36) : (160, 90)
         frames = kind == .segmented ? 30 : Int.random(in: 5...30, using: &random)

@@ -1,6 +1,7 @@
 import Foundation
 import KilnMedia
 import KilnQueue
+import KilnTestSupport
 import XCTest
 
 #if canImport(Glibc)
@@ -13,7 +14,7 @@ import XCTest
 /// (with job ids and reasons) rather than stopping at the first, so one run shows everything.
 final class SoakTests: QueueTestCase {
     private var settings: SoakSettings!
-    private var random = SeededGenerator(state: 1)
+    private var random = SplitMix(state: 1)
     private var findings = SoakFindings()
     private var jobs: [SoakJob] = []
     private var pendingEnqueues: [(job: SoakJob, run: BoundedRun, after: () -> Void)] = []
@@ -42,7 +43,7 @@ final class SoakTests: QueueTestCase {
 
     func testSoak() throws {
         settings = try SoakSettings.fromEnvironment()
-        random = SeededGenerator(state: settings.seed)
+        random = SplitMix(state: settings.seed)
         try prepareDirectory()
         let started = Date()
         workers = try ["soak-a", "soak-b"].map { try SoakWorker(name: $0, test: self) }

@@ -1,6 +1,7 @@
 import Foundation
 import KilnExport
 import KilnModel
+import KilnTestSupport
 import XCTest
 
 #if canImport(Glibc)
@@ -9,18 +10,10 @@ import XCTest
 
 /// The last line of defence for an output: whatever the job loader let through, the file is
 /// created exclusively, never through a link, and never renamed over a device, FIFO or the queue.
-final class AtomicOutputTests: XCTestCase {
-    var directory: URL!
-
-    override func setUpWithError() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "kiln-atomic-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    }
-
+final class AtomicOutputTests: ScratchDirectoryTestCase {
     override func tearDownWithError() throws {
         AtomicOutputFile.protectedFiles.withLock { $0 = [] }
-        try? FileManager.default.removeItem(at: directory)
+        try super.tearDownWithError()
     }
 
     func testTheTempFileIsANewRegularFileCreatedBeforeAnyWriter() throws {

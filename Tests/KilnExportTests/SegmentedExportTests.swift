@@ -2,23 +2,13 @@ import Foundation
 import KilnExport
 import KilnMedia
 import KilnModel
+import KilnTestSupport
 import XCTest
 
 /// Segmented exports: the plan's arithmetic, the keys that decide reuse, and renders split into
 /// pieces that equal a single render frame for frame, resume from their finished pieces and
 /// leave nothing behind.
-final class SegmentedExportTests: XCTestCase {
-    var directory: URL!
-
-    override func setUpWithError() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "kiln-segments-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: directory)
-    }
+final class SegmentedExportTests: ScratchDirectoryTestCase {
 
     func jobFile(frames: Int = 30, color: String = "#e0c080", audio: Bool = false) throws -> String {
         let url = directory.appendingPathComponent("split.json")

@@ -4,20 +4,10 @@ import KilnMedia
 import KilnModel
 import KilnRaster
 import KilnScene
+import KilnTestSupport
 import XCTest
 
-final class VideoExportTests: XCTestCase {
-    var directory: URL!
-
-    override func setUpWithError() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "kiln-export-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: directory)
-    }
+final class VideoExportTests: ScratchDirectoryTestCase {
 
     func job(frames: Int = 24, fps: String = "\"30000/1001\"", width: Int = 320, height: Int = 180) throws
         -> Job

@@ -1,5 +1,6 @@
 import Foundation
 import KilnMedia
+import KilnTestSupport
 import XCTest
 
 /// The AAC track: decode → resample → place → encode → mux, checked by decoding the MP4 back.

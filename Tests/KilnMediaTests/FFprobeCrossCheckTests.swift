@@ -1,5 +1,6 @@
 import Foundation
 import KilnMedia
+import KilnTestSupport
 import XCTest
 
 /// Cross-checks the writer's output with an independent reader (the ffprobe program).

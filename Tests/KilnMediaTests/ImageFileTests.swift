@@ -1,5 +1,6 @@
 import Foundation
 import KilnMedia
+import KilnTestSupport
 import XCTest
 
 final class ImageFileTests: XCTestCase {
@@ -19,7 +20,7 @@ final class ImageFileTests: XCTestCase {
 
     func testPNGRoundTripIsExact() throws {
         let width = 37, height = 23
-        var random = SplitMix64(state: 11)
+        var random = SplitMix(state: 11)
         let rgba = random.bytes(width * height * 4)
         let url = try writePNG(rgba, width: width, height: height, name: "random.png")
 
@@ -148,7 +149,7 @@ final class ImageFileTests: XCTestCase {
 
     func testLosslessWebPIsExactIncludingAlpha() throws {
         let width = 16, height = 8
-        var random = SplitMix64(state: 5)
+        var random = SplitMix(state: 5)
         let rgba = random.bytes(width * height * 4)
         let source = try writePNG(rgba, width: width, height: height, name: "lossless-source.png")
         let url = try ffmpeg(source, name: "lossless.webp", ["-c:v", "libwebp", "-lossless", "1"])
@@ -248,7 +249,7 @@ final class ImageFileTests: XCTestCase {
 
     func testDecodeAndResizeAreDeterministic() throws {
         let jpeg = try ffmpegImage(from: patches, name: "determinism.jpg", ["-q:v", "5"])
-        var random = SplitMix64(state: 99)
+        var random = SplitMix(state: 99)
         let png = try writePNG(random.bytes(61 * 47 * 4), width: 61, height: 47, name: "determinism.png")
         for url in [jpeg, png] {
             for size: (width: Int, height: Int)? in [nil, (19, 13), (150, 90)] {
@@ -265,7 +266,7 @@ final class ImageFileTests: XCTestCase {
     func testHugePNGHeaderIsRefusedBeforeDecoding() throws {
         let url = directory.url.appendingPathComponent("huge.png")
         var bytes = HandMadePNG.signature + HandMadePNG.chunk("IHDR", HandMadePNG.ihdr(20_000, 20_000, 8, 6))
-        var random = SplitMix64(state: 3)
+        var random = SplitMix(state: 3)
         bytes += random.bytes(4096)
         try Data(bytes).write(to: url)
 
@@ -300,7 +301,7 @@ final class ImageFileTests: XCTestCase {
     }
 
     func testTruncatedFilesAreCorrupt() throws {
-        var random = SplitMix64(state: 8)
+        var random = SplitMix(state: 8)
         let png = try writePNG(random.bytes(64 * 64 * 4), width: 64, height: 64, name: "full.png")
         let jpeg = try ffmpeg(
             png, name: "full.jpg", ["-q:v", "2"])

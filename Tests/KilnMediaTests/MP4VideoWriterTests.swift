@@ -1,5 +1,6 @@
 import Foundation
 import KilnMedia
+import KilnTestSupport
 import XCTest
 
 final class MP4VideoWriterTests: XCTestCase {

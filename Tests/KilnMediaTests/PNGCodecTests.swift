@@ -1,5 +1,6 @@
 import Foundation
 import KilnMedia
+import KilnTestSupport
 import XCTest
 
 final class PNGCodecTests: XCTestCase {
@@ -8,7 +9,7 @@ final class PNGCodecTests: XCTestCase {
 
     func testRandomRGBARoundTripsExactly() throws {
         let width = 37, height = 23
-        var random = SplitMix64(state: 42)
+        var random = SplitMix(state: 42)
         let rgba = random.bytes(width * height * 4)
         let png = try PNGCodec.encode(rgba: rgba, width: width, height: height, stride: width * 4)
         XCTAssertEqual(Array(png.prefix(8)), [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
@@ -22,7 +23,7 @@ final class PNGCodecTests: XCTestCase {
 
     func testPaddedStrideIsHonoured() throws {
         let width = 5, height = 3, stride = 32
-        var random = SplitMix64(state: 7)
+        var random = SplitMix(state: 7)
         let padded = random.bytes(stride * height)
         let png = try PNGCodec.encode(rgba: padded, width: width, height: height, stride: stride)
         let expected = (0..<height).flatMap { padded[($0 * stride)..<($0 * stride + width * 4)] }
@@ -30,7 +31,7 @@ final class PNGCodecTests: XCTestCase {
     }
 
     func testGarbageAndEmptyInputThrow() {
-        var random = SplitMix64(state: 1)
+        var random = SplitMix(state: 1)
         XCTAssertThrowsError(try PNGCodec.decode(random.bytes(200))) { XCTAssertTrue($0 is MediaError) }
         XCTAssertThrowsError(try PNGCodec.decode([])) { XCTAssertTrue($0 is MediaError) }
         XCTAssertThrowsError(try PNGCodec.decode([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0]))

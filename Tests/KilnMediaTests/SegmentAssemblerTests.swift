@@ -1,5 +1,6 @@
 import Foundation
 import KilnMedia
+import KilnTestSupport
 import XCTest
 
 /// 48 frames at 30000/1001 fps, 160×96: a flat colour ramping with the frame index and a white bar

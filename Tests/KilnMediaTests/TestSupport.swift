@@ -62,21 +62,6 @@ struct FlatColourClip {
     }
 }
 
-/// A per-test scratch directory, removed on deinit.
-final class TemporaryDirectory {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "kiln-media-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
-
-    deinit { try? FileManager.default.removeItem(at: url) }
-}
-
 /// FNV-1a, enough to compare decoded planes between runs.
 struct FNV1a {
     private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
@@ -87,23 +72,6 @@ struct FNV1a {
                 value = (value ^ UInt64(byte)) &* 0x100_0000_01b3
             }
         }
-    }
-}
-
-/// Deterministic bytes for round-trip tests (SplitMix64).
-struct SplitMix64 {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9e37_79b9_7f4a_7c15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
-        z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
-        return z ^ (z >> 31)
-    }
-
-    mutating func bytes(_ count: Int) -> [UInt8] {
-        (0..<count).map { _ in UInt8(truncatingIfNeeded: next()) }
     }
 }
 

@@ -1,4 +1,5 @@
 import KilnRaster
+import KilnTestSupport
 import XCTest
 
 final class GouraudMeshTests: XCTestCase {

@@ -2,6 +2,7 @@ import Foundation
 import KilnModel
 import KilnRaster
 import KilnScene
+import KilnTestSupport
 import XCTest
 
 final class ImageLayerTests: XCTestCase {

@@ -3,6 +3,7 @@ import KilnExport
 import KilnModel
 import KilnRaster
 import KilnScene
+import KilnTestSupport
 import XCTest
 
 /// Issue 20, part 3: no number in a job can trap the renderer. Every shipped job and every

@@ -3,6 +3,7 @@ import KilnExport
 import KilnModel
 import KilnRaster
 import KilnScene
+import KilnTestSupport
 import XCTest
 
 /// Ripple and background warp against scalar references written straight from the seed's

@@ -3,6 +3,7 @@ import KilnExport
 import KilnModel
 import KilnRaster
 import KilnScene
+import KilnTestSupport
 
 /// Paths and helpers shared by the scene tests.
 enum Fixture {
@@ -49,17 +50,5 @@ enum Fixture {
         return Array(UnsafeBufferPointer(start: frame.y, count: w * h))
             + Array(UnsafeBufferPointer(start: frame.u, count: w * h / 4))
             + Array(UnsafeBufferPointer(start: frame.v, count: w * h / 4))
-    }
-}
-
-/// A deterministic pseudo-random generator (SplitMix64) so failures reproduce.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
