@@ -72,7 +72,8 @@ let package = Package(
         .testTarget(
             name: "KilnTextTests", dependencies: ["KilnText", "KilnTestSupport"], swiftSettings: strict),
         .testTarget(
-            name: "KilnSceneTests", dependencies: ["KilnScene", "KilnMedia", "KilnExport", "KilnTestSupport"],
+            name: "KilnSceneTests",
+            dependencies: ["KilnScene", "KilnMedia", "KilnExport", "KilnTestSupport"],
             exclude: ["Goldens", "Fixtures"],
             swiftSettings: strict),
         .testTarget(
@@ -80,12 +81,14 @@ let package = Package(
         .testTarget(
             name: "KilnQueueTests", dependencies: ["KilnQueue", "KilnTestSupport"], swiftSettings: strict),
         .testTarget(
-            name: "KilnWorkerTests", dependencies: ["KilnWorker", "KilnQueue", "KilnMedia", "KilnTestSupport"],
+            name: "KilnWorkerTests",
+            dependencies: ["KilnWorker", "KilnQueue", "KilnMedia", "KilnTestSupport"],
             swiftSettings: strict),
         .testTarget(
             name: "KilnExportTests", dependencies: ["KilnExport", "KilnTestSupport"], swiftSettings: strict),
         .testTarget(
-            name: "KilnCLITests", dependencies: ["KilnMedia", "KilnQueue", "KilnTestSupport"], exclude: ["Fixtures"],
+            name: "KilnCLITests", dependencies: ["KilnMedia", "KilnQueue", "KilnTestSupport"],
+            exclude: ["Fixtures"],
             swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]

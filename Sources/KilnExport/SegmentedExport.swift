@@ -3,18 +3,6 @@ import KilnMedia
 import KilnModel
 import KilnScene
 
-/// What a segmented export did.
-public struct SegmentedSummary: Sendable {
-    public let output: URL
-    public let frames: Int
-    public let segments: Int
-    /// Segments found finished from an earlier, interrupted run (or another worker) and reused.
-    public let reused: Int
-    /// Segments rendered by this call.
-    public let rendered: Int
-    public let elapsedSeconds: Double
-}
-
 /// An export split into frame ranges (scale-out.md): each range is encoded on its own to a
 /// hidden file beside the output, committed atomically under a name keyed by the job's
 /// fingerprint, the range and Kiln's version; then the pieces are joined by stream copy with the
@@ -256,30 +244,5 @@ public struct SegmentedExport: Sendable {
         return SegmentedSummary(
             output: output, frames: frames, segments: plan.count, reused: reused, rendered: rendered,
             elapsedSeconds: elapsed)
-    }
-}
-
-/// `SegmentedExport.renderAudio` on a thread of its own.
-final class SoundtrackThread: @unchecked Sendable {
-    private let done = DispatchSemaphore(value: 0)
-    private var failure: ExportError?
-
-    init(_ export: SegmentedExport, cancellation: CancellationFlag) {
-        let thread = Thread { [self] in
-            do throws(ExportError) {
-                try export.renderAudio(cancellation: cancellation)
-            } catch {
-                failure = error
-            }
-            done.signal()
-        }
-        thread.name = "kiln-soundtrack"
-        thread.start()
-    }
-
-    /// Waits for the encode; its error, if any.
-    func wait() -> ExportError? {
-        done.wait()
-        return failure
     }
 }

@@ -1,23 +1,5 @@
 import CFFmpeg
 
-/// The one audio format Kiln mixes and encodes in: 48 kHz, stereo, 32-bit float, planar (the AAC
-/// encoder's native layout, so nothing is converted between the mix and the encoder).
-public enum AudioFormat {
-    public static let sampleRate = 48_000
-    public static let channels = 2
-}
-
-/// What a file's best audio stream is, before any conversion.
-public struct AudioStreamInfo: Sendable {
-    public var codecName: String
-    public var sampleRate: Int
-    public var channels: Int
-    /// The stream's start time (0 when the container gives none), seconds.
-    public var startSeconds: Double
-    /// The stream's duration from the container, or the file's when the stream has none; 0 if unknown.
-    public var durationSeconds: Double
-}
-
 /// Decodes a file's best audio stream (WAV, MP3, AAC/M4A, FLAC, Opus… whatever libavcodec reads)
 /// and hands it out resampled to `AudioFormat` through libswresample, block by block, so memory
 /// stays flat however long the file is.
@@ -270,29 +252,6 @@ public final class AudioFileReader {
         avcodec_free_context(&codecContext)
         avformat_close_input(&formatContext)
     }
-}
-
-/// Two growable Float planes reused between calls, so steady-state decoding allocates nothing.
-final class StereoScratch {
-    private(set) var planes: [UnsafeMutablePointer<Float>] = []
-    private(set) var capacity = 0
-
-    func reserve(_ count: Int) {
-        guard count > capacity else { return }
-        release()
-        capacity = max(count, 4096)
-        planes = (0..<AudioFormat.channels).map { _ in
-            UnsafeMutablePointer<Float>.allocate(capacity: capacity)
-        }
-    }
-
-    func release() {
-        planes.forEach { $0.deallocate() }
-        planes = []
-        capacity = 0
-    }
-
-    deinit { release() }
 }
 
 /// The input side of a resampler: frames that differ in any of these need another one.

@@ -1,52 +1,6 @@
 import CFFmpeg
 import Foundation
 
-/// Why an image file could not be used. `description` is one clear line naming the file.
-public enum ImageFileError: Error, Sendable, CustomStringConvertible, Equatable {
-    /// The file cannot be opened or read: missing ("no such file"), a directory, permissions, I/O.
-    case unreadable(path: String, reason: String)
-    /// The content (never the extension) is not PNG, JPEG or WebP, or is an animated WebP.
-    case unsupportedFormat(path: String)
-    /// Wider or taller than `limit` (`ImageFile.maxDimension`), or within it on both sides but with
-    /// more pixels than FFmpeg allocates for one frame (about 16255x16255).
-    case tooLarge(path: String, width: Int, height: Int, limit: Int)
-    /// Truncated or undecodable data: a header problem, or the av_strerror text of the FFmpeg call
-    /// that failed.
-    case corrupt(path: String, reason: String)
-
-    public var description: String {
-        switch self {
-        case .unreadable(let path, let reason):
-            "cannot read image \(path): \(reason)"
-        case .unsupportedFormat(let path):
-            "\(path) is not a PNG, JPEG or still WebP image"
-        case .tooLarge(let path, let width, let height, let limit) where width > limit || height > limit:
-            "image \(path) is \(width)x\(height) pixels, over the limit of \(limit) pixels on a side"
-        case .tooLarge(let path, let width, let height, _):
-            "image \(path) is \(width)x\(height) pixels, more than FFmpeg decodes in one frame"
-        case .corrupt(let path, let reason):
-            "image \(path) is corrupt: \(reason)"
-        }
-    }
-}
-
-/// An image file format, as recognised from the file's first bytes.
-public enum ImageFormat: String, Sendable {
-    case png, jpeg, webp
-
-    /// The pipe demuxer reads exactly one file as one stream; image2 would treat `%d` in a name
-    /// as a sequence pattern.
-    fileprivate var demuxer: String { "\(rawValue)_pipe" }
-
-    fileprivate var codec: AVCodecID {
-        switch self {
-        case .png: AV_CODEC_ID_PNG
-        case .jpeg: AV_CODEC_ID_MJPEG
-        case .webp: AV_CODEC_ID_WEBP
-        }
-    }
-}
-
 /// Still images (PNG, JPEG, WebP) from files, decoded with libavformat + libavcodec and converted
 /// with libswscale. EXIF orientation is ignored: pixels come out in stored order.
 public enum ImageFile {
@@ -134,19 +88,6 @@ public enum ImageFile {
                 premultiplied: true)
         } catch {
             throw ImageFileError(error, path: path)
-        }
-    }
-}
-
-extension ImageFileError {
-    /// FFmpeg reports trouble reading the file (it vanished or changed permissions after probing)
-    /// as AVERROR(errno); any other failure of the demuxer or decoder means the data did not decode.
-    init(_ error: MediaError, path: String) {
-        let readErrors = [ENOENT, EACCES, EPERM, EISDIR, EIO].map { kiln_averror($0) }
-        if readErrors.contains(error.code) {
-            self = .unreadable(path: path, reason: error.message)
-        } else {
-            self = .corrupt(path: path, reason: "\(error.message) (\(error.function))")
         }
     }
 }

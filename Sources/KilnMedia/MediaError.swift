@@ -41,7 +41,8 @@ package func check(_ code: Int32, _ function: String) throws(MediaError) -> Int3
 }
 
 /// For FFmpeg allocators and lookups that signal failure with NULL.
-package func require<T>(_ value: T?, _ function: String, _ message: String = "returned NULL") throws(MediaError) -> T
+package func require<T>(_ value: T?, _ function: String, _ message: String = "returned NULL")
+    throws(MediaError) -> T
 {
     guard let value else { throw MediaError.failure(function, message) }
     return value

@@ -1,38 +1,3 @@
-/// Where an audio file sits on the video's timeline and how loud it plays.
-public struct AudioPlacement: Sendable, Hashable {
-    /// Timeline seconds at which the (trimmed) audio begins; silence before.
-    public var offset: Double
-    /// Seconds cut from the start of the file.
-    public var trimStart: Double
-    /// File time at which the audio stops (nil: the file's end).
-    public var trimEnd: Double?
-    /// Linear gain (1 = as recorded).
-    public var volume: Double
-    /// Seconds of linear fade at the start and end of the placed audio.
-    public var fadeIn: Double
-    public var fadeOut: Double
-
-    public init(
-        offset: Double = 0, trimStart: Double = 0, trimEnd: Double? = nil, volume: Double = 1,
-        fadeIn: Double = 0, fadeOut: Double = 0
-    ) {
-        self.offset = offset
-        self.trimStart = trimStart
-        self.trimEnd = trimEnd
-        self.volume = volume
-        self.fadeIn = fadeIn
-        self.fadeOut = fadeOut
-    }
-}
-
-/// A source of timeline audio in `AudioFormat`, pulled in order from sample 0; it never runs out
-/// (silence after its content), so the writer decides the length.
-public protocol AudioSampleSource: AnyObject {
-    /// Fills `count` samples of each channel, continuing where the last call stopped.
-    func fill(left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>, count: Int)
-        throws(MediaError)
-}
-
 /// An audio file placed on the timeline: silence until `offset`, then the file from `trimStart`
 /// to `trimEnd` with gain and fades, then silence. All positions are whole samples at 48 kHz,
 /// rounded once, so placement is exact whatever the block sizes.

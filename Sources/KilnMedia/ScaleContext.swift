@@ -76,7 +76,9 @@ func pixelFormatName(_ format: AVPixelFormat) -> String {
 }
 
 /// Pads the 3–4 used plane pointers of a C `uint8_t *data[8]`-style argument to what sws_scale reads.
-package func planes<T>(_ pointers: T?...) -> [T?] { pointers + Array(repeating: nil, count: 4 - pointers.count) }
+package func planes<T>(_ pointers: T?...) -> [T?] {
+    pointers + Array(repeating: nil, count: 4 - pointers.count)
+}
 func strides(_ values: Int...) -> [Int32] {
     values.map(Int32.init) + Array(repeating: 0, count: 4 - values.count)
 }

@@ -1,5 +1,5 @@
-/// The queue's one storage contract (SQLite now, PostgreSQL next): every backend implements the
-/// same state machine and passes the same test suite. Every worker write is fenced by the claim's
+/// The queue's one storage contract (SQLite and PostgreSQL): every backend implements the same
+/// state machine and passes the same test suite. Every worker write is fenced by the claim's
 /// lease token: when it changes nothing the lease was lost, and the worker must stop.
 public protocol JobStore: AnyObject {
     /// Inserts all or none; a request whose idempotency key (or schedule fire) already exists

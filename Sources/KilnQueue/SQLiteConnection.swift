@@ -1,46 +1,6 @@
 import CSQLite
 import Foundation
 
-/// A failed SQLite call, with SQLite's own message and the statement it ran.
-public struct SQLiteError: Error, CustomStringConvertible, Sendable {
-    public let code: Int32
-    public let message: String
-    public let sql: String?
-
-    /// SQLITE_BUSY / SQLITE_LOCKED: another connection holds the write lock past the busy timeout.
-    public var isBusy: Bool { code & 0xFF == SQLITE_BUSY || code & 0xFF == SQLITE_LOCKED }
-
-    public var description: String {
-        "SQLite error \(code): \(message)" + (sql.map { " (in: \($0.prefix(120)))" } ?? "")
-    }
-}
-
-/// A value bound to or read from a statement.
-public enum SQLiteValue: Sendable, Equatable {
-    case null
-    case integer(Int64)
-    case real(Double)
-    case text(String)
-
-    /// Integers and reals as stored by SQLite, or as the text PostgreSQL sends.
-    public var int: Int64? {
-        switch self {
-        case .integer(let v): v
-        case .text(let v): Int64(v)
-        default: nil
-        }
-    }
-    public var double: Double? {
-        switch self {
-        case .real(let v): v
-        case .integer(let v): Double(v)
-        case .text(let v): Double(v)
-        default: nil
-        }
-    }
-    public var string: String? { if case .text(let v) = self { v } else { nil } }
-}
-
 /// One connection to a database file, used by one thread at a time (the design note: one
 /// connection per thread). Configures WAL, `synchronous=FULL`, a busy timeout and foreign keys.
 public final class SQLiteConnection {

@@ -176,28 +176,3 @@ struct GlyphKey: Hashable {
     /// Quarter-pixel horizontal phase, 0…3.
     let phase: Int
 }
-
-/// A shaped glyph: its id in the face, where its cluster starts in the run's UTF-8, its
-/// advance and its offset from the pen position (y down), in pixels.
-public struct ShapedGlyph: Sendable, Equatable {
-    public let glyph: UInt32
-    public let cluster: Int
-    public let advance: Double
-    public let offset: SIMD2<Double>
-}
-
-/// A rasterized glyph: premultiplied RGBA (white coverage for outline glyphs, colour for
-/// emoji), `left`/`top` from the pen position to the bitmap's top-left (top upwards, as FreeType
-/// gives it), in pixels of the bitmap, which are `scale` frame pixels each.
-public struct GlyphBitmap: Sendable {
-    public let width: Int
-    public let height: Int
-    public let left: Int
-    public let top: Int
-    public let scale: Double
-    public let premultipliedRGBA: [UInt8]
-    public let isColor: Bool
-
-    static let empty = GlyphBitmap(
-        width: 0, height: 0, left: 0, top: 0, scale: 1, premultipliedRGBA: [], isColor: false)
-}

@@ -3,41 +3,6 @@ import KilnExport
 import KilnModel
 import KilnQueue
 
-/// Everything one attempt needs, sent by the worker to its render process: the claimed job, the
-/// frame ranges of its family when it is part of a split job, and the worker's render settings.
-public struct AttemptRequest: Codable, Sendable {
-    public var job: QueuedJob
-    /// A split job's segment ranges in frame order (queried by the worker, which holds the store).
-    public var familyRanges: [Range<Int>]?
-    public var threads: Int
-    public var frameHashes: String?
-    /// The worker's `--limit`s, applied to every job it runs whatever it was enqueued under.
-    public var limitOverrides: [String: Double] = [:]
-    /// The worker's roots: the job is confined by them, not by those `enqueue` had.
-    public var roots = JobRoots()
-}
-
-/// How an attempt ended, as the render process reports it (or the worker concludes when the
-/// process dies or stalls).
-public enum AttemptOutcome: Codable, Sendable, Equatable {
-    case completed(output: String, frames: Int, seconds: Double)
-    /// No retry can mend it: the job is discarded.
-    case permanent(String)
-    /// Charged to the attempt; retried with backoff until the attempts run out.
-    case retryable(String)
-    /// Stopped by a stop code of `CancellationFlag` or a signal.
-    case cancelled(code: Int32)
-}
-
-/// What the render needs from the process that holds the lease.
-public protocol AttemptSupervisor: Sendable {
-    func report(progress: Double)
-    func log(_ message: String)
-    /// A fenced lease renewal just before the output is renamed into place: false when the lease
-    /// is gone and the finished file must be given up.
-    func renewBeforeCommit() -> Bool
-}
-
 /// One attempt's render (a whole job, one segment of a split job, its soundtrack, or its
 /// assembly), run inside the render process `kiln __render-attempt`, so a crash or a hang of
 /// this job's render cannot take down the worker or the jobs beside it.

@@ -52,8 +52,4 @@ final class AtomicOutputTests: ScratchDirectoryTestCase {
         XCTAssertEqual(try Data(contentsOf: queue), Data("SQLite format 3\0".utf8))
         XCTAssertEqual(try contents(), ["queue.sqlite3"], "no temp file was left")
     }
-
-    func contents() throws -> [String] {
-        try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
-    }
 }

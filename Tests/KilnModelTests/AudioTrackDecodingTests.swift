@@ -1,20 +1,16 @@
 import Foundation
 import KilnModel
+import KilnTestSupport
 import XCTest
 
 /// The job's `audio` object: defaults, ranges, trim order, the probe service's verdicts.
-final class AudioTrackDecodingTests: XCTestCase {
-    private var directory: URL!
+final class AudioTrackDecodingTests: ScratchDirectoryTestCase {
     private var voice: String { directory.appendingPathComponent("voice.wav").path }
 
     override func setUpWithError() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "kiln-audio-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try super.setUpWithError()
         try Data("RIFF".utf8).write(to: URL(fileURLWithPath: voice))
     }
-
-    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: directory) }
 
     /// Answers with a fixed duration, or fails as an unreadable file would.
     struct FixedProbe: AudioProbing {

@@ -1,5 +1,6 @@
 import Foundation
 import KilnQueue
+import KilnTestSupport
 import XCTest
 
 /// A fresh, empty queue for one test: a SQLite file in a scratch directory, or a scratch database
@@ -10,7 +11,8 @@ final class StoreFixture {
         case postgres(adminURL: String)
     }
 
-    let directory: URL
+    private let scratch: TemporaryDirectory
+    var directory: URL { scratch.url }
     let clock = ManualClock()
     let backend: Backend
     private var postgresDatabase: String?
@@ -18,9 +20,7 @@ final class StoreFixture {
 
     init(_ backend: Backend = .sqlite) throws {
         self.backend = backend
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "kiln-queue-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        scratch = try TemporaryDirectory(label: "kiln-queue")
         if case .postgres(let admin) = backend {
             let name = "kiln_test_\(UInt32.random(in: 0...UInt32.max))"
             try PostgresConnection(url: admin).execute("CREATE DATABASE \(name)")
@@ -37,7 +37,6 @@ final class StoreFixture {
     }
 
     deinit {
-        try? FileManager.default.removeItem(at: directory)
         if case .postgres(let admin) = backend, let name = postgresDatabase {
             try? PostgresConnection(url: admin).execute("DROP DATABASE IF EXISTS \(name) WITH (FORCE)")
         }

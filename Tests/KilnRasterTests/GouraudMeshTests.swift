@@ -89,35 +89,3 @@ final class GouraudMeshTests: XCTestCase {
         XCTAssertEqual(mesh.triangleCount, 0)
     }
 }
-
-final class CompositingTests: XCTestCase {
-    func testSourceOverMatchesFormula() {
-        let src = PlanarBand(width: 13, rows: 2), dst = PlanarBand(width: 13, rows: 2)
-        src.fill(PremultipliedColor(r: 0.2, g: 0.1, b: 0.0, a: 0.4), rows: 2)
-        dst.fill(PremultipliedColor(r: 0.0, g: 0.5, b: 1.0, a: 1.0), rows: 2)
-        Compositing.sourceOver(src, onto: dst, opacity: 0.5, rows: 2)
-        let p = dst.pixel(x: 12, row: 1)
-        XCTAssertEqual(p.r, 0.1, accuracy: 1e-6)
-        XCTAssertEqual(p.g, 0.05 + 0.5 * 0.8, accuracy: 1e-6)
-        XCTAssertEqual(p.b, 0.8, accuracy: 1e-6)
-        XCTAssertEqual(p.a, 1.0, accuracy: 1e-6)
-    }
-}
-
-final class BandSchedulerTests: XCTestCase {
-    func testEveryRowVisitedOnceForAnyThreadCount() {
-        for threads in [1, 2, 3, 8] {
-            let scheduler = BandScheduler(height: 1080, bandHeight: 8, threads: threads)
-            let visits = UnsafeMutablePointer<Int32>.allocate(capacity: 1080)
-            visits.initialize(repeating: 0, count: 1080)
-            defer { visits.deallocate() }
-            let address = Int(bitPattern: visits)
-            scheduler.run { worker, first, rows in
-                precondition(worker < threads)
-                let v = UnsafeMutablePointer<Int32>(bitPattern: address)!
-                for r in first..<(first + rows) { v[r] += 1 }
-            }
-            XCTAssertTrue((0..<1080).allSatisfy { visits[$0] == 1 }, "threads \(threads)")
-        }
-    }
-}

@@ -2,41 +2,6 @@ import Foundation
 import KilnRaster
 import XCTest
 
-final class Affine2DTests: XCTestCase {
-    func testComposeInvertApply() {
-        let m = Affine2D.translation(10, -4)
-            .concatenating(.rotation(sin: 0.6, cos: 0.8))
-            .concatenating(.skew(tanX: 0.25, tanY: -0.1))
-            .concatenating(.scale(2, 0.5))
-        let p = SIMD2(3.5, -7.25)
-        let q = m.apply(p)
-        // Applying step by step equals applying the product.
-        let steps = Affine2D.translation(10, -4).apply(
-            Affine2D.rotation(sin: 0.6, cos: 0.8).apply(
-                Affine2D.skew(tanX: 0.25, tanY: -0.1).apply(Affine2D.scale(2, 0.5).apply(p))))
-        XCTAssertEqual(q.x, steps.x, accuracy: 1e-12)
-        XCTAssertEqual(q.y, steps.y, accuracy: 1e-12)
-        let back = try! XCTUnwrap(m.inverted).apply(q)
-        XCTAssertEqual(back.x, p.x, accuracy: 1e-12)
-        XCTAssertEqual(back.y, p.y, accuracy: 1e-12)
-        XCTAssertNil(Affine2D.scale(0, 1).inverted)
-    }
-
-    /// Positive angles turn clockwise on screen (y down): +x goes towards +y.
-    func testRotationDirection() {
-        let quarter = Affine2D.rotation(sin: 1, cos: 0).apply(SIMD2(1, 0))
-        XCTAssertEqual(quarter.x, 0, accuracy: 1e-15)
-        XCTAssertEqual(quarter.y, 1, accuracy: 1e-15)
-    }
-
-    func testBounds() {
-        let b = Affine2D.rotation(sin: 1, cos: 0).concatenating(.translation(-1, -2)).bounds(
-            ofSize: SIMD2(2, 4))
-        XCTAssertEqual(b.min, SIMD2(-2, -1))
-        XCTAssertEqual(b.max, SIMD2(2, 1))
-    }
-}
-
 final class RoundedRectPainterTests: XCTestCase {
     /// Paints a shape over a whole small frame, band by band, and returns alpha per pixel.
     func coverage(_ painter: RoundedRectPainter, width: Int, height: Int) -> [Float] {
@@ -120,35 +85,5 @@ final class RoundedRectPainterTests: XCTestCase {
                 size: SIMD2(5, 5), cornerRadius: 0, frameFromLocal: .translation(500, 500),
                 fill: SIMD4(1, 1, 1, 1),
                 stroke: SIMD4(), strokeWidth: 0, frameWidth: 10, frameHeight: 10))
-    }
-}
-
-final class ClipTests: XCTestCase {
-    /// Clipping a white band in place leaves exactly the coverage the painter paints, and the
-    /// interior fast path matches the distance-based edge path.
-    func testClipInPlaceMatchesPaintedCoverage() {
-        for angle in [0.0, 0.21, 0.9] {
-            let place = Affine2D.translation(70, 50).concatenating(
-                .rotation(sin: sin(angle), cos: cos(angle))
-            )
-            .concatenating(.translation(-45, -30))
-            guard
-                let painter = RoundedRectPainter(
-                    size: SIMD2(90, 60), cornerRadius: 12, frameFromLocal: place, fill: SIMD4(1, 1, 1, 1),
-                    stroke: SIMD4(), strokeWidth: 0, frameWidth: 150, frameHeight: 100)
-            else { return XCTFail("empty painter") }
-            let painted = PlanarBand(width: 150, rows: 100)
-            painter.paint(into: painted, firstRow: 0, rows: 100)
-            let clipped = PlanarBand(width: 150, rows: 100)
-            clipped.fill(PremultipliedColor(r: 1, g: 1, b: 1, a: 1), rows: 100)
-            painter.clip(clipped, firstRow: 0, rows: 100, columns: 0..<150)
-            var worst: Float = 0
-            for y in 0..<100 {
-                for x in 0..<150 {
-                    worst = max(worst, abs(painted.pixel(x: x, row: y).a - clipped.pixel(x: x, row: y).a))
-                }
-            }
-            XCTAssertLessThan(worst, 1e-6, "angle \(angle)")
-        }
     }
 }

@@ -1,20 +1,18 @@
 import Foundation
 import KilnQueue
+import KilnTestSupport
 import KilnWorker
 import XCTest
 
 /// The cron tick with an injected clock: misfire policies, clock jumps, overlap, bad jobs, and
 /// several schedulers ticking (and dying) at once.
-final class SchedulerTests: XCTestCase {
-    private var directory: URL!
+final class SchedulerTests: ScratchDirectoryTestCase {
     private var clock: ManualClock!
     private var job: String { directory.appendingPathComponent("tick.json").path }
     private var database: String { directory.appendingPathComponent("queue.sqlite3").path }
 
     override func setUpWithError() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "kiln-sched-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try super.setUpWithError()
         try Data(
             ##"""
             {"kiln": 1, "output": {"path": "out/{schedule}-{date}-{time}.mp4", "width": 16, "height": 16, "fps": 10,
@@ -25,8 +23,6 @@ final class SchedulerTests: XCTestCase {
         // 2027-01-15 08:00:30 UTC: half a minute past a minute boundary.
         clock = ManualClock(wall: 1_800_000_030)
     }
-
-    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: directory) }
 
     /// The queue the tests use: the SQLite file, or (`postgresURL` set) a scratch PostgreSQL database.
     private var postgresURL: String?

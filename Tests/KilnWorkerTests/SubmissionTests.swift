@@ -1,26 +1,11 @@
 import Foundation
 import KilnQueue
+import KilnTestSupport
 import KilnWorker
 import XCTest
 
 /// Batch files, enqueue validation and command-line times.
-final class SubmissionTests: XCTestCase {
-    private var directory: URL!
-
-    override func setUpWithError() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "kiln-submit-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: directory) }
-
-    private func write(_ name: String, _ text: String) throws -> String {
-        let url = directory.appendingPathComponent(name)
-        try Data(text.utf8).write(to: url)
-        return url.path
-    }
-
+final class SubmissionTests: ScratchDirectoryTestCase {
     private var job: String {
         get throws {
             try write(

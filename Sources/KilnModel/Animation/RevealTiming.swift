@@ -1,6 +1,6 @@
-/// The seed's text reveal (a `TextRenderer` transition): `count` elements (lines or glyphs)
-/// each animate for `elementDuration`, their starts spread evenly so that the first starts at 0
-/// and the last ends at `totalDuration`.
+/// The text reveal of the source documents (`shared/seeds`: a SwiftUI `TextRenderer` transition):
+/// `count` elements (lines or glyphs) each animate for `elementDuration`, their starts spread
+/// evenly so that the first starts at 0 and the last ends at `totalDuration`.
 public struct RevealTiming: Sendable, Hashable {
     public let count: Int
     public let elementDuration: Double

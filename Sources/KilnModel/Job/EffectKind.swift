@@ -1,6 +1,3 @@
-/// The content of one effect stage, defined by the scene module; the model only carries it.
-public protocol EffectContent: Sendable {}
-
 /// A registered effect: its parameters and how to build it. A stage is written as an object with
 /// one key, the effect's name: `{"hueRotation": {"degrees": 45}}`, or with a bare number for the
 /// effect's `shorthand` parameter: `{"hueRotation": 45}`.
@@ -21,18 +18,5 @@ public struct EffectKind: Sendable {
         self.parameters = parameters
         self.shorthand = shorthand
         self.make = make
-    }
-}
-
-/// One decoded effect stage of a layer, in the order written.
-public struct EffectNode: Sendable {
-    public let kind: String
-    public let content: any EffectContent
-    public let path: JSONPath
-
-    public init(kind: String, content: any EffectContent, path: JSONPath) {
-        self.kind = kind
-        self.content = content
-        self.path = path
     }
 }

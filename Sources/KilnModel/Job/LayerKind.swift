@@ -1,6 +1,3 @@
-/// The rendered content of a layer, defined by the scene module; the model only carries it.
-public protocol LayerContent: Sendable {}
-
 /// A registered layer type: its parameters and how to build its content. Kinds live outside
 /// this module so that the model stays free of rendering code.
 public struct LayerKind: Sendable {

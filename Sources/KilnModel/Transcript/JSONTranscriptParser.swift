@@ -1,5 +1,6 @@
-/// The seed transcripts' JSON: `{"segments": [{"start": seconds, "text": "…"}, …], …}` or a bare
-/// array of segments. A segment lasts until the next one starts.
+/// The JSON of the transcripts in `shared/seeds`:
+/// `{"segments": [{"start": seconds, "text": "…"}, …], …}` or a bare array of segments. A segment
+/// lasts until the next one starts.
 enum JSONTranscriptParser {
     static let segmentKeys = ["start", "text"]
 

@@ -9,10 +9,10 @@ public enum TranscriptFormat: String, Sendable, Hashable, CaseIterable {
     /// WebVTT: a `WEBVTT` header, then cues with `[HH:]MM:SS.mmm --> [HH:]MM:SS.mmm` timing lines.
     case webVTT = "vtt"
 
-    /// The format named by the file's extension, else, for a `.txt` file (the seed transcripts
-    /// are `.txt`), the one its first line looks like. The extension wins so that a damaged
-    /// `.srt` file gets SubRip errors rather than a guess; any other name is refused, so that a
-    /// configuration file that happens to look like SubRip is not drawn into a video.
+    /// The format named by the file's extension, else, for a `.txt` file (the transcripts in
+    /// `shared/seeds` are `.txt`), the one its first line looks like. The extension wins so that a
+    /// damaged `.srt` file gets SubRip errors rather than a guess; any other name is refused, so
+    /// that a configuration file that happens to look like SubRip is not drawn into a video.
     public static func detect(file: String, bytes: [UInt8]) -> TranscriptFormat? {
         if let format = fromExtension(of: file) { return format }
         guard URL(fileURLWithPath: file).pathExtension.lowercased() == "txt" else { return nil }

@@ -1,0 +1,9 @@
+import Foundation
+import KilnModel
+import KilnScene
+
+public struct ExportSummary: Sendable {
+    public let output: URL
+    public let frames: Int
+    public let elapsedSeconds: Double
+}

@@ -1,0 +1,64 @@
+import Foundation
+import XCTest
+
+/// The contract against the embedded SQLite store.
+final class SQLiteQueueStoreTests: XCTestCase {
+    private func fixture() throws -> StoreFixture { try StoreFixture() }
+
+    func testEnqueueClaimHeartbeatComplete() throws {
+        try StoreContract.enqueueClaimHeartbeatComplete(try fixture())
+    }
+    func testPriorityAndRunAtOrderClaims() throws {
+        try StoreContract.priorityAndRunAtOrderClaims(try fixture())
+    }
+    func testIdempotencyKeyMakesOneJob() throws { try StoreContract.idempotencyKeyMakesOneJob(try fixture()) }
+    func testTransientFailuresBackOffThenDiscard() throws {
+        try StoreContract.transientFailuresBackOffThenDiscard(try fixture())
+    }
+    func testPermanentErrorDiscardsAfterOneAttempt() throws {
+        try StoreContract.permanentErrorDiscardsAfterOneAttempt(try fixture())
+    }
+    func testReleaseDoesNotChargeTheAttempt() throws {
+        try StoreContract.releaseDoesNotChargeTheAttempt(try fixture())
+    }
+    func testCancelWaitingAndRunningJobs() throws {
+        try StoreContract.cancelWaitingAndRunningJobs(try fixture())
+    }
+    func testExpiredLeaseIsReapedAndTheOldOwnerFencedOff() throws {
+        try StoreContract.expiredLeaseIsReapedAndTheOldOwnerFencedOff(try fixture())
+    }
+    func testWallClockJumpsDoNotExpireLeases() throws {
+        try StoreContract.wallClockJumpsDoNotExpireLeases(try fixture())
+    }
+    func testALeaseFromBeforeARebootIsStale() throws {
+        try StoreContract.aLeaseFromBeforeARebootIsStale(try fixture())
+    }
+    func testDeadOwnerIsReclaimedAtOnce() throws {
+        try StoreContract.deadOwnerIsReclaimedAtOnce(try fixture())
+    }
+    func testPruneDeletesOnlyOldTerminalJobs() throws {
+        try StoreContract.pruneDeletesOnlyOldTerminalJobs(try fixture())
+    }
+    func testBatchEnqueueIsAllOrNothing() throws {
+        try StoreContract.batchEnqueueIsAllOrNothing(try fixture())
+    }
+    func testReopeningKeepsTheSchemaAndData() throws {
+        try StoreContract.reopeningKeepsTheSchemaAndData(try fixture())
+    }
+    func testSplitJobAssemblesAfterItsSegments() throws {
+        try StoreContract.splitJobAssemblesAfterItsSegments(try fixture())
+    }
+    func testADiscardedSegmentEndsItsJob() throws {
+        try StoreContract.aDiscardedSegmentEndsItsJob(try fixture())
+    }
+    func testCancelReapAndPruneSplitJobs() throws {
+        try StoreContract.cancelReapAndPruneSplitJobs(try fixture())
+    }
+
+    func testTheDatabaseStaysSound() throws {
+        let fixture = try fixture()
+        let store = try fixture.store()
+        try StoreContract.enqueueClaimHeartbeatComplete(fixture)
+        XCTAssertEqual(try store.integrityCheck(), "ok")
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+import KilnExport
+import KilnRaster
+import KilnScene
+import XCTest
+
+final class DeterminismTests: XCTestCase {
+    /// Every shipped job, at a few times: 1 thread and N threads give the same bytes.
+    func testOneThreadAndManyThreadsGiveIdenticalBytes() throws {
+        let jobsDir = Fixture.repositoryRoot.appendingPathComponent("jobs")
+        let files = try FileManager.default.contentsOfDirectory(atPath: jobsDir.path).filter {
+            $0.hasSuffix(".json")
+        }
+        XCTAssertGreaterThanOrEqual(files.count, 3)
+        for file in files.sorted() {
+            let job = try JobFiles.load(file: jobsDir.appendingPathComponent(file).path)
+            for time in [0.5, 1.7, 4.1].filter({ $0 < job.output.durationSeconds }) {
+                let reference = Fixture.renderYUV(job, at: time, threads: 1)
+                for threads in [2, 3, 8] {
+                    XCTAssertEqual(
+                        reference, Fixture.renderYUV(job, at: time, threads: threads),
+                        "\(file) t=\(time) threads=\(threads)")
+                }
+                XCTAssertEqual(
+                    Fixture.render(job, at: time, threads: 1).byteArray,
+                    Fixture.render(job, at: time, threads: 5).byteArray, "\(file) t=\(time)")
+            }
+        }
+    }
+}
+
+extension DeterminismTests {
+    /// Preparing the next frame alongside the current one's bands changes nothing in the bytes,
+    /// and a prefetch for a time that is not asked for next is ignored.
+    func testPrefetchingTheNextFrameGivesIdenticalBytes() throws {
+        let job = try JobFiles.load(
+            file: Fixture.repositoryRoot.appendingPathComponent("jobs/showcase.json").path)
+        let canvas = Canvas(width: 480, height: 270)
+        let plain = SceneRenderer(layers: job.layers, canvas: canvas, threads: 2)
+        let ahead = SceneRenderer(layers: job.layers, canvas: canvas, threads: 2)
+        let a = RGBA8Frame(width: 480, height: 270), b = RGBA8Frame(width: 480, height: 270)
+        let times = [0.5, 0.6, 0.7, 2.0, 2.1]
+        for (i, t) in times.enumerated() {
+            plain.render(at: t, yuv: nil, rgba: a)
+            // The prefetch for 0.8 after 0.7 is wasted on purpose: 2.0 must not reuse it.
+            let next = i + 1 < times.count ? (t == 0.7 ? 0.8 : times[i + 1]) : nil
+            ahead.render(at: t, prefetching: next, yuv: nil, rgba: b)
+            XCTAssertEqual(a.byteArray, b.byteArray, "t=\(t)")
+        }
+    }
+}
