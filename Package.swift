@@ -53,12 +53,15 @@ let package = Package(
         .executableTarget(
             name: "kiln",
             dependencies: [
-                "KilnCommandLine", "KilnExport", "KilnScene", "KilnMedia", "KilnModel", "KilnQueue", "KilnWorker",
+                "KilnCommandLine", "KilnExport", "KilnScene", "KilnMedia", "KilnModel", "KilnQueue",
+                "KilnWorker",
             ],
             swiftSettings: strict),
         .executableTarget(
             name: "kiln-bench",
-            dependencies: ["KilnCommandLine", "KilnExport", "KilnScene", "KilnRaster", "KilnMedia", "KilnModel"],
+            dependencies: [
+                "KilnCommandLine", "KilnExport", "KilnScene", "KilnRaster", "KilnMedia", "KilnModel",
+            ],
             swiftSettings: strict),
         // Fuzz targets: a corpus replayer in this build, libFuzzer harnesses in scripts/fuzz.sh's.
         .executableTarget(

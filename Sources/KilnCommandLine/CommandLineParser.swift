@@ -117,7 +117,8 @@ public enum CommandLineParser {
                 taken = rest.popFirst().map { [$0] } ?? []
             }
             for text in taken {
-                values.append(try convert(text, kind: positional.kind, name: positional.name, command: command))
+                values.append(
+                    try convert(text, kind: positional.kind, name: positional.name, command: command))
             }
         }
         if let extra = rest.first {

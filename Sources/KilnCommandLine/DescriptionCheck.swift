@@ -19,8 +19,12 @@ public enum DescriptionCheck {
         let longs = spec.options.map(\.long), shorts = spec.options.compactMap(\.short)
         if Set(longs).count != longs.count { found.append("\(words): two options share a long name") }
         if Set(shorts).count != shorts.count { found.append("\(words): two options share a short name") }
+        let help = HelpText.command(spec, path: words, program: "")
         for option in spec.options {
             found += problems(option, in: spec, words: words).map { "\(words) \(option.long): \($0)" }
+            if !help.contains(option.signature) {
+                found.append("\(words) \(option.long): missing from --help")
+            }
         }
         return found
     }
@@ -42,7 +46,9 @@ public enum DescriptionCheck {
                     let parsed = try CommandLineParser.parse(
                         requiredPositionals(spec) + form, spec: spec, command: words)
                     if parsed.value(option) != sample {
-                        found.append("\(form.joined(separator: " ")) parsed as \(String(describing: parsed.value(option)))")
+                        found.append(
+                            "\(form.joined(separator: " ")) parsed as \(String(describing: parsed.value(option)))"
+                        )
                     }
                 } catch {
                     found.append("\(form.joined(separator: " ")) refused: \(error)")

@@ -7,7 +7,8 @@ public enum HelpText {
         text += "commands:\n"
         let rows = program.visibleCommands.map { ($0.name, $0.summary) }
         text += TextLayout.columns(rows.map { (name: $0.0, help: $0.1) }) + "\n"
-        text += "\nRun '\(program.name) COMMAND --help' (or '\(program.name) help COMMAND') for a command's options.\n"
+        text +=
+            "\nRun '\(program.name) COMMAND --help' (or '\(program.name) help COMMAND') for a command's options.\n"
         if !program.overview.isEmpty { text += "\n" + program.overview + "\n" }
         return text
     }
@@ -18,8 +19,9 @@ public enum HelpText {
             return usage([(path, spec)], program: program) + "\n" + body(spec)
         }
         let prefix = path.split(separator: " ").dropLast().map { "\($0) " }.joined()
-        var text = usage(
-            spec.subcommands.map { ("\(prefix)\(spec.name) \($0.name)", $0) }, program: program) + "\n"
+        var text =
+            usage(
+                spec.subcommands.map { ("\(prefix)\(spec.name) \($0.name)", $0) }, program: program) + "\n"
         if !spec.description.isEmpty { text += "\n" + spec.description + "\n" }
         for sub in spec.subcommands {
             text += "\n\(program) \(path) \(sub.name): \(sub.summary)\n" + body(sub, description: false)
@@ -31,7 +33,9 @@ public enum HelpText {
     /// `usage: kiln render JOB [-o PATH] …`, one synopsis per command, wrapped under its own name.
     static func usage(_ commands: [(words: String, spec: CommandSpec)], program: String) -> String {
         commands.enumerated().map { index, entry in
-            let lead = (index == 0 ? "usage: " : "       ") + [program, entry.words].filter { !$0.isEmpty }.joined(separator: " ")
+            let lead =
+                (index == 0 ? "usage: " : "       ")
+                + [program, entry.words].filter { !$0.isEmpty }.joined(separator: " ")
             let indent = String(repeating: " ", count: min(lead.count + 1, 40))
             return TextLayout.wrap(words: entry.spec.synopsisItems, firstIndent: lead + " ", indent: indent)
                 .joined(separator: "\n")

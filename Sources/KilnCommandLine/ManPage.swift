@@ -47,9 +47,20 @@ public enum ManPage {
         return lines
     }
 
-    /// Backslashes and dashes escaped; a line that would start with a control character guarded.
+    /// Backslashes and dashes escaped, other than ASCII as `\[uXXXX]` (troff reads bytes), and a
+    /// line that would start with a control character guarded.
     static func escape(_ text: String) -> String {
-        let escaped = text.replacing("\\", with: "\\e").replacing("-", with: "\\-")
+        var escaped = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\\": escaped += "\\e"
+            case "-": escaped += "\\-"
+            case _ where scalar.isASCII: escaped.unicodeScalars.append(scalar)
+            default:
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                escaped += "\\[u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex + "]"
+            }
+        }
         return escaped.hasPrefix(".") || escaped.hasPrefix("'") ? "\\&" + escaped : escaped
     }
 }

@@ -7,9 +7,10 @@ public enum NameSuggestion {
         let typed = Array(word.lowercased())
         let scored = candidates.map { ($0, distance(typed, Array($0.lowercased()))) }
         guard let (best, edits) = scored.min(by: { $0.1 < $1.1 }) else { return nil }
-        // A third of the word may be wrong, and at least one letter: "x" suggests nothing.
-        let allowed = max(1, min(typed.count, best.count) / 3)
-        return edits <= allowed && edits < max(typed.count, 2) ? best : nil
+        // A third of the word may be wrong (at least one letter), and never all of the shorter
+        // word: "x" suggests nothing, not "t".
+        let shorter = min(typed.count, best.count)
+        return edits <= max(1, shorter / 3) && edits < shorter ? best : nil
     }
 
     /// "; did you mean '--threads'?" or nothing.

@@ -3,12 +3,17 @@ enum TextLayout {
     static let width = 100
 
     /// `text` broken at spaces so no line passes `width`; lines after the first start with `indent`.
-    static func wrap(_ text: String, width: Int = width, firstIndent: String = "", indent: String) -> [String] {
-        wrap(words: text.split(separator: " ").map(String.init), width: width, firstIndent: firstIndent, indent: indent)
+    static func wrap(_ text: String, width: Int = width, firstIndent: String = "", indent: String) -> [String]
+    {
+        wrap(
+            words: text.split(separator: " ").map(String.init), width: width, firstIndent: firstIndent,
+            indent: indent)
     }
 
     /// Words kept whole (a synopsis's `[--limit NAME=VALUE]...`), broken between them.
-    static func wrap(words: [String], width: Int = width, firstIndent: String = "", indent: String) -> [String] {
+    static func wrap(words: [String], width: Int = width, firstIndent: String = "", indent: String)
+        -> [String]
+    {
         var lines: [String] = []
         var line = firstIndent
         var lineHasWord = false
@@ -32,7 +37,8 @@ enum TextLayout {
         let indent = String(repeating: " ", count: column)
         return rows.map { name, help in
             let head = "  " + name
-            let gap = head.count + 2 <= column ? String(repeating: " ", count: column - head.count) : "\n" + indent
+            let gap =
+                head.count + 2 <= column ? String(repeating: " ", count: column - head.count) : "\n" + indent
             let body = wrap(help, width: width - column, indent: "").joined(separator: "\n" + indent)
             return head + gap + body
         }.joined(separator: "\n")

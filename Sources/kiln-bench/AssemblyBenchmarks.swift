@@ -9,7 +9,6 @@ import KilnScene
     import Glibc
 #endif
 
-
 /// One line of the assembly table: its time, the real-time factor and the bytes written.
 typealias AssemblyLine = (name: String, seconds: Double, realTime: Double, megabytes: Double)
 
@@ -59,7 +58,8 @@ typealias AssemblyLine = (name: String, seconds: Double, realTime: Double, megab
                         (line + bar).update(repeating: 200, count: 64)
                     }
                     try writer.append(
-                        y: source.y, yStride: source.yStride, u: source.u, v: source.v, uvStride: source.uvStride)
+                        y: source.y, yStride: source.yStride, u: source.u, v: source.v,
+                        uvStride: source.uvStride)
                 }
                 try writer.finish()
             }

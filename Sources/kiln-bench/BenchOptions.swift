@@ -7,7 +7,8 @@ struct BenchOptions {
         "--frames", kind: .int(3...100_000), default: .int(24),
         help: "frames per row: each row is the median of N frames, after one warm-up frame")
     static let encodeFrames = OptionSpec(
-        "--encode-frames", kind: .int(3...100_000), default: .int(24), help: "frames each libx264 encode row encodes")
+        "--encode-frames", kind: .int(3...100_000), default: .int(24),
+        help: "frames each libx264 encode row encodes")
     static let size = OptionSpec(
         "--size", kind: .string, placeholder: "WxH", default: .string("1920x1080"),
         help: "the frame size, even numbers")
@@ -56,7 +57,8 @@ struct BenchOptions {
         json = parsed.flag(Self.json)
         only = parsed.string(Self.only)?.lowercased()
         let parts = (parsed.string(Self.size) ?? "").split(separator: "x").map { Int($0) }
-        guard parts.count == 2, let w = parts[0], let h = parts[1], w > 0, h > 0, w % 2 == 0, h % 2 == 0 else {
+        guard parts.count == 2, let w = parts[0], let h = parts[1], w > 0, h > 0, w % 2 == 0, h % 2 == 0
+        else {
             fail("--size expects WxH, even numbers, got '\(parsed.string(Self.size) ?? "")'")
         }
         (width, height) = (w, h)

@@ -9,7 +9,6 @@ import KilnScene
     import Glibc
 #endif
 
-
 @MainActor func measureBlur() {
     // Gaussian blur of a whole frame (the rendered mesh gradient as premultiplied floats), in place,
     // both phases; 1 thread, and all threads splitting each phase into one part per thread. Each
@@ -31,12 +30,14 @@ import KilnScene
                 let start = DispatchTime.now().uptimeNanoseconds
                 DispatchQueue.concurrentPerform(iterations: threads) { part in
                     blur.blurRows(
-                        blurFrame, rowCount: height, columns: 0..<width, part: part, of: threads, worker: part,
+                        blurFrame, rowCount: height, columns: 0..<width, part: part, of: threads,
+                        worker: part,
                         workspace: workspace)
                 }
                 DispatchQueue.concurrentPerform(iterations: threads) { part in
                     blur.blurColumns(
-                        blurFrame, rowCount: height, columns: 0..<width, part: part, of: threads, worker: part,
+                        blurFrame, rowCount: height, columns: 0..<width, part: part, of: threads,
+                        worker: part,
                         workspace: workspace)
                 }
                 // The first run is the warm-up: caches, lazy allocations.

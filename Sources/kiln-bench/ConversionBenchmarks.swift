@@ -9,7 +9,6 @@ import KilnScene
     import Glibc
 #endif
 
-
 @MainActor func measureConversion() {
     // Conversion alone, 1 thread: Kiln's fused float→dither→YUV pass against libswscale RGBA→YUV.
     // The fused pass runs on a band that is still in cache, as in the pipeline, so it is measured
@@ -28,7 +27,8 @@ import KilnScene
     let scratch = Quantizer.Scratch(width: width)
     func convertFrame(yuv: YUV420Frame?, rgba: RGBA8Frame?) {
         for first in stride(from: 0, to: height - bandRows + 1, by: bandRows) {
-            Quantizer.write(band: band, firstRow: first, rows: bandRows, yuv: yuv, rgba: rgba, scratch: scratch)
+            Quantizer.write(
+                band: band, firstRow: first, rows: bandRows, yuv: yuv, rgba: rgba, scratch: scratch)
         }
     }
     if wants("convert float → YUV (fused SIMD)") {
@@ -51,7 +51,8 @@ import KilnScene
                     v: frame.v,
                     uvStride: frame.uvStride)
             }
-            rows.append(Row(name: "convert RGBA8 → YUV (swscale)", threads: 1, msPerFrame: swsMs, pixels: pixels))
+            rows.append(
+                Row(name: "convert RGBA8 → YUV (swscale)", threads: 1, msPerFrame: swsMs, pixels: pixels))
         } catch {
             fail("swscale: \(error)")
         }

@@ -9,13 +9,13 @@ import KilnScene
     import Glibc
 #endif
 
-
 @MainActor func measureEffects() {
     // Pixel effects over the rendered frame (1 thread, band by band as the renderer paints): the
     // ripple with two overlapping waves, and the domain warp (two noise lookups + one layer sample).
     do {
         let output = PlanarBand(width: width, rows: canvas.bandHeight)
-        let source = PlanarSampler(image: unblurred, rows: 0..<height, columns: 0..<width, edges: .transparent)
+        let source = PlanarSampler(
+            image: unblurred, rows: 0..<height, columns: 0..<width, edges: .transparent)
         func effectMs(_ stage: PixelStage) -> Double {
             let pipeline = PixelPipeline(stages: [stage], frameFromLocal: .identity)!
             return measure(options.frames) { _ in
@@ -35,7 +35,9 @@ import KilnScene
             ])!
         if wants("ripple, two waves") {
             rows.append(
-                Row(name: "ripple, two waves", threads: 1, msPerFrame: effectMs(.ripple(ripple)), pixels: pixels))
+                Row(
+                    name: "ripple, two waves", threads: 1, msPerFrame: effectMs(.ripple(ripple)),
+                    pixels: pixels))
         }
         // The worst case: one wave whose front has passed every pixel, and a plain shifted sample
         // (the sampling alone).
@@ -45,7 +47,8 @@ import KilnScene
         if wants("ripple, front past every pixel") {
             rows.append(
                 Row(
-                    name: "ripple, front past every pixel", threads: 1, msPerFrame: effectMs(.ripple(everywhere)),
+                    name: "ripple, front past every pixel", threads: 1,
+                    msPerFrame: effectMs(.ripple(everywhere)),
                     pixels: pixels))
         }
         let shift = NoiseWarp(mode: .offset(SIMD2(0.3, 0.2)), size: SIMD2(1, 1), strength: 0, flow: 0)

@@ -9,7 +9,6 @@ import KilnScene
     import Glibc
 #endif
 
-
 @MainActor func measureEncoding() {
     // libx264 on the same rendered frames, one encoder thread so the figure is per core.
     if wants("libx264 veryfast encode", "libx264 medium encode") {

@@ -27,7 +27,8 @@ import KilnScene
     // bands, clip masks, source-over).
     if wants("six rotated clipped photo cards") {
         do {
-            let photos = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            let photos = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+                .deletingLastPathComponent()
                 .deletingLastPathComponent().appendingPathComponent("jobs/photos")
             let names = ["sunset", "ocean", "forest", "dusk", "desert", "aurora"]
             var cards: [String] = []
@@ -48,14 +49,16 @@ import KilnScene
             let job = try JobFiles.decode(
                 bytes: Array(text.utf8), file: "bench-cards.json", baseDirectory: URL(fileURLWithPath: "/"))
             let cardsRenderer = SceneRenderer(layers: job.layers, canvas: canvas, threads: 1)
-            let compositeMs = measure(options.frames) { _ in cardsRenderer.render(at: 0, yuv: nil, rgba: nil) }
+            let compositeMs = measure(options.frames) { _ in cardsRenderer.render(at: 0, yuv: nil, rgba: nil)
+            }
             rows.append(
                 Row(
                     name: "six rotated clipped photo cards, composite", threads: 1, msPerFrame: compositeMs,
                     pixels: pixels))
             let ms = measure(options.frames) { _ in cardsRenderer.render(at: 0, yuv: frame, rgba: nil) }
             rows.append(
-                Row(name: "six rotated clipped photo cards → YUV", threads: 1, msPerFrame: ms, pixels: pixels))
+                Row(name: "six rotated clipped photo cards → YUV", threads: 1, msPerFrame: ms, pixels: pixels)
+            )
         } catch {
             fail("cards job: \(error)")
         }
@@ -64,7 +67,9 @@ import KilnScene
     // The serial part of a frame: evaluating the layer's animated values, tessellating and binning.
     if wants("prepare mesh (tessellate + bin)") {
         let meshContent = layers[0].content as! any LayerRendering
-        let prepareMs = measure(options.frames) { _ = meshContent.prepare(at: Double($0) / fps, canvas: canvas) }
+        let prepareMs = measure(options.frames) {
+            _ = meshContent.prepare(at: Double($0) / fps, canvas: canvas)
+        }
         rows.append(
             Row(name: "prepare mesh (tessellate + bin)", threads: 1, msPerFrame: prepareMs, pixels: pixels))
     }

@@ -25,25 +25,34 @@ import KilnScene
         }
         if let veryfast = row("libx264 veryfast encode") {
             ratios.append(
-                ("render+convert ÷ x264 veryfast (per core)", render1.nsCorePerPixel / veryfast.nsCorePerPixel))
+                (
+                    "render+convert ÷ x264 veryfast (per core)",
+                    render1.nsCorePerPixel / veryfast.nsCorePerPixel
+                ))
         }
     }
     if let picture = row("podcast picture (cover+warp+overlay) → YUV"),
         let x264 = row("libx264 veryfast encode, podcast frames")
     {
         ratios.append(
-            ("podcast picture ÷ x264 veryfast on its frames (target < 0.5)", picture.msPerFrame / x264.msPerFrame)
+            (
+                "podcast picture ÷ x264 veryfast on its frames (target < 0.5)",
+                picture.msPerFrame / x264.msPerFrame
+            )
         )
     }
     if let whole = row("export 240 frames, whole", threads: cores),
         let split = row("export 240 frames in 4 segments", threads: cores)
     {
-        ratios.append(("segmented ÷ whole export wall time (target ≤ 1.10)", split.msPerFrame / whole.msPerFrame))
+        ratios.append(
+            ("segmented ÷ whole export wall time (target ≤ 1.10)", split.msPerFrame / whole.msPerFrame))
     }
     if let sws = row("convert RGBA8 → YUV (swscale)"), let fused = row("convert float → YUV (fused SIMD)") {
         ratios.append(("swscale ÷ fused conversion", sws.msPerFrame / fused.msPerFrame))
     }
-    if let sigma30 = row("gaussian blur σ=30, \(frameName)"), let sigma3 = row("gaussian blur σ=3, \(frameName)") {
+    if let sigma30 = row("gaussian blur σ=30, \(frameName)"),
+        let sigma3 = row("gaussian blur σ=3, \(frameName)")
+    {
         ratios.append(("gaussian blur σ=30 ÷ σ=3 (1 thread)", sigma30.msPerFrame / sigma3.msPerFrame))
     }
 
@@ -61,11 +70,13 @@ import KilnScene
         object["assembly"] = assemblyLines.map {
             ["name": $0.name, "seconds": $0.seconds, "realTime": $0.realTime, "megabytes": $0.megabytes]
         }
-        let data = try! JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .prettyPrinted])
+        let data = try! JSONSerialization.data(
+            withJSONObject: object, options: [.sortedKeys, .prettyPrinted])
         print(String(decoding: data, as: UTF8.self))
     } else {
         print("kiln-bench \(width)×\(height), \(cores) cores, median of \(options.frames) frames\n")
-        let header = "what".padding(toLength: 50, withPad: " ", startingAt: 0) + "threads   ms/frame   ns·core/px"
+        let header =
+            "what".padding(toLength: 50, withPad: " ", startingAt: 0) + "threads   ms/frame   ns·core/px"
         print(header)
         print(String(repeating: "-", count: header.count))
         for r in rows {

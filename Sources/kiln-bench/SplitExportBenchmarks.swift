@@ -9,13 +9,13 @@ import KilnScene
     import Glibc
 #endif
 
-
 @MainActor func measureSplitExport() {
     // Splitting costs: the same export (240 frames of 1280×720 mesh gradient + ripple, all cores,
     // through the real pipeline and encoder) whole and in 4 segments joined by stream copy, four
     // times each, alternating which goes first; medians.
     if wants("export 240 frames, whole", "export 240 frames in 4 segments") {
-        let tmp = FileManager.default.temporaryDirectory.appendingPathComponent("kiln-bench-split-\(getpid())")
+        let tmp = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "kiln-bench-split-\(getpid())")
         try? FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: tmp) }
         let jobURL = tmp.appendingPathComponent("split.json")

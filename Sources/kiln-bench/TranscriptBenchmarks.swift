@@ -9,7 +9,6 @@ import KilnScene
     import Glibc
 #endif
 
-
 @MainActor func measureTranscript() {
     // The transcript overlay (12 lines in view, steady state: the current line settled, its
     // pictures drawn) over a solid, and the seed's podcast picture: warped blurred cover + overlay.
@@ -54,7 +53,8 @@ import KilnScene
                     bytes: Array(text.utf8), file: "bench-transcript.json",
                     baseDirectory: URL(fileURLWithPath: "/"))
                 return SceneRenderer(
-                    layers: job.layers, canvas: Canvas(width: width, height: height, reducedEvaluation: reduced),
+                    layers: job.layers,
+                    canvas: Canvas(width: width, height: height, reducedEvaluation: reduced),
                     threads: 1)
             }
             let solid = ##"{"type": "solid", "color": "#101018"}"##
@@ -65,11 +65,15 @@ import KilnScene
             for (names, base, with, at, reduced, moving) in [
                 (transcriptRows[0..<3].map { $0 }, solid, solid + ", " + overlay, 13.5, .whenSafe, false),
                 (
-                    [transcriptRows[3], transcriptRows[4], nil], cover, cover + ", " + overlay, 13.5, .whenSafe,
+                    [transcriptRows[3], transcriptRows[4], nil], cover, cover + ", " + overlay, 13.5,
+                    .whenSafe,
                     true
                 ),
                 ([nil, nil, transcriptRows[5]], solid, solid + ", " + overlay, 12.2, .whenSafe, false),
-                ([transcriptRows[6], transcriptRows[7], nil], cover, cover + ", " + overlay, 13.5, .off, true),
+                (
+                    [transcriptRows[6], transcriptRows[7], nil], cover, cover + ", " + overlay, 13.5, .off,
+                    true
+                ),
             ] as [([String?], String, String, Double, ReducedEvaluation, Bool)]
             where names.contains(where: { $0.map { wants($0) } ?? false }) {
                 let without = try scene(base, reduced), withOverlay = try scene(with, reduced)

@@ -9,7 +9,6 @@ import KilnScene
     import Glibc
 #endif
 
-
 @MainActor func measureWarpedCover() {
     // The seed's background: a cover image filling the frame, blurred (radius 30), then domain-warped.
     // Also forced to full resolution (the previous path) and onto the 4× grid without its checks, in
@@ -21,7 +20,8 @@ import KilnScene
     ]
     if warpedCoverRows.contains(where: { wants($0.0) }) {
         do {
-            let photo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            let photo = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+                .deletingLastPathComponent()
                 .deletingLastPathComponent().appendingPathComponent("jobs/photos/dusk.png").path
             let text = """
                 {"kiln": 1, "output": {"width": \(width), "height": \(height), "fps": 30, "duration": 1},
@@ -32,7 +32,8 @@ import KilnScene
                 bytes: Array(text.utf8), file: "bench-warp.json", baseDirectory: URL(fileURLWithPath: "/"))
             for (name, reduced) in warpedCoverRows where wants(name) {
                 let warped = SceneRenderer(
-                    layers: job.layers, canvas: Canvas(width: width, height: height, reducedEvaluation: reduced),
+                    layers: job.layers,
+                    canvas: Canvas(width: width, height: height, reducedEvaluation: reduced),
                     threads: 1)
                 let ms = measure(options.frames) { warped.render(at: Double($0) / fps, yuv: nil, rgba: nil) }
                 rows.append(Row(name: name, threads: 1, msPerFrame: ms, pixels: pixels))

@@ -26,7 +26,8 @@ enum RenderCommand: KilnSubcommand {
     static let output = OptionSpec(
         "--output", short: "o", kind: .path, help: "output file (default: the job's output.path)")
     static let progress = OptionSpec(
-        "--progress", kind: .choice(["auto", "bar", "json", "none"]), placeholder: "MODE", default: .string("auto"),
+        "--progress", kind: .choice(["auto", "bar", "json", "none"]), placeholder: "MODE",
+        default: .string("auto"),
         help: "auto (a bar on a terminal, silent otherwise), bar, json (one JSON object per frame on stdout) "
             + "or none")
     static let spec = CommandSpec(
@@ -194,7 +195,8 @@ enum PreviewCommand: KilnSubcommand {
         } else {
             frame = frameArg!
             guard frame < job.output.frameCount else {
-                throw args.usageError("--frame \(frame) is past the last frame (\(job.output.frameCount - 1))")
+                throw args.usageError(
+                    "--frame \(frame) is past the last frame (\(job.output.frameCount - 1))")
             }
         }
         do {

@@ -36,12 +36,14 @@ enum KilnCommand {
                 print(HelpText.program(CommandCatalog.program), terminator: "")
                 return ExitCode.ok
             case "--version":
-                return try VersionCommand.run(try CommandLineParser.parse([], spec: VersionCommand.spec, command: first))
+                return try VersionCommand.run(
+                    try CommandLineParser.parse([], spec: VersionCommand.spec, command: first))
             default:
                 let spec = try CommandCatalog.program.resolve(first)
                 let parsed = try CommandLineParser.parse(Array(args.dropFirst()), spec: spec, command: first)
                 if parsed.helpRequested {
-                    print(HelpText.command(parsed.spec, path: parsed.command, program: "kiln"), terminator: "")
+                    print(
+                        HelpText.command(parsed.spec, path: parsed.command, program: "kiln"), terminator: "")
                     return ExitCode.ok
                 }
                 guard let body = CommandCatalog.body(for: spec) else { return ExitCode.software }

@@ -79,7 +79,8 @@ enum CheckDescriptionsCommand: KilnSubcommand {
     static func run(_ args: ParsedArguments) throws -> Int32 {
         let problems = DescriptionCheck.problems(CommandCatalog.program)
         for problem in problems { Output.line(problem) }
-        Output.stderr("kiln: \(CommandCatalog.program.commandPaths.count) commands checked, \(problems.count) problems")
+        Output.stderr(
+            "kiln: \(CommandCatalog.program.commandPaths.count) commands checked, \(problems.count) problems")
         return problems.isEmpty ? ExitCode.ok : ExitCode.software
     }
 }

@@ -108,7 +108,9 @@ enum EnqueueCommand: KilnSubcommand {
             segment tasks that any worker may render at the same time; the job itself is joined from
             them (stream copy, audio encoded once) when all are done. See docs/scale-out.md.
             """,
-        options: [.priority, at, .set, batch, idempotencyKey, maxAttempts, json, .segments, .segmentSeconds, .limit]
+        options: [
+            .priority, at, .set, batch, idempotencyKey, maxAttempts, json, .segments, .segmentSeconds, .limit,
+        ]
             + OptionSpec.queueRoots,
         positionals: [.jobs])
 
@@ -174,7 +176,8 @@ enum WorkerSignals {
 
 enum WorkerCommand: KilnSubcommand {
     static let concurrency = OptionSpec(
-        "--concurrency", kind: .int(1...64), default: .int(1), help: "jobs at once, each on its own share of the cores")
+        "--concurrency", kind: .int(1...64), default: .int(1),
+        help: "jobs at once, each on its own share of the cores")
     static let drain = OptionSpec.flag(
         "--drain", help: "exit when no job is due and no dead worker's job is left to reclaim")
     static let once = OptionSpec.flag("--once", help: "run one job (if one is due) and exit")
@@ -262,7 +265,9 @@ enum StatusCommand: KilnSubcommand {
             attempts and last error.
             """,
         options: [json, state, .queue],
-        positionals: [PositionalSpec("ID", kind: PositionalSpec.jobID.kind, count: .optional, help: "one job in detail")])
+        positionals: [
+            PositionalSpec("ID", kind: PositionalSpec.jobID.kind, count: .optional, help: "one job in detail")
+        ])
 
     static func run(_ args: ParsedArguments) throws -> Int32 {
         let store = try QueueLocation.open(try QueueLocation.databasePath(args))

@@ -19,7 +19,8 @@ enum ScheduleCommand: KilnSubcommand {
     static let overlap = OptionSpec(
         "--overlap", kind: .choice(OverlapPolicy.allCases.map(\.rawValue)), default: .string("skip"),
         help: "skip (a fire is skipped while the previous run is still queued or running) or allow")
-    static let count = OptionSpec("--count", kind: .int(1...1000), default: .int(5), help: "how many fires to list")
+    static let count = OptionSpec(
+        "--count", kind: .int(1...1000), default: .int(5), help: "how many fires to list")
     static let json = OptionSpec.flag("--json", help: "print the schedules as JSON")
     static let name = PositionalSpec("NAME", help: "the schedule's name")
 
@@ -47,11 +48,13 @@ enum ScheduleCommand: KilnSubcommand {
             CommandSpec("list", summary: "list the schedules", options: [json, .queue]),
             CommandSpec("remove", summary: "remove a schedule", options: [.queue], positionals: [name]),
             CommandSpec("pause", summary: "pause a schedule", options: [.queue], positionals: [name]),
-            CommandSpec("resume", summary: "resume a paused schedule", options: [.queue], positionals: [name]),
+            CommandSpec(
+                "resume", summary: "resume a paused schedule", options: [.queue], positionals: [name]),
             CommandSpec(
                 "next", summary: "the next fire times of a schedule, or of --cron EXPR [--tz ZONE]",
                 options: [count, cron, timeZone, .queue],
-                positionals: [PositionalSpec("NAME", count: .optional, help: "the schedule (or give --cron)")]),
+                positionals: [PositionalSpec("NAME", count: .optional, help: "the schedule (or give --cron)")]
+            ),
         ],
         notes: """
             --asset-root, --output-root and --config are checked when a schedule is added, as by

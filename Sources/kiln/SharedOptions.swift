@@ -64,5 +64,6 @@ extension OptionSpec {
 extension PositionalSpec {
     static let job = PositionalSpec("JOB", kind: .path, help: "the job file (JSON; see docs/job-format.md)")
     static let jobs = PositionalSpec("JOB", kind: .path, count: .oneOrMore, help: "job files (JSON)")
-    static let jobID = PositionalSpec("ID", kind: .int(0...Int.max), help: "a job id from `kiln enqueue` or `kiln status`")
+    static let jobID = PositionalSpec(
+        "ID", kind: .int(0...Int.max), help: "a job id from `kiln enqueue` or `kiln status`")
 }
