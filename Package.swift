@@ -38,6 +38,8 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .target(name: "KilnModel", swiftSettings: strict),
+        // Declarative command descriptions: parsing, help, completion scripts, the man page.
+        .target(name: "KilnCommandLine", swiftSettings: strict),
         .target(name: "KilnRaster", swiftSettings: strict),
         .target(
             name: "KilnText",
@@ -54,17 +56,25 @@ let package = Package(
             name: "KilnWorker", dependencies: ["KilnQueue", "KilnExport", "KilnModel"], swiftSettings: strict),
         .executableTarget(
             name: "kiln",
-            dependencies: ["KilnExport", "KilnScene", "KilnMedia", "KilnModel", "KilnQueue", "KilnWorker"],
+            dependencies: [
+                "KilnCommandLine", "KilnExport", "KilnScene", "KilnMedia", "KilnModel", "KilnQueue",
+                "KilnWorker",
+            ],
             swiftSettings: strict),
         .executableTarget(
             name: "kiln-bench",
-            dependencies: ["KilnExport", "KilnScene", "KilnRaster", "KilnMedia", "KilnModel"],
+            dependencies: [
+                "KilnCommandLine", "KilnExport", "KilnScene", "KilnRaster", "KilnMedia", "KilnModel",
+            ],
             swiftSettings: strict),
         // Fuzz targets: a corpus replayer in this build, libFuzzer harnesses in scripts/fuzz.sh's.
         .executableTarget(
             name: "kiln-fuzz", dependencies: ["KilnExport", "KilnMedia", "KilnModel", "KilnQueue"],
             swiftSettings: strict),
         .target(name: "KilnTestSupport", dependencies: ["CFFmpeg", "KilnMedia"], swiftSettings: strict),
+        .testTarget(
+            name: "KilnCommandLineTests", dependencies: ["KilnCommandLine", "KilnTestSupport"],
+            swiftSettings: strict),
         .testTarget(
             name: "KilnModelTests", dependencies: ["KilnModel", "KilnTestSupport"], swiftSettings: strict),
         .testTarget(

@@ -26,7 +26,8 @@ demo=(python3 espeak-ng)
 # postgresql: the throwaway cluster the store tests also run against (scripts/postgres-test-cluster.sh).
 # time: GNU time forks the command it measures, so its peak RSS is the command's own (the limit
 # tests; a posix_spawn child's rusage also carries its parent's high-water mark).
-test=(ffmpeg python3-pip python3-venv postgresql time)
+# zsh, fish: the completion script tests check `kiln completion zsh|fish` with the shells themselves.
+test=(ffmpeg python3-pip python3-venv postgresql time zsh fish)
 
 want=("${runtime[@]}")
 [ "$mode" = build ] || [ "$mode" = test ] && want+=("${build[@]}" "${demo[@]}")

@@ -1,4 +1,5 @@
 import Foundation
+import KilnCommandLine
 import KilnExport
 import KilnModel
 import KilnScene
@@ -21,27 +22,45 @@ func installInterruptHandlers() {
     }
 }
 
-enum RenderCommand {
-    static func run(_ raw: [String]) throws -> Int32 {
-        let args = try Arguments(
-            raw, command: "render",
-            valued: ([
-                "-o", "--output", "--threads", "--progress", "--set", "--segments", "--segment-seconds",
-                "--frame-hashes", "--limit",
-            ] as Set<String>).union(PathOptions.rootFlags))
-        if args.flags.contains("--help") {
-            print(Help.render)
-            return ExitCode.ok
+enum RenderCommand: KilnSubcommand {
+    static let output = OptionSpec(
+        "--output", short: "o", kind: .path, help: "output file (default: the job's output.path)")
+    static let progress = OptionSpec(
+        "--progress", kind: .choice(["auto", "bar", "json", "none"]), placeholder: "MODE",
+        default: .string("auto"),
+        help: "auto (a bar on a terminal, silent otherwise), bar, json (one JSON object per frame on stdout) "
+            + "or none")
+    static let spec = CommandSpec(
+        "render", summary: "render a job to an H.264 MP4 (BT.709, yuv420p)",
+        description: """
+            Renders every frame of JOB and encodes it with libx264 into an MP4 (yuv420p, BT.709,
+            limited range, +faststart). With the job's `audio`, the file also gets an AAC track
+            (48 kHz stereo) exactly as long as the video. The file appears at its final path only
+            when complete.
+
+            Videos of 60 s or more are rendered in segments of about 30 s: each is encoded on its own
+            to a hidden file beside the output, then all are joined by stream copy (no re-encode)
+            with the audio encoded once. An interrupted render (Ctrl-C, kill, crash) keeps its
+            finished segments, and running the same command again renders only the rest. A changed
+            job, range or Kiln version never reuses an old segment.
+            """,
+        options: [output, .threads, progress, .set, .segments, .segmentSeconds, .frameHashes, .limit]
+            + OptionSpec.localRoots,
+        positionals: [.job],
+        notes: """
+            An output is never the job file, one of its inputs, the queue database ($KILN_QUEUE or the
+            default), a device, FIFO, directory or symbolic link (exit 65, or 73 for -o).
+            """)
+
+    static func run(_ args: ParsedArguments) throws -> Int32 {
+        let threads = args.int(.threads)
+        guard let mode = ProgressMode(args.string(progress) ?? "auto") else {
+            throw args.usageError("--progress expects auto, bar, json or none")
         }
-        guard args.positionals.count == 1 else {
-            throw UsageError(message: "render takes exactly one job file", command: "render")
-        }
-        let threads = try args.int("--threads", command: "render", range: 1...256)
-        let mode = try ProgressMode(args.values["--progress"] ?? "auto")
-        let request = try segmentRequest(args, command: "render")
-        let variables = try variableSettings(args, command: "render")
-        let limits = try limitSettings(args, command: "render")
-        let rules = try PathOptions.localRules(args, command: "render")
+        let request = try segmentRequest(args)
+        let variables = try variableSettings(args)
+        let limits = try limitSettings(args)
+        let rules = try PathOptions.localRules(args)
         // Before loading, so a signal while a large job loads is honoured like one while it renders.
         installInterruptHandlers()
         let loaded: FingerprintedJob
@@ -56,14 +75,14 @@ enum RenderCommand {
         }
         if let signal = interruption.cancelledBySignal { return interruptedWhileLoading(signal) }
         let job = loaded.job
-        let output = (args.values["-o"] ?? args.values["--output"]).map { URL(fileURLWithPath: $0) }
+        let output = args.string(Self.output).map { URL(fileURLWithPath: $0) }
         if let output, let problem = rules.outputProblem(output, jobFile: job.file, inputs: job.inputFiles) {
             Output.error(problem)
             return ExitCode.cannotCreate
         }
         let hashes: FrameHashLog?
         do {
-            hashes = try args.values["--frame-hashes"].map { path throws(ExportError) in
+            hashes = try args.string(.frameHashes).map { path throws(ExportError) in
                 try FrameHashLog(path: path)
             }
         } catch {
@@ -116,51 +135,49 @@ enum RenderCommand {
     }
 
     /// `--segments N` or `--segment-seconds S` (not both); automatic otherwise.
-    static func segmentRequest(_ args: Arguments, command: String) throws -> SegmentPlan.Request {
-        let count = try args.int("--segments", command: command, range: 1...SegmentPlan.maximumSegments)
-        let seconds = try args.double("--segment-seconds", command: command)
+    static func segmentRequest(_ args: ParsedArguments) throws -> SegmentPlan.Request {
+        let count = args.int(.segments)
+        let seconds = args.double(.segmentSeconds)
         switch (count, seconds) {
         case (let count?, nil): return .count(count)
         case (nil, let seconds?):
             guard seconds > 0, seconds.isFinite else {
-                throw UsageError(message: "--segment-seconds must be a positive number", command: command)
+                throw args.usageError("--segment-seconds must be a positive number")
             }
             return .seconds(seconds)
         case (nil, nil): return .automatic
         case (.some, .some):
-            throw UsageError(message: "give --segments or --segment-seconds, not both", command: command)
+            throw args.usageError("give --segments or --segment-seconds, not both")
         }
     }
 }
 
-enum PreviewCommand {
-    static func run(_ raw: [String]) throws -> Int32 {
-        let args = try Arguments(
-            raw, command: "preview",
-            valued: (["-o", "--output", "--threads", "--at", "--frame", "--set", "--limit"] as Set<String>)
-                .union(PathOptions.rootFlags))
-        if args.flags.contains("--help") {
-            print(Help.preview)
-            return ExitCode.ok
+enum PreviewCommand: KilnSubcommand {
+    static let output = OptionSpec("--output", short: "o", kind: .path, help: "output PNG (required)")
+    static let at = OptionSpec(
+        "--at", kind: .double(minimum: 0), placeholder: "SECONDS",
+        help: "the frame shown at this time (the last frame starting at or before it)")
+    static let frame = OptionSpec("--frame", kind: .int(0...Int(Int32.max)), help: "frame index, 0-based")
+    static let spec = CommandSpec(
+        "preview", summary: "render one frame to a PNG (--at SECONDS or --frame N, -o OUT.png)",
+        description: "Renders one frame to a PNG: the same pixels the video gets before YUV conversion.",
+        options: [at, frame, output, .threads, .set, .limit] + OptionSpec.localRoots, positionals: [.job])
+
+    static func run(_ args: ParsedArguments) throws -> Int32 {
+        guard let out = args.string(output) else {
+            throw args.usageError("preview needs -o OUT.png")
         }
-        guard args.positionals.count == 1 else {
-            throw UsageError(message: "preview takes exactly one job file", command: "preview")
-        }
-        guard let out = args.values["-o"] ?? args.values["--output"] else {
-            throw UsageError(message: "preview needs -o OUT.png", command: "preview")
-        }
-        let at = try args.double("--at", command: "preview")
-        let frameArg = try args.int("--frame", command: "preview", range: 0...Int(Int32.max))
+        let at = args.double(Self.at)
+        let frameArg = args.int(frame)
         guard (at == nil) != (frameArg == nil) else {
-            throw UsageError(
-                message: "preview needs exactly one of --at SECONDS or --frame N", command: "preview")
+            throw args.usageError("preview needs exactly one of --at SECONDS or --frame N")
         }
-        let threads = try args.int("--threads", command: "preview", range: 1...256)
+        let threads = args.int(.threads)
         let job: Job
-        let rules = try PathOptions.localRules(args, command: "preview")
+        let rules = try PathOptions.localRules(args)
         switch loadJob(
-            args.positionals[0], variables: try variableSettings(args, command: "preview"),
-            limits: try limitSettings(args, command: "preview"), rules: rules)
+            args.positionals[0], variables: try variableSettings(args), limits: try limitSettings(args),
+            rules: rules)
         {
         case .success(let loaded): job = loaded
         case .failure(let error): return report(error)
@@ -178,9 +195,8 @@ enum PreviewCommand {
         } else {
             frame = frameArg!
             guard frame < job.output.frameCount else {
-                throw UsageError(
-                    message: "--frame \(frame) is past the last frame (\(job.output.frameCount - 1))",
-                    command: "preview")
+                throw args.usageError(
+                    "--frame \(frame) is past the last frame (\(job.output.frameCount - 1))")
             }
         }
         do {
@@ -193,25 +209,26 @@ enum PreviewCommand {
     }
 }
 
-enum ValidateCommand {
-    static func run(_ raw: [String]) throws -> Int32 {
-        let args = try Arguments(
-            raw, command: "validate", valued: PathOptions.rootFlags.union(["--limit"]), boolean: ["--json"])
-        if args.flags.contains("--help") {
-            print(Help.validate)
-            return ExitCode.ok
-        }
-        guard !args.positionals.isEmpty else {
-            throw UsageError(message: "validate needs at least one job file", command: "validate")
-        }
-        let limits = try limitSettings(args, command: "validate")
+enum ValidateCommand: KilnSubcommand {
+    static let json = OptionSpec.flag(
+        "--json", help: "print one JSON array with {file, valid, errors: [{path, line, column, message}]}")
+    static let spec = CommandSpec(
+        "validate", summary: "check job files and report every problem",
+        description: """
+            Checks job files and reports every problem at once, each with the file, line:column and
+            the JSON path. Exit 0 when all are valid, 65 when one is invalid, 66 when one is missing.
+            """,
+        options: [json, .limit] + OptionSpec.localRoots, positionals: [.jobs])
+
+    static func run(_ args: ParsedArguments) throws -> Int32 {
+        let limits = try limitSettings(args)
         var worst = ExitCode.ok
         var results: [[String: Any]] = []
-        let rules = try PathOptions.localRules(args, command: "validate")
+        let rules = try PathOptions.localRules(args)
         for path in args.positionals {
             switch loadJob(path, limits: limits, rules: rules) {
             case .success(let job):
-                if !args.flags.contains("--json") {
+                if !args.flag(json) {
                     Output.line(
                         "\(path): ok (\(job.output.width)×\(job.output.height), \(job.output.frameRate) fps, "
                             + "\(job.output.frameCount) frames, \(job.layers.count) layers"
@@ -220,14 +237,14 @@ enum ValidateCommand {
                 results.append(["file": path, "valid": true, "errors": [Any]()])
             case .failure(let error):
                 worst = max(worst, error.exitCode)
-                if args.flags.contains("--json") {
+                if args.flag(json) {
                     results.append(["file": path, "valid": false, "errors": jsonErrors(error, file: path)])
                 } else {
                     _ = report(error)
                 }
             }
         }
-        if args.flags.contains("--json") {
+        if args.flag(json) {
             let data = try JSONSerialization.data(withJSONObject: results, options: [.sortedKeys])
             print(String(decoding: data, as: UTF8.self))
         }
@@ -252,18 +269,22 @@ enum ValidateCommand {
 }
 
 /// `kiln limits`: every resource limit with its value (the defaults, or as `--limit` sets them).
-enum LimitsCommand {
-    static func run(_ raw: [String]) throws -> Int32 {
-        let args = try Arguments(raw, command: "limits", valued: ["--limit"], boolean: ["--json"])
-        if args.flags.contains("--help") {
-            print(Help.limits)
-            return ExitCode.ok
-        }
-        guard args.positionals.isEmpty else {
-            throw UsageError(message: "limits takes no arguments", command: "limits")
-        }
-        let limits = try limitSettings(args, command: "limits")
-        if args.flags.contains("--json") {
+enum LimitsCommand: KilnSubcommand {
+    static let json = OptionSpec.flag("--json", help: "one JSON array of {name, value, default, summary}")
+    static let spec = CommandSpec(
+        "limits", summary: "list the resource limits, their defaults and what they bound",
+        description: """
+            Lists every resource limit: its name, its value (the default, or as the configuration
+            file's "limits" object or --limit sets it) and what it bounds. Each is checked before the
+            memory it bounds is allocated; a job over one is refused with exit 65 and a message naming
+            the limit, its value and the maximum. render, preview, validate, enqueue and worker take
+            --limit NAME=VALUE (repeatable). See docs/security.md.
+            """,
+        options: [json, .limit])
+
+    static func run(_ args: ParsedArguments) throws -> Int32 {
+        let limits = try limitSettings(args)
+        if args.flag(json) {
             let entries: [[String: Any]] = ResourceLimits.Name.allCases.map { name in
                 [
                     "name": name.rawValue, "value": limits[name], "default": name.defaultValue,
@@ -286,13 +307,15 @@ enum LimitsCommand {
     }
 }
 
-enum LayersCommand {
-    static func run(_ raw: [String]) throws -> Int32 {
-        let args = try Arguments(raw, command: "layers", valued: [])
-        if args.flags.contains("--help") {
-            print(Help.layers)
-            return ExitCode.ok
-        }
+enum LayersCommand: KilnSubcommand {
+    static let spec = CommandSpec(
+        "layers", summary: "list layer kinds, transform keys and effects with their parameters",
+        description: """
+            Lists every layer kind, the transform keys every layer takes, and every effect, each
+            parameter with its type, range, default and a line of help.
+            """)
+
+    static func run(_ args: ParsedArguments) throws -> Int32 {
         print("Layer kinds (\"type\"):\n")
         for kind in LayerRegistry.kinds {
             print("\(kind.name) — \(kind.summary)")

@@ -1,4 +1,5 @@
 import Foundation
+import KilnCommandLine
 import KilnExport
 import KilnModel
 import KilnQueue
@@ -9,25 +10,21 @@ import KilnWorker
 /// configured roots or else each job's own directory; `render`, `preview` and `validate` confine
 /// only when given roots, since the job is the user's own.
 enum PathOptions {
-    static let rootFlags: Set<String> = ["--asset-root", "--output-root"]
-    static let queueFlags: Set<String> = rootFlags.union(["--config"])
-
     /// Roots for a queue command: the flags, then the configuration file's.
-    static func queueRoots(_ args: Arguments, command: String, queueLocation: String) throws -> JobRoots {
-        let configuration = try KilnConfiguration.load(explicit: args.values["--config"])
+    static func queueRoots(_ args: ParsedArguments, queueLocation: String) throws -> JobRoots {
+        let configuration = try KilnConfiguration.load(explicit: args.string(.config))
         var roots = JobRoots(protectedFiles: protectedFiles(queueLocation: queueLocation))
-        roots.assetRoots = try directories(args, "--asset-root", command: command) + configuration.assetRoots
-        roots.outputRoots =
-            try directories(args, "--output-root", command: command) + configuration.outputRoots
+        roots.assetRoots = try directories(args, .assetRoot) + configuration.assetRoots
+        roots.outputRoots = try directories(args, .outputRoot) + configuration.outputRoots
         return roots
     }
 
     /// Rules for a command on the user's own job: roots only when given, and never over the
     /// queue this user's queue commands would use.
-    static func localRules(_ args: Arguments, command: String) throws -> PathRules {
-        let assets = try directories(args, "--asset-root", command: command)
-        let outputs = try directories(args, "--output-root", command: command)
-        let queue = try QueueLocation.databasePath(args, command: command)
+    static func localRules(_ args: ParsedArguments) throws -> PathRules {
+        let assets = try directories(args, .assetRoot)
+        let outputs = try directories(args, .outputRoot)
+        let queue = try QueueLocation.databasePath(args)
         var rules = PathRules(
             assetRoots: assets.isEmpty ? nil : assets, outputRoots: outputs.isEmpty ? nil : outputs,
             protectedFiles: protectedFiles(queueLocation: queue))
@@ -43,14 +40,14 @@ enum PathOptions {
         return files
     }
 
-    private static func directories(_ args: Arguments, _ flag: String, command: String) throws -> [String] {
-        try (args.repeated[flag] ?? []).map { written in
+    private static func directories(_ args: ParsedArguments, _ option: OptionSpec) throws -> [String] {
+        try args.strings(option).map { written in
             let path = URL(fileURLWithPath: written).standardizedFileURL.path
             // An output root may not exist yet: the worker creates output directories.
             var isDirectory: ObjCBool = false
             if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue
             {
-                throw UsageError(message: "\(flag) \(written): not a directory", command: command)
+                throw args.usageError("\(option.long) \(written): not a directory")
             }
             return path
         }

@@ -1,4 +1,5 @@
 import Foundation
+import KilnCommandLine
 import KilnExport
 import KilnModel
 import KilnQueue
@@ -10,13 +11,14 @@ import KilnWorker
 
 /// `--queue sqlite:PATH` / `$KILN_QUEUE`, else the XDG state path.
 enum QueueLocation {
-    static func databasePath(_ args: Arguments, command: String) throws -> String {
-        let written = args.values["--queue"] ?? ProcessInfo.processInfo.environment["KILN_QUEUE"]
+    static func databasePath(_ args: ParsedArguments) throws -> String {
+        let given = args.declares(.queue) ? args.string(.queue) : nil
+        let written = given ?? ProcessInfo.processInfo.environment["KILN_QUEUE"]
         guard let written, !written.isEmpty else { return StoreLocation.defaultDatabasePath() }
         if isPostgres(written) { return written }
         let path = written.hasPrefix("sqlite:") ? String(written.dropFirst("sqlite:".count)) : written
         guard !path.isEmpty else {
-            throw UsageError(message: "--queue sqlite: needs a path", command: command)
+            throw args.usageError("--queue sqlite: needs a path")
         }
         return path
     }
@@ -49,25 +51,26 @@ enum QueueLocation {
 
 /// The limits: the defaults, then the configuration file's `"limits"`, then every
 /// `--limit name=value` (repeatable).
-func limitSettings(_ args: Arguments, command: String) throws -> ResourceLimits {
-    var overrides = try KilnConfiguration.load(explicit: args.values["--config"]).limitOverrides
+func limitSettings(_ args: ParsedArguments) throws -> ResourceLimits {
+    let configuration = args.declares(.config) ? args.string(.config) : nil
+    var overrides = try KilnConfiguration.load(explicit: configuration).limitOverrides
     do {
-        for setting in args.repeated["--limit"] ?? [] {
+        for setting in args.strings(.limit) {
             let (name, value) = try ResourceLimits.parseOverride(setting)
             overrides[name] = value
         }
         return try ResourceLimits(overrides: overrides)
     } catch {
-        throw UsageError(message: "--limit: \(error)", command: command)
+        throw args.usageError("--limit: \(error)")
     }
 }
 
 /// Variables from `--set name=value` (repeatable).
-func variableSettings(_ args: Arguments, command: String) throws -> [String: String] {
+func variableSettings(_ args: ParsedArguments) throws -> [String: String] {
     var variables: [String: String] = [:]
-    for setting in args.repeated["--set"] ?? [] {
+    for setting in args.strings(.set) {
         guard let eq = setting.firstIndex(of: "="), eq != setting.startIndex else {
-            throw UsageError(message: "--set expects name=value, got '\(setting)'", command: command)
+            throw args.usageError("--set expects name=value, got '\(setting)'")
         }
         variables[String(setting[..<eq])] = String(setting[setting.index(after: eq)...])
     }
@@ -79,43 +82,57 @@ func printJSON(_ object: Any) throws {
     print(String(decoding: data, as: UTF8.self))
 }
 
-enum EnqueueCommand {
-    static func run(_ raw: [String]) throws -> Int32 {
-        let args = try Arguments(
-            raw, command: "enqueue",
-            valued: ([
-                "--priority", "--at", "--set", "--limit", "--batch", "--idempotency-key", "--queue",
-                "--max-attempts",
-                "--segments", "--segment-seconds",
-            ] as Set<String>).union(PathOptions.queueFlags),
-            boolean: ["--json"])
-        if args.flags.contains("--help") {
-            print(Help.enqueue)
-            return ExitCode.ok
-        }
-        guard !args.positionals.isEmpty else {
-            throw UsageError(message: "enqueue needs at least one job file", command: "enqueue")
-        }
+enum EnqueueCommand: KilnSubcommand {
+    static let at = OptionSpec(
+        "--at", kind: .string, placeholder: "TIME",
+        help: "not before TIME: 2026-12-01T09:30:00Z, '2026-12-01 09:30' (local) or +10m")
+    static let batch = OptionSpec(
+        "--batch", kind: .path, placeholder: "FILE",
+        help: ".csv with a header of variable names, or .jsonl with one object per line: one job per row, "
+            + "the row's values over --set")
+    static let idempotencyKey = OptionSpec(
+        "--idempotency-key", kind: .string, placeholder: "K",
+        help: "a second enqueue with the same key returns the first job's id")
+    static let maxAttempts = OptionSpec(
+        "--max-attempts", kind: .int(1...100), default: .int(5),
+        help: "attempts before a failing job is discarded")
+    static let json = OptionSpec.flag("--json", help: "print {id, job, output, segments} per job as JSON")
+    static let spec = CommandSpec(
+        "enqueue", summary: "validate and queue export jobs (all or none)",
+        description: """
+            Validates every job (and every batch row) exactly as `kiln render` would, then queues one
+            export per job and row. If anything is invalid, nothing is queued (exit 65, or 66 for a
+            missing file). Prints the new job ids, one per line (or JSON with --json).
+
+            A job of 60 s or more (or any job with --segments / --segment-seconds) is split into
+            segment tasks that any worker may render at the same time; the job itself is joined from
+            them (stream copy, audio encoded once) when all are done. See docs/scale-out.md.
+            """,
+        options: [
+            .priority, at, .set, batch, idempotencyKey, maxAttempts, json, .segments, .segmentSeconds, .limit,
+        ]
+            + OptionSpec.queueRoots,
+        positionals: [.jobs])
+
+    static func run(_ args: ParsedArguments) throws -> Int32 {
         var options = JobSubmission.Options()
-        options.variables = try variableSettings(args, command: "enqueue")
-        options.limits = try limitSettings(args, command: "enqueue")
-        options.batchFile = args.values["--batch"]
-        options.priority = try args.int("--priority", command: "enqueue", range: -1000...1000) ?? 0
-        options.maxAttempts = try args.int("--max-attempts", command: "enqueue", range: 1...100) ?? 5
-        options.idempotencyKey = args.values["--idempotency-key"]
-        options.segments = try RenderCommand.segmentRequest(args, command: "enqueue")
+        options.variables = try variableSettings(args)
+        options.limits = try limitSettings(args)
+        options.batchFile = args.string(batch)
+        options.priority = args.int(.priority) ?? 0
+        options.maxAttempts = args.int(maxAttempts) ?? 5
+        options.idempotencyKey = args.string(idempotencyKey)
+        options.segments = try RenderCommand.segmentRequest(args)
         let now = Date().timeIntervalSince1970
-        if let at = args.values["--at"] {
+        if let at = args.string(Self.at) {
             guard let time = DurationText.time(at, now: now) else {
-                throw UsageError(
-                    message:
-                        "--at expects 2026-12-01T09:30:00Z, '2026-12-01 09:30' (local) or +10m, got '\(at)'",
-                    command: "enqueue")
+                throw args.usageError(
+                    "--at expects 2026-12-01T09:30:00Z, '2026-12-01 09:30' (local) or +10m, got '\(at)'")
             }
             options.runAt = time
         }
-        let path = try QueueLocation.databasePath(args, command: "enqueue")
-        options.roots = try PathOptions.queueRoots(args, command: "enqueue", queueLocation: path)
+        let path = try QueueLocation.databasePath(args)
+        options.roots = try PathOptions.queueRoots(args, queueLocation: path)
         let requests: [EnqueueRequest]
         do {
             requests = try JobSubmission.requests(jobFiles: args.positionals, options: options, now: now)
@@ -125,7 +142,7 @@ enum EnqueueCommand {
             return error.exitCode
         }
         let ids = try QueueLocation.open(path).enqueue(requests)
-        if args.flags.contains("--json") {
+        if args.flag(json) {
             try printJSON(
                 zip(ids, requests).map {
                     ["id": $0, "job": $1.jobFile, "output": $1.output, "segments": max(1, $1.segments.count)]
@@ -157,42 +174,62 @@ enum WorkerSignals {
     }
 }
 
-enum WorkerCommand {
-    static func run(_ raw: [String]) throws -> Int32 {
-        let args = try Arguments(
-            raw, command: "worker",
-            valued: ([
-                "--concurrency", "--queue", "--threads", "--name", "--grace", "--frame-hashes",
-                "--stall-seconds", "--limit",
-            ] as Set<String>).union(PathOptions.queueFlags),
-            boolean: ["--drain", "--once"])
-        if args.flags.contains("--help") {
-            print(Help.worker)
-            return ExitCode.ok
-        }
-        guard args.positionals.isEmpty else {
-            throw UsageError(message: "worker takes no job files (it runs what is queued)", command: "worker")
-        }
+enum WorkerCommand: KilnSubcommand {
+    static let concurrency = OptionSpec(
+        "--concurrency", kind: .int(1...64), default: .int(1),
+        help: "jobs at once, each on its own share of the cores")
+    static let drain = OptionSpec.flag(
+        "--drain", help: "exit when no job is due and no dead worker's job is left to reclaim")
+    static let once = OptionSpec.flag("--once", help: "run one job (if one is due) and exit")
+    static let name = OptionSpec(
+        "--name", kind: .string, placeholder: "NAME", help: "this worker's name in attempts and logs")
+    static let grace = OptionSpec(
+        "--grace", kind: .double(minimum: 0), placeholder: "SECONDS", default: .double(30),
+        help: "after SIGINT/SIGTERM, exit anyway after this long")
+    static let stallSeconds = OptionSpec(
+        "--stall-seconds", kind: .double(minimum: 0),
+        help: "kill an attempt that reports no progress for S s (default 600) and charge it as stalled")
+    static let frameHashes = OptionSpec(
+        "--frame-hashes", kind: .path, placeholder: "FILE",
+        help: "append \"FRAME DIGEST\" for every frame rendered to FILE (as kiln render)")
+    static let spec = CommandSpec(
+        "worker", summary: "run queued jobs",
+        description: """
+            Runs queued exports, each attempt in a render process of its own: a job that crashes
+            or hangs its render is charged alone, never the jobs beside it. Each job is claimed with a
+            lease (60 s, renewed every 15 s with its progress; KILN_QUEUE_LEASE_SECONDS shortens both),
+            rendered to a temp file beside its output and renamed into place before the job is marked
+            completed. Failures retry with backoff (15 s doubling, up to an hour); invalid jobs and
+            missing files are discarded at once. SIGINT/SIGTERM hands running jobs back to the queue and
+            exits (a second signal exits at once; after --grace seconds the worker exits anyway).
+            """,
+        options: [concurrency, drain, once, .jobThreads, name, grace, stallSeconds, frameHashes, .limit]
+            + OptionSpec.queueRoots,
+        notes: """
+            A job that reads outside the asset roots or writes outside the output roots is discarded
+            before any work, with the reason in `kiln status ID`.
+            """)
+
+    static func run(_ args: ParsedArguments) throws -> Int32 {
         var options = QueueWorker.Options()
-        options.concurrency = try args.int("--concurrency", command: "worker", range: 1...64) ?? 1
-        options.threadsPerJob = try args.int("--threads", command: "worker", range: 1...256)
-        options.mode =
-            args.flags.contains("--once") ? .once : args.flags.contains("--drain") ? .drain : .forever
-        options.name = args.values["--name"]
-        options.frameHashes = args.values["--frame-hashes"]
-        options.limits = try limitSettings(args, command: "worker")
+        options.concurrency = args.int(concurrency) ?? 1
+        options.threadsPerJob = args.int(.jobThreads)
+        options.mode = args.flag(once) ? .once : args.flag(drain) ? .drain : .forever
+        options.name = args.string(name)
+        options.frameHashes = args.string(frameHashes)
+        options.limits = try limitSettings(args)
         options.policy = QueueLocation.policy
-        WorkerSignals.graceSeconds = try args.double("--grace", command: "worker") ?? 30
-        if let stall = try args.double("--stall-seconds", command: "worker") {
+        WorkerSignals.graceSeconds = args.double(grace) ?? 30
+        if let stall = args.double(stallSeconds) {
             guard stall > 0 else {
-                throw UsageError(message: "--stall-seconds must be a positive number", command: "worker")
+                throw args.usageError("--stall-seconds must be a positive number")
             }
             options.stallSeconds = stall
         }
         // The render processes get most of the grace period to stop on their own.
         options.stopGraceSeconds = max(1, WorkerSignals.graceSeconds * 0.8)
-        let path = try QueueLocation.databasePath(args, command: "worker")
-        options.roots = try PathOptions.queueRoots(args, command: "worker", queueLocation: path)
+        let path = try QueueLocation.databasePath(args)
+        options.roots = try PathOptions.queueRoots(args, queueLocation: path)
         return runWorker(path: path, options: options)
     }
 
@@ -216,24 +253,32 @@ enum WorkerCommand {
     }
 }
 
-enum StatusCommand {
-    static func run(_ raw: [String]) throws -> Int32 {
-        let args = try Arguments(raw, command: "status", valued: ["--queue", "--state"], boolean: ["--json"])
-        if args.flags.contains("--help") {
-            print(Help.status)
-            return ExitCode.ok
-        }
-        let store = try QueueLocation.open(try QueueLocation.databasePath(args, command: "status"))
+enum StatusCommand: KilnSubcommand {
+    static let json = OptionSpec.flag("--json", help: "print the same as JSON (an array, or one object)")
+    static let state = OptionSpec(
+        "--state", kind: .string, placeholder: "S[,S…]",
+        help: "only jobs in these states: " + JobState.allCases.map(\.rawValue).joined(separator: ", "))
+    static let spec = CommandSpec(
+        "status", summary: "jobs with state, progress, attempts, output and errors",
+        description: """
+            Lists queued jobs (id, state, progress, attempts, output), or one job in detail with its
+            attempts and last error.
+            """,
+        options: [json, state, .queue],
+        positionals: [
+            PositionalSpec("ID", kind: PositionalSpec.jobID.kind, count: .optional, help: "one job in detail")
+        ])
+
+    static func run(_ args: ParsedArguments) throws -> Int32 {
+        let store = try QueueLocation.open(try QueueLocation.databasePath(args))
         if let idText = args.positionals.first {
-            guard args.positionals.count == 1, let id = Int64(idText) else {
-                throw UsageError(message: "status takes at most one job id", command: "status")
-            }
+            guard let id = Int64(idText) else { throw args.usageError("status takes at most one job id") }
             guard let job = try store.job(id: id) else {
                 Output.error("no job \(id) in the queue")
                 return ExitCode.noInput
             }
             let attempts = try store.attempts(jobID: id)
-            if args.flags.contains("--json") {
+            if args.flag(json) {
                 try printJSON(describe(job, attempts: attempts))
             } else {
                 printDetails(job, attempts: attempts)
@@ -241,19 +286,17 @@ enum StatusCommand {
             return ExitCode.ok
         }
         var states: [JobState]?
-        if let filter = args.values["--state"] {
+        if let filter = args.string(state) {
             states = try filter.split(separator: ",").map { name in
                 guard let state = JobState(rawValue: String(name)) else {
-                    throw UsageError(
-                        message:
-                            "--state expects \(JobState.allCases.map(\.rawValue).joined(separator: ", "))",
-                        command: "status")
+                    throw args.usageError(
+                        "--state expects \(JobState.allCases.map(\.rawValue).joined(separator: ", "))")
                 }
                 return state
             }
         }
         let jobs = try store.jobs(states: states)
-        if args.flags.contains("--json") {
+        if args.flag(json) {
             try printJSON(try jobs.map { describe($0, attempts: try store.attempts(jobID: $0.id)) })
             return ExitCode.ok
         }
@@ -347,17 +390,18 @@ enum StatusCommand {
     }
 }
 
-enum LogsCommand {
-    static func run(_ raw: [String]) throws -> Int32 {
-        let args = try Arguments(raw, command: "logs", valued: ["--queue"])
-        if args.flags.contains("--help") {
-            Output.line(Help.logs)
-            return ExitCode.ok
-        }
-        guard args.positionals.count == 1, let id = Int64(args.positionals[0]) else {
-            throw UsageError(message: "logs takes one job id", command: "logs")
-        }
-        let store = try QueueLocation.open(try QueueLocation.databasePath(args, command: "logs"))
+enum LogsCommand: KilnSubcommand {
+    static let spec = CommandSpec(
+        "logs", summary: "what happened to a job, attempt by attempt",
+        description: """
+            Prints what happened to a job: enqueued, each attempt's claim and its end (completed,
+            failed with the error, crashed, returned), cancel and retry requests.
+            """,
+        options: [.queue], positionals: [.jobID])
+
+    static func run(_ args: ParsedArguments) throws -> Int32 {
+        let id = try jobID(args)
+        let store = try QueueLocation.open(try QueueLocation.databasePath(args))
         guard try store.job(id: id) != nil else {
             Output.error("no job \(id) in the queue")
             return ExitCode.noInput
@@ -369,18 +413,42 @@ enum LogsCommand {
     }
 }
 
-/// `kiln cancel ID` and `kiln retry ID`.
+/// `kiln cancel ID`.
+enum CancelCommand: KilnSubcommand {
+    static let spec = CommandSpec(
+        "cancel", summary: "stop a job",
+        description: """
+            Cancels a waiting job at once; a running job's worker stops at its next heartbeat and
+            removes its temp file. Exit 65 if the job has already ended.
+            """,
+        options: [.queue], positionals: [.jobID])
+
+    static func run(_ args: ParsedArguments) throws -> Int32 { try JobActionCommand.run("cancel", args) }
+}
+
+/// `kiln retry ID`.
+enum RetryCommand: KilnSubcommand {
+    static let spec = CommandSpec(
+        "retry", summary: "queue an ended job again",
+        description: "Queues an ended (or retryable) job again now, with a fresh set of attempts.",
+        options: [.queue], positionals: [.jobID])
+
+    static func run(_ args: ParsedArguments) throws -> Int32 { try JobActionCommand.run("retry", args) }
+}
+
+/// The job id argument of `logs`, `cancel` and `retry`.
+func jobID(_ args: ParsedArguments) throws -> Int64 {
+    guard let text = args.positionals.first, let id = Int64(text) else {
+        throw args.usageError("\(args.command) takes one job id")
+    }
+    return id
+}
+
+/// What `kiln cancel` and `kiln retry` share.
 enum JobActionCommand {
-    static func run(_ action: String, _ raw: [String]) throws -> Int32 {
-        let args = try Arguments(raw, command: action, valued: ["--queue"])
-        if args.flags.contains("--help") {
-            print(action == "cancel" ? Help.cancel : Help.retry)
-            return ExitCode.ok
-        }
-        guard args.positionals.count == 1, let id = Int64(args.positionals[0]) else {
-            throw UsageError(message: "\(action) takes one job id", command: action)
-        }
-        let store = try QueueLocation.open(try QueueLocation.databasePath(args, command: action))
+    static func run(_ action: String, _ args: ParsedArguments) throws -> Int32 {
+        let id = try jobID(args)
+        let store = try QueueLocation.open(try QueueLocation.databasePath(args))
         guard let job = try store.job(id: id) else {
             Output.error("no job \(id) in the queue")
             return ExitCode.noInput
@@ -399,18 +467,23 @@ enum JobActionCommand {
     }
 }
 
-enum PruneCommand {
-    static func run(_ raw: [String]) throws -> Int32 {
-        let args = try Arguments(raw, command: "prune", valued: ["--queue", "--older-than"])
-        if args.flags.contains("--help") {
-            print(Help.prune)
-            return ExitCode.ok
+enum PruneCommand: KilnSubcommand {
+    static let olderThan = OptionSpec(
+        "--older-than", kind: .string, placeholder: "DURATION",
+        help: "required: 90 (seconds), 45s, 30m, 12h, 7d, 2w, 1h30m")
+    static let spec = CommandSpec(
+        "prune", summary: "delete ended jobs (--older-than DURATION)",
+        description: """
+            Deletes completed, discarded and cancelled jobs (and their attempts and logs) that ended
+            more than DURATION ago. Output files stay.
+            """,
+        options: [olderThan, .queue])
+
+    static func run(_ args: ParsedArguments) throws -> Int32 {
+        guard let text = args.string(olderThan), let age = DurationText.seconds(text) else {
+            throw args.usageError("prune needs --older-than DURATION (e.g. 7d, 12h, 30m)")
         }
-        guard let text = args.values["--older-than"], let age = DurationText.seconds(text) else {
-            throw UsageError(
-                message: "prune needs --older-than DURATION (e.g. 7d, 12h, 30m)", command: "prune")
-        }
-        let store = try QueueLocation.open(try QueueLocation.databasePath(args, command: "prune"))
+        let store = try QueueLocation.open(try QueueLocation.databasePath(args))
         let removed = try store.prune(endedBefore: Date().timeIntervalSince1970 - age)
         Output.stderr("kiln: removed \(removed) ended job(s)")
         return ExitCode.ok
@@ -418,22 +491,21 @@ enum PruneCommand {
 }
 
 /// `kiln run JOB`: enqueue into the embedded queue and drain it in this process.
-enum RunCommand {
-    static func run(_ raw: [String]) throws -> Int32 {
-        let args = try Arguments(
-            raw, command: "run",
-            valued: (["--queue", "--set", "--threads"] as Set<String>).union(PathOptions.queueFlags))
-        if args.flags.contains("--help") {
-            print(Help.run)
-            return ExitCode.ok
-        }
-        guard args.positionals.count == 1 else {
-            throw UsageError(message: "run takes exactly one job file", command: "run")
-        }
+enum RunCommand: KilnSubcommand {
+    static let spec = CommandSpec(
+        "run", summary: "enqueue and drain in one command",
+        description: """
+            Enqueues JOB into the embedded queue and runs the queue until nothing is due, in this
+            process; prints the output path. Exit 0 when the job completed, 75 when it failed and is
+            waiting to retry, 65/66 when the job is invalid. Roots as for enqueue and worker.
+            """,
+        options: [.set, .jobThreads] + OptionSpec.queueRoots, positionals: [.job])
+
+    static func run(_ args: ParsedArguments) throws -> Int32 {
         var submission = JobSubmission.Options()
-        submission.variables = try variableSettings(args, command: "run")
-        let path = try QueueLocation.databasePath(args, command: "run")
-        submission.roots = try PathOptions.queueRoots(args, command: "run", queueLocation: path)
+        submission.variables = try variableSettings(args)
+        let path = try QueueLocation.databasePath(args)
+        submission.roots = try PathOptions.queueRoots(args, queueLocation: path)
         let requests: [EnqueueRequest]
         do {
             requests = try JobSubmission.requests(
@@ -447,7 +519,7 @@ enum RunCommand {
         Output.stderr("kiln: job \(id) enqueued; rendering")
         var options = QueueWorker.Options()
         options.mode = .drain
-        options.threadsPerJob = try args.int("--threads", command: "run", range: 1...256)
+        options.threadsPerJob = args.int(.jobThreads)
         options.policy = QueueLocation.policy
         options.roots = submission.roots
         let status = WorkerCommand.runWorker(path: path, options: options)

@@ -1,77 +1,106 @@
 import Foundation
+import KilnCommandLine
 import KilnQueue
 import KilnWorker
 
 /// `kiln schedule add|list|remove|pause|resume|next`.
-enum ScheduleCommand {
-    static func run(_ raw: [String]) throws -> Int32 {
-        guard let action = raw.first, !action.hasPrefix("-") else {
-            if raw.contains("--help") || raw.contains("-h") {
-                print(Help.schedule)
-                return ExitCode.ok
-            }
-            throw UsageError(
-                message: "schedule needs add, list, remove, pause, resume or next", command: "schedule")
-        }
-        let rest = Array(raw.dropFirst())
-        switch action {
-        case "add": return try add(rest)
-        case "list": return try list(rest)
-        case "remove", "pause", "resume": return try change(action, rest)
-        case "next": return try next(rest)
-        default:
-            throw UsageError(message: "unknown schedule action '\(action)'", command: "schedule")
+enum ScheduleCommand: KilnSubcommand {
+    static let cron = OptionSpec(
+        "--cron", kind: .string, placeholder: "EXPR",
+        help: "five fields (minute hour day-of-month month day-of-week) or @hourly, @daily, @weekly, "
+            + "@monthly, @yearly")
+    static let timeZone = OptionSpec(
+        "--tz", kind: .string, placeholder: "ZONE", default: .string("UTC"),
+        help: "an IANA time zone such as Europe/Berlin")
+    static let misfire = OptionSpec(
+        "--misfire", kind: .choice(MisfirePolicy.allCases.map(\.rawValue)), default: .string("run_once"),
+        help: "after downtime: run_once (one run for the latest missed fire within an hour), skip (only "
+            + "fires on time, within a minute) or run_all (every missed fire, the latest 100)")
+    static let overlap = OptionSpec(
+        "--overlap", kind: .choice(OverlapPolicy.allCases.map(\.rawValue)), default: .string("skip"),
+        help: "skip (a fire is skipped while the previous run is still queued or running) or allow")
+    static let count = OptionSpec(
+        "--count", kind: .int(1...1000), default: .int(5), help: "how many fires to list")
+    static let json = OptionSpec.flag("--json", help: "print the schedules as JSON")
+    static let name = PositionalSpec("NAME", help: "the schedule's name")
+
+    static let spec = CommandSpec(
+        "schedule", summary: "recurring renders, run by workers",
+        description: """
+            Recurring renders. Workers run the cron tick (any number at once: each fire makes exactly
+            one job). EXPR is five fields, minute hour day-of-month month day-of-week (`*`, `*/15`,
+            `1-5`, `1,15`, names jan…dec and sun…sat; when both day fields are restricted a day
+            matches either), or @hourly, @daily, @weekly, @monthly, @yearly. --tz is an IANA zone
+            (default UTC): a time skipped by a spring-forward change fires once at the first valid
+            instant after it; a time repeated by a fall-back change fires once, the first time.
+            """,
+        subcommands: [
+            CommandSpec(
+                "add", summary: "add a schedule (JOB is checked now, as by enqueue)",
+                options: [cron, timeZone, misfire, overlap, .set, .priority] + OptionSpec.queueRoots,
+                positionals: [
+                    name,
+                    PositionalSpec(
+                        "JOB", kind: .path,
+                        help: "read again at each fire; output paths may use {schedule}, {date} and {time} "
+                            + "(the fire time, in the schedule's zone)"),
+                ]),
+            CommandSpec("list", summary: "list the schedules", options: [json, .queue]),
+            CommandSpec("remove", summary: "remove a schedule", options: [.queue], positionals: [name]),
+            CommandSpec("pause", summary: "pause a schedule", options: [.queue], positionals: [name]),
+            CommandSpec(
+                "resume", summary: "resume a paused schedule", options: [.queue], positionals: [name]),
+            CommandSpec(
+                "next", summary: "the next fire times of a schedule, or of --cron EXPR [--tz ZONE]",
+                options: [count, cron, timeZone, .queue],
+                positionals: [PositionalSpec("NAME", count: .optional, help: "the schedule (or give --cron)")]
+            ),
+        ],
+        notes: """
+            --asset-root, --output-root and --config are checked when a schedule is added, as by
+            enqueue; each fire is checked again under the roots of the worker that runs the tick.
+            """)
+
+    static func run(_ args: ParsedArguments) throws -> Int32 {
+        switch args.spec.name {
+        case "add": return try add(args)
+        case "list": return try list(args)
+        case "next": return try next(args)
+        default: return try change(args.spec.name, args)
         }
     }
 
-    static func open(_ args: Arguments) throws -> QueueStore {
-        try QueueLocation.open(try QueueLocation.databasePath(args, command: "schedule"))
+    static func open(_ args: ParsedArguments) throws -> QueueStore {
+        try QueueLocation.open(try QueueLocation.databasePath(args))
     }
 
-    static func zone(_ args: Arguments) throws -> TimeZone {
-        let name = args.values["--tz"] ?? "UTC"
+    static func zone(_ args: ParsedArguments) throws -> TimeZone {
+        let name = args.string(timeZone) ?? "UTC"
         guard let zone = TimeZone(identifier: name) else {
-            throw UsageError(
-                message: "--tz expects an IANA time zone such as Europe/Berlin, got '\(name)'",
-                command: "schedule")
+            throw args.usageError("--tz expects an IANA time zone such as Europe/Berlin, got '\(name)'")
         }
         return zone
     }
 
-    static func add(_ raw: [String]) throws -> Int32 {
-        let args = try Arguments(
-            raw, command: "schedule",
-            valued: (["--cron", "--tz", "--misfire", "--overlap", "--set", "--priority", "--queue"]
-                as Set<String>).union(
-                    PathOptions.queueFlags))
-        if args.flags.contains("--help") {
-            print(Help.schedule)
-            return ExitCode.ok
-        }
-        guard args.positionals.count == 2 else {
-            throw UsageError(message: "schedule add takes NAME and JOB", command: "schedule")
-        }
+    static func add(_ args: ParsedArguments) throws -> Int32 {
         let (name, jobFile) = (args.positionals[0], args.positionals[1])
-        guard let cronText = args.values["--cron"] else {
-            throw UsageError(message: "schedule add needs --cron \"EXPR\"", command: "schedule")
+        guard let cronText = args.string(Self.cron) else {
+            throw args.usageError("schedule add needs --cron \"EXPR\"")
         }
         let cron: CronExpression
         do {
             cron = try CronExpression(cronText, timeZone: try zone(args))
         } catch let error as CronExpression.ParseError {
-            throw UsageError(message: "--cron: \(error)", command: "schedule")
+            throw args.usageError("--cron: \(error)")
         }
-        guard let misfire = MisfirePolicy(rawValue: args.values["--misfire"] ?? "run_once") else {
-            throw UsageError(message: "--misfire expects run_once, skip or run_all", command: "schedule")
-        }
-        guard let overlap = OverlapPolicy(rawValue: args.values["--overlap"] ?? "skip") else {
-            throw UsageError(message: "--overlap expects skip or allow", command: "schedule")
+        guard let misfire = MisfirePolicy(rawValue: args.string(Self.misfire) ?? "run_once"),
+            let overlap = OverlapPolicy(rawValue: args.string(Self.overlap) ?? "skip")
+        else {
+            throw args.usageError("--misfire or --overlap is not one of its choices")
         }
         var options = JobSubmission.Options()
-        options.variables = try variableSettings(args, command: "schedule")
-        options.roots = try PathOptions.queueRoots(
-            args, command: "schedule",
-            queueLocation: try QueueLocation.databasePath(args, command: "schedule"))
+        options.variables = try variableSettings(args)
+        options.roots = try PathOptions.queueRoots(args, queueLocation: try QueueLocation.databasePath(args))
         // Checked now so a typo is found today, not at 3 a.m.; the file is read again at each fire.
         do {
             _ = try JobSubmission.requests(
@@ -86,7 +115,7 @@ enum ScheduleCommand {
             schedule = try store.addSchedule(
                 name: name, cron: cron, misfire: misfire, overlap: overlap,
                 jobFile: URL(fileURLWithPath: jobFile).standardizedFileURL.path, variables: options.variables,
-                priority: try args.int("--priority", command: "schedule", range: -1000...1000) ?? 0)
+                priority: args.int(.priority) ?? 0)
         } catch {
             Output.error("\(error)")
             return ExitCode.dataError
@@ -106,10 +135,9 @@ enum ScheduleCommand {
         return formatter.string(from: Date(timeIntervalSince1970: seconds)) + " (\(name))"
     }
 
-    static func list(_ raw: [String]) throws -> Int32 {
-        let args = try Arguments(raw, command: "schedule", valued: ["--queue"], boolean: ["--json"])
+    static func list(_ args: ParsedArguments) throws -> Int32 {
         let schedules = try open(args).schedules()
-        if args.flags.contains("--json") {
+        if args.flag(json) {
             try printJSON(
                 schedules.map { s -> [String: Any] in
                     [
@@ -131,11 +159,7 @@ enum ScheduleCommand {
         return ExitCode.ok
     }
 
-    static func change(_ action: String, _ raw: [String]) throws -> Int32 {
-        let args = try Arguments(raw, command: "schedule", valued: ["--queue"])
-        guard args.positionals.count == 1 else {
-            throw UsageError(message: "schedule \(action) takes one NAME", command: "schedule")
-        }
+    static func change(_ action: String, _ args: ParsedArguments) throws -> Int32 {
         let store = try open(args)
         let name = args.positionals[0]
         let changed =
@@ -152,19 +176,18 @@ enum ScheduleCommand {
     }
 
     /// `schedule next NAME [--count N]`, or `schedule next --cron EXPR [--tz ZONE]` to try one out.
-    static func next(_ raw: [String]) throws -> Int32 {
-        let args = try Arguments(raw, command: "schedule", valued: ["--queue", "--count", "--cron", "--tz"])
-        let count = try args.int("--count", command: "schedule", range: 1...1000) ?? 5
+    static func next(_ args: ParsedArguments) throws -> Int32 {
+        let count = args.int(Self.count) ?? 5
         let cron: CronExpression
-        if let text = args.values["--cron"] {
+        if let text = args.string(Self.cron) {
             do {
                 cron = try CronExpression(text, timeZone: try zone(args))
             } catch let error as CronExpression.ParseError {
-                throw UsageError(message: "--cron: \(error)", command: "schedule")
+                throw args.usageError("--cron: \(error)")
             }
         } else {
             guard args.positionals.count == 1 else {
-                throw UsageError(message: "schedule next takes NAME (or --cron EXPR)", command: "schedule")
+                throw args.usageError("schedule next takes NAME (or --cron EXPR)")
             }
             guard let schedule = try open(args).schedule(named: args.positionals[0]) else {
                 Output.error("no schedule named '\(args.positionals[0])'")

@@ -1,0 +1,129 @@
+import Foundation
+import XCTest
+
+/// The command line made from the descriptions: every option documented and round-tripping,
+/// help, completion scripts and the man page from the same source, usage errors with "did you mean".
+final class CommandLineTests: XCTestCase {
+    /// The visible commands, as `kiln --help` lists them.
+    func commandNames() throws -> [String] {
+        let help = try KilnProcess.run(["--help"]).stdout
+        let list = help.components(separatedBy: "commands:\n")[1].components(separatedBy: "\n\n")[0]
+        return list.split(separator: "\n").map { String($0.split(separator: " ")[0]) }
+    }
+
+    func testEveryOptionOfEveryCommandIsDocumentedAndParses() throws {
+        let result = try KilnProcess.run(["__check-descriptions"])
+        XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
+        XCTAssertEqual(result.stdout, "", "problems")
+        XCTAssertTrue(result.stderr.contains("commands checked, 0 problems"), result.stderr)
+    }
+
+    func testEveryCommandHasHelpMadeFromItsDescription() throws {
+        let names = try commandNames()
+        for command in [
+            "render", "preview", "validate", "layers", "limits", "enqueue", "worker", "status", "logs",
+            "cancel",
+            "retry", "prune", "run", "schedule", "completion", "help", "version",
+        ] {
+            XCTAssertTrue(names.contains(command), "kiln --help lacks \(command): \(names)")
+        }
+        for command in names {
+            let result = try KilnProcess.run([command, "--help"])
+            XCTAssertEqual(result.status, 0, command)
+            XCTAssertTrue(result.stdout.hasPrefix("usage: kiln \(command)"), result.stdout)
+            XCTAssertEqual(try KilnProcess.run(["help", command]).stdout, result.stdout, command)
+        }
+        let schedule = try KilnProcess.run(["schedule", "add", "--help"])
+        XCTAssertTrue(
+            schedule.stdout.hasPrefix("usage: kiln schedule add NAME JOB [--cron EXPR]"), schedule.stdout)
+    }
+
+    func testTheManPageIsCurrent() throws {
+        let generated = try KilnProcess.run(["help", "--man"])
+        XCTAssertEqual(generated.status, 0)
+        let checkedIn = try String(
+            contentsOf: KilnProcess.repositoryRoot.appendingPathComponent("docs/kiln.1"), encoding: .utf8)
+        XCTAssertTrue(
+            generated.stdout == checkedIn,
+            "docs/kiln.1 is stale: run `.build/release/kiln help --man > docs/kiln.1`")
+        for command in try commandNames() {
+            XCTAssertTrue(generated.stdout.contains(".SS \"\(command)"), command)
+        }
+    }
+
+    func testCompletionScriptsNameEveryCommandAndOption() throws {
+        let names = try commandNames()
+        for shell in ["bash", "zsh", "fish"] {
+            let script = try KilnProcess.run(["completion", shell])
+            XCTAssertEqual(script.status, 0, shell)
+            for command in names { XCTAssertTrue(script.stdout.contains(command), "\(shell): \(command)") }
+            for option in [
+                "--threads", "--progress", "--segment-seconds", "--idempotency-key", "--misfire",
+                "--older-than",
+            ] {
+                let spelled = shell == "fish" ? "-l \(option.dropFirst(2))" : option
+                XCTAssertTrue(script.stdout.contains(spelled), "\(shell): \(option)")
+            }
+        }
+        let unknown = try KilnProcess.run(["completion", "tcsh"])
+        XCTAssertEqual(unknown.status, 64)
+        XCTAssertTrue(unknown.stderr.contains("SHELL expects bash, zsh, fish, got 'tcsh'"), unknown.stderr)
+    }
+
+    func testUsageErrorsNameTheCommandAndOptionAndSuggest() throws {
+        let cases: [([String], String)] = [
+            (
+                ["render", "jobs/mesh-gradient.json", "--thread", "2"],
+                "kiln: error: unknown option '--thread' for render; did you mean '--threads'?\nrun 'kiln render --help' for usage"
+            ),
+            (
+                ["rendr"],
+                "kiln: error: unknown command 'rendr'; did you mean 'render'?\nrun 'kiln --help' for usage"
+            ),
+            (
+                ["render", "jobs/mesh-gradient.json", "--threads", "abc"],
+                "--threads expects an integer in 1…256, got 'abc'"
+            ),
+            (
+                ["render", "jobs/mesh-gradient.json", "--progress", "bra"],
+                "--progress expects auto, bar, json, none, got 'bra'; did you mean 'bar'?"
+            ),
+            (
+                ["preview", "jobs/mesh-gradient.json", "--at", "soon", "-o", "/tmp/x.png"],
+                "--at expects a number ≥ 0, got 'soon'"
+            ),
+            (["schedule", "pasue", "x"], "unknown schedule action 'pasue'; did you mean 'pause'?"),
+            (
+                ["schedule", "add", "n", "j.json", "--cron", "@daily", "--misfire", "sometimes"],
+                "--misfire expects run_once, skip, run_all, got 'sometimes'"
+            ),
+            (["status", "--json=yes"], "--json takes no value"),
+            (["logs", "one"], "ID expects an integer"),
+            (["worker", "--grace"], "--grace needs a value (SECONDS)"),
+        ]
+        for (args, message) in cases {
+            let result = try KilnProcess.run(args)
+            XCTAssertEqual(result.status, 64, "\(args): \(result.stderr)")
+            XCTAssertTrue(result.stderr.contains(message), "\(args): \(result.stderr)")
+        }
+    }
+
+    func testBenchUsesTheSameParser() throws {
+        let bench = KilnProcess.binary.deletingLastPathComponent().appendingPathComponent("kiln-bench")
+        for (args, message) in [
+            (["--frames", "abc"], "kiln-bench: error: --frames expects an integer in 3…100000, got 'abc'"),
+            (["--frame", "3"], "unknown option '--frame' for kiln-bench; did you mean '--frames'?"),
+            (["--size", "1921x1080"], "--size expects WxH, even numbers, got '1921x1080'"),
+        ] {
+            let (process, out, err) = try KilnProcess.launch(bench, args, cwd: KilnProcess.repositoryRoot)
+            let result = KilnProcess.collect(process, out, err)
+            XCTAssertEqual(result.status, 64, "\(args): \(result.stderr)")
+            XCTAssertTrue(result.stderr.contains(message), "\(args): \(result.stderr)")
+        }
+        let (process, out, err) = try KilnProcess.launch(bench, ["--help"], cwd: KilnProcess.repositoryRoot)
+        let help = KilnProcess.collect(process, out, err)
+        XCTAssertEqual(help.status, 0)
+        XCTAssertTrue(
+            help.stdout.hasPrefix("usage: kiln-bench [--frames N] [--encode-frames N]"), help.stdout)
+    }
+}
