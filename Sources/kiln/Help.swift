@@ -11,7 +11,8 @@ enum Help {
                                   render one frame to a PNG
           validate JOB... [--json]
                                   check job files and report every problem
-          layers                  list layer kinds, transform keys and effects with their parameters
+          layers [--json]         list layer kinds, transform keys, effects and transitions with their
+                                  parameters
           limits [--json]         list the resource limits, their defaults and what they bound
 
         the export queue (embedded SQLite, or PostgreSQL for many hosts; --queue sqlite:PATH |
@@ -132,10 +133,12 @@ enum Help {
         """
 
     static let layers = """
-        usage: kiln layers
+        usage: kiln layers [--json]
 
-        Lists every layer kind, the transform keys every layer takes, and every effect, each
-        parameter with its type, range, default and a line of help.
+        Lists every layer kind, the transform keys every layer takes, every effect and every
+        transition, each parameter with its type, range, default and a line of help.
+
+          --json   one JSON object of layers, transform, effects and transitions
         """
 
     static let queueOption = """
