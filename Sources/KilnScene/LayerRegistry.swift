@@ -43,6 +43,7 @@ public enum LayerRegistry {
         OffsetTransition.kind,
         BlurTransition.kind,
         TwirlTransition.kind,
+        BlurReplaceTransition.kind,
         CustomTransition.kind,
         CombinedTransition.kind,
         AsymmetricTransition.kind,

@@ -62,6 +62,20 @@ final class TransitionContractTests: XCTestCase {
             [values { $0.offsetY = -1080 }, values { $0.offsetY = -540 }, .identity]
                 + [0.5, 0].map { o in values { $0.opacity = o } }
         ),
+        (
+            #""blurReplace""#,
+            [(0.7, 10, 0), (0.85, 5, 0.5), (1, 0, 1), (0.85, 5, 0.5), (0.7, 10, 0)].map { t in
+                values { ($0.scale, $0.blur, $0.opacity) = t }
+            }
+        ),
+        (
+            #"{"blurReplace": "upUp"}"#,
+            [
+                (0.7, 10, 0), (0.85, 5, 0.5), (1, 0, 1), (1.2142857142857142, 5, 0.5),
+                (1.4285714285714286, 10, 0),
+            ]
+            .map { t in values { ($0.scale, $0.blur, $0.opacity) = t } }
+        ),
     ]
 
     /// Every modifier by name, so that values are compared field by field within rounding.
