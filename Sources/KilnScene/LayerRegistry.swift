@@ -1,8 +1,8 @@
 import Foundation
 import KilnModel
 
-/// Every layer kind and effect Kiln knows. A new one is one file with its parameter table plus one
-/// line here.
+/// Every layer kind, effect and transition Kiln knows. A new one is one file with its parameter
+/// table plus one line here.
 public enum LayerRegistry {
     public static let kinds: [LayerKind] = [
         SolidLayer.kind,
@@ -32,7 +32,24 @@ public enum LayerRegistry {
         BackgroundWarpEffect.kind,
     ]
 
-    /// Loads a job with every registered layer kind and effect.
+    /// Transitions are pure model values (`KilnModel/Transitions/`); listing them here is what
+    /// makes a job able to name them.
+    public static let transitions: [TransitionKind] = [
+        IdentityTransition.kind,
+        OpacityTransition.kind,
+        ScaleTransition.kind,
+        MoveTransition.kind,
+        SlideTransition.kind,
+        OffsetTransition.kind,
+        BlurTransition.kind,
+        TwirlTransition.kind,
+        BlurReplaceTransition.kind,
+        CustomTransition.kind,
+        CombinedTransition.kind,
+        AsymmetricTransition.kind,
+    ]
+
+    /// Loads a job with every registered layer kind, effect and transition.
     /// `images` decodes the files image layers name; without one, a job with images does not load.
     /// `audio` probes the soundtrack; without one, only its existence is checked.
     public static func load(
@@ -40,7 +57,9 @@ public enum LayerRegistry {
         options: JobLoadOptions = JobLoadOptions()
     ) throws(JobLoadError) -> Job {
         try JobLoader.load(
-            file: file, kinds: kinds, effects: effects, services: services(images, audio), options: options)
+            file: file, kinds: kinds, effects: effects, transitions: transitions,
+            services: services(images, audio),
+            options: options)
     }
 
     public static func decode(
@@ -49,7 +68,7 @@ public enum LayerRegistry {
     ) throws(JobLoadError) -> Job {
         try JobLoader.decode(
             bytes: bytes, file: file, baseDirectory: baseDirectory, kinds: kinds, effects: effects,
-            services: services(images, audio), options: options)
+            transitions: transitions, services: services(images, audio), options: options)
     }
 
     private static func services(_ images: (any ImageDecoding)?, _ audio: (any AudioProbing)?)

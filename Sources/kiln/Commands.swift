@@ -308,72 +308,22 @@ enum LimitsCommand: KilnSubcommand {
 }
 
 enum LayersCommand: KilnSubcommand {
+    static let json = OptionSpec.flag(
+        "--json", help: "one JSON object of layers, transform, effects and transitions")
     static let spec = CommandSpec(
-        "layers", summary: "list layer kinds, transform keys and effects with their parameters",
+        "layers", summary: "list layer kinds, transform keys, effects and transitions with their parameters",
         description: """
-            Lists every layer kind, the transform keys every layer takes, and every effect, each
-            parameter with its type, range, default and a line of help.
-            """)
+            Lists every layer kind, the transform keys every layer takes, every effect and every
+            transition, each parameter with its type, range, default and a line of help.
+            """,
+        options: [json])
 
     static func run(_ args: ParsedArguments) throws -> Int32 {
-        print("Layer kinds (\"type\"):\n")
-        for kind in LayerRegistry.kinds {
-            print("\(kind.name) — \(kind.summary)")
-            printParameters(kind.parameters)
-        }
-        print(
-            """
-            Every layer also takes: name, opacity (0…1), effects (below); appear and disappear (seconds),
-            transition and transitionAnimation; visualEffect (property mappings); scrollTransition (inside a
-            scroll layer); see docs/job-format.md. And the transform keys:
-            """)
-        printParameters(ParameterTable(LayerTransform.parameters))
-        print("Effects (\"effects\": [{\"name\": value-or-parameters}, …], applied in order):\n")
-        for effect in LayerRegistry.effects {
-            let shorthand = effect.shorthand.map { " (a bare number sets \($0))" } ?? ""
-            print("\(effect.name) — \(effect.summary)\(shorthand)")
-            printParameters(effect.parameters)
+        if args.flag(json) {
+            try printJSON(RegistryListing.json)
+        } else {
+            print(RegistryListing.text)
         }
         return ExitCode.ok
-    }
-
-    static func printParameters(_ table: ParameterTable) {
-        for p in table.parameters {
-            let requirement =
-                p.defaultDescription.map { "default \($0)" } ?? p.defaultValue.map {
-                    "default \(describe($0))"
-                }
-                ?? (p.isRequired ? "required" : "default empty")
-            print("    \(p.name) (\(describe(p.kind)); \(requirement)): \(p.help)")
-        }
-        print("")
-    }
-
-    static func describe(_ kind: ParameterKind) -> String {
-        switch kind {
-        case .number(let r): return "number \(r.lowerBound)…\(r.upperBound), animatable"
-        case .constantNumber(let r): return "number \(r.lowerBound)…\(r.upperBound)"
-        case .integer(let r): return "integer \(r.lowerBound)…\(r.upperBound)"
-        case .boolean: return "boolean"
-        case .string: return "string"
-        case .choice(let options): return options.joined(separator: "|")
-        case .color: return "color, animatable"
-        case .point: return "point [x, y], animatable"
-        case .colorList: return "array of colors"
-        case .pointList: return "array of points"
-        case .assetPath: return "file path relative to the job"
-        case .structured(let shape): return shape
-        }
-    }
-
-    static func describe(_ value: ParameterValue) -> String {
-        switch value {
-        case .number(let v): return "\(v)"
-        case .integer(let v): return "\(v)"
-        case .boolean(let v): return "\(v)"
-        case .string(let v): return "\"\(v)\""
-        case .color(let c): return "[\(c.r), \(c.g), \(c.b), \(c.a)]"
-        case .point(let p): return "[\(p.x), \(p.y)]"
-        }
     }
 }

@@ -36,8 +36,29 @@ final class GeneralCommandTests: XCTestCase {
         XCTAssertTrue(result.stdout.contains("solid"))
         for name in [
             "shape", "cornerRadius", "rotation", "anchor", "hueRotation", "grayscale", "a bare number sets",
+            "Transitions", "twirl —", "blurReplace —", "configuration (downUp|upUp; default \"downUp\")",
         ] {
             XCTAssertTrue(result.stdout.contains(name), "kiln layers lacks \(name)")
         }
+    }
+
+    /// `kiln layers --json`: every registered transition with its parameter table.
+    func testLayersJSONListsTransitionsWithTheirTables() throws {
+        let result = try KilnProcess.run(["layers", "--json"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let object = try XCTUnwrap(
+            JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(Set(object.keys), ["layers", "transform", "effects", "transitions"])
+        let transitions = try XCTUnwrap(object["transitions"] as? [[String: Any]])
+        let names = Set(transitions.compactMap { $0["name"] as? String })
+        XCTAssertTrue(
+            names.isSuperset(of: ["opacity", "twirl", "blurReplace", "combined", "asymmetric"]), "\(names)")
+        let blurReplace = try XCTUnwrap(transitions.first { $0["name"] as? String == "blurReplace" })
+        XCTAssertEqual(blurReplace["shorthand"] as? String, "configuration")
+        let scale = try XCTUnwrap(
+            (blurReplace["parameters"] as? [[String: Any]])?.first { $0["name"] as? String == "scale" })
+        XCTAssertEqual(scale["default"] as? Double, 0.7)
+        XCTAssertEqual(scale["range"] as? [Double], [0.1, 1])
+        XCTAssertEqual(scale["required"] as? Bool, false)
     }
 }

@@ -2,6 +2,14 @@ import Foundation
 import KilnModel
 import XCTest
 
+/// The transitions these tests write, registered as the scene module's registry registers them.
+private let modelTransitions: [TransitionKind] =
+    ([
+        IdentityTransition.self, OpacityTransition.self, ScaleTransition.self, MoveTransition.self,
+        OffsetTransition.self, BlurTransition.self, TwirlTransition.self, CustomTransition.self,
+        CombinedTransition.self, AsymmetricTransition.self,
+    ] as [any TransitionContent.Type]).map { $0.kind }
+
 final class TransitionTests: XCTestCase {
     let container = SIMD2<Double>(1920, 1080)
 
@@ -114,7 +122,8 @@ final class TransitionTests: XCTestCase {
                              "transition": [{"move": "bottom"}, "opacity"],
                              "transitionAnimation": {"duration": 0.3, "ease": "easeOut"},
                              "visualEffect": {"hueRotation": {"of": "minY", "times": 0.1}, "scale": 0.9}}]}
-                """.utf8), file: "job.json", baseDirectory: URL(fileURLWithPath: "/tmp"), kinds: testKinds)
+                """.utf8), file: "job.json", baseDirectory: URL(fileURLWithPath: "/tmp"), kinds: testKinds,
+            transitions: modelTransitions)
         let layer = try XCTUnwrap(job.layers.first)
         let lifetime = try XCTUnwrap(layer.lifetime)
         XCTAssertEqual(lifetime.appear, 0.5)
@@ -140,7 +149,7 @@ final class TransitionTests: XCTestCase {
         do {
             _ = try JobLoader.decode(
                 bytes: Array(badJob.utf8), file: "job.json", baseDirectory: URL(fileURLWithPath: "/tmp"),
-                kinds: testKinds)
+                kinds: testKinds, transitions: modelTransitions)
             XCTFail("expected errors")
         } catch {
             XCTAssertEqual(error.exitCode, 65)
@@ -184,7 +193,8 @@ final class TransitionTests: XCTestCase {
                     {"kiln": 1, "output": {"width": 64, "height": 64, "fps": 30, "duration": 1},
                      "layers": [{"type": "solid", "color": "#ffffff", "appear": 0, "transition": \(json),
                                  "transitionAnimation": {"spring": {"duration": 0.4, "bounce": 0.2}}}]}
-                    """.utf8), file: "job.json", baseDirectory: URL(fileURLWithPath: "/tmp"), kinds: testKinds
+                    """.utf8), file: "job.json", baseDirectory: URL(fileURLWithPath: "/tmp"),
+                kinds: testKinds, transitions: modelTransitions
             )
             return try XCTUnwrap(job.layers.first?.lifetime).transition
         }
@@ -202,5 +212,65 @@ final class TransitionTests: XCTestCase {
         let custom = try transition(#"{"custom": {"rotation": [[-1, 90], [0, 0]], "opacity": 0.5}}"#)
         XCTAssertEqual(custom.values(phase: -0.5, container: size).rotation, 45)
         XCTAssertEqual(custom.values(phase: -0.5, container: size).opacity, 0.5)
+    }
+
+    /// The diagnostics for one written transition, as "path: message".
+    func problems(_ json: String) -> [String] {
+        let context = makeContext()
+        let decoder = TransitionDecoder(kinds: modelTransitions, context: context)
+        XCTAssertNil(decoder.decode(parse(json), path: JSONPath.root.key("transition")), json)
+        return context.diagnostics.map { "\($0.path): \($0.message)" }
+    }
+
+    func testNamesComeFromTheRegisteredKinds() {
+        XCTAssertEqual(
+            problems(#"{"scael": 0.5}"#),
+            [
+                "transition.scael: unknown transition 'scael'; did you mean 'scale'? (known: identity, opacity, "
+                    + "scale, move, offset, blur, twirl, custom, combined, asymmetric)"
+            ])
+        XCTAssertEqual(
+            problems(#""move""#),
+            [
+                #"transition: 'move' needs a value, e.g. {"move": "bottom"} "#
+                    + "(edge: one of leading, trailing, top, bottom)"
+            ])
+        XCTAssertEqual(
+            problems(#"{"twirl": 1}"#),
+            [#"transition.twirl: 'twirl' takes no value; write it as the string "twirl""#])
+        XCTAssertEqual(
+            problems(#"{"move": "up"}"#),
+            ["transition.move.edge: 'up' is not one of leading, trailing, top, bottom"])
+        XCTAssertEqual(
+            problems(#"[]"#), ["transition: a combined transition needs at least one transition"])
+        XCTAssertEqual(
+            problems(#"{"insertion": "opacity"}"#), ["transition: missing required key 'removal'"])
+        XCTAssertEqual(
+            problems(#"[{"offset": [1]}, "twril"]"#).count, 2, "every part of a combined list is checked")
+    }
+
+    /// The named forms of the structural transitions and the object form of a shorthand decode
+    /// like the short forms.
+    func testLongFormsDecodeLikeTheShortOnes() throws {
+        let decoder = TransitionDecoder(kinds: modelTransitions, context: makeContext())
+        let size = SIMD2<Double>(100, 50)
+        func values(_ json: String, at phase: Double) throws -> ModifierValues {
+            try XCTUnwrap(decoder.decode(parse(json), path: .root), json).values(
+                phase: phase, container: size)
+        }
+        for phase in [-1, -0.5, 0.5, 1] {
+            XCTAssertEqual(
+                try values(#"{"combined": ["opacity", {"blur": 4}]}"#, at: phase),
+                try values(#"["opacity", {"blur": 4}]"#, at: phase))
+            XCTAssertEqual(
+                try values(#"{"asymmetric": {"insertion": "twirl", "removal": {"move": "top"}}}"#, at: phase),
+                try values(#"{"insertion": "twirl", "removal": {"move": "top"}}"#, at: phase))
+            XCTAssertEqual(
+                try values(#"{"scale": {"scale": 0.25}}"#, at: phase),
+                try values(#"{"scale": 0.25}"#, at: phase))
+        }
+        let nested = try XCTUnwrap(
+            decoder.decode(parse(#"{"insertion": ["opacity", "twirl"], "removal": "blur"}"#), path: .root))
+        XCTAssertEqual(nested.kindsUsed, ["asymmetric", "combined", "opacity", "twirl", "blur"])
     }
 }

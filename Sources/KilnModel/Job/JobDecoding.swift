@@ -5,9 +5,14 @@ struct JobDecoding {
     let kindNames: [String]
     let effectsByName: [String: EffectKind]
     let effectNames: [String]
+    let transitions: TransitionDecoder
 
-    init(context: DecodeContext, kinds: [LayerKind], effects: [EffectKind] = []) {
+    init(
+        context: DecodeContext, kinds: [LayerKind], effects: [EffectKind] = [],
+        transitions: [TransitionKind] = []
+    ) {
         self.context = context
+        self.transitions = TransitionDecoder(kinds: transitions, context: context)
         var effectsByName: [String: EffectKind] = [:]
         for effect in effects where effectsByName[effect.name] == nil { effectsByName[effect.name] = effect }
         self.effectsByName = effectsByName
@@ -106,7 +111,7 @@ struct JobDecoding {
         let before = context.diagnostics.count
         // The lifetime comes first: `"time": "layer"` values in the parameters, effects and
         // children count from this layer's `appear`.
-        let lifetime = ModifierDecoding.decodeLifetime(node, path: path, context: context)
+        let lifetime = ModifierDecoding.decodeLifetime(node, path: path, transitions: transitions)
         return context.decodingLayer(appearingAt: lifetime?.appear) {
             decodeLayerContents(
                 node, path: path, lifetime: lifetime, insideScroll: insideScroll, diagnosticsBefore: before)

@@ -8,14 +8,14 @@ public enum JobLoader {
     public static let topLevelKeys = ["kiln", "output", "layers", "audio", "variables", "comment"]
 
     public static func load(
-        file: String, kinds: [LayerKind], effects: [EffectKind] = [],
+        file: String, kinds: [LayerKind], effects: [EffectKind] = [], transitions: [TransitionKind] = [],
         services: DecodeServices = DecodeServices(), options: JobLoadOptions = JobLoadOptions()
     ) throws(JobLoadError) -> Job {
         let url = URL(fileURLWithPath: file)
         let bytes = try readBytes(file: file, limits: options.limits)
         return try decode(
             bytes: bytes, file: file, baseDirectory: url.deletingLastPathComponent().standardizedFileURL,
-            kinds: kinds, effects: effects, services: services, options: options)
+            kinds: kinds, effects: effects, transitions: transitions, services: services, options: options)
     }
 
     /// The job file's bytes, checked for existence and size (what a queue snapshots).
@@ -27,7 +27,8 @@ public enum JobLoader {
 
     public static func decode(
         bytes: [UInt8], file: String, baseDirectory: URL, kinds: [LayerKind], effects: [EffectKind] = [],
-        services: DecodeServices = DecodeServices(), options: JobLoadOptions = JobLoadOptions()
+        transitions: [TransitionKind] = [], services: DecodeServices = DecodeServices(),
+        options: JobLoadOptions = JobLoadOptions()
     ) throws(JobLoadError) -> Job {
         if let problem = tooLarge(size: bytes.count, limits: options.limits) {
             throw .invalid([Diagnostic(file: file, path: .root, location: nil, message: problem)])
@@ -49,7 +50,8 @@ public enum JobLoader {
         context.variables = values
         let substituted = JobVariables.substitute(
             root, path: .root, declarations: declarations, values: values, context: context)
-        var job = JobDecoding(context: context, kinds: kinds, effects: effects).decode(substituted)
+        var job = JobDecoding(context: context, kinds: kinds, effects: effects, transitions: transitions)
+            .decode(substituted)
         if let decoded = job {
             job?.inputFiles = context.inputFiles
             OutputDecoding.checkDestination(decoded.output.path, jobFile: file, context: context)

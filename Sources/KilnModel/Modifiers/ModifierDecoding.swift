@@ -1,124 +1,7 @@
-/// Decoders for transitions, their animation, and property mappings (`scrollTransition`,
-/// `visualEffect`, custom transitions).
+/// Decoders for a layer's lifetime, its transition's animation, and property mappings
+/// (`scrollTransition`, `visualEffect`, custom transitions); transitions themselves decode through
+/// `TransitionDecoder`.
 enum ModifierDecoding {
-    static let transitionNames = [
-        "identity", "opacity", "scale", "move", "slide", "offset", "blur", "twirl", "custom",
-    ]
-
-    /// `"twirl"`, `{"scale": 0.5}`, `{"move": "bottom"}`, `{"custom": {mappings}}`, an array of
-    /// transitions (combined), or `{"insertion": …, "removal": …}`.
-    static func decodeTransition(_ node: JSONNode, path: JSONPath, context: DecodeContext) -> Transition? {
-        switch node.value {
-        case .string(let name):
-            switch name {
-            case "identity": return .identity
-            case "opacity": return .opacity
-            case "scale": return .scale(0)
-            case "blur": return .blur(10)
-            case "twirl": return .twirl
-            case "slide": return .slide
-            case "move", "offset", "custom":
-                context.error(
-                    "'\(name)' needs a value: \(example(for: name))", at: node, path: path)
-                return nil
-            default:
-                context.error(
-                    "unknown transition '\(name)'\(Suggestion.hint(for: name, among: transitionNames)) "
-                        + "(known: \(transitionNames.joined(separator: ", ")))", at: node, path: path)
-                return nil
-            }
-        case .array(let elements):
-            guard !elements.isEmpty else {
-                context.error("a combined transition needs at least one transition", at: node, path: path)
-                return nil
-            }
-            let parts = elements.enumerated().map { index, element in
-                decodeTransition(element, path: path.index(index), context: context)
-            }
-            let decoded = parts.compactMap { $0 }
-            return decoded.count == parts.count ? .combined(decoded) : nil
-        case .object(let members):
-            if node["insertion"] != nil || node["removal"] != nil {
-                ObjectKeys.check(members, path: path, allowed: ["insertion", "removal"], context: context)
-                let insertion = node["insertion"].map {
-                    decodeTransition($0, path: path.key("insertion"), context: context)
-                }
-                let removal = node["removal"].map {
-                    decodeTransition($0, path: path.key("removal"), context: context)
-                }
-                if insertion == nil || removal == nil {
-                    context.error(
-                        "an asymmetric transition needs both 'insertion' and 'removal'", at: node, path: path)
-                }
-                guard let insertion = insertion ?? nil, let removal = removal ?? nil else { return nil }
-                return .asymmetric(insertion: insertion, removal: removal)
-            }
-            guard members.count == 1, let member = members.first else {
-                context.error(
-                    "expected a transition object with one key naming it (e.g. {\"scale\": 0.5}), "
-                        + "or {\"insertion\": …, \"removal\": …}", at: node, path: path)
-                return nil
-            }
-            return decodeParameterised(member, path: path.key(member.key), context: context)
-        default:
-            context.error(
-                "expected a transition: a name such as \"opacity\", an object such as {\"scale\": 0.5}, "
-                    + "or an array of transitions; got \(node.value.typeName)", at: node, path: path)
-            return nil
-        }
-    }
-
-    private static func example(for name: String) -> String {
-        switch name {
-        case "move": "{\"move\": \"bottom\"} (leading, trailing, top or bottom)"
-        case "offset": "{\"offset\": [x, y]}"
-        case "scale": "{\"scale\": 0.5}"
-        case "blur": "{\"blur\": 10}"
-        default: "{\"custom\": {\"opacity\": [[-1, 0], [0, 1], [1, 0]]}}"
-        }
-    }
-
-    private static func decodeParameterised(_ member: JSONMember, path: JSONPath, context: DecodeContext)
-        -> Transition?
-    {
-        let node = member.value
-        switch member.key {
-        case "scale":
-            return ValueDecoding.constantNumber(node, path: path, range: -100...100, context: context).map {
-                .scale($0)
-            }
-        case "blur":
-            return ValueDecoding.constantNumber(
-                node, path: path, range: ModifierProperty.blur.range, context: context
-            )
-            .map { .blur($0) }
-        case "move":
-            return ValueDecoding.decodeChoice(
-                node, path: path, choices: Transition.Edge.allCases.map(\.rawValue), context: context
-            ).flatMap(Transition.Edge.init(rawValue:)).map { .move($0) }
-        case "offset":
-            return ValueDecoding.constantPoint(node, path: path, range: -65_536...65_536, context: context)
-                .map {
-                    .offset(x: $0.x, y: $0.y)
-                }
-        case "custom":
-            return decodeMappings(node, path: path, context: context).map { .custom($0) }
-        default:
-            let parameterised = ["scale", "blur", "move", "offset", "custom"]
-            let hint = Suggestion.hint(for: member.key, among: parameterised)
-            if transitionNames.contains(member.key) {
-                context.error(
-                    "'\(member.key)' takes no value; write it as the string \"\(member.key)\"",
-                    location: member.keyLocation, path: path)
-            } else {
-                context.error(
-                    "unknown transition '\(member.key)'\(hint) (with a value: \(parameterised.joined(separator: ", ")))",
-                    location: member.keyLocation, path: path)
-            }
-            return nil
-        }
-    }
-
     /// `{"duration": 0.35, "ease": "easeInOut"}` or `{"spring": {"response": …, "dampingFraction": …}}`
     /// (or `{"spring": {"duration": …, "bounce": …}}`).
     static func decodeAnimation(_ node: JSONNode, path: JSONPath, context: DecodeContext)
@@ -264,7 +147,10 @@ enum ModifierDecoding {
 
     /// The layer keys `appear`, `disappear`, `transition` and `transitionAnimation`; nil when
     /// the layer is always present.
-    static func decodeLifetime(_ node: JSONNode, path: JSONPath, context: DecodeContext) -> LayerLifetime? {
+    static func decodeLifetime(_ node: JSONNode, path: JSONPath, transitions: TransitionDecoder)
+        -> LayerLifetime?
+    {
+        let context = transitions.context
         let before = context.diagnostics.count
         func seconds(_ key: String) -> Double? {
             node[key].flatMap {
@@ -273,7 +159,7 @@ enum ModifierDecoding {
         }
         let appear = seconds("appear"), disappear = seconds("disappear")
         let transition = node["transition"].map {
-            decodeTransition($0, path: path.key("transition"), context: context)
+            transitions.decode($0, path: path.key("transition"))
         }
         let animation = node["transitionAnimation"].map {
             decodeAnimation($0, path: path.key("transitionAnimation"), context: context)

@@ -1,86 +1,30 @@
 /// How a layer enters and leaves: SwiftUI's transitions, as modifier values over the transition
 /// phase p: −1 is `willAppear`, 0 `identity`, +1 `didDisappear`. Built-in transitions move from
 /// their identity values at p = 0 to their far values at |p| = 1 in a straight line; the phase
-/// itself follows the transition's animation curve.
-public indirect enum Transition: Sendable {
-    case identity
-    case opacity
-    /// Scale at the far phases (SwiftUI's `.scale` uses 0).
-    case scale(Double)
-    /// Slides out of the container towards this edge, on both insertion and removal.
-    case move(Edge)
-    case offset(x: Double, y: Double)
-    /// Gaussian standard deviation in pixels at the far phases.
-    case blur(Double)
-    /// Scale 0.5, opacity 0 and blur 10 off identity; rotation +360° while appearing and −360°
-    /// while disappearing; brightness +1 while appearing.
-    case twirl
-    case custom(ModifierMappings)
-    case combined([Transition])
-    case asymmetric(insertion: Transition, removal: Transition)
+/// itself follows the transition's animation curve. Each kind is one `TransitionContent` type in
+/// `Transitions/`, registered by the scene module's `LayerRegistry`.
+public struct Transition: Sendable {
+    public let content: any TransitionContent
 
-    public enum Edge: String, Sendable, CaseIterable {
-        case leading, trailing, top, bottom
+    public init(_ content: any TransitionContent) {
+        self.content = content
     }
 
-    /// SwiftUI's `.slide`: in from the leading edge, out towards the trailing edge.
-    public static let slide = Transition.asymmetric(insertion: .move(.leading), removal: .move(.trailing))
+    /// The registered name of the outermost kind (`"combined"` for a list).
+    public var kind: String { type(of: content).kind.name }
 
-    /// The modifiers at phase `phase`; `container` is the size of the space the layer lives in
-    /// (what `move` slides across), `frame` the layer's on-screen box for custom mappings.
+    /// The modifiers at phase `phase`, each within the range its modifier accepts.
     public func values(phase: Double, container: SIMD2<Double>, frame: SIMD4<Double> = .zero)
         -> ModifierValues
     {
-        let far = min(abs(phase), 1)
-        var values = ModifierValues()
-        switch self {
-        case .identity:
-            break
-        case .opacity:
-            values.opacity = 1 - far
-        case .scale(let scale):
-            values.scale = 1 + (scale - 1) * far
-        case .move(let edge):
-            switch edge {
-            case .leading: values.offsetX = -container.x * far
-            case .trailing: values.offsetX = container.x * far
-            case .top: values.offsetY = -container.y * far
-            case .bottom: values.offsetY = container.y * far
-            }
-        case .offset(let x, let y):
-            values.offsetX = x * far
-            values.offsetY = y * far
-        case .blur(let radius):
-            values.blur = radius * far
-        case .twirl:
-            let appearing = phase < 0
-            values.scale = 1 - 0.5 * far
-            values.opacity = 1 - far
-            values.blur = 10 * far
-            values.rotation = (appearing ? 360 : -360) * far
-            values.brightness = appearing ? far : 0
-        case .custom(let mappings):
-            values = mappings.values(for: MappingInputs(phase: phase, frame: frame))
-        case .combined(let parts):
-            values = parts.reduce(ModifierValues()) {
-                $0.combined(with: $1.values(phase: phase, container: container, frame: frame))
-            }
-        case .asymmetric(let insertion, let removal):
-            values = (phase <= 0 ? insertion : removal).values(
-                phase: phase, container: container, frame: frame)
-        }
-        return values.clamped
+        content.values(phase: phase, container: container, frame: frame).clamped
     }
 
     /// True when the transition's values depend on the layer's on-screen box.
-    public var readsGeometry: Bool {
-        switch self {
-        case .custom(let mappings): mappings.readsGeometry
-        case .combined(let parts): parts.contains { $0.readsGeometry }
-        case .asymmetric(let insertion, let removal): insertion.readsGeometry || removal.readsGeometry
-        default: false
-        }
-    }
+    public var readsGeometry: Bool { content.readsGeometry }
+
+    /// The kinds this transition is built from, itself first, composites walked through.
+    public var kindsUsed: [String] { [kind] + content.parts.flatMap(\.kindsUsed) }
 }
 
 /// The curve a transition's phase follows.

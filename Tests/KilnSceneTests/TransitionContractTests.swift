@@ -1,0 +1,171 @@
+import Foundation
+import KilnExport
+import KilnModel
+import KilnRaster
+import KilnScene
+import XCTest
+
+/// Contract checks over every registered transition: known values at five phases, an example
+/// job that uses it, and that example drawing each transition's card part-way through it.
+final class TransitionContractTests: XCTestCase {
+    static let phases = [-1, -0.5, 0, 0.5, 1.0]
+    static let container = SIMD2<Double>(1920, 1080)
+
+    static func values(_ set: (inout ModifierValues) -> Void) -> ModifierValues {
+        var values = ModifierValues()
+        set(&values)
+        return values
+    }
+
+    /// Each transition as written, with its modifiers at the five phases: the old closed enum's
+    /// values for the built-ins, worked out by hand (container 1920 × 1080).
+    static let expectations: [(json: String, values: [ModifierValues])] = [
+        (#""identity""#, Array(repeating: .identity, count: 5)),
+        (#""opacity""#, [0, 0.5, 1, 0.5, 0].map { o in values { $0.opacity = o } }),
+        (#"{"scale": 0.5}"#, [0.5, 0.75, 1, 0.75, 0.5].map { s in values { $0.scale = s } }),
+        (#"{"move": "top"}"#, [-1080, -540, 0, -540, -1080].map { y in values { $0.offsetY = y } }),
+        (#""slide""#, [-1920, -960, 0, 960, 1920].map { x in values { $0.offsetX = x } }),
+        (
+            #"{"offset": [30, -20]}"#,
+            [(30, -20), (15, -10), (0, 0), (15, -10), (30, -20)].map { p in
+                values {
+                    $0.offsetX = p.0
+                    $0.offsetY = p.1
+                }
+            }
+        ),
+        (#""blur""#, [10, 5, 0, 5, 10].map { b in values { $0.blur = b } }),
+        (
+            #""twirl""#,
+            [
+                (0.5, 0, 10, 360, 1), (0.75, 0.5, 5, 180, 0.5), (1, 1, 0, 0, 0), (0.75, 0.5, 5, -180, 0),
+                (0.5, 0, 10, -360, 0),
+            ]
+            .map { t in
+                values {
+                    ($0.scale, $0.opacity, $0.blur, $0.rotation, $0.brightness) = t
+                }
+            }
+        ),
+        (
+            #"{"custom": {"rotation": [[-1, 90], [0, 0], [1, -45]]}}"#,
+            [90, 45, 0, -22.5, -45].map { r in values { $0.rotation = r } }
+        ),
+        (
+            #"["opacity", {"scale": 0.5}]"#,
+            [(0, 0.5), (0.5, 0.75), (1, 1), (0.5, 0.75), (0, 0.5)].map { p in
+                values { ($0.opacity, $0.scale) = p }
+            }
+        ),
+        (
+            #"{"insertion": {"move": "top"}, "removal": "opacity"}"#,
+            [values { $0.offsetY = -1080 }, values { $0.offsetY = -540 }, .identity]
+                + [0.5, 0].map { o in values { $0.opacity = o } }
+        ),
+        (
+            #""blurReplace""#,
+            [(0.7, 10, 0), (0.85, 5, 0.5), (1, 0, 1), (0.85, 5, 0.5), (0.7, 10, 0)].map { t in
+                values { ($0.scale, $0.blur, $0.opacity) = t }
+            }
+        ),
+        (
+            #"{"blurReplace": "upUp"}"#,
+            [
+                (0.7, 10, 0), (0.85, 5, 0.5), (1, 0, 1), (1.2142857142857142, 5, 0.5),
+                (1.4285714285714286, 10, 0),
+            ]
+            .map { t in values { ($0.scale, $0.blur, $0.opacity) = t } }
+        ),
+    ]
+
+    /// Every modifier by name, so that values are compared field by field within rounding.
+    static func fields(of values: ModifierValues) -> [String: Double] {
+        Dictionary(
+            uniqueKeysWithValues: Mirror(reflecting: values).children.map {
+                ($0.label!, $0.value as! Double)
+            })
+    }
+
+    func decode(_ json: String) throws -> Transition {
+        let context = DecodeContext(file: "test.json", baseDirectory: URL(fileURLWithPath: "/tmp"))
+        let node = try JSONParser.parse(Array(json.utf8))
+        let transition = TransitionDecoder(kinds: LayerRegistry.transitions, context: context).decode(
+            node, path: .root)
+        XCTAssertEqual(context.diagnostics.map(\.message), [], json)
+        return try XCTUnwrap(transition, json)
+    }
+
+    func testEveryTransitionGivesItsValuesAtFivePhases() throws {
+        var covered = Set<String>()
+        for (json, expected) in Self.expectations {
+            let transition = try decode(json)
+            covered.formUnion(transition.kindsUsed)
+            for (phase, want) in zip(Self.phases, expected) {
+                let got = transition.values(phase: phase, container: Self.container)
+                for (field, value) in Self.fields(of: got) {
+                    XCTAssertEqual(
+                        value, Self.fields(of: want)[field]!, accuracy: 1e-12, "\(json) at \(phase): \(field)"
+                    )
+                }
+            }
+        }
+        for kind in LayerRegistry.transitions {
+            XCTAssertTrue(
+                covered.contains(kind.name), "no phase expectations for transition '\(kind.name)'")
+        }
+    }
+
+    static let jobs = Fixture.repositoryRoot.appendingPathComponent("jobs")
+
+    /// Every registered transition has a unique name and an example job in jobs/ that uses it
+    /// and is valid.
+    func testEveryTransitionHasAnExampleJob() throws {
+        let names = LayerRegistry.transitions.map(\.name)
+        XCTAssertEqual(Set(names).count, names.count)
+        var used = Set<String>()
+        for file in try FileManager.default.contentsOfDirectory(atPath: Self.jobs.path)
+        where file.hasSuffix(".json") {
+            let job = try JobFiles.load(file: Self.jobs.appendingPathComponent(file).path)
+            func walk(_ layers: [LayerNode]) {
+                for layer in layers {
+                    used.formUnion(layer.lifetime?.transition.kindsUsed ?? [])
+                    walk(layer.children)
+                }
+            }
+            walk(job.layers)
+        }
+        for name in names {
+            XCTAssertTrue(used.contains(name), "no job in jobs/ uses transition '\(name)'")
+        }
+    }
+
+    /// jobs/transitions.json has one card per transition, named after it; halfway through its
+    /// entrance and its removal each card is drawn (the frame differs from one without it) and
+    /// changed by its transition.
+    func testTheTransitionsJobDrawsEveryCardMidTransition() throws {
+        let job = try JobFiles.load(file: Self.jobs.appendingPathComponent("transitions.json").path)
+        let cards = job.layers.filter { $0.lifetime != nil }
+        XCTAssertEqual(
+            cards.compactMap(\.name).sorted(), LayerRegistry.transitions.map(\.name).sorted())
+        let size = SIMD2(Double(job.output.width), Double(job.output.height))
+        for (index, card) in job.layers.enumerated() {
+            guard let lifetime = card.lifetime, let appear = lifetime.appear,
+                let disappear = lifetime.disappear
+            else { continue }
+            XCTAssertEqual(lifetime.transition.kind, card.name)
+            var others = job.layers
+            others.remove(at: index)
+            let without = Job(
+                file: job.file, output: job.output, layers: others, audio: nil, limits: job.limits)
+            // Part-way rather than halfway: a card moved half a container away is off the frame.
+            for time in [appear + 0.4, disappear + 0.2] {
+                let values = try XCTUnwrap(
+                    lifetime.values(at: time, container: size), "\(card.path) t=\(time)")
+                XCTAssertEqual(values.isIdentity, card.name == "identity", "\(card.name ?? "") t=\(time)")
+                XCTAssertTrue(
+                    Fixture.render(job, at: time).byteArray != Fixture.render(without, at: time).byteArray,
+                    "\(card.name ?? "") is not drawn at t=\(time)")
+            }
+        }
+    }
+}
