@@ -23,7 +23,7 @@ public struct GroupLayer: LayerContent {
             help: "[width, height] of the group's box in pixels; animatable"),
         Parameter(
             "clip", .choice(Clip.allCases.map(\.rawValue)), default: .string("none"),
-            help: "clip the children to this shape filling the box: none, rect, roundedRect, circle, capsule"),
+            help: "clip the children to this shape filling the box, with anti-aliased edges: none, rect, roundedRect, circle, capsule"),
         Parameter(
             "cornerRadius", .number(0...8_192), default: .number(0),
             help: "corner radius of a roundedRect clip in pixels; animatable"),

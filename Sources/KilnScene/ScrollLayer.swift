@@ -42,10 +42,10 @@ public struct ScrollLayer: LayerContent {
             help: "[width, height] of the viewport in pixels; animatable"),
         Parameter(
             "axis", .choice(StackLayer.Axis.allCases.map(\.rawValue)), default: .string("horizontal"),
-            help: "scroll direction: horizontal or vertical"),
+            help: "scroll direction: horizontal (left to right) or vertical (top to bottom)"),
         Parameter(
             "alignment", .choice(StackLayer.Alignment.allCases.map(\.rawValue)), default: .string("center"),
-            help: "cross-axis alignment of items: leading (top / left), center, trailing"),
+            help: "cross-axis alignment of items: leading (top / left), center, trailing (bottom / right)"),
         Parameter(
             "spacing", .number(0...4_096), default: .number(16), help: "pixels between items; animatable"),
         Parameter(
@@ -56,7 +56,7 @@ public struct ScrollLayer: LayerContent {
             help: "scroll offset in pixels along the axis; animatable (keyframes, springs)"),
         Parameter(
             "page", .number(0...100_000), default: .number(0), defaultDescription: "unset (use offset)",
-            help: "scroll position in pages, fractions in between; animatable; overrides offset"),
+            help: "scroll position in pages, fractions in between; animatable; give at most one of offset, page and advanceEvery"),
         Parameter(
             "paging", .choice(Paging.allCases.map(\.rawValue)), default: .string("items"),
             help: "what a page is: items (item k at the leading margin) or viewport (k viewport lengths)"),

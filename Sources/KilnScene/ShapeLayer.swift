@@ -61,14 +61,15 @@ public struct ShapeLayer: LayerRendering {
         Parameter(
             "gradient", .colorList,
             help:
-                "fill with a linear gradient of these colours, evenly spaced, instead of fill; each animatable"
+                "fill with a linear gradient of these colours, evenly spaced (SwiftUI's LinearGradient(colors:…)), "
+                    + "instead of fill; each animatable"
         ),
         Parameter(
             "gradientStart", .point(-10...10), default: .point(Point2(x: 0.5, y: 0)),
-            help: "unit point of the box where the gradient starts; default top centre; animatable"),
+            help: "unit point of the box where the gradient starts (before it the first colour continues); animatable"),
         Parameter(
             "gradientEnd", .point(-10...10), default: .point(Point2(x: 0.5, y: 1)),
-            help: "unit point of the box where the gradient ends; default bottom centre; animatable"),
+            help: "unit point of the box where the gradient ends (beyond it the last colour continues); animatable"),
     ])
 
     public static let kind = LayerKind(

@@ -30,7 +30,7 @@ public struct StackLayer: LayerContent {
     public static let parameters = ParameterTable([
         Parameter(
             "axis", .choice(Axis.allCases.map(\.rawValue)), default: .string("horizontal"),
-            help: "horizontal (HStack) or vertical (VStack)"),
+            help: "horizontal (HStack, left to right) or vertical (VStack, top to bottom)"),
         Parameter(
             "alignment", .choice(Alignment.allCases.map(\.rawValue)), default: .string("center"),
             help: "cross-axis alignment: leading (top / left), center, trailing (bottom / right)"),

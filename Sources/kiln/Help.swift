@@ -13,6 +13,8 @@ enum Help {
                                   check job files and report every problem
           layers                  list layer kinds, transform keys and effects with their parameters
           limits [--json]         list the resource limits, their defaults and what they bound
+          docs [--write | --check] [FILE]
+                                  regenerate the parameter tables of docs/job-format.md
 
         the export queue (embedded SQLite, or PostgreSQL for many hosts; --queue sqlite:PATH |
         postgres://… or $KILN_QUEUE, default $XDG_STATE_HOME/kiln/queue.sqlite3):
@@ -277,6 +279,7 @@ enum Help {
         case "validate": return validate
         case "layers": return layers
         case "limits": return limits
+        case "docs": return DocsCommand.help
         case "enqueue": return enqueue
         case "worker": return worker
         case "status": return status

@@ -51,6 +51,7 @@ enum KilnCommand {
             case "validate": return try ValidateCommand.run(Array(args.dropFirst()))
             case "layers": return try LayersCommand.run(Array(args.dropFirst()))
             case "limits": return try LimitsCommand.run(Array(args.dropFirst()))
+            case "docs": return try DocsCommand.run(Array(args.dropFirst()))
             case "enqueue": return try EnqueueCommand.run(Array(args.dropFirst()))
             case "worker": return try WorkerCommand.run(Array(args.dropFirst()))
             case "status": return try StatusCommand.run(Array(args.dropFirst()))
