@@ -15,7 +15,10 @@ public enum JobFormatDocs {
     /// Tables of single objects: the model's own, every layer kind's (`layer.NAME`), and the nested
     /// objects some kinds decode by hand.
     static var tables: [(id: String, table: ParameterTable)] {
-        [("output", JobFormatTables.output), ("audio", JobFormatTables.audio), ("transform", JobFormatTables.transform)]
+        [
+            ("output", JobFormatTables.output), ("audio", JobFormatTables.audio),
+            ("transform", JobFormatTables.transform),
+        ]
             + LayerRegistry.kinds.map { ("layer.\($0.name)", documentedParameters($0)) }
             + [
                 ("text.reveal", TextLayer.revealTable),
@@ -30,7 +33,9 @@ public enum JobFormatDocs {
         guard kind.containsLayers else { return kind.parameters }
         let children = Parameter(
             "layers", .structured("array of layers"),
-            help: "the children, bottom to top (along the axis in a stack or scroll); any kind, containers included")
+            help:
+                "the children, bottom to top (along the axis in a stack or scroll); any kind, containers included"
+        )
         return ParameterTable([children] + kind.parameters.parameters)
     }
 
@@ -38,12 +43,15 @@ public enum JobFormatDocs {
         GeneratedRegions(
             tables.map { .init(id: $0.id, markdown: ParameterTableMarkdown.table($0.table)) }
                 + catalogues.map {
-                    .init(id: $0.id, markdown: ParameterTableMarkdown.catalogue($0.kinds, heading: $0.heading))
+                    .init(
+                        id: $0.id, markdown: ParameterTableMarkdown.catalogue($0.kinds, heading: $0.heading))
                 })
     }
 
     /// `document` (the text of `file`) with every generated region brought up to date.
-    public static func rewrite(_ document: String, file: String = file) throws(GeneratedRegions.Problem) -> String {
+    public static func rewrite(_ document: String, file: String = file) throws(GeneratedRegions.Problem)
+        -> String
+    {
         try regions.rewrite(document, file: file)
     }
 }

@@ -55,8 +55,10 @@ public struct RippleEffect: PixelStageEffect {
     }
 
     static let triggerTable = ParameterTable([
-        Parameter("at", .constantNumber(0...(24 * 3600)), help: "seconds on the job's timeline, at most the output's duration"),
-        Parameter("origin", .point(nil), help: "[x, y] in the layer's own pixels; animatable"),
+        Parameter(
+            "at", .constantNumber(0...(24 * 3600)),
+            help: "seconds on the job's timeline, at most the output's duration"),
+        Parameter("origin", .point(nil), help: "[x, y] in the layer's own pixels"),
     ])
 
     static func decodeTriggers(_ node: JSONNode, path: JSONPath, context: DecodeContext) -> [Trigger]? {

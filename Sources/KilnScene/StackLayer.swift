@@ -36,7 +36,7 @@ public struct StackLayer: LayerContent {
             help: "cross-axis alignment: leading (top / left), center, trailing (bottom / right)"),
         Parameter(
             "spacing", .number(-4_096...4_096), default: .number(8),
-            help: "pixels between neighbouring children; animatable"),
+            help: "pixels between neighbouring children"),
     ])
 
     public static let kind = LayerKind(

@@ -34,12 +34,14 @@ enum DocsCommand {
             return ExitCode.ok
         }
         guard args.positionals.count <= 1 else {
-            throw UsageError(message: "expected at most one FILE, got \(args.positionals.count)", command: "docs")
+            throw UsageError(
+                message: "expected at most one FILE, got \(args.positionals.count)", command: "docs")
         }
         if args.flags.contains("--write"), args.flags.contains("--check") {
             throw UsageError(message: "--write and --check cannot be combined", command: "docs")
         }
-        let mode: Mode = args.flags.contains("--write") ? .write : args.flags.contains("--check") ? .check : .print
+        let mode: Mode =
+            args.flags.contains("--write") ? .write : args.flags.contains("--check") ? .check : .print
         return run(mode, file: args.positionals.first ?? JobFormatDocs.file)
     }
 
@@ -64,7 +66,9 @@ enum DocsCommand {
             return ExitCode.ok
         case .check:
             guard fresh != document else { return ExitCode.ok }
-            Output.error("\(file) is stale: its generated tables differ from the code; run 'kiln docs --write \(file)'")
+            Output.error(
+                "\(file) is stale: its generated tables differ from the code; run 'kiln docs --write \(file)'"
+            )
             return 1
         case .write:
             guard fresh != document else { return ExitCode.ok }

@@ -28,7 +28,8 @@ final class GeneratedRegionsTests: XCTestCase {
             <!-- END GENERATED -->
             """
         XCTAssertEqual(try regions.rewrite(document, file: "doc.md"), expected)
-        XCTAssertEqual(try regions.rewrite(expected, file: "doc.md"), expected, "a fresh document is a fixed point")
+        XCTAssertEqual(
+            try regions.rewrite(expected, file: "doc.md"), expected, "a fresh document is a fixed point")
     }
 
     func testAGeneratedRegionWithoutAPlaceIsAnError() {

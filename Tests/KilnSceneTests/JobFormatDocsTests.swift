@@ -13,10 +13,13 @@ final class JobFormatDocsTests: XCTestCase {
         guard fresh != document else { return }
         let old = document.split(separator: "\n", omittingEmptySubsequences: false)
         let new = fresh.split(separator: "\n", omittingEmptySubsequences: false)
-        let first = zip(old, new).firstIndex { $0 != $1 } ?? min(old.count, new.count)
+        let first =
+            zip(old, new).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+            ?? min(old.count, new.count)
         XCTFail(
             "\(JobFormatDocs.file) is stale from line \(first + 1) (now: \(old.indices.contains(first) ? old[first] : "end of file"); "
-                + "generated: \(new.indices.contains(first) ? new[first] : "end of file")); run `kiln docs --write`")
+                + "generated: \(new.indices.contains(first) ? new[first] : "end of file")); run `kiln docs --write`"
+        )
     }
 
     func testEveryRegisteredKindIsDocumented() {
@@ -26,7 +29,9 @@ final class JobFormatDocsTests: XCTestCase {
         for effect in LayerRegistry.effects {
             XCTAssertTrue(effects.contains("| `\(effect.name)`: \(effect.summary)"), effect.name)
             for parameter in effect.parameters.parameters {
-                XCTAssertTrue(effects.contains("| `\(parameter.name)` | \(parameter.kind.description) |"), parameter.name)
+                XCTAssertTrue(
+                    effects.contains("| `\(parameter.name)` | \(parameter.kind.description) |"),
+                    parameter.name)
             }
         }
     }

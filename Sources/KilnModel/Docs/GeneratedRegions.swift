@@ -48,7 +48,9 @@ public struct GeneratedRegions: Sendable {
                     let known = regions.map(\.id).joined(separator: ", ")
                     throw problem(file, index, "unknown generated region '\(id)' (known: \(known))")
                 }
-                guard seen.insert(id).inserted else { throw problem(file, index, "region '\(id)' appears twice") }
+                guard seen.insert(id).inserted else {
+                    throw problem(file, index, "region '\(id)' appears twice")
+                }
                 open = (id, index)
                 output.append(line)
                 output.append(Substring(text))

@@ -2,7 +2,8 @@
 /// to the scene's registry), public so that the generated docs read the same tables the decoder does.
 public enum JobFormatTables {
     /// The `output` object: the keys its table decodes, then those decoded by hand.
-    public static let output = ParameterTable(OutputDecoding.table.parameters + OutputDecoding.handledParameters)
+    public static let output = ParameterTable(
+        OutputDecoding.table.parameters + OutputDecoding.handledParameters)
     public static let audio = AudioDecoding.parameters
     /// The keys every layer takes for its placement.
     public static let transform = ParameterTable(LayerTransform.parameters)

@@ -8,7 +8,11 @@ public enum ParameterTableMarkdown {
     public static func table(_ table: ParameterTable) -> String {
         var lines = ["| Key | Type | Default | Meaning |", "|---|---|---|---|"]
         for parameter in table.parameters {
-            lines.append(row([code(parameter.name), cell(parameter.kind.description), defaultText(parameter), cell(parameter.help)]))
+            lines.append(
+                row([
+                    code(parameter.name), cell(parameter.kind.description), defaultText(parameter),
+                    cell(parameter.help),
+                ]))
         }
         return lines.joined(separator: "\n")
     }
@@ -25,7 +29,10 @@ public enum ParameterTableMarkdown {
             }
             for parameter in kind.parameters.parameters {
                 lines.append(
-                    row([first, code(parameter.name), cell(parameter.kind.description), defaultText(parameter), cell(parameter.help)]))
+                    row([
+                        first, code(parameter.name), cell(parameter.kind.description), defaultText(parameter),
+                        cell(parameter.help),
+                    ]))
                 first = ""
             }
         }

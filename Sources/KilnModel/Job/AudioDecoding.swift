@@ -22,7 +22,8 @@ enum AudioDecoding {
             "volume", .constantNumber(0...16), default: .number(1),
             help: "linear gain: 1 as recorded, 0.5 ≈ −6 dB, 2 ≈ +6 dB (loud input may clip)"),
         Parameter(
-            "fadeIn", .constantNumber(0...3600), default: .number(0), help: "seconds of linear fade-in at the start of the placed audio"),
+            "fadeIn", .constantNumber(0...3600), default: .number(0),
+            help: "seconds of linear fade-in at the start of the placed audio"),
         Parameter(
             "fadeOut", .constantNumber(0...3600), default: .number(0),
             help: "seconds of linear fade-out before the audio's end (trimEnd, or the file's end)"),
