@@ -17,7 +17,7 @@ public enum JobFormatDocs {
     static var tables: [(id: String, table: ParameterTable)] {
         [
             ("output", JobFormatTables.output), ("audio", JobFormatTables.audio),
-            ("transform", JobFormatTables.transform),
+            ("transform", JobFormatTables.transform), ("modifiers", JobFormatTables.modifiers),
         ]
             + LayerRegistry.kinds.map { ("layer.\($0.name)", documentedParameters($0)) }
             + [

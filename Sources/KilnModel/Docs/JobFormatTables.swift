@@ -7,4 +7,10 @@ public enum JobFormatTables {
     public static let audio = AudioDecoding.parameters
     /// The keys every layer takes for its placement.
     public static let transform = ParameterTable(LayerTransform.parameters)
+    /// The properties transitions, scroll transitions and visual effects drive; the default of each
+    /// is its identity, which a property without a mapping keeps.
+    public static let modifiers = ParameterTable(
+        ModifierProperty.allCases.map {
+            Parameter($0.rawValue, .constantNumber($0.range), default: .number($0.identity), help: $0.help)
+        })
 }
