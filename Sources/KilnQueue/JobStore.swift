@@ -1,6 +1,7 @@
-/// The queue's one storage contract (SQLite and PostgreSQL): every backend implements the same
-/// state machine and passes the same test suite. Every worker write is fenced by the claim's
-/// lease token: when it changes nothing the lease was lost, and the worker must stop.
+/// The queue's one storage contract. `QueueStore` implements it once, over SQLite or PostgreSQL
+/// (a `QueueDatabase` each), so both run the same state machine and pass the same test suite.
+/// Every worker write is fenced by the claim's lease token: when it changes nothing the lease was
+/// lost, and the worker must stop.
 public protocol JobStore: AnyObject {
     /// Inserts all or none; a request whose idempotency key (or schedule fire) already exists
     /// returns the existing job's id instead of a new one.

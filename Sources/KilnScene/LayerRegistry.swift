@@ -2,7 +2,8 @@ import Foundation
 import KilnModel
 
 /// Every layer kind, effect and transition Kiln knows. A new one is one file with its parameter
-/// table plus one line here.
+/// table plus one line here. Comments call the source documents the effects re-create "the seed"
+/// (the seed's ripple, the seed's podcast scene): see docs/glossary.md.
 public enum LayerRegistry {
     public static let kinds: [LayerKind] = [
         SolidLayer.kind,

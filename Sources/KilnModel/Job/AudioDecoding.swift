@@ -6,25 +6,27 @@ enum AudioDecoding {
         Parameter(
             "path", .assetPath,
             help:
-                "the soundtrack: WAV, MP3, AAC/M4A, FLAC, Opus or any file FFmpeg decodes with an audio stream"
+                "the soundtrack, relative to the job file: WAV, MP3, AAC/M4A, FLAC, Opus or any file FFmpeg "
+                + "decodes with an audio stream (the best one is used)"
         ),
         Parameter(
             "offset", .constantNumber(0...longest), default: .number(0),
             help: "timeline seconds at which the audio starts (silence before)"),
         Parameter(
             "trimStart", .constantNumber(0...longest), default: .number(0),
-            help: "seconds cut from the start of the file"),
+            help: "seconds cut from the start of the file; before the file's end"),
         Parameter(
             "trimEnd", .constantNumber(0...longest), default: .number(0),
-            defaultDescription: "the file's end", help: "file time at which the audio stops"),
+            defaultDescription: "the file's end", help: "file time at which the audio stops; after trimStart"),
         Parameter(
             "volume", .constantNumber(0...16), default: .number(1),
             help: "linear gain: 1 as recorded, 0.5 ≈ −6 dB, 2 ≈ +6 dB (loud input may clip)"),
         Parameter(
-            "fadeIn", .constantNumber(0...3600), default: .number(0), help: "seconds of linear fade-in"),
+            "fadeIn", .constantNumber(0...3600), default: .number(0),
+            help: "seconds of linear fade-in at the start of the placed audio"),
         Parameter(
             "fadeOut", .constantNumber(0...3600), default: .number(0),
-            help: "seconds of linear fade-out before the audio's end"),
+            help: "seconds of linear fade-out before the audio's end (trimEnd, or the file's end)"),
     ])
 
     static func decode(_ node: JSONNode, path: JSONPath, context: DecodeContext) -> AudioTrack? {

@@ -36,17 +36,20 @@ public struct LayerTransform: Sendable {
     public static let parameters: [Parameter] = [
         Parameter(
             "position", .point(-65_536...65_536), default: .point(Point2(x: 0, y: 0)),
-            defaultDescription: "the centre of the container",
-            help: "pixels where the anchor sits (in the frame, or in the group or stack slot); animatable"),
+            defaultDescription:
+                "the centre of the space the layer is placed in: the frame, a group's box, a stack or scroll slot",
+            help:
+                "pixels where the anchor sits (in the frame, or in the group's box or the stack or scroll slot)"
+        ),
         Parameter(
             "anchor", .point(0...1), default: .point(Point2(x: 0.5, y: 0.5)),
-            help: "unit point of the content placed at position, rotated and scaled about; animatable"),
-        Parameter("scale", .number(-100...100), default: .number(1), help: "uniform scale; animatable"),
+            help: "unit point of the content placed at position, rotated and scaled about"),
+        Parameter("scale", .number(-100...100), default: .number(1), help: "uniform scale"),
         Parameter("scaleX", .number(-100...100), default: .number(1), help: "horizontal scale, times scale"),
         Parameter("scaleY", .number(-100...100), default: .number(1), help: "vertical scale, times scale"),
         Parameter(
             "rotation", .number(-36_000...36_000), default: .number(0),
-            help: "degrees, clockwise; animatable"),
+            help: "degrees, clockwise on screen"),
         Parameter("skewX", .number(-89...89), default: .number(0), help: "horizontal shear in degrees"),
         Parameter("skewY", .number(-89...89), default: .number(0), help: "vertical shear in degrees"),
     ]

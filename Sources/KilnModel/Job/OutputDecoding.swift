@@ -6,17 +6,42 @@ enum OutputDecoding {
     static let table = ParameterTable([
         Parameter(
             "path", .string, default: .string(""),
-            help: "Output file, relative to the job file. Default: the job file's name with .mp4."),
-        Parameter("width", .integer(OutputSettings.dimensionRange), help: "Frame width in pixels; even."),
-        Parameter("height", .integer(OutputSettings.dimensionRange), help: "Frame height in pixels; even."),
+            defaultDescription:
+                "the job file's name with .mp4, beside the job (jobs/intro.json → jobs/intro.mp4)",
+            help:
+                "output file, relative to the job file's directory, or absolute; may hold {job}, {date}, {time}, "
+                + "{schedule} and variables (see Output path templates)"),
+        Parameter(
+            "width", .integer(OutputSettings.dimensionRange), help: "frame width in pixels; even (yuv420p)"),
+        Parameter(
+            "height", .integer(OutputSettings.dimensionRange), help: "frame height in pixels; even (yuv420p)"),
         Parameter(
             "crf", .number(OutputSettings.crfRange), default: .number(18),
-            help: "x264 constant rate factor; lower is higher quality."),
+            help: "x264 constant rate factor: lower is better quality and larger files; a constant"),
         Parameter(
             "preset", .choice(OutputSettings.presets), default: .string("medium"),
-            help: "x264 speed/size trade-off."),
+            help: "x264 speed/size trade-off: slower presets make smaller files of the same quality"),
     ])
-    static let handledKeys: Set<String> = ["fps", "duration", "gop"]
+    /// The keys decoded by hand, described for the docs; `handledKeys` comes from this list so a
+    /// new hand-decoded key cannot be missing from them.
+    static let handledParameters: [Parameter] = [
+        Parameter(
+            "fps", .structured("number or string"),
+            help:
+                "frames per second, 0 < fps ≤ \(OutputSettings.maximumFrameRate): an integer, 23.976, 29.97 or "
+                + "59.94 (exactly n/1001), another decimal (rounded to thousandths) or \"numerator/denominator\""
+        ),
+        Parameter(
+            "duration", .structured("number or object"),
+            help:
+                "seconds, > 0, or {\"seconds\": s} or {\"frames\": n}; at most 24 hours and "
+                + "\(OutputSettings.maximumFrameCount) frames"),
+        Parameter(
+            "gop", .integer(OutputSettings.gopRange),
+            defaultDescription: "2 seconds of frames, round(2 × fps): 60 at 30 fps",
+            help: "frames between keyframes"),
+    ]
+    static let handledKeys = Set(handledParameters.map(\.name))
 
     static func decode(
         _ node: JSONNode, path: JSONPath, jobFile: String, context: DecodeContext

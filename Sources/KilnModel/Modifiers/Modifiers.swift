@@ -103,38 +103,46 @@ public enum ModifierProperty: String, Sendable, CaseIterable {
 
     public var help: String {
         switch self {
-        case .opacity: "multiplies the layer's opacity (0…1)"
+        case .opacity: "multiplies the layer's opacity"
         case .scale: "uniform scale about the layer's centre"
-        case .scaleX: "horizontal scale about the layer's centre"
-        case .scaleY: "vertical scale about the layer's centre"
+        case .scaleX: "horizontal scale about the layer's centre, multiplied with scale"
+        case .scaleY: "vertical scale about the layer's centre, multiplied with scale"
         case .rotation: "degrees clockwise about the layer's centre"
         case .offsetX: "pixels to the right"
         case .offsetY: "pixels down"
         case .blur: "gaussian blur, standard deviation in pixels"
-        case .brightness: "added to each colour channel (−1…1)"
-        case .contrast: "contrast factor around mid-grey"
+        case .brightness: "added to each colour channel"
+        case .contrast: "contrast factor about mid-grey"
         case .saturation: "saturation factor"
         case .hueRotation: "hue rotation in degrees"
-        case .grayscale: "amount of desaturation (0…1)"
+        case .grayscale: "amount of desaturation"
         }
     }
 
-    func set(_ value: Double, in values: inout ModifierValues) {
+    /// The field of `ModifierValues` the property drives.
+    var field: WritableKeyPath<ModifierValues, Double> {
         switch self {
-        case .opacity: values.opacity = value
-        case .scale: values.scale = value
-        case .scaleX: values.scaleX = value
-        case .scaleY: values.scaleY = value
-        case .rotation: values.rotation = value
-        case .offsetX: values.offsetX = value
-        case .offsetY: values.offsetY = value
-        case .blur: values.blur = value
-        case .brightness: values.brightness = value
-        case .contrast: values.contrast = value
-        case .saturation: values.saturation = value
-        case .hueRotation: values.hueRotation = value
-        case .grayscale: values.grayscale = value
+        case .opacity: \.opacity
+        case .scale: \.scale
+        case .scaleX: \.scaleX
+        case .scaleY: \.scaleY
+        case .rotation: \.rotation
+        case .offsetX: \.offsetX
+        case .offsetY: \.offsetY
+        case .blur: \.blur
+        case .brightness: \.brightness
+        case .contrast: \.contrast
+        case .saturation: \.saturation
+        case .hueRotation: \.hueRotation
+        case .grayscale: \.grayscale
         }
+    }
+
+    /// The value that changes nothing, which a property without a mapping keeps.
+    public var identity: Double { ModifierValues.identity[keyPath: field] }
+
+    func set(_ value: Double, in values: inout ModifierValues) {
+        values[keyPath: field] = value
     }
 }
 

@@ -15,7 +15,7 @@ public struct BlurEffect: EffectContent {
         parameters: ParameterTable([
             Parameter(
                 "radius", .number(ModifierProperty.blur.range), default: .number(0),
-                help: "standard deviation in pixels; 0 = unchanged; animatable")
+                help: "standard deviation in frame pixels (as CSS blur()); 0 = unchanged; animatable")
         ]), shorthand: "radius"
     ) { p, _, _ in BlurEffect(radius: p.number("radius")) }
 }

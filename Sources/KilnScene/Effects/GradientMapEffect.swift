@@ -10,7 +10,11 @@ public struct GradientMapEffect: PixelStageEffect {
     public static let kind = EffectKind(
         name: "gradientMap", summary: "maps luminance through a gradient of colours",
         parameters: ParameterTable([
-            Parameter("colors", .colorList, help: "two or more colours, evenly spaced from dark to bright"),
+            Parameter(
+                "colors", .colorList,
+                help:
+                    "two or more colours, evenly spaced from dark to bright: the luma of the straight colour picks one, whose alpha multiplies the pixel's"
+            ),
             Parameter("amount", .number(0...1), default: .number(1), help: "0 = unchanged, 1 = fully mapped"),
         ])
     ) { p, path, context in
@@ -56,7 +60,9 @@ public struct TintEffect: ColorEffect {
         name: "tint", summary: "tints towards a colour, keeping luminance",
         parameters: ParameterTable([
             Parameter("color", .color, default: .color(RGBA(r: 1, g: 0.6, b: 0.2, a: 1)), help: "the tint"),
-            Parameter("amount", .number(0...1), default: .number(1), help: "0 = unchanged, 1 = fully tinted"),
+            Parameter(
+                "amount", .number(0...1), default: .number(1),
+                help: "0 = unchanged, 1 = fully tinted: color × luma, a duotone from black to the colour"),
         ])
     ) { p, _, _ in TintEffect(color: p.color("color"), amount: p.number("amount")) }
 

@@ -12,7 +12,9 @@ public struct HueRotationEffect: ColorEffect {
     public static let kind = EffectKind(
         name: "hueRotation", summary: "rotates hue by degrees",
         parameters: ParameterTable([
-            Parameter("degrees", .number(-36_000...36_000), default: .number(0), help: "hue angle to add")
+            Parameter(
+                "degrees", .number(-36_000...36_000), default: .number(0),
+                help: "hue angle to add (the CSS/SVG hue-rotate matrix)")
         ]), shorthand: "degrees"
     ) { p, _, _ in HueRotationEffect(degrees: p.number("degrees")) }
 

@@ -40,7 +40,7 @@ public struct RippleEffect: PixelStageEffect {
                 help: "seconds each ripple runs after its trigger"),
             Parameter(
                 "triggers", .structured("array of {\"at\": seconds, \"origin\": [x, y]}"),
-                help: "when and where ripples start; origin in the layer's own pixels (animatable)"),
+                help: "1 to 10000 triggers: when and where ripples start (below)"),
             edgesParameter,
         ])
     ) { p, path, context in
@@ -55,7 +55,9 @@ public struct RippleEffect: PixelStageEffect {
     }
 
     static let triggerTable = ParameterTable([
-        Parameter("at", .constantNumber(0...(24 * 3600)), help: "seconds on the job's timeline"),
+        Parameter(
+            "at", .constantNumber(0...(24 * 3600)),
+            help: "seconds on the job's timeline, at most the output's duration"),
         Parameter("origin", .point(nil), help: "[x, y] in the layer's own pixels"),
     ])
 

@@ -10,7 +10,9 @@ public struct SaturationEffect: ColorEffect {
     public static let kind = EffectKind(
         name: "saturation", summary: "moves colour away from or towards its luma",
         parameters: ParameterTable([
-            Parameter("amount", .number(0...10), default: .number(1), help: "0 = grey, 1 = unchanged")
+            Parameter(
+                "amount", .number(0...10), default: .number(1),
+                help: "0 = grey, 1 = unchanged, > 1 = more saturated (about Rec. 709 luma)")
         ]), shorthand: "amount"
     ) { p, _, _ in SaturationEffect(amount: p.number("amount")) }
 

@@ -14,10 +14,14 @@ public struct ShearEffect: PixelStageEffect {
         parameters: ParameterTable([
             Parameter(
                 "x", .number(-10...10), default: .number(0),
-                help: "horizontal shift per pixel below the anchor"),
+                help:
+                    "horizontal shift per pixel below the anchor: a row dy pixels below it moves right by x·dy"
+            ),
             Parameter(
                 "y", .number(-10...10), default: .number(0),
-                help: "vertical shift per pixel right of the anchor"),
+                help:
+                    "vertical shift per pixel right of the anchor: a column dx pixels right of it moves down by y·dx"
+            ),
             Parameter(
                 "anchor", .point(0...1), default: .point(Point2(x: 0.5, y: 0.5)),
                 help: "the fixed point, as a fraction of the layer's size"),

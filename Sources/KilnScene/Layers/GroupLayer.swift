@@ -20,13 +20,15 @@ public struct GroupLayer: LayerContent {
         Parameter(
             "size", .point(0...16_384), default: .point(Point2(x: 0, y: 0)),
             defaultDescription: "the frame's size",
-            help: "[width, height] of the group's box in pixels; animatable"),
+            help: "[width, height] of the group's box in pixels"),
         Parameter(
             "clip", .choice(Clip.allCases.map(\.rawValue)), default: .string("none"),
-            help: "clip the children to this shape filling the box: none, rect, roundedRect, circle, capsule"),
+            help:
+                "clip the children to this shape filling the box, with anti-aliased edges: none, rect, roundedRect, circle, capsule"
+        ),
         Parameter(
             "cornerRadius", .number(0...8_192), default: .number(0),
-            help: "corner radius of a roundedRect clip in pixels; animatable"),
+            help: "corner radius of a roundedRect clip in pixels"),
     ])
 
     public static let kind = LayerKind(

@@ -37,11 +37,13 @@ public struct ImageLayer: LayerRendering {
     public let fit: Fit
 
     public static let parameters = ParameterTable([
-        Parameter("path", .assetPath, help: "PNG, JPEG or WebP file, relative to the job file"),
+        Parameter(
+            "path", .assetPath,
+            help: "PNG, JPEG or WebP file, relative to the job file's directory (or absolute)"),
         Parameter(
             "size", .point(0...16_384), default: .point(Point2(x: 0, y: 0)),
             defaultDescription: "the picture's own size",
-            help: "[width, height] of the box in pixels; animatable"),
+            help: "[width, height] of the box in pixels"),
         Parameter(
             "fit", .choice(Fit.allCases.map(\.rawValue)), default: .string("fill"),
             help: "fill (cover, cut), fit (letterbox), stretch, or none (natural size)"),

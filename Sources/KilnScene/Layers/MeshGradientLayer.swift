@@ -27,11 +27,14 @@ public struct MeshGradientLayer: LayerRendering {
         Parameter("height", .integer(2...32), help: "number of control points per column"),
         Parameter(
             "points", .pointList(0...1),
-            help: "width×height points [x, y] in 0…1 of the frame, row by row; each animatable"),
-        Parameter("colors", .colorList, help: "one colour per point, row by row; each animatable"),
+            help:
+                "exactly width × height points [x, y], row by row; [0, 0] is the frame's top-left corner, [1, 1] its bottom-right; each animatable"
+        ),
+        Parameter("colors", .colorList, help: "exactly one colour per point, row by row; each animatable"),
         Parameter(
             "background", .color, default: .color(RGBA(r: 0, g: 0, b: 0, a: 0)),
-            help: "colour where the mesh does not cover the frame"),
+            help:
+                "colour where the mesh does not cover the frame (when border points move inward)"),
         Parameter(
             "smoothsColors", .boolean, default: .boolean(true),
             help: "true: smooth (bicubic) colour interpolation; false: bilinear within each patch"),

@@ -39,24 +39,26 @@ public struct ScrollLayer: LayerContent {
         Parameter(
             "size", .point(0...16_384), default: .point(Point2(x: 0, y: 0)),
             defaultDescription: "the frame's size",
-            help: "[width, height] of the viewport in pixels; animatable"),
+            help: "[width, height] of the viewport in pixels"),
         Parameter(
             "axis", .choice(StackLayer.Axis.allCases.map(\.rawValue)), default: .string("horizontal"),
-            help: "scroll direction: horizontal or vertical"),
+            help: "scroll direction: horizontal (left to right) or vertical (top to bottom)"),
         Parameter(
             "alignment", .choice(StackLayer.Alignment.allCases.map(\.rawValue)), default: .string("center"),
-            help: "cross-axis alignment of items: leading (top / left), center, trailing"),
+            help: "cross-axis alignment of items: leading (top / left), center, trailing (bottom / right)"),
         Parameter(
-            "spacing", .number(0...4_096), default: .number(16), help: "pixels between items; animatable"),
+            "spacing", .number(0...4_096), default: .number(16), help: "pixels between items"),
         Parameter(
             "padding", .number(0...8_192), default: .number(0),
-            help: "content margin before the first and after the last item, in pixels; animatable"),
+            help: "content margin before the first and after the last item, in pixels"),
         Parameter(
             "offset", .number(-1_000_000...1_000_000), default: .number(0),
-            help: "scroll offset in pixels along the axis; animatable (keyframes, springs)"),
+            help: "scroll offset in pixels along the axis"),
         Parameter(
             "page", .number(0...100_000), default: .number(0), defaultDescription: "unset (use offset)",
-            help: "scroll position in pages, fractions in between; animatable; overrides offset"),
+            help:
+                "scroll position in pages, fractions in between; give at most one of offset, page and advanceEvery"
+        ),
         Parameter(
             "paging", .choice(Paging.allCases.map(\.rawValue)), default: .string("items"),
             help: "what a page is: items (item k at the leading margin) or viewport (k viewport lengths)"),

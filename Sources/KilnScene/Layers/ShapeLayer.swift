@@ -46,29 +46,34 @@ public struct ShapeLayer: LayerRendering {
             "shape", .choice(Form.allCases.map(\.rawValue)), default: .string("roundedRect"),
             help: "rect, roundedRect, circle or capsule"),
         Parameter(
-            "size", .point(0...16_384), help: "[width, height] of the shape's box in pixels; animatable"),
+            "size", .point(0...16_384), help: "[width, height] of the shape's box in pixels"),
         Parameter(
             "cornerRadius", .number(0...8_192), default: .number(0),
-            help: "roundedRect corner radius in pixels, at most half the shorter side; animatable"),
+            help: "roundedRect corner radius in pixels (circular corners), at most half the shorter side"),
         Parameter(
-            "fill", .color, default: .color(RGBA(r: 1, g: 1, b: 1, a: 1)), help: "fill colour; animatable"),
+            "fill", .color, default: .color(RGBA(r: 1, g: 1, b: 1, a: 1)), help: "fill colour"),
         Parameter(
             "stroke", .color, default: .color(RGBA(r: 0, g: 0, b: 0, a: 0)),
-            help: "outline colour, drawn centred on the edge over the fill; animatable"),
+            help: "outline colour, drawn centred on the edge over the fill"),
         Parameter(
             "strokeWidth", .number(0...1_000), default: .number(0),
-            help: "outline width in pixels; animatable"),
+            help: "outline width in pixels"),
         Parameter(
             "gradient", .colorList,
             help:
-                "fill with a linear gradient of these colours, evenly spaced, instead of fill; each animatable"
+                "fill with a linear gradient of these colours, evenly spaced (SwiftUI's LinearGradient(colors:…)), "
+                + "instead of fill; each animatable"
         ),
         Parameter(
             "gradientStart", .point(-10...10), default: .point(Point2(x: 0.5, y: 0)),
-            help: "unit point of the box where the gradient starts; default top centre; animatable"),
+            help:
+                "unit point of the box where the gradient starts (before it the first colour continues)"
+        ),
         Parameter(
             "gradientEnd", .point(-10...10), default: .point(Point2(x: 0.5, y: 1)),
-            help: "unit point of the box where the gradient ends; default bottom centre; animatable"),
+            help:
+                "unit point of the box where the gradient ends (beyond it the last colour continues)"
+        ),
     ])
 
     public static let kind = LayerKind(

@@ -30,13 +30,13 @@ public struct StackLayer: LayerContent {
     public static let parameters = ParameterTable([
         Parameter(
             "axis", .choice(Axis.allCases.map(\.rawValue)), default: .string("horizontal"),
-            help: "horizontal (HStack) or vertical (VStack)"),
+            help: "horizontal (HStack, left to right) or vertical (VStack, top to bottom)"),
         Parameter(
             "alignment", .choice(Alignment.allCases.map(\.rawValue)), default: .string("center"),
             help: "cross-axis alignment: leading (top / left), center, trailing (bottom / right)"),
         Parameter(
             "spacing", .number(-4_096...4_096), default: .number(8),
-            help: "pixels between neighbouring children; animatable"),
+            help: "pixels between neighbouring children"),
     ])
 
     public static let kind = LayerKind(

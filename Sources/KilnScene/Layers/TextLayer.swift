@@ -48,28 +48,36 @@ public struct TextLayer: LayerRendering {
 
     public static let parameters = ParameterTable([
         Parameter("text", .string, help: "the text; \\n starts a new line"),
-        Parameter("font", .string, default: .string("Noto Sans"), help: "font family (fontconfig name)"),
+        Parameter(
+            "font", .string, default: .string("Noto Sans"),
+            help:
+                "font family, looked up with fontconfig; one that is not installed is an error naming it (exit 65)"
+        ),
         Parameter("size", .constantNumber(1...1000), default: .number(48), help: "font size in pixels"),
         Parameter(
             "weight", .choice(FontDescriptor.weightNames.sorted { $0.value < $1.value }.map(\.key)),
             default: .string("regular"),
-            help: "thin, extraLight, light, regular, medium, semibold, bold, extraBold, black"),
+            help:
+                "thin 100, extraLight 200, light 300, regular 400, medium 500, semibold 600, bold 700, extraBold 800, black 900"
+        ),
         Parameter("italic", .boolean, default: .boolean(false), help: "the italic (or oblique) style"),
         Parameter(
             "color", .color, default: .color(RGBA(r: 1, g: 1, b: 1, a: 1)),
-            help: "text colour (emoji keep theirs); animatable"),
+            help: "text colour (emoji keep theirs)"),
         Parameter(
             "alignment", .choice(TextLayout.Alignment.allCases.map(\.rawValue)), default: .string("leading"),
-            help: "leading, center or trailing within the width"),
+            help: "leading, center or trailing within the width (or the widest line)"),
         Parameter(
             "width", .constantNumber(0...16_384), default: .number(0),
-            help: "wrap lines within this many pixels; 0 = no wrapping"),
+            help: "wrap lines within this many pixels; 0 = break only at \\n"),
         Parameter(
             "lineHeight", .constantNumber(0...10), default: .number(0),
             help: "baseline-to-baseline distance as a multiple of the size; 0 = the font's own"),
         Parameter(
             "emphasis", .structured("array of [from, to] character ranges"), default: .string("none"),
-            help: "with a reveal: these characters reveal glyph by glyph, the rest fades in over 0.2 s"),
+            help:
+                "with a reveal: these characters (0-based, to excluded) reveal glyph by glyph, the rest fades in over 0.2 s"
+        ),
         Parameter(
             "reveal", .structured("{\"by\": line|glyph, \"at\", \"elementDuration\", \"totalDuration\"}"),
             default: .string("none"),
@@ -85,7 +93,7 @@ public struct TextLayer: LayerRendering {
             help: "seconds on the timeline it starts"),
         Parameter(
             "elementDuration", .constantNumber(0.01...60), default: .number(0.4),
-            help: "seconds each element animates"),
+            help: "seconds each element animates, at most totalDuration"),
         Parameter(
             "totalDuration", .constantNumber(0.01...600), default: .number(0.9),
             help: "seconds the whole reveal takes"),

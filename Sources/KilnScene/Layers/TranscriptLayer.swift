@@ -24,17 +24,24 @@ public struct TranscriptLayer: LayerRendering {
     static let fade = 0.25
 
     public static let parameters = ParameterTable([
-        Parameter("path", .assetPath, help: "transcript: the seed's JSON, SubRip (.srt) or WebVTT (.vtt)"),
+        Parameter(
+            "path", .assetPath,
+            help:
+                "transcript: the seed's JSON, SubRip (.srt) or WebVTT (.vtt); missing exits 66, malformed 65 naming its line"
+        ),
         Parameter(
             "width", .constantNumber(16...8192), default: .number(1100),
             help: "the list's width; lines wrap within it"),
         Parameter(
-            "height", .constantNumber(16...8192), default: .number(1080), help: "the viewport's height"),
-        Parameter("font", .string, default: .string("Noto Sans"), help: "font family"),
+            "height", .constantNumber(16...8192), default: .number(1080),
+            help: "the viewport's height (the layer's box is width × height)"),
+        Parameter(
+            "font", .string, default: .string("Noto Sans"),
+            help: "font family; the current line uses its bold"),
         Parameter("fontSize", .constantNumber(4...400), default: .number(54), help: "text size in pixels"),
         Parameter("spacing", .constantNumber(0...1000), default: .number(12), help: "pixels between lines"),
         Parameter(
-            "color", .color, default: .color(RGBA(r: 1, g: 1, b: 1, a: 1)), help: "text colour; animatable"),
+            "color", .color, default: .color(RGBA(r: 1, g: 1, b: 1, a: 1)), help: "text colour"),
         Parameter(
             "otherOpacity", .constantNumber(0...1), default: .number(0.35),
             help: "opacity of the lines that are not current"),
