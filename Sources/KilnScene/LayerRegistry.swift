@@ -30,6 +30,7 @@ public enum LayerRegistry {
         WaveEffect.kind,
         RippleEffect.kind,
         BackgroundWarpEffect.kind,
+        PixelateEffect.kind,
     ]
 
     /// Loads a job with every registered layer kind and effect.
