@@ -8,7 +8,7 @@ extension PixelPipeline {
     {
         precondition(
             band.stride >= (grid.columns + 7) & ~7 && band.capacityRows >= rows.count, "band too small")
-        withBatch { batch in
+        withBatch { batch, list in
             for row in rows {
                 let offset = (row &- rows.lowerBound) &* band.stride
                 let y = SIMD8<Float>(repeating: grid.y(row))
@@ -19,7 +19,7 @@ extension PixelPipeline {
                         batch.x[k] = grid.x(j &+ 8 &* k)
                         batch.y[k] = y
                     }
-                    evaluate(batch, count: count, source: source)
+                    evaluate(batch, list, count: count, source: source)
                     for k in 0..<count {
                         let p = offset &+ j &+ 8 &* k, c = batch.colour + 4 &* k
                         store(c[0], band.r + p)
@@ -52,7 +52,7 @@ extension PixelPipeline {
         precondition(
             band.stride >= (grid.columns + 7) & ~7 && band.capacityRows >= cellRows.count, "band too small")
         let half = Float(grid.factor / 2)
-        withBatch { batch in
+        withBatch { batch, stages in
             withUnsafeTemporaryAllocation(of: Int32.self, capacity: grid.cellColumns + 8) { list in
                 withUnsafeTemporaryAllocation(of: Float.self, capacity: grid.coarseColumns + 16) {
                     nearBuffer in
@@ -117,7 +117,7 @@ extension PixelPipeline {
                                     SIMD8<Float>(cells(k &+ 8 &* group)) * Float(grid.factor) + x0
                                 batch.y[group] = y
                             }
-                            evaluate(batch, count: groups, source: source)
+                            evaluate(batch, stages, count: groups, source: source)
                             for group in 0..<groups {
                                 let first = k &+ 8 &* group, c = batch.colour + 4 &* group
                                 let (r, g, b, a) = (c[0], c[1], c[2], c[3])
@@ -150,7 +150,7 @@ extension PixelPipeline {
         precondition(span.lowerBound >= grid.originX && (span.upperBound - grid.originX) / 8 <= grid.chunks)
         let lane = SIMD8<Float>(0, 1, 2, 3, 4, 5, 6, 7) + 0.5
         let firstChunk: Int = (span.lowerBound - grid.originX) / 8
-        withBatch { batch in
+        withBatch { batch, list in
             // The first columns of the marked chunks of a batch.
             withUnsafeTemporaryAllocation(of: Int.self, capacity: StageBatch.groups) { starts in
                 for y in rows {
@@ -173,7 +173,7 @@ extension PixelPipeline {
                             c &+= 1
                         }
                         guard count > 0 else { continue }
-                        evaluate(batch, count: count, source: source)
+                        evaluate(batch, list, count: count, source: source)
                         for k in 0..<count {
                             write(
                                 starts[k], batch.colour + 4 &* k, offset: offset, columns: columns, into: band
@@ -201,11 +201,11 @@ extension PixelPipeline {
     /// stage across the groups; overwrites the positions. Each lane is computed on its own, so
     /// the grouping does not change a value.
     @inline(__always)
-    func evaluate(_ batch: StageBatch, count: Int, source: ReducedBlurSampler) {
-        if movesPixels { mapBack(batch, count: count) }
+    func evaluate(_ batch: StageBatch, _ list: StageList, count: Int, source: ReducedBlurSampler) {
+        if movesPixels { mapBack(batch, list, count: count) }
         source.colour(
             x: batch.x, y: batch.y, count: count, into: batch.colour, scratch: batch.scratch,
             index: batch.index)
-        if hasColourStages { applyColours(batch, count: count) }
+        if hasColourStages { applyColours(batch, list, count: count) }
     }
 }

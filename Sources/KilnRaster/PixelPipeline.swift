@@ -68,7 +68,7 @@ public struct PixelPipeline: Sendable {
             bottom = min(firstRow + count, extent.rows.upperBound)
         guard top < bottom else { return }
         let lane = SIMD8<Float>(0, 1, 2, 3, 4, 5, 6, 7) + 0.5
-        withBatch { batch in
+        withBatch { batch, list in
             for y in top..<bottom {
                 let py = SIMD8<Float>(repeating: Float(y) + 0.5)
                 let offset = (y - firstRow) &* band.stride
@@ -79,7 +79,7 @@ public struct PixelPipeline: Sendable {
                         batch.x[k] = lane + Float(x &+ 8 &* k)
                         batch.y[k] = py
                     }
-                    if movesPixels { mapBack(batch, count: groups) }
+                    if movesPixels { mapBack(batch, list, count: groups) }
                     for k in 0..<groups {
                         let first = x &+ 8 &* k, c = batch.colour + 4 &* k
                         // Where the stages moved nothing (outside a ripple's front, say) the
@@ -90,7 +90,7 @@ public struct PixelPipeline: Sendable {
                             unmoved && source.holds(x: first, y: y)
                             ? source.pixels(x: first, y: y) : source.colour(x: batch.x[k], y: batch.y[k])
                     }
-                    if hasColourStages { applyColours(batch, count: groups) }
+                    if hasColourStages { applyColours(batch, list, count: groups) }
                     for k in 0..<groups {
                         // Lanes outside the layer's extent stay transparent.
                         let c = batch.colour + 4 &* k
@@ -108,7 +108,7 @@ extension PixelPipeline {
     /// `batch`'s frame positions back through the distortions (last first), in the layer's own
     /// space.
     @inline(__always)
-    func mapBack(_ batch: StageBatch, count: Int) {
+    func mapBack(_ batch: StageBatch, _ list: StageList, count: Int) {
         let l = localFromFrame, f = frameFromLocal
         let x = batch.x, y = batch.y
         for k in 0..<count {
@@ -116,8 +116,8 @@ extension PixelPipeline {
             x[k] = px * l.a + (py * l.c + l.tx)
             y[k] = px * l.b + (py * l.d + l.ty)
         }
-        for index in distortions.reversed() {
-            stages[index].mapBack(batch.forStage(index), count: count)
+        for index in list.distortions.reversed() {
+            list.stages[index].mapBack(batch.forStage(index), count: count)
         }
         for k in 0..<count {
             let lx = x[k], ly = y[k]
@@ -128,9 +128,9 @@ extension PixelPipeline {
 
     /// The colour stages in order on `batch`'s sampled colours.
     @inline(__always)
-    func applyColours(_ batch: StageBatch, count: Int) {
-        for index in colourStages {
-            stages[index].colour(batch.forStage(index), count: count)
+    func applyColours(_ batch: StageBatch, _ list: StageList, count: Int) {
+        for index in list.colourStages {
+            list.stages[index].colour(batch.forStage(index), count: count)
             // Each stage sees valid premultiplied colour, as it would after a pass.
             for k in 0..<count {
                 let c = batch.colour + 4 &* k
@@ -143,20 +143,35 @@ extension PixelPipeline {
         }
     }
 
-    /// Runs `body` with a batch, with carried room for every stage.
+    /// Runs `body` with a batch, with carried room for every stage, and the stages.
     @inline(__always)
-    func withBatch<R>(_ body: (StageBatch) -> R) -> R {
+    func withBatch<R>(_ body: (StageBatch, StageList) -> R) -> R {
         let groups = StageBatch.groups
         return withUnsafeTemporaryAllocation(
             of: SIMD8<Float>.self, capacity: (10 + max(stages.count, 1)) * groups
         ) { room in
             withUnsafeTemporaryAllocation(of: SIMD8<Int32>.self, capacity: groups) { index in
                 let base = room.baseAddress!
-                return body(
-                    StageBatch(
-                        x: base, y: base + groups, colour: base + 2 * groups, scratch: base + 6 * groups,
-                        index: index.baseAddress!, carried: base + 10 * groups))
+                let batch = StageBatch(
+                    x: base, y: base + groups, colour: base + 2 * groups, scratch: base + 6 * groups,
+                    index: index.baseAddress!, carried: base + 10 * groups)
+                return stages.withUnsafeBufferPointer { stages in
+                    distortions.withUnsafeBufferPointer { distortions in
+                        colourStages.withUnsafeBufferPointer { colourStages in
+                            body(batch, StageList(stages: stages, distortions: distortions, colourStages: colourStages))
+                        }
+                    }
+                }
             }
         }
     }
+}
+
+/// The pipeline's stages and which of them move or colour, read in place while a band paints:
+/// the bands of a frame share the stages, and a copy of a stage per batch would update its
+/// reference counts from every thread at once.
+struct StageList {
+    let stages: UnsafeBufferPointer<any PixelStage>
+    let distortions: UnsafeBufferPointer<Int>
+    let colourStages: UnsafeBufferPointer<Int>
 }
