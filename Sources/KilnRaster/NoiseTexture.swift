@@ -120,7 +120,9 @@ public struct NoiseSampler: @unchecked Sendable {
     /// Where `lookup` reads: each lane's upper left texel (a float offset into `texels`) and
     /// its weights towards the right and lower texels.
     @_transparent
-    public func place(u: SIMD8<Float>, v: SIMD8<Float>) -> (top: SIMD8<Int32>, wx: SIMD8<Float>, wy: SIMD8<Float>) {
+    public func place(u: SIMD8<Float>, v: SIMD8<Float>) -> (
+        top: SIMD8<Int32>, wx: SIMD8<Float>, wy: SIMD8<Float>
+    ) {
         let w = width, h = height
         var tx = u * w - 0.5, ty = v * h - 0.5
         // Wrap into [0, size): positions far outside stay finite and inside after this.

@@ -158,7 +158,10 @@ extension PixelPipeline {
                 return stages.withUnsafeBufferPointer { stages in
                     distortions.withUnsafeBufferPointer { distortions in
                         colourStages.withUnsafeBufferPointer { colourStages in
-                            body(batch, StageList(stages: stages, distortions: distortions, colourStages: colourStages))
+                            body(
+                                batch,
+                                StageList(
+                                    stages: stages, distortions: distortions, colourStages: colourStages))
                         }
                     }
                 }

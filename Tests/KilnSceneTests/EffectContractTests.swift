@@ -38,7 +38,9 @@ final class EffectContractTests: XCTestCase {
         }
         for file in try FileManager.default.contentsOfDirectory(atPath: jobsDirectory.path).sorted()
         where file.hasSuffix(".json") {
-            walk(try JSONSerialization.jsonObject(with: Data(contentsOf: jobsDirectory.appendingPathComponent(file))))
+            walk(
+                try JSONSerialization.jsonObject(
+                    with: Data(contentsOf: jobsDirectory.appendingPathComponent(file))))
         }
         return found
     }
@@ -52,7 +54,8 @@ final class EffectContractTests: XCTestCase {
                {"type": "shape", "size": [120, 80], "cornerRadius": 14, "fill": "#3a7bd5", "rotation": 11,
                 "stroke": "#ffffff", "strokeWidth": 2, "effects": \(text)}]}
             """
-        return try JobFiles.decode(bytes: Array(json.utf8), file: "contract.json", baseDirectory: jobsDirectory)
+        return try JobFiles.decode(
+            bytes: Array(json.utf8), file: "contract.json", baseDirectory: jobsDirectory)
     }
 
     /// The numeric parameters of `kind`, with their ranges.
@@ -126,7 +129,8 @@ final class EffectContractTests: XCTestCase {
                             Fixture.renderYUV(job, at: time, threads: 3), "\(label) t=\(time)")
                         let frame = Fixture.render(job, at: time, threads: 1).byteArray
                         let translucent = stride(from: 3, to: frame.count, by: 4).filter { frame[$0] != 255 }
-                        XCTAssertEqual(translucent.count, 0, "\(label) t=\(time): alpha below 255 over the solid")
+                        XCTAssertEqual(
+                            translucent.count, 0, "\(label) t=\(time): alpha below 255 over the solid")
                     }
                     swept += 1
                 }

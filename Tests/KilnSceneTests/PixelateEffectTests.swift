@@ -52,7 +52,8 @@ final class PixelateEffectTests: XCTestCase {
                 for y in by..<(by + size) {
                     for x in bx..<(bx + size) {
                         let p = out.pixel(x: x, row: y)
-                        XCTAssertEqual([p.r, p.g, p.b, p.a], [first.r, first.g, first.b, first.a], "(\(x), \(y))")
+                        XCTAssertEqual(
+                            [p.r, p.g, p.b, p.a], [first.r, first.g, first.b, first.a], "(\(x), \(y))")
                     }
                 }
             }
@@ -65,7 +66,8 @@ final class PixelateEffectTests: XCTestCase {
         let shorthand = Fixture.render(try references.cardJob(#"[{"pixelate": 10}]"#), at: 1).byteArray
         XCTAssertNotEqual(shorthand, plain)
         XCTAssertEqual(
-            Fixture.render(try references.cardJob(#"[{"pixelate": {"size": 10}}]"#), at: 1).byteArray, shorthand)
+            Fixture.render(try references.cardJob(#"[{"pixelate": {"size": 10}}]"#), at: 1).byteArray,
+            shorthand)
         XCTAssertEqual(Fixture.render(try references.cardJob(#"[{"pixelate": 1}]"#), at: 1).byteArray, plain)
         XCTAssertThrowsError(try references.cardJob(#"[{"pixelate": {"size": 0.5}}]"#)) { error in
             XCTAssertTrue("\(error)".contains("effects[0].pixelate.size"), "\(error)")
