@@ -53,3 +53,21 @@ public struct ColorMatrix: Sendable, Hashable {
         }
     }
 }
+
+/// A colour matrix after a pixel stage: the one colour stage the raster core has, since every
+/// colour modifier takes this form.
+extension ColorMatrix: ColorStage {
+    public var featureSize: Double? { .infinity }
+
+    /// The matrix on eight premultiplied pixels (no clamping; the caller clamps).
+    @inline(__always)
+    public func apply(
+        _ r: inout SIMD8<Float>, _ g: inout SIMD8<Float>, _ b: inout SIMD8<Float>, _ a: inout SIMD8<Float>
+    ) {
+        let f = SIMD16<Float>(m)
+        @inline(__always) func row(_ i: Int) -> SIMD8<Float> {
+            f[i] * r + f[i + 1] * g + f[i + 2] * b + f[i + 3] * a
+        }
+        (r, g, b, a) = (row(0), row(4), row(8), row(12))
+    }
+}

@@ -513,16 +513,16 @@ func byteFloat(_ v: SIMD8<UInt32>) -> SIMD8<Float> {
 
 /// Whole numbers in ±2^22 as Int32: adding 1.5 · 2^23 puts the integer in the low mantissa
 /// bits, where the generic SIMD float-to-integer conversion is a per-lane loop with range checks.
-@inline(__always)
-func wholeNumberToInt(_ v: SIMD8<Float>) -> SIMD8<Int32> {
+@inlinable @inline(__always)
+public func wholeNumberToInt(_ v: SIMD8<Float>) -> SIMD8<Int32> {
     unsafeBitCast(v + 12_582_912, to: SIMD8<Int32>.self) &- 0x4B40_0000
 }
 
 // Lane-wise clamps as compare-and-select: the standard library's `clamped` on SIMD vectors is a
 // generic call per vector. NaN lanes become `lo` (every comparison with NaN is false), so a
 // clamped coordinate is always a valid texel index.
-@inline(__always)
-func between(_ v: SIMD8<Float>, _ lo: Float, _ hi: Float) -> SIMD8<Float> {
+@inlinable @inline(__always)
+public func between(_ v: SIMD8<Float>, _ lo: Float, _ hi: Float) -> SIMD8<Float> {
     v.replacing(with: lo, where: .!(v .>= lo)).replacing(with: hi, where: v .> hi)
 }
 
@@ -534,8 +534,8 @@ func between(_ v: SIMD8<Int32>, _ lo: SIMD8<Int32>, _ hi: SIMD8<Int32>) -> SIMD8
 
 /// ⌊v⌋ for |v| < 2^22 by the 1.5 · 2^23 rounding add, stepping down where it rounded up:
 /// `rounded(.down)` is a library call per lane on baseline x86-64 (no SSE4.1).
-@inline(__always)
-func floorOfSmall(_ v: SIMD8<Float>) -> SIMD8<Float> {
+@inlinable @inline(__always)
+public func floorOfSmall(_ v: SIMD8<Float>) -> SIMD8<Float> {
     let nearest = (v + 12_582_912) - 12_582_912
     return nearest.replacing(with: nearest - 1, where: nearest .> v)
 }

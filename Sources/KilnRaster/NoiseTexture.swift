@@ -82,24 +82,24 @@ public final class NoiseTexture: @unchecked Sendable {
 
     /// The texture's lookup as a value the warp kernel inlines (a class's methods cannot be
     /// forced inline).
-    var sampler: NoiseSampler { NoiseSampler(self) }
+    public var sampler: NoiseSampler { NoiseSampler(self) }
 }
 
 /// `NoiseTexture`'s lookup with its constants worked out once (a warp keeps one for all its
 /// evaluations): no divisions, conversions or reads through the class per eight lanes.
-struct NoiseSampler: @unchecked Sendable {
-    let width: Float
-    let height: Float
-    let inverseWidth: Float
-    let inverseHeight: Float
+public struct NoiseSampler: @unchecked Sendable {
+    @usableFromInline let width: Float
+    @usableFromInline let height: Float
+    @usableFromInline let inverseWidth: Float
+    @usableFromInline let inverseHeight: Float
     /// The last position inside the texture on each axis (`width.nextDown`).
-    let lastX: Float
-    let lastY: Float
-    let stride: Int32
+    @usableFromInline let lastX: Float
+    @usableFromInline let lastY: Float
+    @usableFromInline let stride: Int32
     /// Bytes per padded row.
-    let rowBytes: Int
+    @usableFromInline let rowBytes: Int
     /// The texture's immutable texels; the texture is kept alive by whoever holds the sampler.
-    let texels: UnsafeMutablePointer<Float>
+    @usableFromInline let texels: UnsafeMutablePointer<Float>
 
     init(_ texture: NoiseTexture) {
         (width, height) = (Float(texture.width), Float(texture.height))
@@ -112,7 +112,7 @@ struct NoiseSampler: @unchecked Sendable {
 
     /// `NoiseTexture.sample`, forced inline into the warp kernel.
     @_transparent
-    func lookup(u: SIMD8<Float>, v: SIMD8<Float>) -> (red: SIMD8<Float>, green: SIMD8<Float>) {
+    public func lookup(u: SIMD8<Float>, v: SIMD8<Float>) -> (red: SIMD8<Float>, green: SIMD8<Float>) {
         let (top, wx, wy) = place(u: u, v: v)
         return taps(top: top, wx: wx, wy: wy)
     }
@@ -120,7 +120,9 @@ struct NoiseSampler: @unchecked Sendable {
     /// Where `lookup` reads: each lane's upper left texel (a float offset into `texels`) and
     /// its weights towards the right and lower texels.
     @_transparent
-    func place(u: SIMD8<Float>, v: SIMD8<Float>) -> (top: SIMD8<Int32>, wx: SIMD8<Float>, wy: SIMD8<Float>) {
+    public func place(u: SIMD8<Float>, v: SIMD8<Float>) -> (
+        top: SIMD8<Int32>, wx: SIMD8<Float>, wy: SIMD8<Float>
+    ) {
         let w = width, h = height
         var tx = u * w - 0.5, ty = v * h - 0.5
         // Wrap into [0, size): positions far outside stay finite and inside after this.
@@ -134,7 +136,7 @@ struct NoiseSampler: @unchecked Sendable {
 
     /// `lookup`'s filtering at the texels `place` found.
     @_transparent
-    func taps(top: SIMD8<Int32>, wx: SIMD8<Float>, wy: SIMD8<Float>) -> (
+    public func taps(top: SIMD8<Int32>, wx: SIMD8<Float>, wy: SIMD8<Float>) -> (
         red: SIMD8<Float>, green: SIMD8<Float>
     ) {
         let rowBytes = self.rowBytes

@@ -8,18 +8,18 @@ extension PixelPipeline {
     {
         precondition(
             band.stride >= (grid.columns + 7) & ~7 && band.capacityRows >= rows.count, "band too small")
-        withBatch { batch, extras in
+        withBatch { batch, list in
             for row in rows {
                 let offset = (row &- rows.lowerBound) &* band.stride
                 let y = SIMD8<Float>(repeating: grid.y(row))
                 var j = 0
                 while j < grid.columns {
-                    let count = min(EvaluationBatch.groups, (grid.columns &- j &+ 7) >> 3)
+                    let count = min(StageBatch.groups, (grid.columns &- j &+ 7) >> 3)
                     for k in 0..<count {
                         batch.x[k] = grid.x(j &+ 8 &* k)
                         batch.y[k] = y
                     }
-                    evaluate(batch, count: count, source: source, extras: extras)
+                    evaluate(batch, list, count: count, source: source)
                     for k in 0..<count {
                         let p = offset &+ j &+ 8 &* k, c = batch.colour + 4 &* k
                         store(c[0], band.r + p)
@@ -52,7 +52,7 @@ extension PixelPipeline {
         precondition(
             band.stride >= (grid.columns + 7) & ~7 && band.capacityRows >= cellRows.count, "band too small")
         let half = Float(grid.factor / 2)
-        withBatch { batch, extras in
+        withBatch { batch, stages in
             withUnsafeTemporaryAllocation(of: Int32.self, capacity: grid.cellColumns + 8) { list in
                 withUnsafeTemporaryAllocation(of: Float.self, capacity: grid.coarseColumns + 16) {
                     nearBuffer in
@@ -111,13 +111,13 @@ extension PixelPipeline {
                         }
                         var k = 0
                         while k < count {
-                            let groups = min(EvaluationBatch.groups, (count &- k &+ 7) >> 3)
+                            let groups = min(StageBatch.groups, (count &- k &+ 7) >> 3)
                             for group in 0..<groups {
                                 batch.x[group] =
                                     SIMD8<Float>(cells(k &+ 8 &* group)) * Float(grid.factor) + x0
                                 batch.y[group] = y
                             }
-                            evaluate(batch, count: groups, source: source, extras: extras)
+                            evaluate(batch, stages, count: groups, source: source)
                             for group in 0..<groups {
                                 let first = k &+ 8 &* group, c = batch.colour + 4 &* group
                                 let (r, g, b, a) = (c[0], c[1], c[2], c[3])
@@ -150,9 +150,9 @@ extension PixelPipeline {
         precondition(span.lowerBound >= grid.originX && (span.upperBound - grid.originX) / 8 <= grid.chunks)
         let lane = SIMD8<Float>(0, 1, 2, 3, 4, 5, 6, 7) + 0.5
         let firstChunk: Int = (span.lowerBound - grid.originX) / 8
-        withBatch { batch, extras in
+        withBatch { batch, list in
             // The first columns of the marked chunks of a batch.
-            withUnsafeTemporaryAllocation(of: Int.self, capacity: EvaluationBatch.groups) { starts in
+            withUnsafeTemporaryAllocation(of: Int.self, capacity: StageBatch.groups) { starts in
                 for y in rows {
                     let cellRow: Int = grid.cellRow(y).row
                     let chunks: UnsafeMutablePointer<Float> = marks.r + (cellRow * marks.stride + firstChunk)
@@ -162,7 +162,7 @@ extension PixelPipeline {
                     while x < span.upperBound {
                         // Up to a batch of marked chunks, evaluated together.
                         var count = 0
-                        while x < span.upperBound && count < EvaluationBatch.groups {
+                        while x < span.upperBound && count < StageBatch.groups {
                             if chunks[c] != 0 {
                                 starts[count] = x
                                 batch.x[count] = lane + Float(x)
@@ -173,7 +173,7 @@ extension PixelPipeline {
                             c &+= 1
                         }
                         guard count > 0 else { continue }
-                        evaluate(batch, count: count, source: source, extras: extras)
+                        evaluate(batch, list, count: count, source: source)
                         for k in 0..<count {
                             write(
                                 starts[k], batch.colour + 4 &* k, offset: offset, columns: columns, into: band
@@ -196,103 +196,16 @@ extension PixelPipeline {
     }
 }
 
-/// Room for up to `groups` groups of eight positions (`x`, `y`) and their colours (`colour`:
-/// r, g, b, a per group) that `PixelPipeline.evaluate(_:count:source:extras:)` computes stage by
-/// stage across the groups.
-struct EvaluationBatch {
-    /// Eight groups: each evaluation step waits on memory (noise texels, then the copy's texels,
-    /// each read at the position the step before computed) and the other groups' steps fill the
-    /// wait.
-    static var groups: Int { 8 }
-    let x: UnsafeMutablePointer<SIMD8<Float>>
-    let y: UnsafeMutablePointer<SIMD8<Float>>
-    let colour: UnsafeMutablePointer<SIMD8<Float>>
-    /// The stages' working room: 4 vectors a group, and an index vector a group.
-    let scratch: UnsafeMutablePointer<SIMD8<Float>>
-    let index: UnsafeMutablePointer<SIMD8<Int32>>
-}
-
 extension PixelPipeline {
-    /// The stages at eight frame positions.
-    @inline(__always)
-    func evaluate(
-        x: SIMD8<Float>, y: SIMD8<Float>, source: ReducedBlurSampler,
-        extras: UnsafeMutableBufferPointer<SIMD8<Float>>
-    ) -> (r: SIMD8<Float>, g: SIMD8<Float>, b: SIMD8<Float>, a: SIMD8<Float>) {
-        var sx = x, sy = y
-        if movesPixels { mapBack(&sx, &sy, extras: extras) }
-        var (r, g, b, a) = source.colour(x: sx, y: sy)
-        applyColours(&r, &g, &b, &a, extras: extras)
-        return (r, g, b, a)
-    }
-
     /// The stages at `batch.x[k]`, `batch.y[k]` for k < `count` into `batch.colour`, stage by
-    /// stage across the groups; overwrites the positions. Each lane's arithmetic is `evaluate`'s,
-    /// so the grouping does not change a value.
+    /// stage across the groups; overwrites the positions. Each lane is computed on its own, so
+    /// the grouping does not change a value.
     @inline(__always)
-    func evaluate(
-        _ batch: EvaluationBatch, count: Int, source: ReducedBlurSampler,
-        extras: UnsafeMutableBufferPointer<SIMD8<Float>>
-    ) {
-        let x = batch.x, y = batch.y
-        guard batches else {
-            // A ripple's brightening weights are per group: one group at a time.
-            for k in 0..<count {
-                let (r, g, b, a) = evaluate(x: x[k], y: y[k], source: source, extras: extras)
-                let c = batch.colour + 4 &* k
-                (c[0], c[1], c[2], c[3]) = (r, g, b, a)
-            }
-            return
-        }
-        if movesPixels {
-            let l = localFromFrame, f = frameFromLocal
-            for k in 0..<count {
-                let px = x[k], py = y[k]
-                x[k] = px * l.a + (py * l.c + l.tx)
-                y[k] = px * l.b + (py * l.d + l.ty)
-            }
-            var index = stages.count
-            while index > 0 {
-                index -= 1
-                switch stages[index] {
-                case .warp(let warp):
-                    warp.map(x: x, y: y, count: count, scratch: batch.scratch, index: batch.index)
-                case .shear(let shear): for k in 0..<count { shear.map(&x[k], &y[k]) }
-                case .wave(let wave): for k in 0..<count { wave.map(&x[k], &y[k]) }
-                case .ripple, .matrix, .gradientMap: break
-                }
-            }
-            for k in 0..<count {
-                let lx = x[k], ly = y[k]
-                x[k] = lx * f.a + (ly * f.c + f.tx)
-                y[k] = lx * f.b + (ly * f.d + f.ty)
-            }
-        }
+    func evaluate(_ batch: StageBatch, _ list: StageList, count: Int, source: ReducedBlurSampler) {
+        if movesPixels { mapBack(batch, list, count: count) }
         source.colour(
-            x: x, y: y, count: count, into: batch.colour, scratch: batch.scratch, index: batch.index)
-        if hasColourStages {
-            for k in 0..<count {
-                let c = batch.colour + 4 &* k
-                applyColours(&c[0], &c[1], &c[2], &c[3], extras: extras)
-            }
-        }
-    }
-
-    /// Runs `body` with a batch and room for the stages' extras.
-    @inline(__always)
-    func withBatch<R>(_ body: (EvaluationBatch, UnsafeMutableBufferPointer<SIMD8<Float>>) -> R) -> R {
-        withUnsafeTemporaryAllocation(of: SIMD8<Float>.self, capacity: max(stages.count, 1)) { extras in
-            withUnsafeTemporaryAllocation(of: SIMD8<Float>.self, capacity: 10 * EvaluationBatch.groups) {
-                room in
-                withUnsafeTemporaryAllocation(of: SIMD8<Int32>.self, capacity: EvaluationBatch.groups) {
-                    index in
-                    let base = room.baseAddress!, groups = EvaluationBatch.groups
-                    let batch = EvaluationBatch(
-                        x: base, y: base + groups, colour: base + 2 * groups, scratch: base + 6 * groups,
-                        index: index.baseAddress!)
-                    return body(batch, extras)
-                }
-            }
-        }
+            x: batch.x, y: batch.y, count: count, into: batch.colour, scratch: batch.scratch,
+            index: batch.index)
+        if hasColourStages { applyColours(batch, list, count: count) }
     }
 }

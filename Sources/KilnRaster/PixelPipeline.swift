@@ -1,19 +1,22 @@
 /// Paints a layer through its pixel stages from its rendered content: for each pixel, the
 /// position goes back through the distortions (last first) in the layer's own space, the
-/// content is sampled there once, and the colour stages run in order.
+/// content is sampled there once, and the colour stages run in order. The stages are whatever
+/// the effects made (`PixelStage`); the pipeline evaluates them a batch of groups of eight
+/// pixels at a time, stage by stage across the batch, so each stage is called once per batch.
 public struct PixelPipeline: Sendable {
-    public let stages: [PixelStage]
+    public let stages: [any PixelStage]
     /// Frame ↔ the layer's own space (where effect positions, origins and sizes are given).
     let localFromFrame: (a: Float, b: Float, c: Float, d: Float, tx: Float, ty: Float)
     let frameFromLocal: (a: Float, b: Float, c: Float, d: Float, tx: Float, ty: Float)
-    let movesPixels: Bool
-    /// Whether evaluations may go in batches of groups of eight (`evaluate(_:count:…)`): no
-    /// ripple, whose brightening weights are per group.
-    let batches: Bool
-    let hasColourStages: Bool
+    /// The indices of the stages that move positions (in the order written) and of those
+    /// that change colour.
+    let distortions: [Int]
+    let colourStages: [Int]
+    var movesPixels: Bool { !distortions.isEmpty }
+    var hasColourStages: Bool { !colourStages.isEmpty }
 
     /// nil when `frameFromLocal` cannot be inverted (a layer scaled to nothing).
-    public init?(stages: [PixelStage], frameFromLocal: Affine2D) {
+    public init?(stages: [any PixelStage], frameFromLocal: Affine2D) {
         guard let inverse = frameFromLocal.inverted else { return nil }
         self.stages = stages
         @inline(__always) func floats(_ m: Affine2D) -> (Float, Float, Float, Float, Float, Float) {
@@ -21,16 +24,8 @@ public struct PixelPipeline: Sendable {
         }
         self.frameFromLocal = floats(frameFromLocal)
         localFromFrame = floats(inverse)
-        movesPixels = stages.contains { $0.movesPixels }
-        batches = !stages.contains {
-            if case .ripple = $0 { true } else { false }
-        }
-        hasColourStages = stages.contains {
-            switch $0 {
-            case .matrix, .gradientMap, .ripple: true
-            case .warp, .shear, .wave: false
-            }
-        }
+        distortions = stages.indices.filter { stages[$0].movesPixels }
+        colourStages = stages.indices.filter { stages[$0].changesColour }
     }
 
     /// The farthest the stages move content, in frame pixels.
@@ -73,25 +68,36 @@ public struct PixelPipeline: Sendable {
             bottom = min(firstRow + count, extent.rows.upperBound)
         guard top < bottom else { return }
         let lane = SIMD8<Float>(0, 1, 2, 3, 4, 5, 6, 7) + 0.5
-        withUnsafeTemporaryAllocation(of: SIMD8<Float>.self, capacity: max(stages.count, 1)) { extras in
+        withBatch { batch, list in
             for y in top..<bottom {
-                let py = Float(y) + 0.5
+                let py = SIMD8<Float>(repeating: Float(y) + 0.5)
                 let offset = (y - firstRow) &* band.stride
                 var x = span.lowerBound
                 while x < span.upperBound {
-                    let px = lane + Float(x)
-                    var sx = px, sy = SIMD8<Float>(repeating: py)
-                    if movesPixels { mapBack(&sx, &sy, extras: extras) }
-                    // Where the stages moved nothing (outside a ripple's front, say) the
-                    // pixels are read as they are: the same values the taps would give.
-                    let unmoved = !movesPixels || (sx == px && sy == SIMD8(repeating: py))
-                    var (r, g, b, a) =
-                        unmoved && source.holds(x: x, y: y)
-                        ? source.pixels(x: x, y: y) : source.colour(x: sx, y: sy)
-                    applyColours(&r, &g, &b, &a, extras: extras)
-                    // Lanes outside the layer's extent stay transparent.
-                    band.storeMasked(r, g, b, a, x: x, offset: offset, columns: extent.columns)
-                    x &+= 8
+                    let groups = min(StageBatch.groups, (span.upperBound &- x &+ 7) >> 3)
+                    for k in 0..<groups {
+                        batch.x[k] = lane + Float(x &+ 8 &* k)
+                        batch.y[k] = py
+                    }
+                    if movesPixels { mapBack(batch, list, count: groups) }
+                    for k in 0..<groups {
+                        let first = x &+ 8 &* k, c = batch.colour + 4 &* k
+                        // Where the stages moved nothing (outside a ripple's front, say) the
+                        // pixels are read as they are: the same values the taps would give.
+                        let unmoved =
+                            !movesPixels || (batch.x[k] == lane + Float(first) && batch.y[k] == py)
+                        (c[0], c[1], c[2], c[3]) =
+                            unmoved && source.holds(x: first, y: y)
+                            ? source.pixels(x: first, y: y) : source.colour(x: batch.x[k], y: batch.y[k])
+                    }
+                    if hasColourStages { applyColours(batch, list, count: groups) }
+                    for k in 0..<groups {
+                        // Lanes outside the layer's extent stay transparent.
+                        let c = batch.colour + 4 &* k
+                        band.storeMasked(
+                            c[0], c[1], c[2], c[3], x: x &+ 8 &* k, offset: offset, columns: extent.columns)
+                    }
+                    x &+= 8 &* groups
                 }
             }
         }
@@ -99,71 +105,76 @@ public struct PixelPipeline: Sendable {
 }
 
 extension PixelPipeline {
-    /// Frame positions back through the distortions (last first), in the layer's own space; the
-    /// ripples' brightening weights go to `extras` (one per stage).
+    /// `batch`'s frame positions back through the distortions (last first), in the layer's own
+    /// space.
     @inline(__always)
-    func mapBack(
-        _ x: inout SIMD8<Float>, _ y: inout SIMD8<Float>, extras: UnsafeMutableBufferPointer<SIMD8<Float>>
-    ) {
+    func mapBack(_ batch: StageBatch, _ list: StageList, count: Int) {
         let l = localFromFrame, f = frameFromLocal
-        var lx = x * l.a + (y * l.c + l.tx)
-        var ly = x * l.b + (y * l.d + l.ty)
-        var index = stages.count
-        while index > 0 {
-            index -= 1
-            switch stages[index] {
-            case .ripple(let ripple): extras[index] = ripple.map(&lx, &ly)
-            case .warp(let warp): warp.map(&lx, &ly)
-            case .shear(let shear): shear.map(&lx, &ly)
-            case .wave(let wave): wave.map(&lx, &ly)
-            case .matrix, .gradientMap: break
-            }
+        let x = batch.x, y = batch.y
+        for k in 0..<count {
+            let px = x[k], py = y[k]
+            x[k] = px * l.a + (py * l.c + l.tx)
+            y[k] = px * l.b + (py * l.d + l.ty)
         }
-        x = lx * f.a + (ly * f.c + f.tx)
-        y = lx * f.b + (ly * f.d + f.ty)
+        for index in list.distortions.reversed() {
+            list.stages[index].mapBack(batch.forStage(index), count: count)
+        }
+        for k in 0..<count {
+            let lx = x[k], ly = y[k]
+            x[k] = lx * f.a + (ly * f.c + f.tx)
+            y[k] = lx * f.b + (ly * f.d + f.ty)
+        }
     }
 
-    /// The colour stages in order on sampled colour.
+    /// The colour stages in order on `batch`'s sampled colours.
     @inline(__always)
-    func applyColours(
-        _ r: inout SIMD8<Float>, _ g: inout SIMD8<Float>, _ b: inout SIMD8<Float>, _ a: inout SIMD8<Float>,
-        extras: UnsafeMutableBufferPointer<SIMD8<Float>>
-    ) {
-        for index in 0..<stages.count {
-            switch stages[index] {
-            case .matrix(let matrix): matrix.apply(&r, &g, &b, &a)
-            case .gradientMap(let map): map.apply(&r, &g, &b, &a)
-            case .ripple:
-                // The seed brightens the sampled colour: rgb += 0.3 · (amount / amplitude) · alpha.
-                let lift = 0.3 * extras[index] * a
-                (r, g, b) = (r + lift, g + lift, b + lift)
-            case .warp, .shear, .wave: continue
-            }
+    func applyColours(_ batch: StageBatch, _ list: StageList, count: Int) {
+        for index in list.colourStages {
+            list.stages[index].colour(batch.forStage(index), count: count)
             // Each stage sees valid premultiplied colour, as it would after a pass.
-            a = unit(a)
-            r = between(r, SIMD8(), a)
-            g = between(g, SIMD8(), a)
-            b = between(b, SIMD8(), a)
+            for k in 0..<count {
+                let c = batch.colour + 4 &* k
+                let a = unit(c[3])
+                c[3] = a
+                c[0] = between(c[0], SIMD8(), a)
+                c[1] = between(c[1], SIMD8(), a)
+                c[2] = between(c[2], SIMD8(), a)
+            }
         }
     }
-}
 
-@inline(__always)
-func between(_ v: SIMD8<Float>, _ lo: SIMD8<Float>, _ hi: SIMD8<Float>) -> SIMD8<Float> {
-    let low = v.replacing(with: lo, where: v .< lo)
-    return low.replacing(with: hi, where: low .> hi)
-}
-
-extension ColorMatrix {
-    /// The matrix on eight premultiplied pixels (no clamping; the caller clamps).
+    /// Runs `body` with a batch, with carried room for every stage, and the stages.
     @inline(__always)
-    func apply(
-        _ r: inout SIMD8<Float>, _ g: inout SIMD8<Float>, _ b: inout SIMD8<Float>, _ a: inout SIMD8<Float>
-    ) {
-        let f = SIMD16<Float>(m)
-        @inline(__always) func row(_ i: Int) -> SIMD8<Float> {
-            f[i] * r + f[i + 1] * g + f[i + 2] * b + f[i + 3] * a
+    func withBatch<R>(_ body: (StageBatch, StageList) -> R) -> R {
+        let groups = StageBatch.groups
+        return withUnsafeTemporaryAllocation(
+            of: SIMD8<Float>.self, capacity: (10 + max(stages.count, 1)) * groups
+        ) { room in
+            withUnsafeTemporaryAllocation(of: SIMD8<Int32>.self, capacity: groups) { index in
+                let base = room.baseAddress!
+                let batch = StageBatch(
+                    x: base, y: base + groups, colour: base + 2 * groups, scratch: base + 6 * groups,
+                    index: index.baseAddress!, carried: base + 10 * groups)
+                return stages.withUnsafeBufferPointer { stages in
+                    distortions.withUnsafeBufferPointer { distortions in
+                        colourStages.withUnsafeBufferPointer { colourStages in
+                            body(
+                                batch,
+                                StageList(
+                                    stages: stages, distortions: distortions, colourStages: colourStages))
+                        }
+                    }
+                }
+            }
         }
-        (r, g, b, a) = (row(0), row(4), row(8), row(12))
     }
+}
+
+/// The pipeline's stages and which of them move or colour, read in place while a band paints:
+/// the bands of a frame share the stages, and a copy of a stage per batch would update its
+/// reference counts from every thread at once.
+struct StageList {
+    let stages: UnsafeBufferPointer<any PixelStage>
+    let distortions: UnsafeBufferPointer<Int>
+    let colourStages: UnsafeBufferPointer<Int>
 }

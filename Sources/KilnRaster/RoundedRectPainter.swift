@@ -268,37 +268,3 @@ public struct LinearGradient: Sendable {
         return (r, g, b, a)
     }
 }
-
-// Small vector helpers that compile to single instructions (no per-lane library calls).
-
-@inline(__always)
-func magnitude(_ v: SIMD8<Float>) -> SIMD8<Float> {
-    unsafeBitCast(unsafeBitCast(v, to: SIMD8<UInt32>.self) & 0x7FFF_FFFF, to: SIMD8<Float>.self)
-}
-
-@inline(__always)
-func positive(_ v: SIMD8<Float>) -> SIMD8<Float> { v.replacing(with: 0, where: v .< 0) }
-
-@inline(__always)
-func negative(_ v: SIMD8<Float>) -> SIMD8<Float> { v.replacing(with: 0, where: v .> 0) }
-
-@inline(__always)
-func maximum(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> { a.replacing(with: b, where: a .< b) }
-
-@inline(__always)
-func unit(_ v: SIMD8<Float>) -> SIMD8<Float> {
-    positive(v).replacing(with: 1, where: v .> 1)
-}
-
-/// √x for x ≥ 0 from the bit-level reciprocal-square-root estimate and three Newton steps
-/// (relative error ~1e-7): `SIMD.squareRoot()` is a libm call per lane.
-@inline(__always)
-func squareRoot(_ x: SIMD8<Float>) -> SIMD8<Float> {
-    let bits = unsafeBitCast(x, to: SIMD8<UInt32>.self)
-    var y = unsafeBitCast(0x5F37_5A86 &- (bits &>> 1), to: SIMD8<Float>.self)
-    let halfX = x * 0.5
-    y = y * (1.5 - halfX * y * y)
-    y = y * (1.5 - halfX * y * y)
-    y = y * (1.5 - halfX * y * y)
-    return x * y
-}

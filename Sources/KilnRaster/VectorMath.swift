@@ -6,7 +6,7 @@ public func vectorSin(_ x: SIMD8<Float>) -> SIMD8<Float> { sine(x) }
 
 /// `vectorSin`, forced inline into kernels.
 @_transparent
-func sine(_ x: SIMD8<Float>) -> SIMD8<Float> {
+public func sine(_ x: SIMD8<Float>) -> SIMD8<Float> {
     // x = k·2π + r with r in [−π, π]: 2π split in two parts (Cody–Waite). The first part has
     // 8 significant bits, so k·part is exact for |k| < 2¹⁵ and r keeps full precision.
     let k = roundedToNearest(x * 0.159_154_94)
@@ -30,7 +30,7 @@ public func vectorExp(_ x: SIMD8<Float>) -> SIMD8<Float> { exponential(x) }
 
 /// `vectorExp`, forced inline into kernels.
 @_transparent
-func exponential(_ x: SIMD8<Float>) -> SIMD8<Float> {
+public func exponential(_ x: SIMD8<Float>) -> SIMD8<Float> {
     let clamped = x.replacing(with: 88, where: x .> 88)
     let tiny = clamped .< -87
     let safe = clamped.replacing(with: -87, where: tiny)
@@ -54,7 +54,7 @@ func exponential(_ x: SIMD8<Float>) -> SIMD8<Float> {
 }
 
 /// Nearest whole number (ties to even) for |v| < 2²², by the 1.5·2²³ addition.
-@inline(__always)
+@inlinable @inline(__always)
 public func roundedToNearest(_ v: SIMD8<Float>) -> SIMD8<Float> {
     (v + 12_582_912) - 12_582_912
 }

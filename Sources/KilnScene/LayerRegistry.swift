@@ -31,6 +31,7 @@ public enum LayerRegistry {
         WaveEffect.kind,
         RippleEffect.kind,
         BackgroundWarpEffect.kind,
+        PixelateEffect.kind,
     ]
 
     /// Transitions are pure model values (`KilnModel/Transitions/`); listing them here is what

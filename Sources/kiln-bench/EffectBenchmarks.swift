@@ -16,7 +16,7 @@ import KilnScene
         let output = PlanarBand(width: width, rows: canvas.bandHeight)
         let source = PlanarSampler(
             image: unblurred, rows: 0..<height, columns: 0..<width, edges: .transparent)
-        func effectMs(_ stage: PixelStage) -> Double {
+        func effectMs(_ stage: any PixelStage) -> Double {
             let pipeline = PixelPipeline(stages: [stage], frameFromLocal: .identity)!
             return measure(options.frames) { _ in
                 for first in stride(from: 0, to: height, by: canvas.bandHeight) {
@@ -36,7 +36,7 @@ import KilnScene
         if wants("ripple, two waves") {
             rows.append(
                 Row(
-                    name: "ripple, two waves", threads: 1, msPerFrame: effectMs(.ripple(ripple)),
+                    name: "ripple, two waves", threads: 1, msPerFrame: effectMs(ripple),
                     pixels: pixels))
         }
         // The worst case: one wave whose front has passed every pixel, and a plain shifted sample
@@ -48,14 +48,14 @@ import KilnScene
             rows.append(
                 Row(
                     name: "ripple, front past every pixel", threads: 1,
-                    msPerFrame: effectMs(.ripple(everywhere)),
+                    msPerFrame: effectMs(everywhere),
                     pixels: pixels))
         }
         let shift = NoiseWarp(mode: .offset(SIMD2(0.3, 0.2)), size: SIMD2(1, 1), strength: 0, flow: 0)
         if wants("bilinear sample (uniform offset)") {
             rows.append(
                 Row(
-                    name: "bilinear sample (uniform offset)", threads: 1, msPerFrame: effectMs(.warp(shift)),
+                    name: "bilinear sample (uniform offset)", threads: 1, msPerFrame: effectMs(shift),
                     pixels: pixels))
         }
         let warp = NoiseWarp(
@@ -65,7 +65,7 @@ import KilnScene
         if wants("domain warp (2 lookups + sample)") {
             rows.append(
                 Row(
-                    name: "domain warp (2 lookups + sample)", threads: 1, msPerFrame: effectMs(.warp(warp)),
+                    name: "domain warp (2 lookups + sample)", threads: 1, msPerFrame: effectMs(warp),
                     pixels: pixels))
         }
     }

@@ -66,6 +66,9 @@ final class GoldenImageTests: XCTestCase {
         try checkJob("grayscale", at: [1.0, 3.0])
     }
 
+    /// The pixelate example: a keyframed block size mid-way and at its largest, and a fixed one.
+    func testPixelateFrames() throws { try checkJob("pixelate", at: [1.0, 2.0]) }
+
     /// Shaped text: ligatures, kerning, CJK and colour emoji from fallback fonts, wrapping.
     func testTextFrames() throws { try checkJob("text", at: [0.6, 1.8, 2.8]) }
 

@@ -50,7 +50,7 @@ final class PixelEffectTests: XCTestCase {
     /// Runs `stages` over `image` with the SIMD pipeline and returns the share of channel values
     /// within one 8-bit code value of `reference(x, y)` (pixel centres).
     func agreement(
-        _ stages: [PixelStage], image: PlanarBand, width: Int, height: Int,
+        _ stages: [any PixelStage], image: PlanarBand, width: Int, height: Int,
         reference: (Double, Double) -> [Double]
     ) -> Double {
         let out = PlanarBand(width: width, rows: height)
@@ -105,7 +105,7 @@ final class PixelEffectTests: XCTestCase {
                     Ripple.Wave(
                         origin: SIMD2(Float($0.origin.x), Float($0.origin.y)), elapsed: Float($0.elapsed))
                 })!
-            let share = agreement([.ripple(ripple)], image: image, width: width, height: height) { x, y in
+            let share = agreement([ripple], image: image, width: width, height: height) { x, y in
                 // The seed's Ripple shader, one wave after another.
                 var position = SIMD2(x, y), total = 0.0
                 for wave in waves {
@@ -159,7 +159,7 @@ final class PixelEffectTests: XCTestCase {
                 mode: domain ? .domainWarp(texture) : .noise(texture),
                 size: SIMD2(Float(width), Float(height)),
                 strength: Float(strength), flow: Float(flow))
-            let share = agreement([.warp(warp)], image: image, width: width, height: height) { x, y in
+            let share = agreement([warp], image: image, width: width, height: height) { x, y in
                 // The seed's backgroundWarp with domain warping.
                 let uv = SIMD2(x / Double(width), y / Double(height)) + flow
                 var n = self.referenceNoise(texture, u: uv.x, v: uv.y)
@@ -182,7 +182,7 @@ final class PixelEffectTests: XCTestCase {
         let texture = NoiseTexture(width: 8, height: 8, red: half, green: half)
         let warp = NoiseWarp(mode: .noise(texture), size: SIMD2(40, 24), strength: 200, flow: 0.3)
         let out = PlanarBand(width: 40, rows: 24)
-        PixelPipeline(stages: [.warp(warp)], frameFromLocal: .identity)!.paint(
+        PixelPipeline(stages: [warp], frameFromLocal: .identity)!.paint(
             into: out, firstRow: 0, rows: 24, columns: 0..<40, extent: (0..<24, 0..<40),
             source: PlanarSampler(image: image, rows: 0..<24, columns: 0..<40, edges: .transparent))
         for y in 0..<24 {

@@ -168,14 +168,13 @@ public struct BackgroundWarpEffect: PixelStageEffect {
         }
     }
 
-    public func stage(at time: Double, layerSize: SIMD2<Double>) -> PixelStage? {
+    public func stage(at time: Double, layerSize: SIMD2<Double>) -> (any PixelStage)? {
         let size = SIMD2<Float>(layerSize)
         switch mode {
         case .offset:
             let o = offset.value(at: time)
             guard o.x != 0 || o.y != 0 else { return nil }
-            return .warp(
-                NoiseWarp(mode: .offset(SIMD2(Float(o.x), Float(o.y))), size: size, strength: 0, flow: 0))
+            return NoiseWarp(mode: .offset(SIMD2(Float(o.x), Float(o.y))), size: size, strength: 0, flow: 0)
         case .noise, .domainWarp:
             let strength = strength.value(at: time)
             guard strength != 0 else { return nil }
@@ -184,7 +183,115 @@ public struct BackgroundWarpEffect: PixelStageEffect {
             let cycles = time * speed.value(at: time)
             let flow = Float(cycles - cycles.rounded(.down))
             let warp: NoiseWarp.Mode = mode == .noise ? .noise(noise) : .domainWarp(noise)
-            return .warp(NoiseWarp(mode: warp, size: size, strength: Float(strength), flow: flow))
+            return NoiseWarp(mode: warp, size: size, strength: Float(strength), flow: flow)
+        }
+    }
+}
+
+/// The seed's `backgroundWarp`: uv = position / size; q = noise(uv).rg; with domain warping a
+/// second lookup n = noise(uv + q), else n = q; offset = (n − 0.5) · strength; the pixel samples
+/// the layer at position + offset. `flow` (time · speed) is added to the noise position so the
+/// pattern moves. `.offset` is the seed's first step, one offset for every pixel.
+public struct NoiseWarp: DistortionStage {
+    public enum Mode: Sendable {
+        case offset(SIMD2<Float>)
+        case noise(NoiseTexture)
+        case domainWarp(NoiseTexture)
+    }
+
+    public let mode: Mode
+    /// The layer's size: positions divided by it give uv.
+    public let size: SIMD2<Float>
+    public let strength: Float
+    public let flow: Float
+    /// 1 / size, and the texture's lookup, worked out once rather than per eight pixels.
+    let inverseSize: SIMD2<Float>
+    let noise: NoiseSampler?
+
+    public init(mode: Mode, size: SIMD2<Float>, strength: Float, flow: Float) {
+        self.mode = mode
+        self.size = SIMD2(max(size.x, 1), max(size.y, 1))
+        self.strength = strength
+        self.flow = flow
+        inverseSize = SIMD2(1 / self.size.x, 1 / self.size.y)
+        switch mode {
+        case .offset: noise = nil
+        case .noise(let texture), .domainWarp(let texture): noise = texture.sampler
+        }
+    }
+
+    public var reach: Double {
+        switch mode {
+        case .offset(let offset): Double(max(abs(offset.x), abs(offset.y)))
+        case .noise, .domainWarp: Double(abs(strength)) / 2
+        }
+    }
+
+    /// One noise texel, in the layer's units (uv = position / size): the mapping is bilinear
+    /// between texel centres, so its slope changes at every texel edge.
+    public var featureSize: Double? {
+        switch mode {
+        case .offset: .infinity
+        case .noise(let texture), .domainWarp(let texture):
+            min(Double(size.x) / Double(texture.width), Double(size.y) / Double(texture.height))
+        }
+    }
+
+    @inline(never)
+    public func mapBack(_ x: inout SIMD8<Float>, _ y: inout SIMD8<Float>) {
+        switch mode {
+        case .offset(let offset):
+            x += offset.x
+            y += offset.y
+        case .noise, .domainWarp:
+            // `noise` is set whenever the mode has a texture.
+            guard let noise else { return }
+            let u = x * inverseSize.x + flow, v = y * inverseSize.y + flow
+            var n = noise.lookup(u: u, v: v)
+            if case .domainWarp = mode { n = noise.lookup(u: u + n.red, v: v + n.green) }
+            x += (n.red - 0.5) * strength
+            y += (n.green - 0.5) * strength
+        }
+    }
+
+    public func mapBack(_ batch: StageBatch, count: Int) {
+        map(x: batch.x, y: batch.y, count: count, scratch: batch.scratch, index: batch.index)
+    }
+
+    /// `mapBack` on `count` groups of eight positions in place, lookup by lookup: each group's
+    /// lookups wait on memory and on the one before (the second lookup's position is the
+    /// first's result), and the other groups' lookups fill that wait. Each lane's arithmetic is
+    /// `mapBack`'s. `scratch` has room for 4 × `count` vectors, `index` for `count`.
+    @inline(never)
+    func map(
+        x: UnsafeMutablePointer<SIMD8<Float>>, y: UnsafeMutablePointer<SIMD8<Float>>, count: Int,
+        scratch: UnsafeMutablePointer<SIMD8<Float>>, index top: UnsafeMutablePointer<SIMD8<Int32>>
+    ) {
+        guard let noise else {
+            for k in 0..<count { mapBack(&x[k], &y[k]) }
+            return
+        }
+        let domain: Bool = if case .domainWarp = mode { true } else { false }
+        // Each lookup in two passes over the groups, where it reads and then the reads: a
+        // group's texel reads do not wait for its own position arithmetic.
+        let u = scratch, v = u + count, wx = v + count, wy = wx + count
+        for k in 0..<count {
+            u[k] = x[k] * inverseSize.x + flow
+            v[k] = y[k] * inverseSize.y + flow
+        }
+        if domain {
+            for k in 0..<count { (top[k], wx[k], wy[k]) = noise.place(u: u[k], v: v[k]) }
+            for k in 0..<count {
+                let n = noise.taps(top: top[k], wx: wx[k], wy: wy[k])
+                u[k] += n.red
+                v[k] += n.green
+            }
+        }
+        for k in 0..<count { (top[k], wx[k], wy[k]) = noise.place(u: u[k], v: v[k]) }
+        for k in 0..<count {
+            let n = noise.taps(top: top[k], wx: wx[k], wy: wy[k])
+            x[k] += (n.red - 0.5) * strength
+            y[k] += (n.green - 0.5) * strength
         }
     }
 }

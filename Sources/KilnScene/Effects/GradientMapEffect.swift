@@ -33,47 +33,63 @@ public struct GradientMapEffect: PixelStageEffect {
         return GradientMapEffect(colors: colors, amount: p.number("amount"))
     }
 
-    public func stage(at time: Double, layerSize: SIMD2<Double>) -> PixelStage? {
+    public func stage(at time: Double, layerSize: SIMD2<Double>) -> (any PixelStage)? {
         let amount = amount.value(at: time)
         guard amount > 0 else { return nil }
         let stops = colors.map { $0.value(at: time) }
-        return .gradientMap(
-            GradientMap(amount: Float(amount)) { position in
-                let scaled = position * Double(stops.count - 1)
-                let i = SaturatingConversion.int(scaled, in: 0...(stops.count - 2))
-                let f = scaled - Double(i)
-                let a = stops[i], b = stops[i + 1]
-                return SIMD4(
-                    Float(a.r + (b.r - a.r) * f), Float(a.g + (b.g - a.g) * f), Float(a.b + (b.b - a.b) * f),
-                    Float(a.a + (b.a - a.a) * f))
-            })
+        return GradientMap(amount: Float(amount)) { position in
+            let scaled = position * Double(stops.count - 1)
+            let i = SaturatingConversion.int(scaled, in: 0...(stops.count - 2))
+            let f = scaled - Double(i)
+            let a = stops[i], b = stops[i + 1]
+            return SIMD4(
+                Float(a.r + (b.r - a.r) * f), Float(a.g + (b.g - a.g) * f), Float(a.b + (b.b - a.b) * f),
+                Float(a.a + (b.a - a.a) * f))
+        }
     }
 }
 
-/// A colour effect: tints the image with a colour, keeping its luminance (a duotone towards
-/// black and `color`); `amount` blends with the original.
-public struct TintEffect: ColorEffect {
-    public let color: Animated<RGBA>
-    public let amount: Animated<Double>
+/// Maps each pixel's luminance (Rec. 709 weights on straight colour) through a gradient: dark
+/// pixels take the first colour, bright ones the last; the gradient's alpha multiplies the
+/// pixel's. `amount` blends with the original.
+public struct GradientMap: ColorStage {
+    /// 257 straight RGBA entries for luminance 0, 1/256, …, 1.
+    let table: [SIMD4<Float>]
+    public let amount: Float
 
-    public static let kind = EffectKind(
-        name: "tint", summary: "tints towards a colour, keeping luminance",
-        parameters: ParameterTable([
-            Parameter("color", .color, default: .color(RGBA(r: 1, g: 0.6, b: 0.2, a: 1)), help: "the tint"),
-            Parameter(
-                "amount", .number(0...1), default: .number(1),
-                help: "0 = unchanged, 1 = fully tinted: color × luma, a duotone from black to the colour"),
-        ])
-    ) { p, _, _ in TintEffect(color: p.color("color"), amount: p.number("amount")) }
+    /// `color(at:)` gives the gradient's straight colour at a position 0…1.
+    public init(amount: Float, color: (Double) -> SIMD4<Float>) {
+        table = (0...256).map { color(Double($0) / 256) }
+        self.amount = amount
+    }
 
-    public func matrix(at time: Double) -> ColorMatrix {
-        let c = color.value(at: time), k = amount.value(at: time)
-        let tint = [c.r, c.g, c.b]
-        let w = [lumaWeights.r, lumaWeights.g, lumaWeights.b]
-        var rows: [[Double]] = []
-        for i in 0..<3 {
-            rows.append((0..<3).map { j in (1 - k) * (i == j ? 1 : 0) + k * tint[i] * w[j] } + [0])
+    /// The gradient's straight colour at luminance `l` (linear between table entries).
+    public func mapped(_ l: Float) -> SIMD4<Float> {
+        let position = min(max(l, 0), 1) * 256
+        let i = SaturatingConversion.int(position, in: 0...255)
+        let f = position - Float(i)
+        return table[i] + (table[i + 1] - table[i]) * f
+    }
+
+    /// A colour curve, which can steepen what it maps: not smooth at any scale.
+    public var featureSize: Double? { nil }
+
+    @inline(__always)
+    public func apply(
+        _ r: inout SIMD8<Float>, _ g: inout SIMD8<Float>, _ b: inout SIMD8<Float>, _ a: inout SIMD8<Float>
+    ) {
+        let inverse = (1 / a).replacing(with: 0, where: a .<= 0)
+        let luma = (0.2126 * r + 0.7152 * g + 0.0722 * b) * inverse
+        var mr = SIMD8<Float>(), mg = SIMD8<Float>(), mb = SIMD8<Float>(), ma = SIMD8<Float>()
+        for lane in 0..<8 {
+            let c = mapped(luma[lane])
+            (mr[lane], mg[lane], mb[lane], ma[lane]) = (c.x, c.y, c.z, c.w)
         }
-        return ColorMatrix(rows: rows + [[0, 0, 0, 1]])
+        // Premultiplied by the gradient's alpha and the pixel's.
+        let alpha = ma * a
+        r += (mr * alpha - r) * amount
+        g += (mg * alpha - g) * amount
+        b += (mb * alpha - b) * amount
+        a += (alpha - a) * amount
     }
 }

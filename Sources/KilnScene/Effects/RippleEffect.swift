@@ -88,7 +88,7 @@ public struct RippleEffect: PixelStageEffect {
         return context.diagnostics.count == before ? triggers : nil
     }
 
-    public func stage(at time: Double, layerSize: SIMD2<Double>) -> PixelStage? {
+    public func stage(at time: Double, layerSize: SIMD2<Double>) -> (any PixelStage)? {
         let waves = triggers.compactMap { trigger -> Ripple.Wave? in
             let elapsed = time - trigger.at
             guard elapsed > 0, elapsed <= duration else { return nil }
@@ -97,7 +97,82 @@ public struct RippleEffect: PixelStageEffect {
         }
         return Ripple(
             amplitude: Float(amplitude.value(at: time)), frequency: Float(frequency.value(at: time)),
-            decay: Float(decay.value(at: time)), speed: Float(speed.value(at: time)), waves: waves
-        ).map(PixelStage.ripple)
+            decay: Float(decay.value(at: time)), speed: Float(speed.value(at: time)), waves: waves)
+    }
+}
+
+/// The seed's ripple as a pixel stage: a damped sine wave spreading from each touch point. For a
+/// pixel at distance d from a wave's origin, t' = max(0, elapsed − d / speed) and
+/// amount = amplitude · sin(frequency · t') · exp(−decay · t'); the pixel samples the layer at
+/// position + amount · normalize(position − origin) and its colour gains
+/// 0.3 · (amount / amplitude) · alpha. Overlapping waves add their amounts. It both moves and
+/// colours: the summed amount goes from `mapBack` to `colour` through the batch's carried room.
+public struct Ripple: PixelStage {
+    public struct Wave: Sendable {
+        public let origin: SIMD2<Float>
+        /// Seconds since the wave's trigger.
+        public let elapsed: Float
+
+        public init(origin: SIMD2<Float>, elapsed: Float) {
+            self.origin = origin
+            self.elapsed = elapsed
+        }
+    }
+
+    public let amplitude: Float
+    public let frequency: Float
+    public let decay: Float
+    public let speed: Float
+    public let waves: [Wave]
+
+    /// nil when nothing would change (no wave, or amplitude 0): the stage is then left out.
+    public init?(amplitude: Float, frequency: Float, decay: Float, speed: Float, waves: [Wave]) {
+        guard amplitude != 0, !waves.isEmpty, speed > 0 else { return nil }
+        (self.amplitude, self.frequency, self.decay, self.speed) = (amplitude, frequency, decay, speed)
+        self.waves = waves
+    }
+
+    public var reach: Double { Double(abs(amplitude)) * Double(waves.count) }
+    /// Not smooth at any scale: the moves turn sharply at the wave's origin and front.
+    public var featureSize: Double? { nil }
+    public var movesPixels: Bool { true }
+    public var changesColour: Bool { true }
+
+    public func mapBack(_ batch: StageBatch, count: Int) {
+        for k in 0..<count { batch.carried[k] = map(&batch.x[k], &batch.y[k]) }
+    }
+
+    public func colour(_ batch: StageBatch, count: Int) {
+        for k in 0..<count {
+            let c = batch.colour + 4 &* k
+            // The seed brightens the sampled colour: rgb += 0.3 · (amount / amplitude) · alpha.
+            let lift = 0.3 * (batch.carried[k] * (1 / amplitude)) * c[3]
+            (c[0], c[1], c[2]) = (c[0] + lift, c[1] + lift, c[2] + lift)
+        }
+    }
+
+    /// Moves the positions and returns the waves' summed amount.
+    /// Kept out of line: inlined, it made the pipeline kernel too large for the optimiser to
+    /// inline the standard library's SIMD shuffles into it.
+    @inline(never)
+    func map(_ x: inout SIMD8<Float>, _ y: inout SIMD8<Float>) -> SIMD8<Float> {
+        var moveX = SIMD8<Float>(), moveY = SIMD8<Float>(), total = SIMD8<Float>()
+        for wave in waves {
+            let dx = x - wave.origin.x, dy = y - wave.origin.y
+            let distance = squareRoot(dx * dx + dy * dy)
+            let t = positive(wave.elapsed - distance * (1 / speed))
+            // Before the wave front reaches a pixel its amount is exactly 0: most of a layer,
+            // for most of a ripple's life, costs no sine or exponential.
+            if t == SIMD8() { continue }
+            let amount = amplitude * sine(frequency * t) * exponential(-decay * t)
+            // normalize(0) is undefined in Metal; at the origin itself the wave moves nothing.
+            let inverse = (1 / distance).replacing(with: 0, where: distance .== 0)
+            moveX += amount * dx * inverse
+            moveY += amount * dy * inverse
+            total += amount
+        }
+        x += moveX
+        y += moveY
+        return total
     }
 }

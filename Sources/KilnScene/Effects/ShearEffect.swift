@@ -33,54 +33,38 @@ public struct ShearEffect: PixelStageEffect {
             edges: PlanarSampler.Edges(rawValue: p.string("edges")) ?? .transparent)
     }
 
-    public func stage(at time: Double, layerSize: SIMD2<Double>) -> PixelStage? {
+    public func stage(at time: Double, layerSize: SIMD2<Double>) -> (any PixelStage)? {
         let x = x.value(at: time), y = y.value(at: time)
         guard x != 0 || y != 0 else { return nil }
         let anchor = anchor.value(at: time)
-        return .shear(
-            Shear(
-                x: Float(x), y: Float(y),
-                anchor: SIMD2(Float(anchor.x * layerSize.x), Float(anchor.y * layerSize.y)),
-                size: SIMD2<Float>(layerSize)))
+        return Shear(
+            x: Float(x), y: Float(y),
+            anchor: SIMD2(Float(anchor.x * layerSize.x), Float(anchor.y * layerSize.y)),
+            size: SIMD2<Float>(layerSize))
     }
 }
 
-/// A distortion effect: a travelling sine wave that moves rows sideways (or columns up and down).
-public struct WaveEffect: PixelStageEffect {
-    public let amplitude: Animated<Double>
-    public let wavelength: Animated<Double>
-    public let speed: Animated<Double>
-    public let horizontal: Bool
-    public let edges: PlanarSampler.Edges
+/// A shear about an anchor point: a row `dy` below the anchor moves right by `x · dy`, a column
+/// `dx` right of it moves down by `y · dx`.
+public struct Shear: DistortionStage {
+    public let x: Float
+    public let y: Float
+    public let anchor: SIMD2<Float>
+    /// The layer's size, for the reach.
+    let size: SIMD2<Float>
 
-    public static let kind = EffectKind(
-        name: "wave", summary: "a travelling sine wave (a distortion effect)",
-        parameters: ParameterTable([
-            Parameter(
-                "amplitude", .number(-1000...1000), default: .number(10), help: "pixels; 0 = unchanged"),
-            Parameter("wavelength", .number(1...100_000), default: .number(200), help: "pixels per cycle"),
-            Parameter(
-                "speed", .number(-1000...1000), default: .number(1),
-                help: "cycles per second the wave travels"),
-            Parameter(
-                "axis", .choice(["horizontal", "vertical"]), default: .string("horizontal"),
-                help: "horizontal: rows move sideways; vertical: columns move up and down"),
-            edgesParameter,
-        ])
-    ) { p, _, _ in
-        WaveEffect(
-            amplitude: p.number("amplitude"), wavelength: p.number("wavelength"), speed: p.number("speed"),
-            horizontal: p.string("axis") == "horizontal",
-            edges: PlanarSampler.Edges(rawValue: p.string("edges")) ?? .transparent)
+    public init(x: Float, y: Float, anchor: SIMD2<Float>, size: SIMD2<Float>) {
+        (self.x, self.y, self.anchor, self.size) = (x, y, anchor, size)
     }
 
-    public func stage(at time: Double, layerSize: SIMD2<Double>) -> PixelStage? {
-        let amplitude = amplitude.value(at: time)
-        guard amplitude != 0 else { return nil }
-        let cycles = time * speed.value(at: time)
-        return .wave(
-            Wave(
-                amplitude: Float(amplitude), wavelength: Float(wavelength.value(at: time)),
-                phase: Float(cycles - cycles.rounded(.down)), horizontal: horizontal))
+    public var reach: Double { Double(abs(x) * size.y + abs(y) * size.x) }
+    /// Affine: as smooth as a mapping gets.
+    public var featureSize: Double? { .infinity }
+
+    @inline(__always)
+    public func mapBack(_ px: inout SIMD8<Float>, _ py: inout SIMD8<Float>) {
+        let dx = px - anchor.x, dy = py - anchor.y
+        px -= x * dy
+        py -= y * dx
     }
 }

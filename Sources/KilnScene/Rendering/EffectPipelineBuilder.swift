@@ -10,7 +10,7 @@ struct EffectPipelineBuilder {
     /// Colours to apply to `current` before anything else.
     private var pending: ColorMatrix?
     /// Pixel stages after `pending`, not yet turned into a sampling pass.
-    private var stages: [PixelStage] = []
+    private var stages: [any PixelStage] = []
     private var edges = PlanarSampler.Edges.transparent
     /// Blur after `stages`, not yet applied.
     private var variance = 0.0
@@ -30,7 +30,7 @@ struct EffectPipelineBuilder {
         if stages.isEmpty {
             pending = matrix.concatenating(pending ?? .identity)
         } else {
-            stages.append(.matrix(matrix))
+            stages.append(matrix)
         }
     }
 
@@ -41,7 +41,7 @@ struct EffectPipelineBuilder {
     }
 
     /// `stage` nil is a stage that changes nothing at this time: it is left out.
-    mutating func add(stage: PixelStage?, edges: PlanarSampler.Edges) {
+    mutating func add(stage: (any PixelStage)?, edges: PlanarSampler.Edges) {
         guard let stage else { return }
         applyBlur()
         stages.append(stage)
@@ -82,7 +82,7 @@ struct EffectPipelineBuilder {
         // copy; colours between the blur and the stages become the first stage there.
         if let blurred = current as? OffscreenLayer,
             let reducedPipeline = PixelPipeline(
-                stages: (pending.map { [PixelStage.matrix($0)] } ?? []) + stages,
+                stages: (pending.map { [$0 as any PixelStage] } ?? []) + stages,
                 frameFromLocal: frameFromLocal),
             let reduced = ReducedPipelineLayer.make(
                 blurred: blurred.offscreen, pipeline: reducedPipeline, edges: edges,

@@ -1,0 +1,114 @@
+/// One stage of a layer's pixel pipeline (`PixelPipeline`), as an effect defines it: colour stages
+/// map a pixel's colour, distortion stages map a position back to the position its colour comes
+/// from, and a stage may do both (the ripple). The raster core knows no effect by name: each
+/// effect's file in KilnScene holds its stage type, and the pipeline calls it through this
+/// protocol once per batch of up to `StageBatch.groups` groups of eight pixels, so the dynamic
+/// call is paid per batch while each stage's per-lane arithmetic is compiled for its own type.
+///
+/// Most stages conform to `DistortionStage` or `ColorStage`, which give the batch functions from
+/// a per-group one; a stage that does both implements the batch functions itself.
+public protocol PixelStage: Sendable {
+    /// How far, in the layer's own units, the stage may move content (0 for colour stages).
+    var reach: Double { get }
+
+    /// The finest detail the stage's mapping has, in the layer's own units: how far apart its
+    /// positions may be sampled and still show how it bends (a noise texel, a wave's
+    /// wavelength / 2π); infinite for affine mappings and colour matrices; nil for stages that
+    /// are not smooth at any scale (a mapping that turns sharply, a colour curve that can
+    /// steepen what it maps). A pipeline over a large blur runs on a coarser grid
+    /// (`ReducedGrid`) only when every stage's detail is at least half a grid cell across.
+    var featureSize: Double? { get }
+
+    /// Whether `mapBack` moves positions; the pipeline skips it otherwise.
+    var movesPixels: Bool { get }
+
+    /// Whether `colour` changes colour; the pipeline skips it otherwise.
+    var changesColour: Bool { get }
+
+    /// Moves `batch.x[k]`, `batch.y[k]` for k < `count` (the layer's own space) to where their
+    /// colour comes from. What the colour function needs from the mapping goes to
+    /// `batch.carried[k]`, which is this stage's own.
+    func mapBack(_ batch: StageBatch, count: Int)
+
+    /// Maps the premultiplied colours `batch.colour[4k…4k+3]` (r, g, b, a) for k < `count` in
+    /// place; the pipeline clamps them to valid premultiplied colour after each colour stage.
+    func colour(_ batch: StageBatch, count: Int)
+}
+
+/// A stage that only moves positions, one group of eight at a time.
+public protocol DistortionStage: PixelStage {
+    /// Eight positions in the layer's own space to where their colour comes from.
+    func mapBack(_ x: inout SIMD8<Float>, _ y: inout SIMD8<Float>)
+}
+
+extension DistortionStage {
+    @inlinable public var movesPixels: Bool { true }
+    @inlinable public var changesColour: Bool { false }
+
+    @inlinable
+    public func mapBack(_ batch: StageBatch, count: Int) {
+        for k in 0..<count { mapBack(&batch.x[k], &batch.y[k]) }
+    }
+
+    @inlinable
+    public func colour(_ batch: StageBatch, count: Int) {}
+}
+
+/// A stage that only maps colour, one group of eight pixels at a time.
+public protocol ColorStage: PixelStage {
+    /// Eight premultiplied pixels in place (no clamping; the pipeline clamps).
+    func apply(
+        _ r: inout SIMD8<Float>, _ g: inout SIMD8<Float>, _ b: inout SIMD8<Float>, _ a: inout SIMD8<Float>)
+}
+
+extension ColorStage {
+    @inlinable public var reach: Double { 0 }
+    @inlinable public var movesPixels: Bool { false }
+    @inlinable public var changesColour: Bool { true }
+
+    @inlinable
+    public func mapBack(_ batch: StageBatch, count: Int) {}
+
+    @inlinable
+    public func colour(_ batch: StageBatch, count: Int) {
+        for k in 0..<count {
+            let c = batch.colour + 4 &* k
+            apply(&c[0], &c[1], &c[2], &c[3])
+        }
+    }
+}
+
+/// Room for up to `groups` groups of eight positions (`x`, `y`) and their colours (`colour`:
+/// r, g, b, a per group) that the pipeline evaluates stage by stage across the groups.
+public struct StageBatch {
+    /// Eight groups: each evaluation step waits on memory (noise texels, then the content's
+    /// texels, each read at the position the step before computed) and the other groups' steps
+    /// fill the wait.
+    @inlinable public static var groups: Int { 8 }
+    public let x: UnsafeMutablePointer<SIMD8<Float>>
+    public let y: UnsafeMutablePointer<SIMD8<Float>>
+    public let colour: UnsafeMutablePointer<SIMD8<Float>>
+    /// Working room: 4 vectors a group, and an index vector a group.
+    public let scratch: UnsafeMutablePointer<SIMD8<Float>>
+    public let index: UnsafeMutablePointer<SIMD8<Int32>>
+    /// One vector a group that the current stage's `mapBack` leaves for its `colour` (the ripple's
+    /// summed wave amounts, which brighten the crests); each stage of a pipeline has its own.
+    public let carried: UnsafeMutablePointer<SIMD8<Float>>
+
+    init(
+        x: UnsafeMutablePointer<SIMD8<Float>>, y: UnsafeMutablePointer<SIMD8<Float>>,
+        colour: UnsafeMutablePointer<SIMD8<Float>>, scratch: UnsafeMutablePointer<SIMD8<Float>>,
+        index: UnsafeMutablePointer<SIMD8<Int32>>, carried: UnsafeMutablePointer<SIMD8<Float>>
+    ) {
+        (self.x, self.y, self.colour, self.scratch, self.index, self.carried) = (
+            x, y, colour, scratch, index, carried
+        )
+    }
+
+    /// The same batch with stage `stage`'s carried room.
+    func forStage(_ stage: Int) -> StageBatch {
+        StageBatch(
+            x: x, y: y, colour: colour, scratch: scratch, index: index,
+            carried: carried + stage &* Self.groups)
+    }
+}
