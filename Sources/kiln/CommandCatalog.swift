@@ -21,7 +21,8 @@ protocol KilnSubcommand: Sendable {
 
 enum CommandCatalog {
     static let commands: [any KilnSubcommand.Type] = [
-        RenderCommand.self, PreviewCommand.self, ValidateCommand.self, LayersCommand.self, LimitsCommand.self, DocsCommand.self,
+        RenderCommand.self, PreviewCommand.self, ValidateCommand.self, LayersCommand.self, LimitsCommand.self,
+        DocsCommand.self,
         EnqueueCommand.self, WorkerCommand.self, StatusCommand.self, LogsCommand.self, CancelCommand.self,
         RetryCommand.self, PruneCommand.self, RunCommand.self, ScheduleCommand.self, HelpCommand.self,
         VersionCommand.self, CompletionCommand.self, RenderAttemptCommand.self, CheckDescriptionsCommand.self,

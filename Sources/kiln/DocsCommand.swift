@@ -17,7 +17,8 @@ enum DocsCommand: KilnSubcommand {
     static let write = OptionSpec.flag("--write", help: "rewrite FILE in place (only when a table changed)")
     static let check = OptionSpec.flag("--check", help: "change nothing; exit 1 when FILE is stale")
     static let file = PositionalSpec(
-        "FILE", kind: .path, count: .optional, help: "the document to regenerate (default docs/job-format.md)")
+        "FILE", kind: .path, count: .optional, help: "the document to regenerate (default docs/job-format.md)"
+    )
     static let spec = CommandSpec(
         "docs", summary: "regenerate the parameter tables of docs/job-format.md",
         description: """

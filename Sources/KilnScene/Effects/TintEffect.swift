@@ -11,7 +11,9 @@ public struct TintEffect: ColorEffect {
         name: "tint", summary: "tints towards a colour, keeping luminance",
         parameters: ParameterTable([
             Parameter("color", .color, default: .color(RGBA(r: 1, g: 0.6, b: 0.2, a: 1)), help: "the tint"),
-            Parameter("amount", .number(0...1), default: .number(1), help: "0 = unchanged, 1 = fully tinted: color × luma, a duotone from black to the colour"),
+            Parameter(
+                "amount", .number(0...1), default: .number(1),
+                help: "0 = unchanged, 1 = fully tinted: color × luma, a duotone from black to the colour"),
         ])
     ) { p, _, _ in TintEffect(color: p.color("color"), amount: p.number("amount")) }
 
