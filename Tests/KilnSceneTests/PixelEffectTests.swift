@@ -9,84 +9,11 @@ import XCTest
 /// Ripple and background warp against scalar references written straight from the seed's
 /// formulas (plain loops, Double), identities, noise properties, contracts and bad input.
 final class PixelEffectTests: XCTestCase {
-    // MARK: Scalar references
-
-    /// A band of random, valid premultiplied pixels.
-    func randomImage(width: Int, height: Int, _ rng: inout SplitMix) -> PlanarBand {
-        let band = PlanarBand(width: width, rows: height)
-        for y in 0..<height {
-            for x in 0..<width {
-                let a = Float.random(in: 0...1, using: &rng)
-                let i = y * band.stride + x
-                band.a[i] = a
-                band.r[i] = Float.random(in: 0...1, using: &rng) * a
-                band.g[i] = Float.random(in: 0...1, using: &rng) * a
-                band.b[i] = Float.random(in: 0...1, using: &rng) * a
-            }
-        }
-        return band
-    }
-
-    /// Bilinear sample in Double; taps outside the image are transparent.
-    func referenceSample(_ image: PlanarBand, width: Int, height: Int, x: Double, y: Double) -> [Double] {
-        let sx = x - 0.5, sy = y - 0.5
-        let fx = sx.rounded(.down), fy = sy.rounded(.down)
-        let wx = sx - fx, wy = sy - fy
-        var result = [0.0, 0, 0, 0]
-        for (dx, dy, w) in [
-            (0, 0, (1 - wx) * (1 - wy)), (1, 0, wx * (1 - wy)), (0, 1, (1 - wx) * wy), (1, 1, wx * wy),
-        ] {
-            let tx = Int(fx) + dx, ty = Int(fy) + dy
-            guard tx >= 0, tx < width, ty >= 0, ty < height else { continue }
-            let i = ty * image.stride + tx
-            result[0] += w * Double(image.r[i])
-            result[1] += w * Double(image.g[i])
-            result[2] += w * Double(image.b[i])
-            result[3] += w * Double(image.a[i])
-        }
-        return result
-    }
-
-    /// Runs `stages` over `image` with the SIMD pipeline and returns the share of channel values
-    /// within one 8-bit code value of `reference(x, y)` (pixel centres).
-    func agreement(
-        _ stages: [any PixelStage], image: PlanarBand, width: Int, height: Int,
-        reference: (Double, Double) -> [Double]
-    ) -> Double {
-        let out = PlanarBand(width: width, rows: height)
-        let pipeline = PixelPipeline(stages: stages, frameFromLocal: .identity)!
-        let sampler = PlanarSampler(image: image, rows: 0..<height, columns: 0..<width, edges: .transparent)
-        pipeline.paint(
-            into: out, firstRow: 0, rows: height, columns: 0..<width, extent: (0..<height, 0..<width),
-            source: sampler)
-        var within = 0, total = 0
-        for y in 0..<height {
-            for x in 0..<width {
-                let expected = reference(Double(x) + 0.5, Double(y) + 0.5)
-                let i = y * out.stride + x
-                let ours = [out.r[i], out.g[i], out.b[i], out.a[i]]
-                for c in 0..<4 {
-                    total += 1
-                    if abs((Double(ours[c]) * 255).rounded() - (expected[c] * 255).rounded()) <= 1 {
-                        within += 1
-                    }
-                }
-            }
-        }
-        return Double(within) / Double(total)
-    }
-
-    /// Clamps to valid premultiplied colour, as the pipeline does after each stage.
-    func valid(_ c: [Double]) -> [Double] {
-        let a = min(max(c[3], 0), 1)
-        return [min(max(c[0], 0), a), min(max(c[1], 0), a), min(max(c[2], 0), a), a]
-    }
-
     func testRippleMatchesTheSeedFormula() {
         var rng = SplitMix(state: 11)
         let (width, height) = (96, 64)
         for round in 0..<12 {
-            let image = randomImage(width: width, height: height, &rng)
+            let image = StageReference.randomImage(width: width, height: height, &rng)
             let amplitude = Double.random(in: 2...30, using: &rng) * (round % 2 == 0 ? 1 : -1)
             let frequency = Double.random(in: 0...40, using: &rng)
             let decay = Double.random(in: 0...10, using: &rng)
@@ -105,7 +32,8 @@ final class PixelEffectTests: XCTestCase {
                     Ripple.Wave(
                         origin: SIMD2(Float($0.origin.x), Float($0.origin.y)), elapsed: Float($0.elapsed))
                 })!
-            let share = agreement([ripple], image: image, width: width, height: height) { x, y in
+            let share = StageReference.agreement([ripple], image: image, width: width, height: height) {
+                x, y in
                 // The seed's Ripple shader, one wave after another.
                 var position = SIMD2(x, y), total = 0.0
                 for wave in waves {
@@ -116,13 +44,13 @@ final class PixelEffectTests: XCTestCase {
                     if distance > 0 { position += amount * d / distance }
                     total += amount
                 }
-                var c = self.referenceSample(
+                var c = StageReference.referenceSample(
                     image, width: width, height: height, x: position.x, y: position.y)
                 let lift = 0.3 * (total / amplitude) * c[3]
                 c[0] += lift
                 c[1] += lift
                 c[2] += lift
-                return self.valid(c)
+                return StageReference.valid(c)
             }
             XCTAssertGreaterThanOrEqual(share, 0.999, "round \(round)")
         }
@@ -146,7 +74,7 @@ final class PixelEffectTests: XCTestCase {
         var rng = SplitMix(state: 12)
         let (width, height) = (96, 64)
         for round in 0..<8 {
-            let image = randomImage(width: width, height: height, &rng)
+            let image = StageReference.randomImage(width: width, height: height, &rng)
             let size = [16, 32, 64][round % 3]
             // Random smooth noise (a random seed), as the effect is used: with texel-to-texel white
             // noise at strength 200 a pixel's source moves ~100 px per pixel, and Float rounding
@@ -159,13 +87,13 @@ final class PixelEffectTests: XCTestCase {
                 mode: domain ? .domainWarp(texture) : .noise(texture),
                 size: SIMD2(Float(width), Float(height)),
                 strength: Float(strength), flow: Float(flow))
-            let share = agreement([warp], image: image, width: width, height: height) { x, y in
+            let share = StageReference.agreement([warp], image: image, width: width, height: height) { x, y in
                 // The seed's backgroundWarp with domain warping.
                 let uv = SIMD2(x / Double(width), y / Double(height)) + flow
                 var n = self.referenceNoise(texture, u: uv.x, v: uv.y)
                 if domain { n = self.referenceNoise(texture, u: uv.x + n.x, v: uv.y + n.y) }
                 let offset = (n - 0.5) * strength
-                return self.referenceSample(
+                return StageReference.referenceSample(
                     image, width: width, height: height, x: x + offset.x, y: y + offset.y)
             }
             XCTAssertGreaterThanOrEqual(share, 0.999, "round \(round)")
@@ -177,7 +105,7 @@ final class PixelEffectTests: XCTestCase {
     /// A constant noise of exactly 0.5 offsets nothing: the single-lookup warp returns the input.
     func testConstantHalfNoiseIsTheIdentity() {
         var rng = SplitMix(state: 13)
-        let image = randomImage(width: 40, height: 24, &rng)
+        let image = StageReference.randomImage(width: 40, height: 24, &rng)
         let half = [Float](repeating: 0.5, count: 64)
         let texture = NoiseTexture(width: 8, height: 8, red: half, green: half)
         let warp = NoiseWarp(mode: .noise(texture), size: SIMD2(40, 24), strength: 200, flow: 0.3)

@@ -2,15 +2,12 @@ import Foundation
 import KilnModel
 import KilnRaster
 import KilnScene
+import KilnTestSupport
 import XCTest
 
 /// The pixelate effect against a plain reference (block centres in Double, sampled bilinearly),
 /// its blocks, its shorthand and its range.
 final class PixelateEffectTests: XCTestCase {
-    /// The ripple's and warp's reference helpers (random images, bilinear sampling in Double,
-    /// agreement with the SIMD pipeline), shared rather than copied.
-    let references = PixelEffectTests(name: "references") { _ in }
-
     /// The centre of the part inside 0…`extent` of the block holding `v`.
     func blockCentre(_ v: Double, size: Double, extent: Double) -> Double {
         guard v < extent else { return v }
@@ -22,10 +19,11 @@ final class PixelateEffectTests: XCTestCase {
         var rng = SplitMix(state: 5)
         let (width, height) = (90, 61)
         for size in [2.0, 3, 8, 7.5, 40] {
-            let image = references.randomImage(width: width, height: height, &rng)
+            let image = StageReference.randomImage(width: width, height: height, &rng)
             let stage = Pixelation(size: Float(size), layerSize: SIMD2(Float(width), Float(height)))
-            let share = references.agreement([stage], image: image, width: width, height: height) { x, y in
-                self.references.referenceSample(
+            let share = StageReference.agreement([stage], image: image, width: width, height: height) {
+                x, y in
+                StageReference.referenceSample(
                     image, width: width, height: height,
                     x: self.blockCentre(x, size: size, extent: Double(width)),
                     y: self.blockCentre(y, size: size, extent: Double(height)))
@@ -38,7 +36,7 @@ final class PixelateEffectTests: XCTestCase {
     func testBlocksAreUniform() {
         var rng = SplitMix(state: 9)
         let (width, height, size) = (64, 48, 8)
-        let image = references.randomImage(width: width, height: height, &rng)
+        let image = StageReference.randomImage(width: width, height: height, &rng)
         let out = PlanarBand(width: width, rows: height)
         let stage = Pixelation(size: Float(size), layerSize: SIMD2(Float(width), Float(height)))
         PixelPipeline(stages: [stage], frameFromLocal: .identity)!.paint(
@@ -62,14 +60,15 @@ final class PixelateEffectTests: XCTestCase {
     }
 
     func testShorthandAndRange() throws {
-        let plain = Fixture.render(try references.cardJob("[]"), at: 1).byteArray
-        let shorthand = Fixture.render(try references.cardJob(#"[{"pixelate": 10}]"#), at: 1).byteArray
+        let plain = Fixture.render(try StageReference.cardJob("[]"), at: 1).byteArray
+        let shorthand = Fixture.render(try StageReference.cardJob(#"[{"pixelate": 10}]"#), at: 1).byteArray
         XCTAssertNotEqual(shorthand, plain)
         XCTAssertEqual(
-            Fixture.render(try references.cardJob(#"[{"pixelate": {"size": 10}}]"#), at: 1).byteArray,
+            Fixture.render(try StageReference.cardJob(#"[{"pixelate": {"size": 10}}]"#), at: 1).byteArray,
             shorthand)
-        XCTAssertEqual(Fixture.render(try references.cardJob(#"[{"pixelate": 1}]"#), at: 1).byteArray, plain)
-        XCTAssertThrowsError(try references.cardJob(#"[{"pixelate": {"size": 0.5}}]"#)) { error in
+        XCTAssertEqual(
+            Fixture.render(try StageReference.cardJob(#"[{"pixelate": 1}]"#), at: 1).byteArray, plain)
+        XCTAssertThrowsError(try StageReference.cardJob(#"[{"pixelate": {"size": 0.5}}]"#)) { error in
             XCTAssertTrue("\(error)".contains("effects[0].pixelate.size"), "\(error)")
         }
     }
