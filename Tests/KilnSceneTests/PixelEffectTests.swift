@@ -118,21 +118,8 @@ final class PixelEffectTests: XCTestCase {
         }
     }
 
-    let card = """
-        {"type": "shape", "size": [120, 80], "cornerRadius": 14, "fill": "#3a7bd5", "rotation": 11,
-         "stroke": "#ffffff", "strokeWidth": 2
-        """
-
-    func cardJob(_ effects: String, duration: Double = 2) throws -> Job {
-        try Fixture.job(
-            """
-            {"kiln": 1, "output": {"width": 200, "height": 160, "fps": 30, "duration": \(duration)},
-             "layers": [{"type": "solid", "color": "#101018"}, \(card), "effects": \(effects)}]}
-            """)
-    }
-
     func testIdentityParametersReturnTheInput() throws {
-        let plain = Fixture.render(try cardJob("[]"), at: 1).byteArray
+        let plain = Fixture.render(try StageReference.cardJob("[]"), at: 1).byteArray
         let identities = [
             #"[{"ripple": {"amplitude": 0, "triggers": [{"at": 0.5, "origin": [60, 40]}]}}]"#,
             #"[{"ripple": {"triggers": [{"at": 1.5, "origin": [60, 40]}]}}]"#,
@@ -145,12 +132,13 @@ final class PixelEffectTests: XCTestCase {
             #"[{"tint": {"amount": 0}}]"#,
         ]
         for effects in identities {
-            XCTAssertEqual(Fixture.render(try cardJob(effects), at: 1).byteArray, plain, effects)
+            XCTAssertEqual(
+                Fixture.render(try StageReference.cardJob(effects), at: 1).byteArray, plain, effects)
         }
     }
 
     func testStagesChangePixelsWhenActive() throws {
-        let plain = Fixture.render(try cardJob("[]"), at: 1).byteArray
+        let plain = Fixture.render(try StageReference.cardJob("[]"), at: 1).byteArray
         for effects in [
             #"[{"ripple": {"triggers": [{"at": 0.8, "origin": [60, 40]}]}}]"#,
             #"[{"backgroundWarp": {"strength": 40}}]"#,
@@ -159,7 +147,8 @@ final class PixelEffectTests: XCTestCase {
             ##"[{"gradientMap": {"colors": ["#000000", "#ff0000"]}}]"##,
             ##"[{"tint": {"color": "#00ff00"}}]"##,
         ] {
-            XCTAssertNotEqual(Fixture.render(try cardJob(effects), at: 1).byteArray, plain, effects)
+            XCTAssertNotEqual(
+                Fixture.render(try StageReference.cardJob(effects), at: 1).byteArray, plain, effects)
         }
     }
 
@@ -186,7 +175,7 @@ final class PixelEffectTests: XCTestCase {
                     if name == "gradientMap" { parameters.append(##""colors": ["#102030", "#f0e0d0"]"##) }
                     let effects =
                         #"[{"blur": 2}, {"\#(name)": {\#(parameters.joined(separator: ", "))}}, {"brightness": 0.1}]"#
-                    let job = try cardJob(effects)
+                    let job = try StageReference.cardJob(effects)
                     XCTAssertEqual(
                         Fixture.renderYUV(job, at: 0.9, threads: 1),
                         Fixture.renderYUV(job, at: 0.9, threads: 3),
@@ -269,7 +258,7 @@ final class PixelEffectTests: XCTestCase {
     func testBadInputIsReportedWithPaths() {
         func messages(_ effects: String, duration: Double = 2) -> [String] {
             do {
-                _ = try cardJob(effects, duration: duration)
+                _ = try StageReference.cardJob(effects, duration: duration)
                 return []
             } catch {
                 return diagnostics(error).map { "\($0.path): \($0.message)" }
@@ -310,7 +299,7 @@ final class PixelEffectTests: XCTestCase {
 
     func testMissingNoiseImageIsAMissingInput() {
         do {
-            _ = try cardJob(#"[{"backgroundWarp": {"noise": {"path": "no-such-noise.png"}}}]"#)
+            _ = try StageReference.cardJob(#"[{"backgroundWarp": {"noise": {"path": "no-such-noise.png"}}}]"#)
             XCTFail("a missing noise image must not load")
         } catch {
             XCTAssertTrue(

@@ -1,3 +1,4 @@
+import KilnModel
 import KilnRaster
 import KilnTestSupport
 
@@ -75,5 +76,19 @@ enum StageReference {
     static func valid(_ c: [Double]) -> [Double] {
         let a = min(max(c[3], 0), 1)
         return [min(max(c[0], 0), a), min(max(c[1], 0), a), min(max(c[2], 0), a), a]
+    }
+
+    static let card = """
+        {"type": "shape", "size": [120, 80], "cornerRadius": 14, "fill": "#3a7bd5", "rotation": 11,
+         "stroke": "#ffffff", "strokeWidth": 2
+        """
+
+    /// A card over an opaque solid with `effects` (a JSON array).
+    static func cardJob(_ effects: String, duration: Double = 2) throws -> Job {
+        try Fixture.job(
+            """
+            {"kiln": 1, "output": {"width": 200, "height": 160, "fps": 30, "duration": \(duration)},
+             "layers": [{"type": "solid", "color": "#101018"}, \(card), "effects": \(effects)}]}
+            """)
     }
 }
