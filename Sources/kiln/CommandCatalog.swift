@@ -13,12 +13,6 @@ import KilnCommandLine
 //   3. Regenerate the man page: `kiln help --man > docs/kiln.1` (a test fails while it is stale).
 // The description tests (every option documented and round-tripping) then cover it by themselves.
 
-/// A `kiln` command: its description and the body that runs it with parsed arguments.
-protocol KilnSubcommand: Sendable {
-    static var spec: CommandSpec { get }
-    static func run(_ args: ParsedArguments) throws -> Int32
-}
-
 enum CommandCatalog {
     static let commands: [any KilnSubcommand.Type] = [
         RenderCommand.self, PreviewCommand.self, ValidateCommand.self, LayersCommand.self, LimitsCommand.self,

@@ -1,28 +1,9 @@
 import Foundation
 import KilnCommandLine
 import KilnExport
-import KilnMedia
 import KilnModel
 import KilnQueue
-import KilnScene
 import KilnWorker
-
-#if canImport(Glibc)
-    import Glibc
-#endif
-
-/// sysexits(3) codes Kiln exits with.
-enum ExitCode {
-    static let ok: Int32 = 0
-    static let usage: Int32 = 64
-    static let dataError: Int32 = 65
-    static let noInput: Int32 = 66
-    static let software: Int32 = 70
-    static let unavailable: Int32 = 69
-    static let cannotCreate: Int32 = 73
-    static let tempFailure: Int32 = 75
-    static let configuration: Int32 = 78
-}
 
 enum KilnCommand {
     static func run(_ args: [String]) -> Int32 {
@@ -72,26 +53,6 @@ enum KilnCommand {
             return ExitCode.software
         }
     }
-}
-
-/// Everything Kiln prints goes through here, escaped (`TerminalText`): messages quote job
-/// content, and job content must not reach a terminal raw.
-enum Output {
-    static func stderr(_ text: String) {
-        FileHandle.standardError.write(Data((TerminalText.escaped(text, keepingNewlines: true) + "\n").utf8))
-    }
-
-    /// One line of a listing on stdout (a status row, a log event): a newline inside is escaped
-    /// too, so a job's text cannot pass for another row.
-    static func line(_ text: String) {
-        print(TerminalText.escaped(text))
-    }
-
-    static func error(_ text: String) {
-        stderr("kiln: error: \(text)")
-    }
-
-    static var stderrIsTerminal: Bool { isatty(2) == 1 }
 }
 
 /// Loads a job with every registered layer kind, the `--set` variables, the `--limit`s and the

@@ -1,0 +1,84 @@
+import KilnRaster
+
+/// Offscreen images kept from frame to frame, so steady-state rendering does not allocate.
+///
+/// The `index`-th offscreen of each frame renders into the `index`-th image and packed copy.
+/// When it has a key (`Offscreen.key`: a still picture under a constant blur, say) the key is
+/// kept with them, and the next frame's `index`-th offscreen with an equal key takes the kept
+/// result instead of rendering again: the blurred cover under the podcast's moving warp is
+/// painted and blurred once, not every frame. A different key, or none, renders and replaces
+/// it, so at most one result is kept per offscreen, in the buffers it uses anyway. Equal keys
+/// mean equal pixels, so keeping changes when work happens, never the bytes.
+final class OffscreenImages: @unchecked Sendable {
+    private var images: [PlanarBand] = []
+    private var packed: [PackedTexels] = []
+    /// What the `index`-th image and packed copy hold, if known, and the reduced copy's sampler
+    /// (it reads the packed copy only).
+    private var kept: [Kept?] = []
+
+    struct Kept {
+        let key: OffscreenKey
+        let reduced: ReducedBlurSampler?
+    }
+
+    /// The blurs' workspace, shared by the offscreens of a frame, which render one after another.
+    let blurWorkspace: BlurWorkspace
+
+    init(threads: Int) {
+        blurWorkspace = BlurWorkspace(workers: threads)
+    }
+
+    /// The bytes these buffers will hold once `offscreens` have rendered into them: each image
+    /// and packed copy grows to the largest asked of it and is kept, so this is what the frame
+    /// costs, counted before anything is allocated.
+    func bytesHeld(after offscreens: [Offscreen], canvas: Canvas) -> Double {
+        var total = 0.0
+        for (index, offscreen) in offscreens.enumerated() {
+            let rows = Double(max(offscreen.extent.rows.count, 1))
+            let width = Double(offscreen.imageWidth(canvas: canvas))
+            let held = index < images.count ? images[index] : nil
+            let imageRows = max(rows, Double(held?.capacityRows ?? 0))
+            let imageWidth = max(width, Double(held?.width ?? 0))
+            // Four Float32 planes, each row padded by 8 to 16 floats.
+            total += 16 * (imageWidth + 16) * imageRows
+            if offscreen.needsTexels {
+                total += 16 * Double(offscreen.extent.columns.count + 3) * (rows + 3)
+            }
+        }
+        return total
+    }
+
+    /// The `index`-th packed copy of this frame.
+    func texels(_ index: Int) -> PackedTexels {
+        while packed.count <= index { packed.append(PackedTexels()) }
+        return packed[index]
+    }
+
+    /// The `index`-th image of this frame, at least `width` wide with at least `rows` rows.
+    func image(_ index: Int, width: Int, rows: Int) -> PlanarBand {
+        while images.count <= index { images.append(PlanarBand(width: width, rows: max(rows, 1))) }
+        let held = images[index]
+        if held.capacityRows < rows || held.width < width {
+            images[index] = PlanarBand(width: max(width, held.width), rows: max(rows, held.capacityRows))
+            forget(index)
+        }
+        return images[index]
+    }
+
+    /// The reduced-copy sampler kept with the `index`-th buffers when they hold the result for
+    /// `key`; nil when they do not.
+    func kept(_ index: Int, for key: OffscreenKey) -> Kept? {
+        guard index < kept.count, let entry = kept[index], entry.key == key else { return nil }
+        return entry
+    }
+
+    /// Records what the `index`-th buffers now hold (nil: not known).
+    func keep(_ index: Int, key: OffscreenKey?, reduced: ReducedBlurSampler?) {
+        while kept.count <= index { kept.append(nil) }
+        kept[index] = key.map { Kept(key: $0, reduced: reduced) }
+    }
+
+    private func forget(_ index: Int) {
+        if index < kept.count { kept[index] = nil }
+    }
+}

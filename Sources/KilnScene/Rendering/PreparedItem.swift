@@ -1,0 +1,26 @@
+import KilnRaster
+
+/// One layer prepared for a frame: how to paint it, its opacity and its composed colour effects.
+public struct PreparedItem: Sendable {
+    public let layer: any PreparedLayer
+    public let opacity: Float
+    /// The layer's colour effects composed into one matrix; nil when it has none.
+    public let colors: ColorMatrix?
+    /// Set when the layer is blurred: it is painted and blurred before the bands, and the band
+    /// pass copies it from there.
+    public let offscreen: Offscreen?
+
+    /// The frame pixels the item can touch; nil when any. Computed once here because every band
+    /// of the frame asks, for every item of every stack.
+    let extent: PixelExtent?
+
+    public init(layer: any PreparedLayer, opacity: Float, colors: ColorMatrix?, offscreen: Offscreen? = nil) {
+        self.layer = layer
+        self.opacity = opacity
+        self.colors = colors
+        self.offscreen = offscreen
+        // The band pass applies these colours to the offscreen's image in place.
+        if colors != nil { offscreen?.coloursImageInPlace = true }
+        extent = offscreen.map(\.extent) ?? layer.extent
+    }
+}

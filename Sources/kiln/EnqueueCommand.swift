@@ -1,0 +1,76 @@
+import Foundation
+import KilnCommandLine
+import KilnQueue
+import KilnWorker
+
+enum EnqueueCommand: KilnSubcommand {
+    static let at = OptionSpec(
+        "--at", kind: .string, placeholder: "TIME",
+        help: "not before TIME: 2026-12-01T09:30:00Z, '2026-12-01 09:30' (local) or +10m")
+    static let batch = OptionSpec(
+        "--batch", kind: .path, placeholder: "FILE",
+        help: ".csv with a header of variable names, or .jsonl with one object per line: one job per row, "
+            + "the row's values over --set")
+    static let idempotencyKey = OptionSpec(
+        "--idempotency-key", kind: .string, placeholder: "K",
+        help: "a second enqueue with the same key returns the first job's id")
+    static let maxAttempts = OptionSpec(
+        "--max-attempts", kind: .int(1...100), default: .int(5),
+        help: "attempts before a failing job is discarded")
+    static let json = OptionSpec.flag("--json", help: "print {id, job, output, segments} per job as JSON")
+    static let spec = CommandSpec(
+        "enqueue", summary: "validate and queue export jobs (all or none)",
+        description: """
+            Validates every job (and every batch row) exactly as `kiln render` would, then queues one
+            export per job and row. If anything is invalid, nothing is queued (exit 65, or 66 for a
+            missing file). Prints the new job ids, one per line (or JSON with --json).
+
+            A job of 60 s or more (or any job with --segments / --segment-seconds) is split into
+            segment tasks that any worker may render at the same time; the job itself is joined from
+            them (stream copy, audio encoded once) when all are done. See docs/scale-out.md.
+            """,
+        options: [
+            .priority, at, .set, batch, idempotencyKey, maxAttempts, json, .segments, .segmentSeconds, .limit,
+        ]
+            + OptionSpec.queueRoots,
+        positionals: [.jobs])
+
+    static func run(_ args: ParsedArguments) throws -> Int32 {
+        var options = JobSubmission.Options()
+        options.variables = try variableSettings(args)
+        options.limits = try limitSettings(args)
+        options.batchFile = args.string(batch)
+        options.priority = args.int(.priority) ?? 0
+        options.maxAttempts = args.int(maxAttempts) ?? 5
+        options.idempotencyKey = args.string(idempotencyKey)
+        options.segments = try RenderCommand.segmentRequest(args)
+        let now = Date().timeIntervalSince1970
+        if let at = args.string(Self.at) {
+            guard let time = DurationText.time(at, now: now) else {
+                throw args.usageError(
+                    "--at expects 2026-12-01T09:30:00Z, '2026-12-01 09:30' (local) or +10m, got '\(at)'")
+            }
+            options.runAt = time
+        }
+        let path = try QueueLocation.databasePath(args)
+        options.roots = try PathOptions.queueRoots(args, queueLocation: path)
+        let requests: [EnqueueRequest]
+        do {
+            requests = try JobSubmission.requests(jobFiles: args.positionals, options: options, now: now)
+        } catch {
+            for message in error.messages { Output.stderr("kiln: error: \(message)") }
+            Output.stderr("kiln: nothing was enqueued")
+            return error.exitCode
+        }
+        let ids = try QueueLocation.open(path).enqueue(requests)
+        if args.flag(json) {
+            try printJSON(
+                zip(ids, requests).map {
+                    ["id": $0, "job": $1.jobFile, "output": $1.output, "segments": max(1, $1.segments.count)]
+                })
+        } else {
+            for id in ids { print(id) }
+        }
+        return ExitCode.ok
+    }
+}

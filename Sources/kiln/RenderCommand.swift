@@ -1,0 +1,134 @@
+import Foundation
+import KilnCommandLine
+import KilnExport
+import KilnModel
+
+enum RenderCommand: KilnSubcommand {
+    static let output = OptionSpec(
+        "--output", short: "o", kind: .path, help: "output file (default: the job's output.path)")
+    static let progress = OptionSpec(
+        "--progress", kind: .choice(["auto", "bar", "json", "none"]), placeholder: "MODE",
+        default: .string("auto"),
+        help: "auto (a bar on a terminal, silent otherwise), bar, json (one JSON object per frame on stdout) "
+            + "or none")
+    static let spec = CommandSpec(
+        "render", summary: "render a job to an H.264 MP4 (BT.709, yuv420p)",
+        description: """
+            Renders every frame of JOB and encodes it with libx264 into an MP4 (yuv420p, BT.709,
+            limited range, +faststart). With the job's `audio`, the file also gets an AAC track
+            (48 kHz stereo) exactly as long as the video. The file appears at its final path only
+            when complete.
+
+            Videos of 60 s or more are rendered in segments of about 30 s: each is encoded on its own
+            to a hidden file beside the output, then all are joined by stream copy (no re-encode)
+            with the audio encoded once. An interrupted render (Ctrl-C, kill, crash) keeps its
+            finished segments, and running the same command again renders only the rest. A changed
+            job, range or Kiln version never reuses an old segment.
+            """,
+        options: [output, .threads, progress, .set, .segments, .segmentSeconds, .frameHashes, .limit]
+            + OptionSpec.localRoots,
+        positionals: [.job],
+        notes: """
+            An output is never the job file, one of its inputs, the queue database ($KILN_QUEUE or the
+            default), a device, FIFO, directory or symbolic link (exit 65, or 73 for -o).
+            """)
+
+    static func run(_ args: ParsedArguments) throws -> Int32 {
+        let threads = args.int(.threads)
+        guard let mode = ProgressMode(args.string(progress) ?? "auto") else {
+            throw args.usageError("--progress expects auto, bar, json or none")
+        }
+        let request = try segmentRequest(args)
+        let variables = try variableSettings(args)
+        let limits = try limitSettings(args)
+        let rules = try PathOptions.localRules(args)
+        // Before loading, so a signal while a large job loads is honoured like one while it renders.
+        installInterruptHandlers()
+        let loaded: FingerprintedJob
+        do {
+            loaded = try JobFiles.loadFingerprinted(
+                file: args.positionals[0],
+                options: JobLoadOptions(variables: variables, limits: limits, pathRules: rules),
+                cancellation: interruption)
+        } catch {
+            if let signal = interruption.cancelledBySignal { return interruptedWhileLoading(signal) }
+            return report(error)
+        }
+        if let signal = interruption.cancelledBySignal { return interruptedWhileLoading(signal) }
+        let job = loaded.job
+        let output = args.string(Self.output).map { URL(fileURLWithPath: $0) }
+        if let output, let problem = rules.outputProblem(output, jobFile: job.file, inputs: job.inputFiles) {
+            Output.error(problem)
+            return ExitCode.cannotCreate
+        }
+        let hashes: FrameHashLog?
+        do {
+            hashes = try args.string(.frameHashes).map { path throws(ExportError) in
+                try FrameHashLog(path: path)
+            }
+        } catch {
+            Output.error(error.description)
+            return error.exitCode
+        }
+        let export = VideoExport(job: job, output: output, threads: threads, frameHashes: hashes)
+        let plan = SegmentPlan(
+            frameCount: job.output.frameCount, framesPerSecond: job.output.frameRate.doubleValue,
+            request: request)
+        let reporter = ProgressReporter(mode: mode)
+        do throws(ExportError) {
+            let written: URL, frames: Int, seconds: Double
+            var detail = ""
+            if plan.isSegmented {
+                let segmented = SegmentedExport(export: export, fingerprint: loaded.fingerprint, plan: plan)
+                segmented.removeStaleTemporaries { _ in }
+                let summary = try segmented.run(cancellation: interruption) { reporter.update($0) }
+                (written, frames, seconds) = (summary.output, summary.frames, summary.elapsedSeconds)
+                detail =
+                    ", \(summary.segments) segments"
+                    + (summary.reused > 0 ? ": \(summary.reused) reused, \(summary.rendered) rendered" : "")
+            } else {
+                StaleTemporaryFiles.remove(besides: export.output) { _ in }
+                let summary = try export.run(cancellation: interruption) { reporter.update($0) }
+                (written, frames, seconds) = (summary.output, summary.frames, summary.elapsedSeconds)
+            }
+            reporter.finish()
+            if mode != .json {
+                Output.stderr(
+                    "kiln: wrote \(written.path) (\(frames) frames\(detail), "
+                        + String(format: "%.1f s)", seconds))
+            }
+            return ExitCode.ok
+        } catch {
+            reporter.finish()
+            if case .cancelled = error, plan.isSegmented {
+                Output.error(
+                    "interrupted; finished segments are kept beside the output and reused by the next run")
+            } else {
+                Output.error(error.description)
+            }
+            return error.exitCode
+        }
+    }
+
+    static func interruptedWhileLoading(_ signal: Int32) -> Int32 {
+        Output.error("interrupted while loading the job; no output was written")
+        return 128 + signal
+    }
+
+    /// `--segments N` or `--segment-seconds S` (not both); automatic otherwise.
+    static func segmentRequest(_ args: ParsedArguments) throws -> SegmentPlan.Request {
+        let count = args.int(.segments)
+        let seconds = args.double(.segmentSeconds)
+        switch (count, seconds) {
+        case (let count?, nil): return .count(count)
+        case (nil, let seconds?):
+            guard seconds > 0, seconds.isFinite else {
+                throw args.usageError("--segment-seconds must be a positive number")
+            }
+            return .seconds(seconds)
+        case (nil, nil): return .automatic
+        case (.some, .some):
+            throw args.usageError("give --segments or --segment-seconds, not both")
+        }
+    }
+}
