@@ -27,7 +27,8 @@ demo=(python3 espeak-ng)
 # time: GNU time forks the command it measures, so its peak RSS is the command's own (the limit
 # tests; a posix_spawn child's rusage also carries its parent's high-water mark).
 # zsh, fish: the completion script tests check `kiln completion zsh|fish` with the shells themselves.
-test=(ffmpeg python3-pip python3-venv postgresql time zsh fish)
+# groff-base: the man page test reads docs/kiln.1's roff with groff -ww (no warnings allowed).
+test=(ffmpeg python3-pip python3-venv postgresql time zsh fish groff-base)
 
 want=("${runtime[@]}")
 [ "$mode" = build ] || [ "$mode" = test ] && want+=("${build[@]}" "${demo[@]}")
