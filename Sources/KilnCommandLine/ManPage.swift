@@ -47,7 +47,7 @@ public enum ManPage {
         return lines
     }
 
-    /// Backslashes and dashes escaped, other than ASCII as `\[uXXXX]` (troff reads bytes), and a
+    /// Backslashes and dashes escaped, other than ASCII as `\[u` and four hex digits (troff reads bytes), and a
     /// line that would start with a control character guarded.
     static func escape(_ text: String) -> String {
         var escaped = ""
