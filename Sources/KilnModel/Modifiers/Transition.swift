@@ -98,6 +98,20 @@ public struct LayerLifetime: Sendable {
         return values
     }
 
+    /// How much of its slot the layer takes in a stack's layout at `time`: 0 before it appears,
+    /// growing to 1 along its animation as it enters, shrinking back to 0 as it leaves (a SwiftUI
+    /// view inserted into or removed from an HStack: its neighbours move over smoothly). A removal
+    /// that interrupts the entrance shrinks from the size the entrance had reached.
+    public func layoutPresence(at time: Double) -> Double {
+        guard let phase = phase(at: time) else { return 0 }
+        let remaining = 1 - min(abs(phase), 1)
+        if let appear, let disappear, time >= disappear, disappear - appear < settleTime {
+            let reached = 1 - min(abs(min(animation.progress(at: disappear - appear) - 1, 0)), 1)
+            return reached * remaining
+        }
+        return remaining
+    }
+
     /// The transition phase at `time`, or nil when the layer is not shown: before it appears,
     /// and once its removal transition has finished.
     public func phase(at time: Double) -> Double? {

@@ -14,9 +14,15 @@ public protocol LayerRendering: LayerContent {
     /// frame coordinates (solids, mesh gradients) has the frame's size, so the default transform
     /// is the identity.
     func contentSize(at time: Double, canvas: Canvas) -> SIMD2<Double>
+
+    /// Where the content's first baseline lies, from the top of its box, for stacks that align
+    /// baselines; nil (the default) for content without text, which aligns its bottom edge.
+    func firstBaseline(at time: Double, canvas: Canvas) -> Double?
 }
 
 extension LayerRendering {
+    public func firstBaseline(at time: Double, canvas: Canvas) -> Double? { nil }
+
     public func contentSize(at time: Double, canvas: Canvas) -> SIMD2<Double> {
         SIMD2(Double(canvas.width), Double(canvas.height))
     }

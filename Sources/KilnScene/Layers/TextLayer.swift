@@ -11,6 +11,8 @@ public struct TextLayer: LayerRendering {
     public let image: TextImage
     public let color: Animated<RGBA>
     public let reveal: Reveal?
+    /// The first line's baseline from the top of the box, which baseline-aligned stacks line up.
+    public let baseline: Double
 
     /// The seed's text transition: lines or glyphs appear one after another, each fading in
     /// (a quick ease-in opacity ramp), going from a blur of a sixteenth of its height to sharp,
@@ -163,7 +165,8 @@ public struct TextLayer: LayerRendering {
                 return nil
             }
             return TextLayer(
-                image: TextImage(layout, margin: margin), color: p.color("color"), reveal: reveal)
+                image: TextImage(layout, margin: margin), color: p.color("color"), reveal: reveal,
+                baseline: layout.lines.first?.baseline ?? layout.ascender)
         } catch {
             context.error(
                 "\(error)", at: p.node("font") ?? p.node("text"),
@@ -201,6 +204,8 @@ public struct TextLayer: LayerRendering {
     }
 
     public func contentSize(at time: Double, canvas: Canvas) -> SIMD2<Double> { image.box }
+
+    public func firstBaseline(at time: Double, canvas: Canvas) -> Double? { baseline }
 
     public func prepare(at time: Double, canvas: Canvas, transform: Affine2D) -> any PreparedLayer {
         let tint = TextLayer.tint(color.value(at: time))

@@ -110,12 +110,15 @@ extension LayerNode {
                 children: LayerStack(items: children.compactMap { $0.prepare(in: inner) }))
         }
         if let stack = content as? StackLayer {
-            let sizes = children.map { $0.layoutSize(at: time, canvas: canvas) }
-            let origins = stack.layout(sizes, at: time).origins
-            let items = zip(children, zip(sizes, origins)).compactMap { child, slot in
-                child.prepare(
+            let slots = stackSlots(at: time, canvas: canvas)
+            let origins = stack.layout(slots, at: time).origins
+            let items = zip(children, zip(slots, origins)).compactMap { child, slot in
+                // A child entering or leaving keeps its own size, centred in its shrinking slot.
+                var container = slot.0.size
+                container[stack.axis == .horizontal ? 0 : 1] *= min(max(slot.0.presence, 0), 1)
+                return child.prepare(
                     in: context.child(
-                        container: slot.0, parent: place.concatenating(.translation(slot.1.x, slot.1.y))))
+                        container: container, parent: place.concatenating(.translation(slot.1.x, slot.1.y))))
             }
             return PreparedGroup(children: LayerStack(items: items), clip: nil)
         }
@@ -148,12 +151,34 @@ extension LayerNode {
         if let group = content as? GroupLayer { return group.boxSize(at: time, canvas: canvas) }
         if let scroll = content as? ScrollLayer { return scroll.viewportSize(at: time, canvas: canvas) }
         if let stack = content as? StackLayer {
-            return stack.layout(children.map { $0.layoutSize(at: time, canvas: canvas) }, at: time).box
+            return stack.layout(stackSlots(at: time, canvas: canvas), at: time).box
         }
         if let content = content as? any LayerRendering {
             return content.contentSize(at: time, canvas: canvas)
         }
         return canvas.size
+    }
+}
+
+extension LayerNode {
+    /// What a stack's layout needs of each of this stack's children at `time`.
+    public func stackSlots(at time: Double, canvas: Canvas) -> [StackLayer.Slot] {
+        children.map { child in
+            StackLayer.Slot(
+                size: child.layoutSize(at: time, canvas: canvas),
+                baseline: child.firstBaseline(at: time, canvas: canvas),
+                presence: child.lifetime?.layoutPresence(at: time) ?? 1)
+        }
+    }
+
+    /// The layer's first baseline from the top of its layout box: text's and symbols' own, a
+    /// stack's from its children; nil for everything else.
+    public func firstBaseline(at time: Double, canvas: Canvas) -> Double? {
+        if let stack = content as? StackLayer {
+            let slots = stackSlots(at: time, canvas: canvas)
+            return stack.firstBaseline(slots, origins: stack.layout(slots, at: time).origins)
+        }
+        return (content as? any LayerRendering)?.firstBaseline(at: time, canvas: canvas)
     }
 }
 
