@@ -17,6 +17,13 @@ struct BenchOptions {
         help: "measure only the rows whose names contain TEXT (case-insensitive), e.g. --only transcript, "
             + "--only \"gaussian blur\"")
     static let json = OptionSpec.flag("--json", help: "print the rows, ratios and assembly lines as JSON")
+    static let jobs = OptionSpec(
+        "--jobs", kind: .string, placeholder: "LIST",
+        help: "instead of the rows: export these jobs (comma-separated files, or all = every jobs/*.json) "
+            + "end to end, each against libx264 alone on the same frames")
+    static let seconds = OptionSpec(
+        "--seconds", kind: .double(minimum: 0.01), placeholder: "S",
+        help: "with --jobs: only each job's first S seconds (default: all of it)")
     static let spec = CommandSpec(
         "kiln-bench", summary: "the numbers of docs/performance.md, measured in one run",
         description: """
@@ -27,14 +34,22 @@ struct BenchOptions {
             pixel effects; the transcript overlay, also on its own (the frame with it minus the frame
             without it, in the same run); assembling a 10-minute video from ten 60 s segments by stream
             copy (--only assembly).
+
+            With --jobs, whole jobs instead: per job, the export as `kiln render` does it, and libx264
+            alone encoding the same frames with the same preset, CRF and threads, in the same run;
+            frames, wall times, real-time factor, render ns·core/px (the export's CPU time beyond the
+            encoder's), their ratio and each one's peak memory.
             """,
-        options: [frames, encodeFrames, size, only, json])
+        options: [frames, encodeFrames, size, only, json, jobs, seconds])
 
     var frames = 24
     var encodeFrames = 24
     var width = 1920
     var height = 1080
     var json = false
+    /// `--jobs`: the job files to export end to end.
+    var jobs: [String]?
+    var seconds = Double.infinity
     /// Only the rows whose names contain this (lowercased).
     var only: String?
 
@@ -56,6 +71,8 @@ struct BenchOptions {
         encodeFrames = parsed.int(Self.encodeFrames) ?? encodeFrames
         json = parsed.flag(Self.json)
         only = parsed.string(Self.only)?.lowercased()
+        jobs = parsed.string(Self.jobs).map(jobFiles)
+        seconds = parsed.double(Self.seconds) ?? seconds
         let parts = (parsed.string(Self.size) ?? "").split(separator: "x").map { Int($0) }
         guard parts.count == 2, let w = parts[0], let h = parts[1], w > 0, h > 0, w % 2 == 0, h % 2 == 0
         else {

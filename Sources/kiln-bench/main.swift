@@ -14,10 +14,15 @@ import KilnScene
 /// measured by a function of its own (RenderBenchmarks.swift, BlurBenchmarks.swift, …), in the
 /// order the table shows them; this file holds what they share.
 
-let options = BenchOptions(Array(CommandLine.arguments.dropFirst()))
 MediaLibraries.setLogLevel(.error)
-let width = options.width, height = options.height, pixels = width * height
+BenchChild.runIfAsked(Array(CommandLine.arguments.dropFirst()))
+let options = BenchOptions(Array(CommandLine.arguments.dropFirst()))
 let cores = ProcessInfo.processInfo.activeProcessorCount
+if let jobs = options.jobs {
+    printJobReport(measureJobs(jobs, seconds: options.seconds), json: options.json)
+    exit(0)
+}
+let width = options.width, height = options.height, pixels = width * height
 let canvas = Canvas(width: width, height: height)
 let layers = [benchLayer()]
 let fps = 30.0
