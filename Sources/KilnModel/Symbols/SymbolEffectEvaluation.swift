@@ -17,9 +17,11 @@ extension SymbolEffect {
         }
     }
 
-    /// Job seconds by which layer `index` of a `byLayer` effect lags the first.
+    /// Job seconds by which layer `index` of a `byLayer` effect lags the first. An indefinite
+    /// effect that is not animated switches every layer at once.
     func stagger(_ index: Int) -> Double {
-        SymbolEffectTiming.layerStagger * Double(index) / speed
+        if case .indefinite = behavior, !animated { return 0 }
+        return SymbolEffectTiming.layerStagger * Double(index) / speed
     }
 
     /// The pose of one track (the whole symbol, or one layer already shifted by its stagger).
