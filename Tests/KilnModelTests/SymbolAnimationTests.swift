@@ -16,7 +16,8 @@ final class SymbolAnimationTests: XCTestCase {
         _ text: String, _ behavior: SymbolEffect.Behavior, repeatCount: Int? = nil, animated: Bool = true
     ) throws -> SymbolEffect {
         SymbolEffect(
-            name: try SymbolEffectName.parse(text), behavior: behavior, repeatCount: repeatCount, animated: animated)
+            name: try SymbolEffectName.parse(text), behavior: behavior, repeatCount: repeatCount,
+            animated: animated)
     }
 
     private func drawings(
@@ -63,7 +64,9 @@ final class SymbolAnimationTests: XCTestCase {
         var starts: [Double?] = Array(repeating: nil, count: plain.count)
         for time in samples(from: 0.9, to: 1.5) {
             let poses = single([bounce], at: time, layers: plain).layers
-            for index in poses.indices where starts[index] == nil && !poses[index].isRest { starts[index] = time }
+            for index in poses.indices where starts[index] == nil && !poses[index].isRest {
+                starts[index] = time
+            }
         }
         let found = starts.compactMap { $0 }
         XCTAssertEqual(found.count, 3)
@@ -100,12 +103,14 @@ final class SymbolAnimationTests: XCTestCase {
         let settle = SymbolEffectTiming.scaleSpring.settleTime + 2 * SymbolEffectTiming.layerStagger
         XCTAssertFalse(single([scale], at: 4.1, layers: plain).isRest)
         for time in samples(from: 4 + settle + 1e-9, to: 6, step: 0.01) {
-            XCTAssertEqual(single([scale], at: time, layers: plain).layers, [SymbolPose](repeating: .rest, count: 3))
+            XCTAssertEqual(
+                single([scale], at: time, layers: plain).layers, [SymbolPose](repeating: .rest, count: 3))
         }
     }
 
     func testNotAnimatedJumps() throws {
-        let scale = try effect("scale.down.wholeSymbol", .indefinite(active: [.init(start: 1, end: 2)]), animated: false)
+        let scale = try effect(
+            "scale.down.wholeSymbol", .indefinite(active: [.init(start: 1, end: 2)]), animated: false)
         XCTAssertTrue(single([scale], at: 0.999, layers: plain).isRest)
         XCTAssertEqual(single([scale], at: 1, layers: plain).whole.scale, SIMD2(repeating: 0.8))
         XCTAssertEqual(single([scale], at: 1.999, layers: plain).whole.scale, SIMD2(repeating: 0.8))
@@ -136,14 +141,18 @@ final class SymbolAnimationTests: XCTestCase {
         let appear = try effect("appear.up.wholeSymbol", .indefinite(active: [.init(start: 2, end: nil)]))
         XCTAssertEqual(single([appear], at: 1, layers: plain).whole.opacity, 0)
         XCTAssertGreaterThan(single([appear], at: 1, layers: plain).whole.offset.y, 0)
-        XCTAssertTrue(single([appear], at: 2 + SymbolEffectTiming.presenceSpring.settleTime + 1e-9, layers: plain).isRest)
+        XCTAssertTrue(
+            single([appear], at: 2 + SymbolEffectTiming.presenceSpring.settleTime + 1e-9, layers: plain)
+                .isRest)
     }
 
     func testPresenceEntersAndLeaves() throws {
-        let presence = SymbolPresence(appear: 1, disappear: 3, effect: try SymbolEffectName.parse("disappear.down"))
+        let presence = SymbolPresence(
+            appear: 1, disappear: 3, effect: try SymbolEffectName.parse("disappear.down"))
         let animation = SymbolAnimation(effects: [], replacements: [], variableValue: nil, presence: presence)
         let settle = presence.settleTime(layerCount: 3)
-        XCTAssertEqual(animation.drawings(at: 0.5, layers: { _ in self.plain })[0].layers.map(\.opacity), [0, 0, 0])
+        XCTAssertEqual(
+            animation.drawings(at: 0.5, layers: { _ in self.plain })[0].layers.map(\.opacity), [0, 0, 0])
         XCTAssertTrue(animation.drawings(at: 1 + settle + 1e-9, layers: { _ in self.plain })[0].isRest)
         let gone = animation.drawings(at: 3 + settle, layers: { _ in self.plain })[0]
         XCTAssertEqual(gone.layers.map(\.opacity), [0, 0, 0])
@@ -213,7 +222,8 @@ final class SymbolAnimationTests: XCTestCase {
     func testEffectsCombine() throws {
         let scale = try effect("scale.up", .indefinite(active: [.always]))
         let colour = try effect("variableColor", .indefinite(active: [.always]))
-        let drawing = single([scale, colour], at: 0.75 * SymbolEffectTiming.variableColorStep, layers: variable)
+        let drawing = single(
+            [scale, colour], at: 0.75 * SymbolEffectTiming.variableColorStep, layers: variable)
         XCTAssertEqual(drawing.layers.map(\.scale.x), [1.2, 1.2, 1.2, 1.2])
         XCTAssertEqual(drawing.layers.map(\.opacity), [1, 1, 0.35, 0.35])
     }
@@ -221,9 +231,12 @@ final class SymbolAnimationTests: XCTestCase {
     // MARK: Replace
 
     func testReplaceShowsOldThenBothThenNew() {
-        for transition in [SymbolContentTransition.default, SymbolContentTransition(style: .upUp, scope: .wholeSymbol)] {
+        for transition in [
+            SymbolContentTransition.default, SymbolContentTransition(style: .upUp, scope: .wholeSymbol),
+        ] {
             let animation = SymbolAnimation(
-                effects: [], replacements: [SymbolReplacement(time: 2, artwork: 1)], contentTransition: transition,
+                effects: [], replacements: [SymbolReplacement(time: 2, artwork: 1)],
+                contentTransition: transition,
                 variableValue: nil, presence: nil)
             let layers: (Int) -> [SymbolLayerInfo] = { $0 == 0 ? self.plain : Array(self.plain.prefix(2)) }
             let before = animation.drawings(at: 1.999, layers: layers)

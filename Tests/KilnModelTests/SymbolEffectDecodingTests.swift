@@ -39,11 +39,15 @@ final class SymbolEffectDecodingTests: XCTestCase {
         let layer = job.layers[0]
         XCTAssertTrue(layer.symbolEffectsRemoved)
         let effects = layer.symbolEffects
-        XCTAssertEqual(effects.map(\.name.description), [
-            "variableColor.iterative.reversing", "scale.up", "bounce.up.byLayer", "pulse", "disappear.down",
-        ])
+        XCTAssertEqual(
+            effects.map(\.name.description),
+            [
+                "variableColor.iterative.reversing", "scale.up", "bounce.up.byLayer", "pulse",
+                "disappear.down",
+            ])
         XCTAssertEqual(effects[0].behavior, .indefinite(active: [.always]))
-        XCTAssertEqual(effects[1].behavior, .indefinite(active: [.init(start: 2, end: 5), .init(start: 7, end: nil)]))
+        XCTAssertEqual(
+            effects[1].behavior, .indefinite(active: [.init(start: 2, end: 5), .init(start: 7, end: nil)]))
         XCTAssertFalse(effects[1].animated)
         XCTAssertEqual(effects[2].behavior, .discrete(triggers: [1, 3.5]))
         XCTAssertEqual(effects[2].repeatCount, 2)
@@ -93,10 +97,13 @@ final class SymbolEffectDecodingTests: XCTestCase {
         func message(_ path: String) -> String { found.at(path)?.message ?? "" }
         let base = "layers[0].symbolEffects"
         XCTAssertTrue(message("\(base)[0]").contains("did you mean 'bounce'?"), message("\(base)[0]"))
-        XCTAssertTrue(message("\(base)[1]").contains("'left' is not an option of bounce"), message("\(base)[1]"))
-        XCTAssertTrue(message("\(base)[2]").contains("'up' and 'down' exclude each other"), message("\(base)[2]"))
+        XCTAssertTrue(
+            message("\(base)[1]").contains("'left' is not an option of bounce"), message("\(base)[1]"))
+        XCTAssertTrue(
+            message("\(base)[2]").contains("'up' and 'down' exclude each other"), message("\(base)[2]"))
         XCTAssertTrue(message("\(base)[3]").contains("given twice"), message("\(base)[3]"))
-        XCTAssertTrue(message("\(base)[4]").contains("bounce is discrete: give it `at`"), message("\(base)[4]"))
+        XCTAssertTrue(
+            message("\(base)[4]").contains("bounce is discrete: give it `at`"), message("\(base)[4]"))
         XCTAssertTrue(message("\(base)[5].repeat").contains("out of range"), message("\(base)[5].repeat"))
         XCTAssertTrue(message("\(base)[6].speed").contains("expected a number"), message("\(base)[6].speed"))
         XCTAssertTrue(message("\(base)[7].speed").contains("out of range"), message("\(base)[7].speed"))
@@ -131,7 +138,8 @@ final class SymbolEffectDecodingTests: XCTestCase {
             }
         }
         let context = makeContext()
-        XCTAssertNil(SymbolContentTransition.decode(parse(#""replace.up""#), path: .root.key("c"), context: context))
+        XCTAssertNil(
+            SymbolContentTransition.decode(parse(#""replace.up""#), path: .root.key("c"), context: context))
         XCTAssertEqual(context.diagnostics.first?.path.description, "c")
     }
 
@@ -139,7 +147,8 @@ final class SymbolEffectDecodingTests: XCTestCase {
         let context = makeContext()
         let decoder = TransitionDecoder(kinds: [SymbolEffectTransition.kind], context: context)
         let transition = try XCTUnwrap(
-            decoder.decode(parse(#"{"symbolEffect": "disappear.down.byLayer"}"#), path: .root.key("transition")))
+            decoder.decode(
+                parse(#"{"symbolEffect": "disappear.down.byLayer"}"#), path: .root.key("transition")))
         let content = try XCTUnwrap(transition.content as? SymbolEffectTransition)
         XCTAssertEqual(content.effect.description, "disappear.down.byLayer")
         XCTAssertTrue(transition.readsGeometry)
@@ -149,12 +158,15 @@ final class SymbolEffectDecodingTests: XCTestCase {
         XCTAssertEqual(leaving.scale, SymbolEffectTiming.hiddenScale)
         XCTAssertEqual(leaving.offsetY, SymbolEffectTiming.hiddenOffset * 100)
         let entering = transition.values(phase: -1, container: SIMD2(500, 500), frame: frame)
-        XCTAssertEqual(entering.offsetY, -SymbolEffectTiming.hiddenOffset * 100, "appear.down comes from above")
+        XCTAssertEqual(
+            entering.offsetY, -SymbolEffectTiming.hiddenOffset * 100, "appear.down comes from above")
         XCTAssertEqual(transition.values(phase: 0, container: SIMD2(500, 500), frame: frame), .identity)
 
         _ = decoder.decode(parse(#"{"symbolEffect": "bounce"}"#), path: .root.key("t"))
-        XCTAssertTrue(context.diagnostics.at("t.symbolEffect.effect")?.message.contains("appear or disappear") ?? false)
+        XCTAssertTrue(
+            context.diagnostics.at("t.symbolEffect.effect")?.message.contains("appear or disappear") ?? false)
         XCTAssertNotNil(
-            decoder.decode(parse(#"{"symbolEffect": {"effect": "appear", "speed": 2}}"#), path: .root.key("u")))
+            decoder.decode(
+                parse(#"{"symbolEffect": {"effect": "appear", "speed": 2}}"#), path: .root.key("u")))
     }
 }

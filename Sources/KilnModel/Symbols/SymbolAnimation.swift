@@ -37,7 +37,9 @@ public struct SymbolAnimation: Sendable {
         if elapsed < contentTransition.exitDuration(layerCount: oldLayers.count) {
             result.append(drawing(old, layers: oldLayers, at: time, role: .exit(elapsed)))
         }
-        result.append(drawing(replacement.artwork, layers: layers(replacement.artwork), at: time, role: .entry(elapsed)))
+        result.append(
+            drawing(replacement.artwork, layers: layers(replacement.artwork), at: time, role: .entry(elapsed))
+        )
         return result
     }
 

@@ -9,11 +9,13 @@ public enum SymbolEffectDecoding {
     static let timeRange: ClosedRange<Double> = 0...86_400
 
     /// The list, or nil after reporting every problem in it.
-    public static func decodeList(_ node: JSONNode, path: JSONPath, context: DecodeContext) -> [SymbolEffect]? {
+    public static func decodeList(_ node: JSONNode, path: JSONPath, context: DecodeContext) -> [SymbolEffect]?
+    {
         guard let elements = node.elements else {
             context.error(
                 "expected an array of symbol effects (names such as \"pulse\" or objects such as "
-                    + "{\"effect\": \"bounce\", \"at\": [1]}), got \(node.value.typeName)", at: node, path: path)
+                    + "{\"effect\": \"bounce\", \"at\": [1]}), got \(node.value.typeName)", at: node,
+                path: path)
             return nil
         }
         let before = context.diagnostics.count
@@ -40,13 +42,16 @@ public enum SymbolEffectDecoding {
         default:
             context.error(
                 "expected a symbol effect: a name such as \"pulse\" or an object such as "
-                    + "{\"effect\": \"bounce\", \"at\": [1]}, got \(node.value.typeName)", at: node, path: path)
+                    + "{\"effect\": \"bounce\", \"at\": [1]}, got \(node.value.typeName)", at: node,
+                path: path)
             return nil
         }
     }
 
     /// A dot name at `path`, or nil after reporting why not.
-    public static func decodeName(_ node: JSONNode, path: JSONPath, context: DecodeContext) -> SymbolEffectName? {
+    public static func decodeName(_ node: JSONNode, path: JSONPath, context: DecodeContext)
+        -> SymbolEffectName?
+    {
         guard let text = ValueDecoding.decodeString(node, path: path, context: context) else { return nil }
         do {
             return try SymbolEffectName.parse(text)
@@ -66,12 +71,17 @@ public enum SymbolEffectDecoding {
             name = decodeName(effectNode, path: path.key("effect"), context: context)
         } else {
             context.error(
-                "missing required key 'effect' (a symbol effect name such as \"bounce.up\")", at: node, path: path)
+                "missing required key 'effect' (a symbol effect name such as \"bounce.up\")", at: node,
+                path: path)
         }
         // Every key is read even when the name is wrong, so all mistakes show in one run.
         let at = node["at"].flatMap { decodeTimes($0, path: path.key("at"), context: context) }
-        let valueTriggers = node["value"].flatMap { decodeValueTriggers($0, path: path.key("value"), context: context) }
-        let active = node["active"].flatMap { decodeIntervals($0, path: path.key("active"), context: context) }
+        let valueTriggers = node["value"].flatMap {
+            decodeValueTriggers($0, path: path.key("value"), context: context)
+        }
+        let active = node["active"].flatMap {
+            decodeIntervals($0, path: path.key("active"), context: context)
+        }
         let repeatCount = node["repeat"].flatMap {
             ValueDecoding.decodeInteger(
                 $0, path: path.key("repeat"), range: SymbolEffect.repeatRange, context: context)
@@ -92,7 +102,8 @@ public enum SymbolEffectDecoding {
         }
         if let activeNode = node["active"], isDiscrete {
             context.error(
-                "'active' holds an indefinite effect; with '\(triggerKey)' the effect is discrete", at: activeNode,
+                "'active' holds an indefinite effect; with '\(triggerKey)' the effect is discrete",
+                at: activeNode,
                 path: path.key("active"))
         }
         if isDiscrete, !SymbolEffect.discreteKinds.contains(name.kind), let triggerNode = node[triggerKey] {
@@ -102,7 +113,8 @@ public enum SymbolEffectDecoding {
         }
         if !isDiscrete, !SymbolEffect.indefiniteKinds.contains(name.kind) {
             context.error(
-                "\(kind) is discrete: give it `at` (seconds) or `value` (an animated number)", at: node, path: path)
+                "\(kind) is discrete: give it `at` (seconds) or `value` (an animated number)", at: node,
+                path: path)
         }
         if let animatedNode = node["animated"], isDiscrete {
             context.error(
@@ -119,13 +131,16 @@ public enum SymbolEffectDecoding {
             isDiscrete
             ? .discrete(triggers: at ?? valueTriggers ?? []) : .indefinite(active: active ?? [.always])
         return SymbolEffect(
-            name: name, behavior: behavior, repeatCount: repeatCount, speed: speed ?? 1, animated: animated ?? true)
+            name: name, behavior: behavior, repeatCount: repeatCount, speed: speed ?? 1,
+            animated: animated ?? true)
     }
 
     /// `"at"`: seconds, strictly increasing, on the timeline.
     private static func decodeTimes(_ node: JSONNode, path: JSONPath, context: DecodeContext) -> [Double]? {
         guard let elements = node.elements else {
-            context.error("expected an array of trigger times in seconds, got \(node.value.typeName)", at: node, path: path)
+            context.error(
+                "expected an array of trigger times in seconds, got \(node.value.typeName)", at: node,
+                path: path)
             return nil
         }
         guard !elements.isEmpty else {
@@ -134,14 +149,17 @@ public enum SymbolEffectDecoding {
         }
         guard elements.count <= maximumTriggerCount else {
             context.error(
-                "\(elements.count) trigger times; at most \(maximumTriggerCount) are allowed", at: node, path: path)
+                "\(elements.count) trigger times; at most \(maximumTriggerCount) are allowed", at: node,
+                path: path)
             return nil
         }
         let before = context.diagnostics.count
         var times: [Double] = []
         for (index, element) in elements.enumerated() {
             let elementPath = path.index(index)
-            guard let time = ValueDecoding.constantNumber(element, path: elementPath, range: timeRange, context: context)
+            guard
+                let time = ValueDecoding.constantNumber(
+                    element, path: elementPath, range: timeRange, context: context)
             else { continue }
             if let previous = times.last, time <= previous {
                 context.error(
@@ -151,7 +169,8 @@ public enum SymbolEffectDecoding {
             } else if let duration = context.timelineDuration, time > duration {
                 context.error(
                     "trigger time \(NumberText.format(time)) is after the end of the timeline "
-                        + "(\(NumberText.format(duration)) s, the output's duration)", at: element, path: elementPath)
+                        + "(\(NumberText.format(duration)) s, the output's duration)", at: element,
+                    path: elementPath)
             } else {
                 times.append(time)
             }
@@ -160,7 +179,9 @@ public enum SymbolEffectDecoding {
     }
 
     /// `"value"`: an animated number; its changes are the triggers.
-    private static func decodeValueTriggers(_ node: JSONNode, path: JSONPath, context: DecodeContext) -> [Double]? {
+    private static func decodeValueTriggers(_ node: JSONNode, path: JSONPath, context: DecodeContext)
+        -> [Double]?
+    {
         guard let value = ValueDecoding.decodeNumber(node, path: path, range: nil, context: context) else {
             return nil
         }
@@ -181,7 +202,8 @@ public enum SymbolEffectDecoding {
     {
         guard let elements = node.elements else {
             context.error(
-                "expected an array of [start, end] intervals in seconds, got \(node.value.typeName)", at: node,
+                "expected an array of [start, end] intervals in seconds, got \(node.value.typeName)",
+                at: node,
                 path: path)
             return nil
         }
@@ -191,7 +213,8 @@ public enum SymbolEffectDecoding {
         }
         guard elements.count <= maximumIntervalCount else {
             context.error(
-                "\(elements.count) intervals; at most \(maximumIntervalCount) are allowed", at: node, path: path)
+                "\(elements.count) intervals; at most \(maximumIntervalCount) are allowed", at: node,
+                path: path)
             return nil
         }
         let before = context.diagnostics.count

@@ -3,7 +3,8 @@ import Foundation
 /// Where each effect puts a symbol's poses at one instant (the curves are in `SymbolEffectTiming`).
 extension SymbolEffect {
     /// Combines this effect's deviation at `time` into the poses of one drawing.
-    func apply(at time: Double, layers: [SymbolLayerInfo], whole: inout SymbolPose, poses: inout [SymbolPose]) {
+    func apply(at time: Double, layers: [SymbolLayerInfo], whole: inout SymbolPose, poses: inout [SymbolPose])
+    {
         if kind == .variableColor {
             applyVariableColor(at: time, layers: layers, poses: &poses)
             return
@@ -28,7 +29,9 @@ extension SymbolEffect {
     private func trackPose(at time: Double) -> SymbolPose {
         switch kind {
         case .bounce:
-            guard let clock = cycleClock(at: time, cycle: SymbolEffectTiming.bounceCycle) else { return .rest }
+            guard let clock = cycleClock(at: time, cycle: SymbolEffectTiming.bounceCycle) else {
+                return .rest
+            }
             let u = clock.time / SymbolEffectTiming.bounceCycle
             let height = SymbolEffectTiming.bounceHeight(atCycleFraction: u - u.rounded(.down))
             let up = name.direction != .down
@@ -42,12 +45,15 @@ extension SymbolEffect {
             return SymbolPose(opacity: SymbolEffectTiming.pulseOpacity(atCycleFraction: u - u.rounded(.down)))
         case .scale:
             let amount = stateAmount(at: time, spring: SymbolEffectTiming.scaleSpring)
-            let factor = name.direction == .down ? SymbolEffectTiming.scaleDownFactor : SymbolEffectTiming.scaleUpFactor
+            let factor =
+                name.direction == .down
+                ? SymbolEffectTiming.scaleDownFactor : SymbolEffectTiming.scaleUpFactor
             return SymbolPose(scale: SIMD2(repeating: SymbolEffectTiming.mix(1, factor, amount)))
         case .appear, .disappear:
             let amount = stateAmount(at: time, spring: SymbolEffectTiming.presenceSpring)
             let hidden = kind == .disappear ? amount : SymbolEffectTiming.mix(1, 0, amount)
-            return SymbolPresence.hiddenPose(hidden, side: SymbolPresence.side(of: name, appearing: kind == .appear))
+            return SymbolPresence.hiddenPose(
+                hidden, side: SymbolPresence.side(of: name, appearing: kind == .appear))
         case .variableColor:
             return .rest
         }

@@ -77,7 +77,8 @@ public struct SymbolEffectName: Sendable, Hashable, CustomStringConvertible {
             guard let group = groups.firstIndex(where: { $0.contains(option) }) else {
                 let all = groups.flatMap { $0 }
                 let accepted = groups.map { $0.joined(separator: "|") }.joined(separator: ", ")
-                let what = option.isEmpty ? "an empty option (two dots in a row, or a trailing dot)" : "'\(option)'"
+                let what =
+                    option.isEmpty ? "an empty option (two dots in a row, or a trailing dot)" : "'\(option)'"
                 throw SymbolEffectNameError(
                     "\(what) is not an option of \(base)\(Suggestion.hint(for: option, among: all)) "
                         + "(\(base) takes at most one of each: \(accepted))")
@@ -106,7 +107,8 @@ public struct SymbolEffectName: Sendable, Hashable, CustomStringConvertible {
     /// The dot name, options in their groups' order.
     public var description: String {
         let options: [String?] = [
-            direction?.rawValue, scope?.rawValue, fill?.rawValue, reversal?.rawValue, inactiveLayers?.rawValue,
+            direction?.rawValue, scope?.rawValue, fill?.rawValue, reversal?.rawValue,
+            inactiveLayers?.rawValue,
         ]
         return ([kind.rawValue] + options.compactMap { $0 }).joined(separator: ".")
     }

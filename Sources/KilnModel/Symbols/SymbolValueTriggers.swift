@@ -36,8 +36,12 @@ enum SymbolValueTriggers {
                     if index > 0, inner.value(at: trigger - triggers[index - 1]) != inner.value(at: 0) {
                         result.append(trigger)
                     }
-                    result += local.filter { $0 >= 0 && trigger + $0 < next }.map { trigger + $0 }
-                    // Past the cap the caller refuses the value anyway: stop growing.
+                    // `local` is sorted: stop at the next replay, so the work stays within the
+                    // result (past the cap the caller refuses the value anyway).
+                    for change in local where change >= 0 {
+                        guard trigger + change < next else { break }
+                        result.append(trigger + change)
+                    }
                     if result.count > SymbolEffectDecoding.maximumTriggerCount { break }
                 }
                 return result

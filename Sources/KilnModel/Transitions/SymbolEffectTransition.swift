@@ -6,7 +6,8 @@
 public struct SymbolEffectTransition: TransitionContent {
     public static let kind = TransitionKind(
         name: "symbolEffect",
-        summary: "a symbol's appear/disappear effect (e.g. \"disappear.down.byLayer\"); symbol layers animate it layer by layer",
+        summary:
+            "a symbol's appear/disappear effect (e.g. \"disappear.down.byLayer\"); symbol layers animate it layer by layer",
         parameters: ParameterTable([
             Parameter(
                 "effect", .string,
