@@ -211,6 +211,26 @@ final class SymbolAnimationTests: XCTestCase {
         }
     }
 
+    func testNamesReadInAnyOrder() throws {
+        let name = try SymbolEffectName.parse("variableColor.reversing.hideInactiveLayers.cumulative")
+        XCTAssertEqual(name.description, "variableColor.cumulative.reversing.hideInactiveLayers")
+        XCTAssertEqual(
+            try SymbolEffectName.parse("bounce.byLayer.down"),
+            try SymbolEffectName.parse("bounce.down.byLayer"))
+        XCTAssertThrowsError(try SymbolEffectName.parse("pulse.up"))
+        XCTAssertThrowsError(try SymbolEffectName.parse("scale..up"))
+    }
+
+    func testVariableColorSwitchedOnWithoutAnimationShowsItsFirstStepAtOnce() throws {
+        let colour = try effect(
+            "variableColor", .indefinite(active: [.init(start: 1, end: 2)]), animated: false)
+        XCTAssertEqual(litSet(single([colour], at: 1, layers: variable)), [0])
+        XCTAssertEqual(single([colour], at: 1, layers: variable).layers[2].opacity, 0.35)
+        XCTAssertTrue(single([colour], at: 2, layers: variable).isRest)
+        let animated = try effect("variableColor", .indefinite(active: [.init(start: 1, end: 2)]))
+        XCTAssertTrue(single([animated], at: 1, layers: variable).isRest)
+    }
+
     func testDiscreteVariableColorRunsItsCyclesThenRests() throws {
         let colour = try effect("variableColor", .discrete(triggers: [1]), repeatCount: 2)
         let end = 1 + 2 * 3 * SymbolEffectTiming.variableColorStep + SymbolEffectTiming.variableColorFade

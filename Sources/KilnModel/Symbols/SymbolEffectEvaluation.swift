@@ -121,6 +121,8 @@ extension SymbolEffect {
             name.inactiveLayers == .hideInactiveLayers
             ? SymbolEffectTiming.hiddenOpacity : SymbolEffectTiming.dimmedOpacity
         let cumulative = name.fill == .cumulative
+        let switchesAtOnce: Bool
+        if case .indefinite = behavior { switchesAtOnce = !animated } else { switchesAtOnce = false }
         func lit(_ rank: Int, step index: Int) -> Double {
             let front = sequence[index % sequence.count]
             return (cumulative ? rank <= front : rank == front) ? 1 : 0
@@ -133,7 +135,9 @@ extension SymbolEffect {
                 amount = SymbolEffectTiming.mix(lit(rank, step: last), 1, fade)
             } else {
                 let index = Int(clock.time / step)
-                let previous = index == 0 ? 1 : lit(rank, step: index - 1)
+                // Switched on without animation, the first lit set shows at once.
+                let previous =
+                    index == 0 ? (switchesAtOnce ? lit(rank, step: 0) : 1) : lit(rank, step: index - 1)
                 let fade = Easing.easeInOut(
                     (clock.time - Double(index) * step) / SymbolEffectTiming.variableColorFade)
                 amount = SymbolEffectTiming.mix(previous, lit(rank, step: index), fade)
