@@ -38,7 +38,7 @@ extension SymbolEffect {
             let stretch = 1 + (up ? 1 : -1) * SymbolEffectTiming.bounceStretch * height
             return SymbolPose(
                 scale: SIMD2(repeating: stretch), anchor: SIMD2(0.5, up ? 1 : 0),
-                offset: SIMD2(0, (up ? -1 : 1) * SymbolEffectTiming.bounceHeight * height))
+                offset: SIMD2(0, (up ? -1 : 1) * SymbolEffectTiming.bounceRise * height))
         case .pulse:
             guard let clock = cycleClock(at: time, cycle: SymbolEffectTiming.pulseCycle) else { return .rest }
             let u = clock.time / SymbolEffectTiming.pulseCycle

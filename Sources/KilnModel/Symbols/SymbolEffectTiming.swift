@@ -14,7 +14,7 @@ public enum SymbolEffectTiming {
     /// One bounce: up and back down.
     public static let bounceCycle = 0.5
     /// The height of a bounce, in symbol heights.
-    public static let bounceHeight = 0.12
+    public static let bounceRise = 0.12
     /// How much bigger (up) or smaller (down) the symbol is at the top of a bounce.
     public static let bounceStretch = 0.05
 
