@@ -59,6 +59,19 @@ final class SymbolAnimationTests: XCTestCase {
         XCTAssertFalse(single([bounce], at: 1.999, layers: plain).isRest)
     }
 
+    func testATriggerDuringABounceQueuesItsCycleAfterTheOneUnderWay() throws {
+        let bounce = try effect("bounce.wholeSymbol", .discrete(triggers: [1, 1.2]))
+        let offsets = samples(from: 0.9, to: 2.1).map {
+            single([bounce], at: $0, layers: plain).whole.offset.y
+        }
+        let peaks = (1..<(offsets.count - 1)).filter {
+            offsets[$0] < offsets[$0 - 1] && offsets[$0] < offsets[$0 + 1]
+        }
+        XCTAssertEqual(peaks.count, 2)
+        XCTAssertFalse(single([bounce], at: 1.999, layers: plain).isRest)
+        XCTAssertTrue(single([bounce], at: 2, layers: plain).isRest)
+    }
+
     func testByLayerStaggerOrdersLayers() throws {
         let bounce = try effect("bounce", .discrete(triggers: [1]))
         var starts: [Double?] = Array(repeating: nil, count: plain.count)
@@ -274,5 +287,46 @@ final class SymbolAnimationTests: XCTestCase {
             effects: [], replacements: [SymbolReplacement(time: 2, artwork: 1)],
             contentTransition: SymbolContentTransition(style: .offUp), variableValue: nil, presence: nil)
         XCTAssertEqual(offUp.drawings(at: 2.05, layers: { _ in self.plain }).map(\.artwork), [1])
+    }
+
+    // MARK: Smoothness
+
+    /// The largest change of any pose value between samples 1 ms apart.
+    private func largestStep(_ effects: [SymbolEffect], from start: Double, to end: Double) -> Double {
+        var largest = 0.0
+        var previous: SymbolDrawing?
+        for time in samples(from: start, to: end) {
+            let drawing = single(effects, at: time, layers: variable)
+            if let previous {
+                for (a, b) in zip(previous.layers + [previous.whole], drawing.layers + [drawing.whole]) {
+                    let steps = [
+                        abs(a.opacity - b.opacity), abs(a.scale.x - b.scale.x), abs(a.scale.y - b.scale.y),
+                        abs(a.offset.x - b.offset.x), abs(a.offset.y - b.offset.y),
+                    ]
+                    largest = max(largest, steps.max() ?? 0)
+                }
+            }
+            previous = drawing
+        }
+        return largest
+    }
+
+    func testAnimatedEffectsMoveWithoutJumps() throws {
+        let switched: SymbolEffect.Behavior = .indefinite(active: [
+            .init(start: 0.5, end: 1.2), .init(start: 1.5, end: 3),
+        ])
+        let effects = [
+            try effect("bounce.down", .discrete(triggers: [0.5, 0.8]), repeatCount: 3),
+            try effect("pulse", switched),
+            try effect("variableColor.cumulative.reversing", switched),
+            try effect("scale.up", switched),
+            try effect("appear.up", switched),
+            try effect("disappear.down.wholeSymbol", switched),
+        ]
+        for effect in effects {
+            let step = largestStep([effect], from: 0, to: 5)
+            XCTAssertGreaterThan(step, 0, "\(effect.name) does not move")
+            XCTAssertLessThan(step, 0.02, "\(effect.name) jumps by \(step) within 1 ms")
+        }
     }
 }

@@ -63,30 +63,65 @@ extension SymbolEffect {
 
     /// Seconds into the effect's run (at its speed) and, when known, where the run ends; nil when
     /// the effect is at rest at `time`. `tail` is how long the effect takes to return to rest
-    /// after its last cycle.
+    /// after its last cycle. A trigger (or a new activation) that comes while a run is still
+    /// going extends that run instead of restarting it, so nothing jumps: its cycles follow the
+    /// cycle under way.
     func cycleClock(at time: Double, cycle: Double, tail: Double = 0) -> (time: Double, end: Double?)? {
         switch behavior {
         case .discrete(let triggers):
-            guard let trigger = Self.latest(triggers, atOrBefore: time) else { return nil }
-            let clock = (time - trigger) * speed
-            let end = Double(repeatCount ?? 1) * cycle
+            let cycles = Double(repeatCount ?? 1) * cycle
+            var origin: Double?
+            var end = 0.0
+            for trigger in triggers {
+                guard trigger <= time else { break }
+                if let origin, (trigger - origin) * speed < end + tail {
+                    end = Self.boundary(after: (trigger - origin) * speed, cycle: cycle, end: end) + cycles
+                } else {
+                    origin = trigger
+                    end = cycles
+                }
+            }
+            guard let origin else { return nil }
+            let clock = (time - origin) * speed
             return clock < end + tail ? (clock, end) : nil
         case .indefinite(let intervals):
-            guard let interval = Self.latest(intervals, atOrBefore: time) else { return nil }
-            // An effect on since for ever cycles from the start of the timeline.
-            let origin = interval.start.isFinite ? interval.start : 0
-            guard time >= origin else { return nil }
-            let clock = (time - origin) * speed
-            var end = repeatCount.map { Double($0) * cycle }
-            if let stop = interval.end, time >= stop {
-                guard animated else { return nil }
-                // Switched off: the cycle under way plays to its end.
-                let cycles = max(((stop - origin) * speed / cycle - 1e-9).rounded(.up), 1)
-                end = min(end ?? .infinity, cycles * cycle)
+            var origin: Double?
+            var capEnd: Double?
+            var stopEnd: Double?
+            var stopped = false
+            for interval in intervals {
+                guard interval.start <= time else { break }
+                // An effect on since for ever cycles from the start of the timeline.
+                let start = interval.start.isFinite ? interval.start : 0
+                let runEnd = min(capEnd ?? .infinity, stopEnd ?? .infinity)
+                if let origin, animated, runEnd.isFinite, (start - origin) * speed < runEnd + tail {
+                    // Switched on again while still finishing: it carries on cycling.
+                    let boundary = Self.boundary(after: (start - origin) * speed, cycle: cycle, end: runEnd)
+                    capEnd = repeatCount.map { boundary + Double($0) * cycle }
+                } else {
+                    origin = start
+                    capEnd = repeatCount.map { Double($0) * cycle }
+                }
+                stopEnd = nil
+                stopped = false
+                if let stop = interval.end, stop <= time, let origin {
+                    // Switched off: the cycle under way plays to its end (or, not animated, stops).
+                    stopped = !animated
+                    stopEnd = max(((stop - origin) * speed / cycle - 1e-9).rounded(.up), 1) * cycle
+                }
             }
+            guard let origin, !stopped, time >= origin else { return nil }
+            let clock = (time - origin) * speed
+            let end = [capEnd, stopEnd].compactMap { $0 }.min()
             if let end, clock >= end + tail { return nil }
             return (clock, end)
         }
+    }
+
+    /// Where the cycles of a trigger that comes at `clock` into a run ending at `end` begin: at
+    /// the end of the cycle under way, or at `end` when the run was already winding down.
+    private static func boundary(after clock: Double, cycle: Double, end: Double) -> Double {
+        clock < end ? max((clock / cycle - 1e-9).rounded(.up), 0) * cycle : end
     }
 
     // MARK: State effects
