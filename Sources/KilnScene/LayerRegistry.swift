@@ -49,6 +49,7 @@ public enum LayerRegistry {
         CustomTransition.kind,
         CombinedTransition.kind,
         AsymmetricTransition.kind,
+        SymbolEffectTransition.kind,
     ]
 
     /// Loads a job with every registered layer kind, effect and transition.

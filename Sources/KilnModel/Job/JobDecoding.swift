@@ -158,6 +158,14 @@ struct JobDecoding {
         let visualEffect = node["visualEffect"].flatMap {
             ModifierDecoding.decodeMappings($0, path: path.key("visualEffect"), context: context)
         }
+        let symbolEffects =
+            node["symbolEffects"].flatMap {
+                SymbolEffectDecoding.decodeList($0, path: path.key("symbolEffects"), context: context)
+            } ?? []
+        let symbolEffectsRemoved =
+            node["symbolEffectsRemoved"].flatMap {
+                ValueDecoding.decodeBoolean($0, path: path.key("symbolEffectsRemoved"), context: context)
+            } ?? false
         guard context.diagnostics.count == before else { return nil }
         guard let content = kind.make(parameters, path, context) else {
             if context.diagnostics.count == before {
@@ -170,7 +178,8 @@ struct JobDecoding {
         return LayerNode(
             kind: kind.name, name: layerName, opacity: opacity, content: content,
             transform: LayerTransform(parameters), effects: effects, children: children, lifetime: lifetime,
-            scrollTransition: scrollTransition, visualEffect: visualEffect, path: path)
+            scrollTransition: scrollTransition, visualEffect: visualEffect, symbolEffects: symbolEffects,
+            symbolEffectsRemoved: symbolEffectsRemoved, path: path)
     }
 
     private func decodeChildren(_ node: JSONNode, path: JSONPath, insideScroll: Bool) -> [LayerNode] {

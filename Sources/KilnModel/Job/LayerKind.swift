@@ -31,6 +31,6 @@ public struct LayerKind: Sendable {
     /// Keys every layer has, handled by the loader rather than by the kind's table.
     public static let commonKeys: Set<String> = [
         "type", "name", "opacity", "effects", "appear", "disappear", "transition", "transitionAnimation",
-        "scrollTransition", "visualEffect",
+        "scrollTransition", "visualEffect", "symbolEffects", "symbolEffectsRemoved",
     ]
 }

@@ -17,13 +17,19 @@ public struct LayerNode: Sendable {
     public let scrollTransition: ModifierMappings?
     /// Properties driven by the layer's on-screen position and size.
     public let visualEffect: ModifierMappings?
+    /// Symbol effects this layer carries (`symbolEffects`); a container passes them down to the
+    /// symbols inside it.
+    public let symbolEffects: [SymbolEffect]
+    /// True when the layer drops the symbol effects inherited from enclosing layers.
+    public let symbolEffectsRemoved: Bool
     public let path: JSONPath
 
     public init(
         kind: String, name: String?, opacity: Animated<Double>, content: any LayerContent,
         transform: LayerTransform = .identity, effects: [EffectNode] = [], children: [LayerNode] = [],
         lifetime: LayerLifetime? = nil, scrollTransition: ModifierMappings? = nil,
-        visualEffect: ModifierMappings? = nil, path: JSONPath
+        visualEffect: ModifierMappings? = nil, symbolEffects: [SymbolEffect] = [],
+        symbolEffectsRemoved: Bool = false, path: JSONPath
     ) {
         self.kind = kind
         self.name = name
@@ -35,6 +41,8 @@ public struct LayerNode: Sendable {
         self.lifetime = lifetime
         self.scrollTransition = scrollTransition
         self.visualEffect = visualEffect
+        self.symbolEffects = symbolEffects
+        self.symbolEffectsRemoved = symbolEffectsRemoved
         self.path = path
     }
 }
