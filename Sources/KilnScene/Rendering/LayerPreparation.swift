@@ -12,23 +12,34 @@ public struct PlacementContext: Sendable {
     public let parent: Affine2D
     /// The scroll phase of the scroll item this layer belongs to, if any.
     public let scrollPhase: Double?
+    /// The symbol effects enclosing layers pass down (SwiftUI's `.symbolEffect` on a container),
+    /// innermost first.
+    public let symbolEffects: [SymbolEffect]
 
     public init(
         time: Double, canvas: Canvas, container: SIMD2<Double>? = nil, parent: Affine2D = .identity,
-        scrollPhase: Double? = nil
+        scrollPhase: Double? = nil, symbolEffects: [SymbolEffect] = []
     ) {
         self.time = time
         self.canvas = canvas
         self.container = container ?? canvas.size
         self.parent = parent
         self.scrollPhase = scrollPhase
+        self.symbolEffects = symbolEffects
     }
 
     /// The context for a child placed in a `container`-sized slot that `parent` maps into the frame.
     func child(container: SIMD2<Double>, parent: Affine2D, scrollPhase: Double?? = nil) -> PlacementContext {
         PlacementContext(
             time: time, canvas: canvas, container: container, parent: parent,
-            scrollPhase: scrollPhase ?? self.scrollPhase)
+            scrollPhase: scrollPhase ?? self.scrollPhase, symbolEffects: symbolEffects)
+    }
+
+    /// The same place, with `effects` reaching the layer's descendants.
+    func passing(_ effects: [SymbolEffect]) -> PlacementContext {
+        PlacementContext(
+            time: time, canvas: canvas, container: container, parent: parent, scrollPhase: scrollPhase,
+            symbolEffects: effects)
     }
 }
 
@@ -42,15 +53,31 @@ extension LayerNode {
     /// appeared, or removed).
     public func prepare(in context: PlacementContext) -> PreparedItem? {
         let time = context.time
-        if let lifetime, lifetime.phase(at: time) == nil { return nil }
+        let symbolPresence = self.symbolPresence
+        if let symbolPresence, let symbol = content as? SymbolLayer {
+            // The symbol enters and leaves by its own effect, which may outlast the animation.
+            if let appear = symbolPresence.appear, time < appear { return nil }
+            if let disappear = symbolPresence.disappear,
+                time >= disappear + symbolPresence.settleTime(layerCount: symbol.layerCount)
+            {
+                return nil
+            }
+        } else if let lifetime, lifetime.phase(at: time) == nil {
+            return nil
+        }
         let size = layoutSize(at: time, canvas: context.canvas)
         let local = transform.affine(at: time, contentSize: size, container: context.container)
-        let modifiers = modifierValues(size: size, local: local, context: context)
+        let modifiers = modifierValues(
+            size: size, local: local, context: context, lifetime: symbolPresence == nil ? lifetime : nil)
         let opacity = Float(min(max(self.opacity.value(at: time) * modifiers.opacity, 0), 1))
         guard opacity > 0 else { return nil }
         let place = context.parent.concatenating(modifiers.affine(around: local.apply(size / 2)))
             .concatenating(local)
-        let layer = prepareContent(size: size, place: place, context: context)
+        // A layer's own symbol effects come first, then those its containers pass down, unless
+        // it removes them.
+        let effects = symbolEffects + (symbolEffectsRemoved ? [] : context.symbolEffects)
+        let layer = prepareContent(
+            size: size, place: place, context: context.passing(effects), presence: symbolPresence)
         var pipeline = EffectPipelineBuilder(
             content: layer, frameFromLocal: place, layerSize: size, canvas: context.canvas)
         for effect in effects {
@@ -72,9 +99,9 @@ extension LayerNode {
     }
 
     /// The transition's, scroll transition's and visual effect's modifiers combined.
-    private func modifierValues(size: SIMD2<Double>, local: Affine2D, context: PlacementContext)
-        -> ModifierValues
-    {
+    private func modifierValues(
+        size: SIMD2<Double>, local: Affine2D, context: PlacementContext, lifetime: LayerLifetime?
+    ) -> ModifierValues {
         var values = ModifierValues.identity
         let readsGeometry =
             (lifetime?.transition.readsGeometry ?? false) || (scrollTransition?.readsGeometry ?? false)
@@ -99,10 +126,23 @@ extension LayerNode {
         return values.clamped
     }
 
-    private func prepareContent(size: SIMD2<Double>, place: Affine2D, context: PlacementContext)
-        -> any PreparedLayer
-    {
+    /// A symbol layer that enters and leaves by a `symbolEffect` transition does so layer by
+    /// layer itself, instead of through whole-layer modifiers.
+    private var symbolPresence: SymbolPresence? {
+        guard content is SymbolLayer, let lifetime,
+            let transition = lifetime.transition.content as? SymbolEffectTransition
+        else { return nil }
+        return transition.presence(appear: lifetime.appear, disappear: lifetime.disappear)
+    }
+
+    private func prepareContent(
+        size: SIMD2<Double>, place: Affine2D, context: PlacementContext, presence: SymbolPresence?
+    ) -> any PreparedLayer {
         let time = context.time, canvas = context.canvas
+        if let symbol = content as? SymbolLayer {
+            return symbol.prepare(
+                at: time, canvas: canvas, transform: place, effects: context.symbolEffects, presence: presence)
+        }
         if let group = content as? GroupLayer {
             let inner = context.child(container: size, parent: place)
             return group.prepare(
