@@ -1,16 +1,17 @@
 import KilnModel
 import KilnRaster
 
-/// SwiftUI's basic shapes — Rectangle, RoundedRectangle, Circle, Capsule — filled and/or
-/// stroked, placed by the layer transform and anti-aliased by coverage.
+/// SwiftUI's basic shapes — Rectangle, RoundedRectangle, Circle, Capsule — and SVG path data,
+/// filled and/or stroked, placed by the layer transform and anti-aliased by coverage.
 ///
 /// The shape lives in a `size` box, which the transform's anchor refers to. A circle takes the
 /// box's shorter side as its diameter, centred; a capsule rounds the shorter side fully; a
 /// rounded rectangle uses circular corners of `cornerRadius` (at most half the shorter side).
-/// The stroke is centred on the outline, as SwiftUI's `stroke`.
+/// A path's coordinates are pixels of the box (it may reach outside it). The stroke is centred
+/// on the outline, as SwiftUI's `stroke`.
 public struct ShapeLayer: LayerRendering {
     public enum Form: String, Sendable, CaseIterable {
-        case rect, roundedRect, circle, capsule
+        case rect, roundedRect, circle, capsule, path
 
         /// The rounded rectangle that draws this form in a `box`: its size, corner radius and
         /// placement (a circle is the box's largest centred square with full rounding).
@@ -18,7 +19,7 @@ public struct ShapeLayer: LayerRendering {
             size: SIMD2<Double>, radius: Double, transform: Affine2D
         ) {
             switch self {
-            case .rect: return (box, 0, transform)
+            case .rect, .path: return (box, 0, transform)
             case .roundedRect: return (box, cornerRadius, transform)
             case .capsule: return (box, min(box.x, box.y) / 2, transform)
             case .circle:
@@ -40,11 +41,17 @@ public struct ShapeLayer: LayerRendering {
     public let gradient: [Animated<RGBA>]
     public let gradientStart: Animated<Point2>
     public let gradientEnd: Animated<Point2>
+    /// The outline of the `path` form, in the box's pixels (decoded and checked at load).
+    public let path: VectorPath
+    public let fillRule: FillRule
+    public let lineCap: LineCap
+    public let lineJoin: LineJoin
+    public let miterLimit: Double
 
     public static let parameters = ParameterTable([
         Parameter(
             "shape", .choice(Form.allCases.map(\.rawValue)), default: .string("roundedRect"),
-            help: "rect, roundedRect, circle or capsule"),
+            help: "rect, roundedRect, circle, capsule, or path (the outline given by `path`)"),
         Parameter(
             "size", .point(0...16_384), help: "[width, height] of the shape's box in pixels"),
         Parameter(
@@ -74,18 +81,60 @@ public struct ShapeLayer: LayerRendering {
             help:
                 "unit point of the box where the gradient ends (beyond it the last colour continues)"
         ),
+        Parameter(
+            "path", .string, default: .string(""),
+            help:
+                "SVG path data (M L H V C S Q T A Z, absolute and relative) in the box's pixels; required by and only for shape path"
+        ),
+        Parameter(
+            "fillRule", .choice(FillRule.allCases.map(\.rawValue)), default: .string("nonZero"),
+            help: "path: which points are inside — nonZero (any winding) or evenOdd (odd crossings: holes)"),
+        Parameter(
+            "lineCap", .choice(LineCap.allCases.map(\.rawValue)), default: .string("butt"),
+            help: "path stroke ends: butt, round or square"),
+        Parameter(
+            "lineJoin", .choice(LineJoin.allCases.map(\.rawValue)), default: .string("miter"),
+            help: "path stroke corners: miter, round or bevel"),
+        Parameter(
+            "miterLimit", .constantNumber(1...100), default: .number(4),
+            help: "path: longest miter as a multiple of strokeWidth before the corner is beveled (SVG's)"),
     ])
 
     public static let kind = LayerKind(
         name: "shape", summary: "a rectangle, rounded rectangle, circle or capsule, filled and stroked",
         parameters: parameters
-    ) { params, _, _ in
-        ShapeLayer(
-            form: Form(rawValue: params.string("shape")) ?? .roundedRect, size: params.point("size"),
+    ) { params, jsonPath, context in
+        let form = Form(rawValue: params.string("shape")) ?? .roundedRect
+        var outline = VectorPath()
+        let data = params.string("path")
+        if form == .path {
+            do throws(SVGPathSyntaxError) {
+                outline = try SVGPathData.parse(data)
+            } catch {
+                context.error(error.description, at: params.node("path"), path: params.path("path"))
+                return nil
+            }
+            if outline.isEmpty {
+                context.error(
+                    "shape \"path\" needs SVG path data in `path`", at: params.node("shape"),
+                    path: params.path("path"))
+                return nil
+            }
+        } else if params.isPresent("path") {
+            context.error(
+                "`path` is only used with \"shape\": \"path\"", at: params.node("path"), path: params.path("path"))
+            return nil
+        }
+        return ShapeLayer(
+            form: form, size: params.point("size"),
             cornerRadius: params.number("cornerRadius"), fill: params.color("fill"),
             stroke: params.color("stroke"),
             strokeWidth: params.number("strokeWidth"), gradient: params.colors("gradient"),
-            gradientStart: params.point("gradientStart"), gradientEnd: params.point("gradientEnd"))
+            gradientStart: params.point("gradientStart"), gradientEnd: params.point("gradientEnd"),
+            path: outline, fillRule: FillRule(rawValue: params.string("fillRule")) ?? .nonZero,
+            lineCap: LineCap(rawValue: params.string("lineCap")) ?? .butt,
+            lineJoin: LineJoin(rawValue: params.string("lineJoin")) ?? .miter,
+            miterLimit: params.number("miterLimit").value(at: 0))
     }
 
     public init(
@@ -93,7 +142,9 @@ public struct ShapeLayer: LayerRendering {
         fill: Animated<RGBA>, stroke: Animated<RGBA> = .constant(RGBA(r: 0, g: 0, b: 0, a: 0)),
         strokeWidth: Animated<Double> = .constant(0), gradient: [Animated<RGBA>] = [],
         gradientStart: Animated<Point2> = .constant(Point2(x: 0.5, y: 0)),
-        gradientEnd: Animated<Point2> = .constant(Point2(x: 0.5, y: 1))
+        gradientEnd: Animated<Point2> = .constant(Point2(x: 0.5, y: 1)), path: VectorPath = VectorPath(),
+        fillRule: FillRule = .nonZero, lineCap: LineCap = .butt, lineJoin: LineJoin = .miter,
+        miterLimit: Double = 4
     ) {
         self.form = form
         self.size = size
@@ -104,6 +155,11 @@ public struct ShapeLayer: LayerRendering {
         self.gradient = gradient
         self.gradientStart = gradientStart
         self.gradientEnd = gradientEnd
+        self.path = path
+        self.fillRule = fillRule
+        self.lineCap = lineCap
+        self.lineJoin = lineJoin
+        self.miterLimit = miterLimit
     }
 
     public func contentSize(at time: Double, canvas: Canvas) -> SIMD2<Double> {
@@ -113,6 +169,7 @@ public struct ShapeLayer: LayerRendering {
 
     public func prepare(at time: Double, canvas: Canvas, transform: Affine2D) -> any PreparedLayer {
         let box = contentSize(at: time, canvas: canvas)
+        if form == .path { return preparePath(at: time, box: box, canvas: canvas, transform: transform) }
         let (rectSize, radius, place) = form.outline(
             in: box, cornerRadius: cornerRadius.value(at: time), transform: transform)
         // Gradient points are unit points of the whole box; the circle's square sits inside it.
@@ -133,6 +190,64 @@ public struct ShapeLayer: LayerRendering {
             stroke: stroke.value(at: time).premultiplied.simd, strokeWidth: strokeWidth.value(at: time),
             frameWidth: canvas.width, frameHeight: canvas.height, gradient: linear)
         return PreparedShape(painter: painter)
+    }
+}
+
+extension ShapeLayer {
+    /// The path form: a fill painter and a stroke painter over it, each nil when invisible.
+    func preparePath(at time: Double, box: SIMD2<Double>, canvas: Canvas, transform: Affine2D)
+        -> any PreparedLayer
+    {
+        let fillColor = fill.value(at: time).premultiplied.simd
+        var paint = PathPaint.solid(fillColor)
+        var filled = fillColor.w > 0
+        if !gradient.isEmpty {
+            // Gradient points are unit points of the box, which is the path's own space.
+            func point(_ p: Animated<Point2>) -> SIMD2<Float> {
+                let v = p.value(at: time)
+                return SIMD2<Float>(SIMD2(v.x * box.x, v.y * box.y))
+            }
+            paint = .gradient(
+                LinearGradient(
+                    start: point(gradientStart), end: point(gradientEnd),
+                    stops: gradient.map { $0.value(at: time).premultiplied.simd }))
+            filled = true
+        }
+        let fillPainter =
+            filled
+            ? PathPainter(
+                path: path, fillRule: fillRule, stroke: nil, frameFromLocal: transform, paint: paint,
+                frameWidth: canvas.width, frameHeight: canvas.height) : nil
+        let strokeColor = stroke.value(at: time).premultiplied.simd
+        let width = strokeWidth.value(at: time)
+        let strokePainter =
+            strokeColor.w > 0 && width > 0
+            ? PathPainter(
+                path: path, fillRule: .nonZero,
+                stroke: StrokeStyle(width: width, cap: lineCap, join: lineJoin, miterLimit: miterLimit),
+                frameFromLocal: transform, paint: .solid(strokeColor), frameWidth: canvas.width,
+                frameHeight: canvas.height) : nil
+        return PreparedPathShape(fill: fillPainter, stroke: strokePainter)
+    }
+}
+
+/// A path shape for one frame: the stroke is composited over the fill, as SVG paints them.
+struct PreparedPathShape: PreparedLayer {
+    let fill: PathPainter?
+    let stroke: PathPainter?
+
+    var extent: PixelExtent? {
+        let parts = [fill, stroke].compactMap { $0.map { PixelExtent(rows: $0.rows, columns: $0.columns) } }
+        return parts.dropFirst().reduce(parts.first ?? .empty) { $0.union($1) }
+    }
+
+    func paint(into band: PlanarBand, firstRow: Int, rows: Int, columns: Range<Int>, pool: BandPool) {
+        if let fill {
+            fill.paint(into: band, firstRow: firstRow, rows: rows, columns: columns)
+        } else {
+            band.fill(.transparent, rows: rows, columns: columns)
+        }
+        stroke?.paintOver(into: band, firstRow: firstRow, rows: rows, columns: columns, opacity: 1)
     }
 }
 

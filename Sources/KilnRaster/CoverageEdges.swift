@@ -1,0 +1,169 @@
+/// A path's outline as line edges in frame pixels, clipped to the frame and sorted by their top,
+/// with the exact-area coverage accumulation that font rasterizers use: each edge adds, to the
+/// cells of the rows it crosses, the signed area it sweeps towards the right, so a running sum
+/// along a row is the winding-weighted coverage of every pixel (the approximation FreeType's gray
+/// rasterizer makes: exact area for one edge, summed where edges share a pixel).
+///
+/// Each row is computed from the edges alone, never from the row above, so a row's result does
+/// not depend on which band it falls in: one band and any split agree bit for bit.
+struct CoverageEdges: Sendable {
+    struct Edge: Sendable {
+        // y0 < y1; x at y0 and the slope dx/dy; +1 downwards, −1 upwards.
+        var y0: Float, y1: Float, x0: Float, slope: Float, direction: Float
+    }
+
+    private(set) var edges: [Edge] = []
+    /// Frame bounds of the edges (pixels), clamped to the frame.
+    private(set) var rows: Range<Int> = 0..<0
+    private(set) var columns: Range<Int> = 0..<0
+    let frameWidth: Int, frameHeight: Int
+    private var minX = Double.infinity, maxX = -Double.infinity
+    private var minY = Double.infinity, maxY = -Double.infinity
+
+    init(frameWidth: Int, frameHeight: Int) {
+        self.frameWidth = max(frameWidth, 0)
+        self.frameHeight = max(frameHeight, 0)
+    }
+
+    /// A closed polygon (the last point joins the first).
+    mutating func addPolygon(_ points: [SIMD2<Double>]) {
+        guard points.count > 1 else { return }
+        var previous = points[points.count - 1]
+        for p in points {
+            addLine(previous, p)
+            previous = p
+        }
+    }
+
+    /// Adds the part of p0→p1 inside the frame's rows; parts left or right of the frame are
+    /// pressed onto its sides, which leaves every pixel's coverage inside as it was.
+    mutating func addLine(_ p0: SIMD2<Double>, _ p1: SIMD2<Double>) {
+        guard p0.x.isFinite, p0.y.isFinite, p1.x.isFinite, p1.y.isFinite, p0.y != p1.y else { return }
+        let h = Double(frameHeight), w = Double(frameWidth)
+        let (top, bottom, direction): (SIMD2<Double>, SIMD2<Double>, Float) =
+            p0.y < p1.y ? (p0, p1, 1) : (p1, p0, -1)
+        guard bottom.y > 0, top.y < h else { return }
+        let dxdy = (bottom.x - top.x) / (bottom.y - top.y)
+        // Clip to the rows.
+        let ya = max(top.y, 0), yb = min(bottom.y, h)
+        guard ya < yb else { return }
+        let xa = top.x + (ya - top.y) * dxdy, xb = top.x + (yb - top.y) * dxdy
+        // Split where the line crosses the frame's sides.
+        var cuts: [Double] = [ya]
+        for side in [0, w] where (xa - side) * (xb - side) < 0 {
+            cuts.append(ya + (side - xa) / (xb - xa) * (yb - ya))
+        }
+        cuts.append(yb)
+        if cuts.count == 4 && cuts[1] > cuts[2] { cuts.swapAt(1, 2) }
+        for i in 0..<(cuts.count - 1) {
+            let y0 = cuts[i], y1 = cuts[i + 1]
+            guard y0 < y1 else { continue }
+            let mid = xa + ((y0 + y1) / 2 - ya) * dxdy
+            var x0 = xa + (y0 - ya) * dxdy
+            var slope = dxdy
+            if mid < 0 || mid > w {
+                // Wholly beside the frame: a vertical edge on its side.
+                x0 = mid < 0 ? 0 : w
+                slope = 0
+            }
+            let x1 = x0 + (y1 - y0) * slope
+            x0 = min(max(x0, 0), w)
+            let edge = Edge(
+                y0: Float(y0), y1: Float(y1), x0: Float(x0), slope: Float(slope), direction: direction)
+            guard edge.y0 < edge.y1 else { continue }
+            edges.append(edge)
+            minX = min(minX, x0, min(max(x1, 0), w))
+            maxX = max(maxX, x0, min(max(x1, 0), w))
+            minY = min(minY, y0)
+            maxY = max(maxY, y1)
+        }
+    }
+
+    /// Sorts the edges by their top and fixes the bounds; false when nothing lands on the frame.
+    mutating func finish() -> Bool {
+        guard !edges.isEmpty else { return false }
+        edges.sort { $0.y0 < $1.y0 }
+        let x0 = max(0, Int(minX.rounded(.down))), x1 = min(frameWidth, Int(maxX.rounded(.up)))
+        let y0 = max(0, Int(minY.rounded(.down))), y1 = min(frameHeight, Int(maxY.rounded(.up)))
+        guard x0 < x1, y0 < y1 else { return false }
+        rows = y0..<y1
+        columns = x0..<x1
+        return true
+    }
+
+    /// Index past the last edge whose top is above `y`.
+    func endOfEdges(above y: Float) -> Int {
+        var lo = 0, hi = edges.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if edges[mid].y0 < y { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
+    }
+
+    /// Adds the edges' area and cover to the cells of frame rows `firstRow..<firstRow+count`:
+    /// row r's cells start at `cells + (r − firstRow) · stride`, cell i is column
+    /// `columns.lowerBound + i`, and a row needs `columns.count + 2` cells.
+    func accumulate(into cells: UnsafeMutablePointer<Float>, stride: Int, firstRow: Int, count: Int) {
+        let bandTop = Float(firstRow), bandBottom = Float(firstRow + count)
+        let left = Float(columns.lowerBound)
+        // Float rounding may put an end a hair outside the columns; the cells stop there.
+        let right = Float(columns.count)
+        for index in 0..<endOfEdges(above: bandBottom) {
+            let e = edges[index]
+            guard e.y1 > bandTop else { continue }
+            let rowStart = max(Int(e.y0), firstRow), rowEnd = min(Int(e.y1.rounded(.up)), firstRow + count)
+            guard rowStart < rowEnd else { continue }
+            for y in rowStart..<rowEnd {
+                let fy = Float(y)
+                let ya = max(fy, e.y0), yb = min(fy + 1, e.y1)
+                let dy = yb - ya
+                guard dy > 0 else { continue }
+                // Computed from the edge's top, not carried from the row above (see the type).
+                let xa = min(max(e.x0 + (ya - e.y0) * e.slope - left, 0), right)
+                let xb = min(max(e.x0 + (yb - e.y0) * e.slope - left, 0), right)
+                Self.cell(
+                    row: cells + (y - firstRow) &* stride, from: xa, to: xb, area: dy * e.direction)
+            }
+        }
+    }
+
+    /// One edge piece within one row, from x `xa` to `xb` (cell units), sweeping `d` (signed
+    /// height): each cell gets the share of the piece's height lying right of its left side,
+    /// minus what the next cells already account for.
+    @inline(__always)
+    static func cell(row: UnsafeMutablePointer<Float>, from xa: Float, to xb: Float, area d: Float) {
+        let (x0, x1) = xa < xb ? (xa, xb) : (xb, xa)
+        let x0floor = x0.rounded(.down)
+        let x0i = Int(x0floor)
+        let x1ceil = x1.rounded(.up)
+        let x1i = Int(x1ceil)
+        if x1i <= x0i + 1 {
+            // Within one cell: the trapezoid's area right of the piece.
+            let xmf = 0.5 * (xa + xb) - x0floor
+            row[x0i] += d - d * xmf
+            row[x0i + 1] += d * xmf
+            return
+        }
+        let s = 1 / (x1 - x0)
+        let x0f = x0 - x0floor
+        let a0 = 0.5 * s * (1 - x0f) * (1 - x0f)
+        let x1f = x1 - x1ceil + 1
+        let am = 0.5 * s * x1f * x1f
+        row[x0i] += d * a0
+        if x1i == x0i + 2 {
+            row[x0i + 1] += d * (1 - a0 - am)
+        } else {
+            let a1 = s * (1.5 - x0f)
+            row[x0i + 1] += d * (a1 - a0)
+            var xi = x0i + 2
+            while xi < x1i - 1 {
+                row[xi] += d * s
+                xi += 1
+            }
+            let a2 = a1 + Float(x1i - x0i - 3) * s
+            row[x1i - 1] += d * (1 - a2 - am)
+        }
+        row[x1i] += d * am
+    }
+}
