@@ -62,10 +62,10 @@ struct SymbolDocumentReader {
             guard layers.count < SymbolLimits.layers else {
                 throw error(at: child, "more than \(SymbolLimits.layers) layers")
             }
-            let layer = try readLayer(child, state: state)
-            if let line = firstLine[layer.name] {
-                throw error(at: child, "duplicate layer id '\(layer.name)' (first at line \(line))")
+            if let id = child.attributes["id"], let line = firstLine[id] {
+                throw error(at: child, "duplicate layer id '\(id)' (first at line \(line))")
             }
+            let layer = try readLayer(child, state: state)
             firstLine[layer.name] = location(of: child).line
             layers.append(layer)
         }

@@ -106,7 +106,7 @@ final class SymbolFileErrorTests: ScratchDirectoryTestCase {
         XCTAssertEqual(error.line, 2)
         XCTAssertEqual(error.column, 13)
         XCTAssertTrue(error.message.hasPrefix("<path> d: "), error.message)
-        XCTAssertTrue(error.message.hasSuffix("(offset 11 in d)"), error.message)
+        XCTAssertTrue(error.message.hasSuffix("(offset 12 in d)"), error.message)
     }
 
     func testRootRules() {

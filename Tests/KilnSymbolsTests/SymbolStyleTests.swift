@@ -25,7 +25,7 @@ final class SymbolStyleTests: XCTestCase {
                 <rect width="10" height="10" fill="none" stroke-linejoin="inherit" style="stroke-linecap: square"/>
               </g>
             </g>
-            """#, groupAttributes: #"fill-rule="evenodd" stroke="#123""#
+            """#, groupAttributes: #"fill-rule="evenodd" stroke="gray""#
         ).shapes
         let first = try XCTUnwrap(shapes.first)
         XCTAssertEqual(first.fill, .evenOdd)
@@ -45,7 +45,7 @@ final class SymbolStyleTests: XCTestCase {
 
     func testOpacityMultipliesDownGroupsAndIntoFillAndStrokeOpacity() throws {
         let shape = try layer(
-            #"<g opacity="0.5"><rect width="10" height="10" opacity="50%" fill-opacity="0.4" stroke="#000" stroke-opacity="2"/></g>"#,
+            #"<g opacity="0.5"><rect width="10" height="10" opacity="50%" fill-opacity="0.4" stroke="black" stroke-opacity="2"/></g>"#,
             groupAttributes: #"opacity="0.8""#
         ).shapes[0]
         XCTAssertEqual(shape.fillOpacity, 0.8 * 0.5 * 0.5 * 0.4, accuracy: 1e-12)
