@@ -42,7 +42,9 @@ struct SVGNumberScanner {
     /// An ASCII identifier (letters, digits, `-`), e.g. a transform's name or a unit.
     mutating func identifier() -> String {
         let start = index
-        while let b = peek, isLetter(b) || b == UInt8(ascii: "-") || (index > start && isDigit(b)) { index += 1 }
+        while let b = peek, isLetter(b) || b == UInt8(ascii: "-") || (index > start && isDigit(b)) {
+            index += 1
+        }
         return String(decoding: bytes[start..<index], as: UTF8.self)
     }
 

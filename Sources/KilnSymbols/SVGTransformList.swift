@@ -17,7 +17,8 @@ enum SVGTransformList {
             }
             scanner.skipWhitespace()
             guard scanner.consume(UInt8(ascii: "(")) else {
-                throw SVGValueError(message: "expected '(' after \(name) at offset \(scanner.characterOffset)")
+                throw SVGValueError(
+                    message: "expected '(' after \(name) at offset \(scanner.characterOffset)")
             }
             var arguments: [Double] = []
             scanner.skipWhitespace()
@@ -41,7 +42,9 @@ enum SVGTransformList {
         func require(_ counts: Set<Int>, _ usage: String) throws(SVGValueError) {
             guard counts.contains(v.count) else {
                 throw SVGValueError(
-                    message: "\(name) at offset \(offset) takes \(usage), got \(v.count) number\(v.count == 1 ? "" : "s")")
+                    message:
+                        "\(name) at offset \(offset) takes \(usage), got \(v.count) number\(v.count == 1 ? "" : "s")"
+                )
             }
         }
         switch name {
@@ -69,7 +72,9 @@ enum SVGTransformList {
             return .skew(tanX: 0, tanY: try tangent(degrees: v[0], name))
         default:
             throw SVGValueError(
-                message: "unknown transform '\(name)' at offset \(offset) (expected matrix, translate, scale, rotate, skewX or skewY)")
+                message:
+                    "unknown transform '\(name)' at offset \(offset) (expected matrix, translate, scale, rotate, skewX or skewY)"
+            )
         }
     }
 

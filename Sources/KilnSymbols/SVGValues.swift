@@ -54,7 +54,8 @@ enum SVGValues {
             scanner.skipCommaWhitespace()
         }
         guard numbers.count % 2 == 0 else {
-            throw SVGValueError(message: "has an odd number of coordinates (\(numbers.count)): expected x,y pairs")
+            throw SVGValueError(
+                message: "has an odd number of coordinates (\(numbers.count)): expected x,y pairs")
         }
         return stride(from: 0, to: numbers.count, by: 2).map { SIMD2(numbers[$0], numbers[$0 + 1]) }
     }

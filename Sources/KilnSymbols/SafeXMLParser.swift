@@ -10,7 +10,10 @@ enum SafeXMLParser {
     static func parse(_ bytes: [UInt8], file: String) throws(SymbolFileError) -> XMLElementNode {
         guard bytes.count <= SymbolLimits.fileBytes else {
             throw SymbolFileError(
-                file: file, message: "the file is \(bytes.count) bytes, more than the \(SymbolLimits.fileBytes) a symbol may have")
+                file: file,
+                message:
+                    "the file is \(bytes.count) bytes, more than the \(SymbolLimits.fileBytes) a symbol may have"
+            )
         }
         guard let context = xmlNewParserCtxt() else {
             throw SymbolFileError(file: file, message: "libxml2 could not make a parser (out of memory)")
@@ -36,7 +39,9 @@ enum SafeXMLParser {
             sax.pointee.resolveEntity = { _, _, _ in nil }
             sax.pointee.externalSubset = nil
         }
-        let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_BIG_LINES.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue)
+        let options = Int32(
+            XML_PARSE_NONET.rawValue | XML_PARSE_BIG_LINES.rawValue | XML_PARSE_NOERROR.rawValue
+                | XML_PARSE_NOWARNING.rawValue)
         let document = bytes.withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: CChar.self) {
                 xmlCtxtReadMemory(context, $0.baseAddress, Int32(buffer.count), file, nil, options)
@@ -66,7 +71,8 @@ enum SafeXMLParser {
         let line = Int(xmlGetLineNo(node))
         guard order <= SymbolLimits.elements else {
             throw SymbolFileError(
-                file: file, line: line, message: "more than \(SymbolLimits.elements) elements: too large for a symbol")
+                file: file, line: line,
+                message: "more than \(SymbolLimits.elements) elements: too large for a symbol")
         }
         guard depth <= SymbolLimits.depth else {
             throw SymbolFileError(
@@ -115,7 +121,9 @@ private final class ParseProblems {
     }
 
     func record(_ error: xmlError) {
-        guard first == nil, refusedEntity == nil, error.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
+        guard first == nil, refusedEntity == nil, error.level.rawValue >= XML_ERR_ERROR.rawValue else {
+            return
+        }
         var message = error.message.map { String(cString: $0) } ?? "malformed XML"
         while message.last?.isWhitespace == true { message.removeLast() }
         message = message.prefix(1).lowercased() + message.dropFirst()

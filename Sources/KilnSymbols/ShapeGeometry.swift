@@ -57,7 +57,8 @@ struct ShapeGeometry {
     }
 
     private func rect(_ element: XMLElementNode) throws(SymbolFileError) -> VectorPath? {
-        guard let width = try optionalLength("width", of: element), let height = try optionalLength("height", of: element)
+        guard let width = try optionalLength("width", of: element),
+            let height = try optionalLength("height", of: element)
         else {
             throw reader.error(at: element, "<rect> needs width and height")
         }
@@ -85,8 +86,12 @@ struct ShapeGeometry {
     }
 
     /// nil when absent or `auto` (the radii of rect and ellipse).
-    private func optionalLength(_ attribute: String, of element: XMLElementNode) throws(SymbolFileError) -> Double? {
-        guard let text = element.attributes[attribute], text.trimmingASCIIWhitespace() != "auto" else { return nil }
+    private func optionalLength(_ attribute: String, of element: XMLElementNode) throws(SymbolFileError)
+        -> Double?
+    {
+        guard let text = element.attributes[attribute], text.trimmingASCIIWhitespace() != "auto" else {
+            return nil
+        }
         return try reader.value(of: attribute, text, at: element, SVGValues.length)
     }
 
@@ -94,7 +99,8 @@ struct ShapeGeometry {
         throws(SymbolFileError)
     {
         guard value >= 0 else {
-            throw reader.error(at: element, "<\(element.name)> '\(attribute)' must not be negative, got \(value)")
+            throw reader.error(
+                at: element, "<\(element.name)> '\(attribute)' must not be negative, got \(value)")
         }
     }
 }

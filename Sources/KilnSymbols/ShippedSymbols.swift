@@ -6,342 +6,342 @@ enum ShippedSymbols {
     static let sources: [(name: String, svg: String)] = [
         (
             "antenna.radiowaves.left.and.right",
-##"""
-<!-- Kiln symbol antenna.radiowaves.left.and.right: a mast, and two arcs on each side (inner layers before outer) -->
-<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 120 100" data-baseline="85" data-cap-height="70">
-  <g id="mast" data-level="primary">
-    <circle cx="60" cy="44" r="8"/>
-    <line x1="60" y1="44" x2="60" y2="81" fill="none" stroke="#000" stroke-width="8" stroke-linecap="round" stroke-linejoin="round"/>
-  </g>
-  <g id="wave.left.inner" data-level="primary" data-variable="0.5">
-    <path d="M43.45 56.93A21 21 0 0 1 43.45 31.07" fill="none" stroke="#000" stroke-width="8" stroke-linecap="round" stroke-linejoin="round"/>
-  </g>
-  <g id="wave.right.inner" data-level="primary" data-variable="0.5">
-    <path d="M76.55 31.07A21 21 0 0 1 76.55 56.93" fill="none" stroke="#000" stroke-width="8" stroke-linecap="round" stroke-linejoin="round"/>
-  </g>
-  <g id="wave.left.outer" data-level="primary" data-variable="1">
-    <path d="M30.06 67.4A38 38 0 0 1 30.06 20.6" fill="none" stroke="#000" stroke-width="8" stroke-linecap="round" stroke-linejoin="round"/>
-  </g>
-  <g id="wave.right.outer" data-level="primary" data-variable="1">
-    <path d="M89.94 20.6A38 38 0 0 1 89.94 67.4" fill="none" stroke="#000" stroke-width="8" stroke-linecap="round" stroke-linejoin="round"/>
-  </g>
-</svg>
+            ##"""
+            <!-- Kiln symbol antenna.radiowaves.left.and.right: a mast, and two arcs on each side (inner layers before outer) -->
+            <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 120 100" data-baseline="85" data-cap-height="70">
+              <g id="mast" data-level="primary">
+                <circle cx="60" cy="44" r="8"/>
+                <line x1="60" y1="44" x2="60" y2="81" fill="none" stroke="#000" stroke-width="8" stroke-linecap="round" stroke-linejoin="round"/>
+              </g>
+              <g id="wave.left.inner" data-level="primary" data-variable="0.5">
+                <path d="M43.45 56.93A21 21 0 0 1 43.45 31.07" fill="none" stroke="#000" stroke-width="8" stroke-linecap="round" stroke-linejoin="round"/>
+              </g>
+              <g id="wave.right.inner" data-level="primary" data-variable="0.5">
+                <path d="M76.55 31.07A21 21 0 0 1 76.55 56.93" fill="none" stroke="#000" stroke-width="8" stroke-linecap="round" stroke-linejoin="round"/>
+              </g>
+              <g id="wave.left.outer" data-level="primary" data-variable="1">
+                <path d="M30.06 67.4A38 38 0 0 1 30.06 20.6" fill="none" stroke="#000" stroke-width="8" stroke-linecap="round" stroke-linejoin="round"/>
+              </g>
+              <g id="wave.right.outer" data-level="primary" data-variable="1">
+                <path d="M89.94 20.6A38 38 0 0 1 89.94 67.4" fill="none" stroke="#000" stroke-width="8" stroke-linecap="round" stroke-linejoin="round"/>
+              </g>
+            </svg>
 
-"""##
+            """##
         ),
         (
             "battery.100",
-##"""
-<!-- Kiln symbol battery.100: the case, the terminal and four cells, variable from left to right -->
-<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 140 100" data-baseline="85" data-cap-height="70">
-  <g id="case" data-level="primary">
-    <rect x="14" y="26" width="98" height="48" rx="12" fill="none" stroke="#000" stroke-width="8"/>
-  </g>
-  <g id="terminal" data-level="secondary">
-    <path d="M121 42Q126 43 126 50Q126 57 121 58Z" fill="#000" stroke="#000" stroke-width="4" stroke-linejoin="round"/>
-  </g>
-  <g id="cell1" data-level="primary" data-variable="0.25">
-    <rect x="25" y="37" width="16" height="26" rx="3"/>
-  </g>
-  <g id="cell2" data-level="primary" data-variable="0.5">
-    <rect x="45" y="37" width="16" height="26" rx="3"/>
-  </g>
-  <g id="cell3" data-level="primary" data-variable="0.75">
-    <rect x="65" y="37" width="16" height="26" rx="3"/>
-  </g>
-  <g id="cell4" data-level="primary" data-variable="1">
-    <rect x="85" y="37" width="16" height="26" rx="3"/>
-  </g>
-</svg>
+            ##"""
+            <!-- Kiln symbol battery.100: the case, the terminal and four cells, variable from left to right -->
+            <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 140 100" data-baseline="85" data-cap-height="70">
+              <g id="case" data-level="primary">
+                <rect x="14" y="26" width="98" height="48" rx="12" fill="none" stroke="#000" stroke-width="8"/>
+              </g>
+              <g id="terminal" data-level="secondary">
+                <path d="M121 42Q126 43 126 50Q126 57 121 58Z" fill="#000" stroke="#000" stroke-width="4" stroke-linejoin="round"/>
+              </g>
+              <g id="cell1" data-level="primary" data-variable="0.25">
+                <rect x="25" y="37" width="16" height="26" rx="3"/>
+              </g>
+              <g id="cell2" data-level="primary" data-variable="0.5">
+                <rect x="45" y="37" width="16" height="26" rx="3"/>
+              </g>
+              <g id="cell3" data-level="primary" data-variable="0.75">
+                <rect x="65" y="37" width="16" height="26" rx="3"/>
+              </g>
+              <g id="cell4" data-level="primary" data-variable="1">
+                <rect x="85" y="37" width="16" height="26" rx="3"/>
+              </g>
+            </svg>
 
-"""##
+            """##
         ),
         (
             "bell",
-##"""
-<!-- Kiln symbol bell: the bell with its top; the clapper under it -->
-<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100" data-baseline="85" data-cap-height="70">
-  <g id="bell" data-level="primary">
-    <path d="M50 24C35 24 27 35 27 47V55C27 60 23 64 17 67H83C77 64 73 60 73 55V47C73 35 65 24 50 24Z" fill="none" stroke="#000" stroke-width="8" stroke-linecap="round" stroke-linejoin="round"/>
-    <path d="M50 16V20" fill="none" stroke="#000" stroke-width="8" stroke-linecap="round" stroke-linejoin="round"/>
-  </g>
-  <g id="clapper" data-level="primary">
-    <path d="M56.5 74A6.5 6.5 0 0 1 43.5 74" fill="none" stroke="#000" stroke-width="8" stroke-linecap="round" stroke-linejoin="round"/>
-  </g>
-</svg>
+            ##"""
+            <!-- Kiln symbol bell: the bell with its top; the clapper under it -->
+            <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100" data-baseline="85" data-cap-height="70">
+              <g id="bell" data-level="primary">
+                <path d="M50 24C35 24 27 35 27 47V55C27 60 23 64 17 67H83C77 64 73 60 73 55V47C73 35 65 24 50 24Z" fill="none" stroke="#000" stroke-width="8" stroke-linecap="round" stroke-linejoin="round"/>
+                <path d="M50 16V20" fill="none" stroke="#000" stroke-width="8" stroke-linecap="round" stroke-linejoin="round"/>
+              </g>
+              <g id="clapper" data-level="primary">
+                <path d="M56.5 74A6.5 6.5 0 0 1 43.5 74" fill="none" stroke="#000" stroke-width="8" stroke-linecap="round" stroke-linejoin="round"/>
+              </g>
+            </svg>
 
-"""##
+            """##
         ),
         (
             "bolt.fill",
-##"""
-<!-- Kiln symbol bolt.fill: one filled lightning bolt -->
-<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 90 100" data-baseline="85" data-cap-height="70">
-  <g id="bolt" data-level="primary">
-    <path d="M52 16L22 54H44L38 83L68 44H46Z" fill="#000" stroke="#000" stroke-width="5" stroke-linejoin="round"/>
-  </g>
-</svg>
+            ##"""
+            <!-- Kiln symbol bolt.fill: one filled lightning bolt -->
+            <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 90 100" data-baseline="85" data-cap-height="70">
+              <g id="bolt" data-level="primary">
+                <path d="M52 16L22 54H44L38 83L68 44H46Z" fill="#000" stroke="#000" stroke-width="5" stroke-linejoin="round"/>
+              </g>
+            </svg>
 
-"""##
+            """##
         ),
         (
             "car",
-##"""
-<!-- Kiln symbol car: the side of a car with its windows; the wheels -->
-<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 132 100" data-baseline="85" data-cap-height="70">
-  <g id="body" data-level="primary">
-    <path d="M16 71Q12 71 12 67V57Q12 50 19 49L33 47L43 31Q46 27 51 27H81Q86 27 89 31L99 47L113 49Q120 50 120 57V67Q120 71 116 71M54 71H78" fill="none" stroke="#000" stroke-width="8" stroke-linecap="round" stroke-linejoin="round"/>
-    <path d="M46 47L52 36H64V47Z M72 47V36H80L86 47Z" fill="#000" stroke="#000" stroke-width="3" stroke-linejoin="round"/>
-  </g>
-  <g id="wheels" data-level="primary">
-    <circle cx="35" cy="74" r="8.5" fill="none" stroke="#000" stroke-width="6"/>
-    <circle cx="97" cy="74" r="8.5" fill="none" stroke="#000" stroke-width="6"/>
-  </g>
-</svg>
+            ##"""
+            <!-- Kiln symbol car: the side of a car with its windows; the wheels -->
+            <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 132 100" data-baseline="85" data-cap-height="70">
+              <g id="body" data-level="primary">
+                <path d="M16 71Q12 71 12 67V57Q12 50 19 49L33 47L43 31Q46 27 51 27H81Q86 27 89 31L99 47L113 49Q120 50 120 57V67Q120 71 116 71M54 71H78" fill="none" stroke="#000" stroke-width="8" stroke-linecap="round" stroke-linejoin="round"/>
+                <path d="M46 47L52 36H64V47Z M72 47V36H80L86 47Z" fill="#000" stroke="#000" stroke-width="3" stroke-linejoin="round"/>
+              </g>
+              <g id="wheels" data-level="primary">
+                <circle cx="35" cy="74" r="8.5" fill="none" stroke="#000" stroke-width="6"/>
+                <circle cx="97" cy="74" r="8.5" fill="none" stroke="#000" stroke-width="6"/>
+              </g>
+            </svg>
 
-"""##
+            """##
         ),
         (
             "checkmark.circle",
-##"""
-<!-- Kiln symbol checkmark.circle: a circle outline (secondary) and a checkmark (primary) -->
-<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100" data-baseline="85" data-cap-height="70">
-  <g id="circle" data-level="secondary">
-    <circle cx="50" cy="50" r="31" fill="none" stroke="#000" stroke-width="8"/>
-  </g>
-  <g id="checkmark" data-level="primary">
-    <polyline points="36 51 45.5 60.5 64.5 40" fill="none" stroke="#000" stroke-width="8" stroke-linecap="round" stroke-linejoin="round"/>
-  </g>
-</svg>
+            ##"""
+            <!-- Kiln symbol checkmark.circle: a circle outline (secondary) and a checkmark (primary) -->
+            <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100" data-baseline="85" data-cap-height="70">
+              <g id="circle" data-level="secondary">
+                <circle cx="50" cy="50" r="31" fill="none" stroke="#000" stroke-width="8"/>
+              </g>
+              <g id="checkmark" data-level="primary">
+                <polyline points="36 51 45.5 60.5 64.5 40" fill="none" stroke="#000" stroke-width="8" stroke-linecap="round" stroke-linejoin="round"/>
+              </g>
+            </svg>
 
-"""##
+            """##
         ),
         (
             "figure.walk",
-##"""
-<!-- Kiln symbol figure.walk: a walking figure; head, body with arms, legs -->
-<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100" data-baseline="85" data-cap-height="70">
-  <g id="head" data-level="primary">
-    <circle cx="55" cy="21" r="8.5"/>
-  </g>
-  <g id="body" data-level="primary">
-    <path d="M52 37L45 58" fill="none" stroke="#000" stroke-width="10" stroke-linecap="round" stroke-linejoin="round"/>
-    <path d="M52 38L63 49L73 52" fill="none" stroke="#000" stroke-width="8" stroke-linecap="round" stroke-linejoin="round"/>
-    <path d="M51 39L40 47L35 58" fill="none" stroke="#000" stroke-width="8" stroke-linecap="round" stroke-linejoin="round"/>
-  </g>
-  <g id="legs" data-level="primary">
-    <path d="M45 58L57 69L60 81" fill="none" stroke="#000" stroke-width="8" stroke-linecap="round" stroke-linejoin="round"/>
-    <path d="M45 59L39 71L27 80" fill="none" stroke="#000" stroke-width="8" stroke-linecap="round" stroke-linejoin="round"/>
-  </g>
-</svg>
+            ##"""
+            <!-- Kiln symbol figure.walk: a walking figure; head, body with arms, legs -->
+            <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100" data-baseline="85" data-cap-height="70">
+              <g id="head" data-level="primary">
+                <circle cx="55" cy="21" r="8.5"/>
+              </g>
+              <g id="body" data-level="primary">
+                <path d="M52 37L45 58" fill="none" stroke="#000" stroke-width="10" stroke-linecap="round" stroke-linejoin="round"/>
+                <path d="M52 38L63 49L73 52" fill="none" stroke="#000" stroke-width="8" stroke-linecap="round" stroke-linejoin="round"/>
+                <path d="M51 39L40 47L35 58" fill="none" stroke="#000" stroke-width="8" stroke-linecap="round" stroke-linejoin="round"/>
+              </g>
+              <g id="legs" data-level="primary">
+                <path d="M45 58L57 69L60 81" fill="none" stroke="#000" stroke-width="8" stroke-linecap="round" stroke-linejoin="round"/>
+                <path d="M45 59L39 71L27 80" fill="none" stroke="#000" stroke-width="8" stroke-linecap="round" stroke-linejoin="round"/>
+              </g>
+            </svg>
 
-"""##
+            """##
         ),
         (
             "heart.fill",
-##"""
-<!-- Kiln symbol heart.fill: one filled heart -->
-<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 110 100" data-baseline="85" data-cap-height="70">
-  <g id="heart" data-level="primary">
-    <path d="M55 82C52 80 14 58 14 36C14 24 23 16 34 16C44 16 51 22 55 30C59 22 66 16 76 16C87 16 96 24 96 36C96 58 58 80 55 82Z" fill="#000" stroke="#000" stroke-width="3" stroke-linejoin="round"/>
-  </g>
-</svg>
+            ##"""
+            <!-- Kiln symbol heart.fill: one filled heart -->
+            <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 110 100" data-baseline="85" data-cap-height="70">
+              <g id="heart" data-level="primary">
+                <path d="M55 82C52 80 14 58 14 36C14 24 23 16 34 16C44 16 51 22 55 30C59 22 66 16 76 16C87 16 96 24 96 36C96 58 58 80 55 82Z" fill="#000" stroke="#000" stroke-width="3" stroke-linejoin="round"/>
+              </g>
+            </svg>
 
-"""##
+            """##
         ),
         (
             "iphone.radiowaves.left.and.right",
-##"""
-<!-- Kiln symbol iphone.radiowaves.left.and.right: a phone, and two arcs on each side (inner layers before outer) -->
-<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 150 100" data-baseline="85" data-cap-height="70">
-  <g id="iphone" data-level="primary">
-    <rect x="58" y="19" width="34" height="62" rx="9" fill="none" stroke="#000" stroke-width="8"/>
-    <rect x="68" y="27" width="14" height="4.5" rx="2.25"/>
-  </g>
-  <g id="wave.left.inner" data-level="primary" data-variable="0.5">
-    <path d="M44.47 69.08A36 36 0 0 1 44.47 30.92" fill="none" stroke="#000" stroke-width="8" stroke-linecap="round" stroke-linejoin="round"/>
-  </g>
-  <g id="wave.right.inner" data-level="primary" data-variable="0.5">
-    <path d="M105.53 30.92A36 36 0 0 1 105.53 69.08" fill="none" stroke="#000" stroke-width="8" stroke-linecap="round" stroke-linejoin="round"/>
-  </g>
-  <g id="wave.left.outer" data-level="primary" data-variable="1">
-    <path d="M30.05 78.09A53 53 0 0 1 30.05 21.91" fill="none" stroke="#000" stroke-width="8" stroke-linecap="round" stroke-linejoin="round"/>
-  </g>
-  <g id="wave.right.outer" data-level="primary" data-variable="1">
-    <path d="M119.95 21.91A53 53 0 0 1 119.95 78.09" fill="none" stroke="#000" stroke-width="8" stroke-linecap="round" stroke-linejoin="round"/>
-  </g>
-</svg>
+            ##"""
+            <!-- Kiln symbol iphone.radiowaves.left.and.right: a phone, and two arcs on each side (inner layers before outer) -->
+            <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 150 100" data-baseline="85" data-cap-height="70">
+              <g id="iphone" data-level="primary">
+                <rect x="58" y="19" width="34" height="62" rx="9" fill="none" stroke="#000" stroke-width="8"/>
+                <rect x="68" y="27" width="14" height="4.5" rx="2.25"/>
+              </g>
+              <g id="wave.left.inner" data-level="primary" data-variable="0.5">
+                <path d="M44.47 69.08A36 36 0 0 1 44.47 30.92" fill="none" stroke="#000" stroke-width="8" stroke-linecap="round" stroke-linejoin="round"/>
+              </g>
+              <g id="wave.right.inner" data-level="primary" data-variable="0.5">
+                <path d="M105.53 30.92A36 36 0 0 1 105.53 69.08" fill="none" stroke="#000" stroke-width="8" stroke-linecap="round" stroke-linejoin="round"/>
+              </g>
+              <g id="wave.left.outer" data-level="primary" data-variable="1">
+                <path d="M30.05 78.09A53 53 0 0 1 30.05 21.91" fill="none" stroke="#000" stroke-width="8" stroke-linecap="round" stroke-linejoin="round"/>
+              </g>
+              <g id="wave.right.outer" data-level="primary" data-variable="1">
+                <path d="M119.95 21.91A53 53 0 0 1 119.95 78.09" fill="none" stroke="#000" stroke-width="8" stroke-linecap="round" stroke-linejoin="round"/>
+              </g>
+            </svg>
 
-"""##
+            """##
         ),
         (
             "mic",
-##"""
-<!-- Kiln symbol mic: the microphone capsule; its stand -->
-<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100" data-baseline="85" data-cap-height="70">
-  <g id="capsule" data-level="primary">
-    <rect x="39" y="19" width="22" height="40" rx="11" fill="none" stroke="#000" stroke-width="8"/>
-  </g>
-  <g id="stand" data-level="secondary">
-    <path d="M27 46A23 23 0 0 0 73 46" fill="none" stroke="#000" stroke-width="8" stroke-linecap="round" stroke-linejoin="round"/>
-    <path d="M50 69V81M38 81H62" fill="none" stroke="#000" stroke-width="8" stroke-linecap="round" stroke-linejoin="round"/>
-  </g>
-</svg>
+            ##"""
+            <!-- Kiln symbol mic: the microphone capsule; its stand -->
+            <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100" data-baseline="85" data-cap-height="70">
+              <g id="capsule" data-level="primary">
+                <rect x="39" y="19" width="22" height="40" rx="11" fill="none" stroke="#000" stroke-width="8"/>
+              </g>
+              <g id="stand" data-level="secondary">
+                <path d="M27 46A23 23 0 0 0 73 46" fill="none" stroke="#000" stroke-width="8" stroke-linecap="round" stroke-linejoin="round"/>
+                <path d="M50 69V81M38 81H62" fill="none" stroke="#000" stroke-width="8" stroke-linecap="round" stroke-linejoin="round"/>
+              </g>
+            </svg>
 
-"""##
+            """##
         ),
         (
             "moon.stars",
-##"""
-<!-- Kiln symbol moon.stars: a crescent moon and two sparkles, each star its own (secondary) layer -->
-<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 120 100" data-baseline="85" data-cap-height="70">
-  <g id="moon" data-level="primary">
-    <path d="M44.15 25.06A28 28 0 1 0 73.59 57.77A24 24 0 0 1 44.15 25.06Z" fill="none" stroke="#000" stroke-width="8" stroke-linecap="round" stroke-linejoin="round"/>
-  </g>
-  <g id="star.large" data-level="secondary">
-    <path d="M88 27Q90.86 37.14 101 40Q90.86 42.86 88 53Q85.14 42.86 75 40Q85.14 37.14 88 27Z" fill="#000" stroke="#000" stroke-width="3" stroke-linejoin="round"/>
-  </g>
-  <g id="star.small" data-level="secondary">
-    <path d="M104 9.5Q105.87 16.13 112.5 18Q105.87 19.87 104 26.5Q102.13 19.87 95.5 18Q102.13 16.13 104 9.5Z" fill="#000" stroke="#000" stroke-width="3" stroke-linejoin="round"/>
-  </g>
-</svg>
+            ##"""
+            <!-- Kiln symbol moon.stars: a crescent moon and two sparkles, each star its own (secondary) layer -->
+            <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 120 100" data-baseline="85" data-cap-height="70">
+              <g id="moon" data-level="primary">
+                <path d="M44.15 25.06A28 28 0 1 0 73.59 57.77A24 24 0 0 1 44.15 25.06Z" fill="none" stroke="#000" stroke-width="8" stroke-linecap="round" stroke-linejoin="round"/>
+              </g>
+              <g id="star.large" data-level="secondary">
+                <path d="M88 27Q90.86 37.14 101 40Q90.86 42.86 88 53Q85.14 42.86 75 40Q85.14 37.14 88 27Z" fill="#000" stroke="#000" stroke-width="3" stroke-linejoin="round"/>
+              </g>
+              <g id="star.small" data-level="secondary">
+                <path d="M104 9.5Q105.87 16.13 112.5 18Q105.87 19.87 104 26.5Q102.13 19.87 95.5 18Q102.13 16.13 104 9.5Z" fill="#000" stroke="#000" stroke-width="3" stroke-linejoin="round"/>
+              </g>
+            </svg>
 
-"""##
+            """##
         ),
         (
             "music.note",
-##"""
-<!-- Kiln symbol music.note: one eighth note -->
-<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 90 100" data-baseline="85" data-cap-height="70">
-  <g id="note" data-level="primary">
-    <ellipse cx="36" cy="72" rx="13.5" ry="11" transform="rotate(-22 36 72)"/>
-    <path d="M47.5 70V19" fill="none" stroke="#000" stroke-width="8" stroke-linecap="round" stroke-linejoin="round"/>
-    <path d="M47.5 19C50 29 66 30 68 44" fill="none" stroke="#000" stroke-width="8" stroke-linecap="round" stroke-linejoin="round"/>
-  </g>
-</svg>
+            ##"""
+            <!-- Kiln symbol music.note: one eighth note -->
+            <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 90 100" data-baseline="85" data-cap-height="70">
+              <g id="note" data-level="primary">
+                <ellipse cx="36" cy="72" rx="13.5" ry="11" transform="rotate(-22 36 72)"/>
+                <path d="M47.5 70V19" fill="none" stroke="#000" stroke-width="8" stroke-linecap="round" stroke-linejoin="round"/>
+                <path d="M47.5 19C50 29 66 30 68 44" fill="none" stroke="#000" stroke-width="8" stroke-linecap="round" stroke-linejoin="round"/>
+              </g>
+            </svg>
 
-"""##
+            """##
         ),
         (
             "pause.fill",
-#"""
-<!-- Kiln symbol pause.fill: two filled bars, one layer each -->
-<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100" data-baseline="85" data-cap-height="70">
-  <g id="bar.left" data-level="primary">
-    <rect x="23" y="15" width="19" height="70" rx="6"/>
-  </g>
-  <g id="bar.right" data-level="primary">
-    <rect x="58" y="15" width="19" height="70" rx="6"/>
-  </g>
-</svg>
+            #"""
+            <!-- Kiln symbol pause.fill: two filled bars, one layer each -->
+            <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100" data-baseline="85" data-cap-height="70">
+              <g id="bar.left" data-level="primary">
+                <rect x="23" y="15" width="19" height="70" rx="6"/>
+              </g>
+              <g id="bar.right" data-level="primary">
+                <rect x="58" y="15" width="19" height="70" rx="6"/>
+              </g>
+            </svg>
 
-"""#
+            """#
         ),
         (
             "play.fill",
-##"""
-<!-- Kiln symbol play.fill: one filled triangle with rounded corners -->
-<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100" data-baseline="85" data-cap-height="70">
-  <g id="triangle" data-level="primary">
-    <path d="M31 20.5V79.5Q31 84 35 81.8L81 54.2Q86 50 81 45.8L35 18.2Q31 16 31 20.5Z" fill="#000" stroke="#000" stroke-width="6" stroke-linejoin="round"/>
-  </g>
-</svg>
+            ##"""
+            <!-- Kiln symbol play.fill: one filled triangle with rounded corners -->
+            <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100" data-baseline="85" data-cap-height="70">
+              <g id="triangle" data-level="primary">
+                <path d="M31 20.5V79.5Q31 84 35 81.8L81 54.2Q86 50 81 45.8L35 18.2Q31 16 31 20.5Z" fill="#000" stroke="#000" stroke-width="6" stroke-linejoin="round"/>
+              </g>
+            </svg>
 
-"""##
+            """##
         ),
         (
             "speaker.wave.3",
-##"""
-<!-- Kiln symbol speaker.wave.3: a speaker and three waves, variable from the inside out -->
-<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 118 100" data-baseline="85" data-cap-height="70">
-  <g id="speaker" data-level="primary">
-    <path d="M12 39H24L42 22V78L24 61H12Z" fill="#000" stroke="#000" stroke-width="7" stroke-linejoin="round"/>
-  </g>
-  <g id="wave1" data-level="primary" data-variable="0.34">
-    <path d="M56.12 37.29A19 19 0 0 1 56.12 62.71" fill="none" stroke="#000" stroke-width="8" stroke-linecap="round" stroke-linejoin="round"/>
-  </g>
-  <g id="wave2" data-level="primary" data-variable="0.67">
-    <path d="M68.01 26.58A35 35 0 0 1 68.01 73.42" fill="none" stroke="#000" stroke-width="8" stroke-linecap="round" stroke-linejoin="round"/>
-  </g>
-  <g id="wave3" data-level="primary" data-variable="1">
-    <path d="M79.9 15.87A51 51 0 0 1 79.9 84.13" fill="none" stroke="#000" stroke-width="8" stroke-linecap="round" stroke-linejoin="round"/>
-  </g>
-</svg>
+            ##"""
+            <!-- Kiln symbol speaker.wave.3: a speaker and three waves, variable from the inside out -->
+            <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 118 100" data-baseline="85" data-cap-height="70">
+              <g id="speaker" data-level="primary">
+                <path d="M12 39H24L42 22V78L24 61H12Z" fill="#000" stroke="#000" stroke-width="7" stroke-linejoin="round"/>
+              </g>
+              <g id="wave1" data-level="primary" data-variable="0.34">
+                <path d="M56.12 37.29A19 19 0 0 1 56.12 62.71" fill="none" stroke="#000" stroke-width="8" stroke-linecap="round" stroke-linejoin="round"/>
+              </g>
+              <g id="wave2" data-level="primary" data-variable="0.67">
+                <path d="M68.01 26.58A35 35 0 0 1 68.01 73.42" fill="none" stroke="#000" stroke-width="8" stroke-linecap="round" stroke-linejoin="round"/>
+              </g>
+              <g id="wave3" data-level="primary" data-variable="1">
+                <path d="M79.9 15.87A51 51 0 0 1 79.9 84.13" fill="none" stroke="#000" stroke-width="8" stroke-linecap="round" stroke-linejoin="round"/>
+              </g>
+            </svg>
 
-"""##
+            """##
         ),
         (
             "star.fill",
-##"""
-<!-- Kiln symbol star.fill: one filled five-pointed star -->
-<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 110 100" data-baseline="85" data-cap-height="70">
-  <g id="star" data-level="primary">
-    <path d="M55 18L64.11 41.46L89.24 42.88L69.74 58.79L76.16 83.12L55 69.5L33.84 83.12L40.26 58.79L20.76 42.88L45.89 41.46Z" fill="#000" stroke="#000" stroke-width="6" stroke-linejoin="round"/>
-  </g>
-</svg>
+            ##"""
+            <!-- Kiln symbol star.fill: one filled five-pointed star -->
+            <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 110 100" data-baseline="85" data-cap-height="70">
+              <g id="star" data-level="primary">
+                <path d="M55 18L64.11 41.46L89.24 42.88L69.74 58.79L76.16 83.12L55 69.5L33.84 83.12L40.26 58.79L20.76 42.88L45.89 41.46Z" fill="#000" stroke="#000" stroke-width="6" stroke-linejoin="round"/>
+              </g>
+            </svg>
 
-"""##
+            """##
         ),
         (
             "tram",
-##"""
-<!-- Kiln symbol tram: the front of a tram car with its window and lights; the pantograph -->
-<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100" data-baseline="85" data-cap-height="70">
-  <g id="car" data-level="primary">
-    <rect x="24" y="24" width="52" height="50" rx="12" fill="none" stroke="#000" stroke-width="8"/>
-    <path d="M32 34H68V48H32Z" fill="#000" stroke="#000" stroke-width="4" stroke-linejoin="round"/>
-    <circle cx="37" cy="61" r="4"/>
-    <circle cx="63" cy="61" r="4"/>
-    <path d="M36 76L30 83M64 76L70 83" fill="none" stroke="#000" stroke-width="8" stroke-linecap="round" stroke-linejoin="round"/>
-  </g>
-  <g id="pantograph" data-level="secondary">
-    <path d="M50 20V12M40 12H60" fill="none" stroke="#000" stroke-width="6" stroke-linecap="round" stroke-linejoin="round"/>
-  </g>
-</svg>
+            ##"""
+            <!-- Kiln symbol tram: the front of a tram car with its window and lights; the pantograph -->
+            <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100" data-baseline="85" data-cap-height="70">
+              <g id="car" data-level="primary">
+                <rect x="24" y="24" width="52" height="50" rx="12" fill="none" stroke="#000" stroke-width="8"/>
+                <path d="M32 34H68V48H32Z" fill="#000" stroke="#000" stroke-width="4" stroke-linejoin="round"/>
+                <circle cx="37" cy="61" r="4"/>
+                <circle cx="63" cy="61" r="4"/>
+                <path d="M36 76L30 83M64 76L70 83" fill="none" stroke="#000" stroke-width="8" stroke-linecap="round" stroke-linejoin="round"/>
+              </g>
+              <g id="pantograph" data-level="secondary">
+                <path d="M50 20V12M40 12H60" fill="none" stroke="#000" stroke-width="6" stroke-linecap="round" stroke-linejoin="round"/>
+              </g>
+            </svg>
 
-"""##
+            """##
         ),
         (
             "wifi",
-##"""
-<!-- Kiln symbol wifi: a dot and three arcs; variable value v lights the layers whose threshold is <= v -->
-<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 120 100" data-baseline="85" data-cap-height="70">
-  <g id="dot" data-level="primary" data-variable="0">
-    <circle cx="60" cy="77" r="7.5"/>
-  </g>
-  <g id="arc1" data-level="primary" data-variable="0.34">
-    <path d="M44.17 61.72A22 22 0 0 1 75.83 61.72" fill="none" stroke="#000" stroke-width="8" stroke-linecap="round" stroke-linejoin="round"/>
-  </g>
-  <g id="arc2" data-level="primary" data-variable="0.67">
-    <path d="M31.23 49.21A40 40 0 0 1 88.77 49.21" fill="none" stroke="#000" stroke-width="8" stroke-linecap="round" stroke-linejoin="round"/>
-  </g>
-  <g id="arc3" data-level="primary" data-variable="1">
-    <path d="M18.28 36.71A58 58 0 0 1 101.72 36.71" fill="none" stroke="#000" stroke-width="8" stroke-linecap="round" stroke-linejoin="round"/>
-  </g>
-</svg>
+            ##"""
+            <!-- Kiln symbol wifi: a dot and three arcs; variable value v lights the layers whose threshold is <= v -->
+            <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 120 100" data-baseline="85" data-cap-height="70">
+              <g id="dot" data-level="primary" data-variable="0">
+                <circle cx="60" cy="77" r="7.5"/>
+              </g>
+              <g id="arc1" data-level="primary" data-variable="0.34">
+                <path d="M44.17 61.72A22 22 0 0 1 75.83 61.72" fill="none" stroke="#000" stroke-width="8" stroke-linecap="round" stroke-linejoin="round"/>
+              </g>
+              <g id="arc2" data-level="primary" data-variable="0.67">
+                <path d="M31.23 49.21A40 40 0 0 1 88.77 49.21" fill="none" stroke="#000" stroke-width="8" stroke-linecap="round" stroke-linejoin="round"/>
+              </g>
+              <g id="arc3" data-level="primary" data-variable="1">
+                <path d="M18.28 36.71A58 58 0 0 1 101.72 36.71" fill="none" stroke="#000" stroke-width="8" stroke-linecap="round" stroke-linejoin="round"/>
+              </g>
+            </svg>
 
-"""##
+            """##
         ),
         (
             "wifi.router",
-##"""
-<!-- Kiln symbol wifi.router: the router box, with a dot and two arcs above it as variable layers -->
-<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 120 100" data-baseline="85" data-cap-height="70">
-  <g id="router" data-level="primary">
-    <path d="M24 62H96A10 10 0 0 1 106 72V75A10 10 0 0 1 96 85H24A10 10 0 0 1 14 75V72A10 10 0 0 1 24 62ZM31 69.5A4 4 0 1 0 31 77.5A4 4 0 1 0 31 69.5ZM45 69.5A4 4 0 1 0 45 77.5A4 4 0 1 0 45 69.5Z" fill="#000" fill-rule="evenodd"/>
-  </g>
-  <g id="dot" data-level="primary" data-variable="0">
-    <circle cx="60" cy="50" r="5.5"/>
-  </g>
-  <g id="arc1" data-level="primary" data-variable="0.5">
-    <path d="M47.37 38.62A17 17 0 0 1 72.63 38.62" fill="none" stroke="#000" stroke-width="8" stroke-linecap="round" stroke-linejoin="round"/>
-  </g>
-  <g id="arc2" data-level="primary" data-variable="1">
-    <path d="M36.22 28.59A32 32 0 0 1 83.78 28.59" fill="none" stroke="#000" stroke-width="8" stroke-linecap="round" stroke-linejoin="round"/>
-  </g>
-</svg>
+            ##"""
+            <!-- Kiln symbol wifi.router: the router box, with a dot and two arcs above it as variable layers -->
+            <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 120 100" data-baseline="85" data-cap-height="70">
+              <g id="router" data-level="primary">
+                <path d="M24 62H96A10 10 0 0 1 106 72V75A10 10 0 0 1 96 85H24A10 10 0 0 1 14 75V72A10 10 0 0 1 24 62ZM31 69.5A4 4 0 1 0 31 77.5A4 4 0 1 0 31 69.5ZM45 69.5A4 4 0 1 0 45 77.5A4 4 0 1 0 45 69.5Z" fill="#000" fill-rule="evenodd"/>
+              </g>
+              <g id="dot" data-level="primary" data-variable="0">
+                <circle cx="60" cy="50" r="5.5"/>
+              </g>
+              <g id="arc1" data-level="primary" data-variable="0.5">
+                <path d="M47.37 38.62A17 17 0 0 1 72.63 38.62" fill="none" stroke="#000" stroke-width="8" stroke-linecap="round" stroke-linejoin="round"/>
+              </g>
+              <g id="arc2" data-level="primary" data-variable="1">
+                <path d="M36.22 28.59A32 32 0 0 1 83.78 28.59" fill="none" stroke="#000" stroke-width="8" stroke-linecap="round" stroke-linejoin="round"/>
+              </g>
+            </svg>
 
-"""##
+            """##
         ),
     ]
 

@@ -14,7 +14,9 @@ public enum SymbolCatalog {
             throw SymbolFileError(file: path, message: "is \(kind), not a regular file")
         case .failure(.tooLarge(let size)):
             throw SymbolFileError(
-                file: path, message: "the file is \(size) bytes, more than the \(SymbolLimits.fileBytes) a symbol may have")
+                file: path,
+                message:
+                    "the file is \(size) bytes, more than the \(SymbolLimits.fileBytes) a symbol may have")
         case .failure(.unreadable(let reason)):
             throw SymbolFileError(file: path, message: "cannot be read: \(reason)")
         }

@@ -6,7 +6,9 @@ import KilnRaster
 /// basic shapes, paths and nested groups with their transforms and painting properties.
 struct SymbolDocumentReader {
     static let svgNamespace = "http://www.w3.org/2000/svg"
-    static let drawnElements: Set<String> = ["path", "circle", "ellipse", "rect", "line", "polyline", "polygon"]
+    static let drawnElements: Set<String> = [
+        "path", "circle", "ellipse", "rect", "line", "polyline", "polygon",
+    ]
     /// Elements that draw nothing and are skipped with their content.
     static let descriptiveElements: Set<String> = ["title", "desc", "metadata"]
     static let supportedList = "Kiln draws path, circle, ellipse, rect, line, polyline, polygon in <g> layers"
@@ -27,23 +29,28 @@ struct SymbolDocumentReader {
             throw error(at: root, "the root element is <\(root.name)>: a symbol file is an <svg> document")
         }
         guard let viewBoxText = root.attributes["viewBox"] else {
-            throw error(at: root, "the root <svg> has no viewBox: a symbol needs one, e.g. viewBox=\"0 0 100 100\"")
+            throw error(
+                at: root, "the root <svg> has no viewBox: a symbol needs one, e.g. viewBox=\"0 0 100 100\"")
         }
         let viewBox = try value(of: "viewBox", viewBoxText, at: root, Self.viewBox)
         if root.attributes["transform"] != nil {
-            throw error(at: root, "a transform on the root <svg> is not supported: put it on the layer groups")
+            throw error(
+                at: root, "a transform on the root <svg> is not supported: put it on the layer groups")
         }
         let unit = 100 / viewBox.size.y
         var state = SymbolPaintState()
-        state.transform = Affine2D.scale(unit, unit).concatenating(.translation(-viewBox.origin.x, -viewBox.origin.y))
+        state.transform = Affine2D.scale(unit, unit).concatenating(
+            .translation(-viewBox.origin.x, -viewBox.origin.y))
         try applyPaint(of: root, to: &state)
 
-        let baseline = try root.attributes["data-baseline"].map { text throws(SymbolFileError) in
-            (try value(of: "data-baseline", text, at: root, SVGValues.number) - viewBox.origin.y) * unit
-        } ?? 85
-        let capHeight = try root.attributes["data-cap-height"].map { text throws(SymbolFileError) in
-            try value(of: "data-cap-height", text, at: root, SVGValues.number) * unit
-        } ?? 70
+        let baseline =
+            try root.attributes["data-baseline"].map { text throws(SymbolFileError) in
+                (try value(of: "data-baseline", text, at: root, SVGValues.number) - viewBox.origin.y) * unit
+            } ?? 85
+        let capHeight =
+            try root.attributes["data-cap-height"].map { text throws(SymbolFileError) in
+                try value(of: "data-cap-height", text, at: root, SVGValues.number) * unit
+            } ?? 70
         guard capHeight > 0, capHeight <= 100 else {
             throw error(at: root, "data-cap-height must be above 0 and at most the viewBox height")
         }
@@ -55,7 +62,8 @@ struct SymbolDocumentReader {
                 if Self.drawnElements.contains(child.name) {
                     throw error(
                         at: child,
-                        "<\(child.name)> is outside any layer: put it in a top-level <g id=\"…\"> (each such group is a layer)")
+                        "<\(child.name)> is outside any layer: put it in a top-level <g id=\"…\"> (each such group is a layer)"
+                    )
                 }
                 throw unsupported(child)
             }
@@ -70,7 +78,9 @@ struct SymbolDocumentReader {
             layers.append(layer)
         }
         guard !layers.isEmpty else {
-            throw error(at: root, "the symbol has no layers: expected top-level <g id=\"…\"> groups holding its shapes")
+            throw error(
+                at: root,
+                "the symbol has no layers: expected top-level <g id=\"…\"> groups holding its shapes")
         }
         return SymbolArtwork(
             name: name, size: SIMD2(viewBox.size.x * unit, 100), baseline: baseline, capHeight: capHeight,
@@ -86,7 +96,9 @@ struct SymbolDocumentReader {
         var level = SymbolLayerLevel.primary
         if let text = group.attributes["data-level"] {
             guard let parsed = SymbolLayerLevel(rawValue: text.trimmingASCIIWhitespace()) else {
-                throw error(at: group, "layer '\(id)': data-level is '\(text)', expected primary, secondary or tertiary")
+                throw error(
+                    at: group,
+                    "layer '\(id)': data-level is '\(text)', expected primary, secondary or tertiary")
             }
             level = parsed
         }
@@ -94,7 +106,8 @@ struct SymbolDocumentReader {
         if let text = group.attributes["data-variable"] {
             let number = try? SVGValues.number(text)
             guard let number, number >= 0, number <= 1 else {
-                throw error(at: group, "layer '\(id)': data-variable is '\(text)', expected a number from 0 to 1")
+                throw error(
+                    at: group, "layer '\(id)': data-variable is '\(text)', expected a number from 0 to 1")
             }
             threshold = number
         }
@@ -117,7 +130,9 @@ struct SymbolDocumentReader {
         in element: XMLElementNode, state parent: SymbolPaintState, into shapes: inout [SymbolShape]
     ) throws(SymbolFileError) {
         for child in element.children where try !isSkipped(child) {
-            guard child.name == "g" || Self.drawnElements.contains(child.name) else { throw unsupported(child) }
+            guard child.name == "g" || Self.drawnElements.contains(child.name) else {
+                throw unsupported(child)
+            }
             var state = parent.forChild()
             try applyPaint(of: child, to: &state)
             guard state.displayed else { continue }
@@ -133,7 +148,8 @@ struct SymbolDocumentReader {
     private mutating func shape(of element: XMLElementNode, state: SymbolPaintState) throws(SymbolFileError)
         -> SymbolShape?
     {
-        guard state.visible, let local = try ShapeGeometry(reader: self).path(of: element), !local.isEmpty else {
+        guard state.visible, let local = try ShapeGeometry(reader: self).path(of: element), !local.isEmpty
+        else {
             return nil
         }
         let filled = state.fills && element.name != "line"
@@ -144,27 +160,35 @@ struct SymbolDocumentReader {
         let path = local.transformed(by: state.transform)
         segments += path.elements.count
         guard segments <= SymbolLimits.segments else {
-            throw error(at: element, "more than \(SymbolLimits.segments) path segments: too complex for a symbol")
+            throw error(
+                at: element, "more than \(SymbolLimits.segments) path segments: too complex for a symbol")
         }
         if let box = path.controlBounds {
             let limit = SymbolLimits.coordinateMagnitude
             guard box.min.x.isFinite, box.min.y.isFinite, box.max.x.isFinite, box.max.y.isFinite,
                 box.min.x >= -limit, box.min.y >= -limit, box.max.x <= limit, box.max.y <= limit
             else {
-                throw error(at: element, "<\(element.name)> reaches coordinates beyond ±\(Int(limit)) viewBox heights/100")
+                throw error(
+                    at: element,
+                    "<\(element.name)> reaches coordinates beyond ±\(Int(limit)) viewBox heights/100")
             }
         }
         return SymbolShape(
             path: path, fill: filled ? state.fillRule : nil,
             stroke: stroked
-                ? StrokeStyle(width: strokeWidth, cap: state.lineCap, join: state.lineJoin, miterLimit: state.miterLimit)
+                ? StrokeStyle(
+                    width: strokeWidth, cap: state.lineCap, join: state.lineJoin, miterLimit: state.miterLimit
+                )
                 : nil,
-            fillOpacity: state.opacity * state.fillOpacity, strokeOpacity: state.opacity * state.strokeOpacity)
+            fillOpacity: state.opacity * state.fillOpacity, strokeOpacity: state.opacity * state.strokeOpacity
+        )
     }
 
     /// Presentation attributes, then the `style` attribute's declarations (which win, as in CSS),
     /// then the element's `transform`.
-    private func applyPaint(of element: XMLElementNode, to state: inout SymbolPaintState) throws(SymbolFileError) {
+    private func applyPaint(of element: XMLElementNode, to state: inout SymbolPaintState)
+        throws(SymbolFileError)
+    {
         for property in element.attributes.keys.sorted() where SymbolPaintState.known.contains(property) {
             let text = element.attributes[property] ?? ""
             do throws(SVGValueError) {
@@ -198,17 +222,20 @@ struct SymbolDocumentReader {
         if element.name == "defs" {
             for child in element.children where try !isSkipped(child) {
                 throw error(
-                    at: child, "<\(child.name)> in <defs> is not supported in a symbol (nothing may be referenced)")
+                    at: child,
+                    "<\(child.name)> in <defs> is not supported in a symbol (nothing may be referenced)")
             }
             return true
         }
         return false
     }
 
-    func checkLength(_ text: String, _ attribute: String, at element: XMLElementNode) throws(SymbolFileError) {
+    func checkLength(_ text: String, _ attribute: String, at element: XMLElementNode) throws(SymbolFileError)
+    {
         guard text.utf8.count <= SymbolLimits.attributeCharacters else {
             throw error(
-                at: element, "<\(element.name)> '\(attribute)' is longer than \(SymbolLimits.attributeCharacters) bytes")
+                at: element,
+                "<\(element.name)> '\(attribute)' is longer than \(SymbolLimits.attributeCharacters) bytes")
         }
     }
 
@@ -237,7 +264,8 @@ struct SymbolDocumentReader {
         return (element.line, nil)
     }
 
-    static func viewBox(_ text: String) throws(SVGValueError) -> (origin: SIMD2<Double>, size: SIMD2<Double>) {
+    static func viewBox(_ text: String) throws(SVGValueError) -> (origin: SIMD2<Double>, size: SIMD2<Double>)
+    {
         var scanner = SVGNumberScanner(text)
         var numbers: [Double] = []
         scanner.skipWhitespace()

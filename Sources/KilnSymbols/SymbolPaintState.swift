@@ -42,13 +42,15 @@ struct SymbolPaintState {
 
     /// Properties whose only value Kiln can draw is `none`.
     static let noneOnly: Set<String> = [
-        "clip-path", "mask", "filter", "marker", "marker-start", "marker-mid", "marker-end", "stroke-dasharray",
+        "clip-path", "mask", "filter", "marker", "marker-start", "marker-mid", "marker-end",
+        "stroke-dasharray",
     ]
 
     /// Every property the reader interprets (the others, such as fonts or `color`, change nothing
     /// Kiln draws and are ignored).
     static let known: Set<String> = noneOnly.union([
-        "fill", "fill-rule", "stroke", "stroke-width", "stroke-linecap", "stroke-linejoin", "stroke-miterlimit",
+        "fill", "fill-rule", "stroke", "stroke-width", "stroke-linecap", "stroke-linejoin",
+        "stroke-miterlimit",
         "opacity", "fill-opacity", "stroke-opacity", "display", "visibility",
     ])
 
@@ -109,7 +111,9 @@ struct SymbolPaintState {
         if value == "none" { return false }
         if value.hasPrefix("url(") {
             throw SVGValueError(
-                message: "is \(value): gradients and patterns are not supported in a symbol (the symbol layer colours it)")
+                message:
+                    "is \(value): gradients and patterns are not supported in a symbol (the symbol layer colours it)"
+            )
         }
         guard !value.isEmpty else { throw SVGValueError(message: "is empty: expected none or a colour") }
         return true

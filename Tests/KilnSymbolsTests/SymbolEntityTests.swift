@@ -7,7 +7,9 @@ import XCTest
 /// files are FIFOs: opening one for reading blocks until a writer comes, so a parser that tried
 /// would hang, which the tests catch with a timeout (and then unblock by opening the writer).
 final class SymbolEntityTests: ScratchDirectoryTestCase {
-    private func parseWithin(_ seconds: Double, _ text: String, unblocking fifo: String) -> Result<SymbolArtwork, SymbolFileError>? {
+    private func parseWithin(_ seconds: Double, _ text: String, unblocking fifo: String) -> Result<
+        SymbolArtwork, SymbolFileError
+    >? {
         let done = DispatchSemaphore(value: 0)
         let outcome = OutcomeBox()
         Thread {
@@ -38,8 +40,11 @@ final class SymbolEntityTests: ScratchDirectoryTestCase {
             ]>
             <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100"><g id="&xxe;"><rect width="1" height="1"/></g></svg>
             """
-        let result = try XCTUnwrap(parseWithin(10, text, unblocking: target), "the parser opened the entity's file")
-        guard case .failure(let error) = result else { return XCTFail("an entity declaration must be refused") }
+        let result = try XCTUnwrap(
+            parseWithin(10, text, unblocking: target), "the parser opened the entity's file")
+        guard case .failure(let error) = result else {
+            return XCTFail("an entity declaration must be refused")
+        }
         XCTAssertEqual(error.line, 3)
         XCTAssertEqual(error.message, "the entity 'xxe' is declared: symbol files may not declare entities")
     }
@@ -60,9 +65,11 @@ final class SymbolEntityTests: ScratchDirectoryTestCase {
             <!DOCTYPE svg [<!ENTITY % remote SYSTEM "file://\(target)"> %remote;]>
             <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100"><g id="a"><rect width="1" height="1"/></g></svg>
             """
-        let result = try XCTUnwrap(parseWithin(10, text, unblocking: target), "the parser opened the entity's file")
+        let result = try XCTUnwrap(
+            parseWithin(10, text, unblocking: target), "the parser opened the entity's file")
         guard case .failure(let error) = result else { return XCTFail("a parameter entity must be refused") }
-        XCTAssertEqual(error.message, "the entity 'remote' is declared: symbol files may not declare entities")
+        XCTAssertEqual(
+            error.message, "the entity 'remote' is declared: symbol files may not declare entities")
     }
 
     func testExternalDTDIsNotLoaded() throws {

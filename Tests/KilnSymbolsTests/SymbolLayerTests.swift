@@ -25,7 +25,8 @@ final class SymbolLayerTests: XCTestCase {
     }
 
     func testBaselineAndCapHeightDefault() throws {
-        let artwork = try SymbolTestSupport.parse(SymbolTestSupport.document(#"<g id="a"><rect width="10" height="10"/></g>"#))
+        let artwork = try SymbolTestSupport.parse(
+            SymbolTestSupport.document(#"<g id="a"><rect width="10" height="10"/></g>"#))
         XCTAssertEqual(artwork.baseline, 85)
         XCTAssertEqual(artwork.capHeight, 70)
     }

@@ -4,8 +4,10 @@ import XCTest
 
 final class SymbolStyleTests: XCTestCase {
     private func layer(_ body: String, groupAttributes: String = "") throws -> SymbolArtworkLayer {
-        try SymbolTestSupport.parse(SymbolTestSupport.document(#"<g id="a" "# + groupAttributes + ">" + body + "</g>"))
-            .layers[0]
+        try SymbolTestSupport.parse(
+            SymbolTestSupport.document(#"<g id="a" "# + groupAttributes + ">" + body + "</g>")
+        )
+        .layers[0]
     }
 
     func testDefaultsAreBlackFillNonZeroAndNoStroke() throws {
@@ -49,7 +51,8 @@ final class SymbolStyleTests: XCTestCase {
             groupAttributes: #"opacity="0.8""#
         ).shapes[0]
         XCTAssertEqual(shape.fillOpacity, 0.8 * 0.5 * 0.5 * 0.4, accuracy: 1e-12)
-        XCTAssertEqual(shape.strokeOpacity, 0.8 * 0.5 * 0.5, accuracy: 1e-12, "stroke-opacity is clamped to 1")
+        XCTAssertEqual(
+            shape.strokeOpacity, 0.8 * 0.5 * 0.5, accuracy: 1e-12, "stroke-opacity is clamped to 1")
     }
 
     func testOpacityDoesNotInheritButInheritTakesTheParentsValue() throws {
@@ -76,9 +79,14 @@ final class SymbolStyleTests: XCTestCase {
 
     func testPropertiesKilnIgnoresAreAcceptedAndNoneOnlyOnesMustBeNone() throws {
         XCTAssertNoThrow(
-            try layer(#"<rect width="1" height="1" color="red" font-size="3" clip-path="none" stroke-dasharray="none"/>"#))
+            try layer(
+                #"<rect width="1" height="1" color="red" font-size="3" clip-path="none" stroke-dasharray="none"/>"#
+            ))
         let error = SymbolTestSupport.error(
-            SymbolTestSupport.document(#"<g id="a"><rect width="1" height="1" style="stroke-dasharray: 2 1"/></g>"#))
-        XCTAssertEqual(error?.message, "<rect> style 'stroke-dasharray': is not supported in a symbol (only none), got '2 1'")
+            SymbolTestSupport.document(
+                #"<g id="a"><rect width="1" height="1" style="stroke-dasharray: 2 1"/></g>"#))
+        XCTAssertEqual(
+            error?.message,
+            "<rect> style 'stroke-dasharray': is not supported in a symbol (only none), got '2 1'")
     }
 }

@@ -13,7 +13,9 @@ enum SymbolTestSupport {
     }
 
     /// An SVG document around `body`, with the SVG namespace and the given viewBox.
-    static func document(_ body: String, viewBox: String = "0 0 100 100", rootAttributes: String = "") -> String {
+    static func document(_ body: String, viewBox: String = "0 0 100 100", rootAttributes: String = "")
+        -> String
+    {
         """
         <svg xmlns="http://www.w3.org/2000/svg" viewBox="\(viewBox)"\(rootAttributes)>
         \(body)
@@ -27,7 +29,8 @@ enum SymbolTestSupport {
 
     /// The error parsing `text` gives; fails the test when it parses.
     static func error(
-        _ text: String, file: String = "test.svg", sourceFile: StaticString = #filePath, sourceLine: UInt = #line
+        _ text: String, file: String = "test.svg", sourceFile: StaticString = #filePath,
+        sourceLine: UInt = #line
     ) -> SymbolFileError? {
         do {
             _ = try parse(text, file: file)
@@ -80,7 +83,8 @@ enum SymbolTestSupport {
             case .cubic(let c1, let c2, let p):
                 for step in 1...64 {
                     let t = Double(step) / 64, u = 1 - t
-                    polygon.append(u * u * u * current + 3 * u * u * t * c1 + 3 * u * t * t * c2 + t * t * t * p)
+                    polygon.append(
+                        u * u * u * current + 3 * u * u * t * c1 + 3 * u * t * t * c2 + t * t * t * p)
                 }
                 current = p
             case .close:
@@ -93,7 +97,8 @@ enum SymbolTestSupport {
 }
 
 func XCTAssertPoint(
-    _ actual: SIMD2<Double>, _ expected: SIMD2<Double>, accuracy: Double = 1e-9, file: StaticString = #filePath,
+    _ actual: SIMD2<Double>, _ expected: SIMD2<Double>, accuracy: Double = 1e-9,
+    file: StaticString = #filePath,
     line: UInt = #line
 ) {
     XCTAssertEqual(actual.x, expected.x, accuracy: accuracy, "x of \(actual)", file: file, line: line)
