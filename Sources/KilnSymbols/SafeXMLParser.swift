@@ -15,6 +15,7 @@ enum SafeXMLParser {
                     "the file is \(bytes.count) bytes, more than the \(SymbolLimits.fileBytes) a symbol may have"
             )
         }
+        _ = initialisation
         guard let context = xmlNewParserCtxt() else {
             throw SymbolFileError(file: file, message: "libxml2 could not make a parser (out of memory)")
         }
@@ -62,6 +63,9 @@ enum SafeXMLParser {
         var order = 0
         return try copy(root, depth: 0, order: &order, file: file)
     }
+
+    /// libxml2's global tables must be set up once before threads parse at the same time.
+    private static let initialisation: Void = xmlInitParser()
 
     private static func copy(_ node: xmlNodePtr, depth: Int, order: inout Int, file: String)
         throws(SymbolFileError) -> XMLElementNode

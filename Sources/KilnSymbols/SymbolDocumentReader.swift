@@ -54,9 +54,12 @@ struct SymbolDocumentReader {
         guard capHeight > 0, capHeight <= 100 else {
             throw error(at: root, "data-cap-height must be above 0 and at most the viewBox height")
         }
+        guard baseline >= 0, baseline <= 100 else {
+            throw error(at: root, "data-baseline must lie within the viewBox")
+        }
 
         var layers: [SymbolArtworkLayer] = []
-        var firstLine: [String: Int] = [:]
+        var firstGroup: [String: XMLElementNode] = [:]
         for child in root.children where try !isSkipped(child) {
             guard child.name == "g" else {
                 if Self.drawnElements.contains(child.name) {
@@ -70,11 +73,12 @@ struct SymbolDocumentReader {
             guard layers.count < SymbolLimits.layers else {
                 throw error(at: child, "more than \(SymbolLimits.layers) layers")
             }
-            if let id = child.attributes["id"], let line = firstLine[id] {
-                throw error(at: child, "duplicate layer id '\(id)' (first at line \(line))")
+            if let id = child.attributes["id"], let first = firstGroup[id] {
+                throw error(
+                    at: child, "duplicate layer id '\(id)' (first at line \(location(of: first).line))")
             }
             let layer = try readLayer(child, state: state)
-            firstLine[layer.name] = location(of: child).line
+            firstGroup[layer.name] = child
             layers.append(layer)
         }
         guard !layers.isEmpty else {
@@ -156,6 +160,11 @@ struct SymbolDocumentReader {
         let scale = abs(state.transform.determinant).squareRoot()
         let strokeWidth = state.strokeWidth * scale
         let stroked = state.strokes && strokeWidth > 0
+        guard !state.strokes || strokeWidth <= SymbolLimits.coordinateMagnitude else {
+            throw error(
+                at: element,
+                "<\(element.name)> has a stroke wider than \(Int(SymbolLimits.coordinateMagnitude)) units")
+        }
         guard filled || stroked else { return nil }
         let path = local.transformed(by: state.transform)
         segments += path.elements.count
@@ -170,7 +179,8 @@ struct SymbolDocumentReader {
             else {
                 throw error(
                     at: element,
-                    "<\(element.name)> reaches coordinates beyond ±\(Int(limit)) viewBox heights/100")
+                    "<\(element.name)> reaches coordinates beyond ±\(Int(limit)) units of the normalised viewBox"
+                )
             }
         }
         return SymbolShape(

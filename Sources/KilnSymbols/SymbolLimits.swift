@@ -14,6 +14,8 @@ public enum SymbolLimits {
     public static let attributeCharacters = 256 << 10
     /// Path segments of the whole symbol, after shapes become paths.
     public static let segments = 200_000
+    /// Largest `stroke-miterlimit` (SVG allows any; a miter may reach out this many half widths).
+    public static let miterLimit = 100.0
     /// Largest coordinate, in normalised viewBox units (height 100), after every transform.
     public static let coordinateMagnitude = 1e6
 }

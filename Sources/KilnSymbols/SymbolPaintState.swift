@@ -86,7 +86,11 @@ struct SymbolPaintState {
             lineJoin = join
         case "stroke-miterlimit":
             let limit = try SVGValues.number(value)
-            guard limit >= 1 else { throw SVGValueError(message: "must be at least 1, got '\(value)'") }
+            // Above the limit a miter's spike could reach far beyond the symbol.
+            guard limit >= 1, limit <= SymbolLimits.miterLimit else {
+                throw SVGValueError(
+                    message: "must be from 1 to \(Int(SymbolLimits.miterLimit)), got '\(value)'")
+            }
             miterLimit = limit
         case "opacity": ownOpacity = try SVGValues.opacity(value)
         case "fill-opacity": fillOpacity = try SVGValues.opacity(value)

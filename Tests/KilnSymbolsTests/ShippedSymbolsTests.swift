@@ -65,6 +65,20 @@ final class ShippedSymbolsTests: XCTestCase {
         }
     }
 
+    func testParsingFromManyThreadsAtOnceGivesTheSameArtwork() throws {
+        let sources = ShippedSymbols.sources
+        try XCTSkipIf(sources.isEmpty)
+        let expected = try sources.map {
+            try SymbolCatalog.parse(Array($0.svg.utf8), file: $0.name).layerInfo
+        }
+        let results = ResultSlots(count: 128)
+        DispatchQueue.concurrentPerform(iterations: 128) { i in
+            let source = sources[i % sources.count]
+            results.set(i, try? SymbolCatalog.parse(Array(source.svg.utf8), file: source.name).layerInfo)
+        }
+        for i in 0..<128 { XCTAssertEqual(results.get(i), expected[i % sources.count]) }
+    }
+
     func testDocsListTheShippedSymbolsAndTheirLayers() throws {
         let docs = try String(
             contentsOf: SymbolTestSupport.packageRoot.appendingPathComponent("docs/symbols.md"),

@@ -177,7 +177,34 @@ final class SymbolFileErrorTests: ScratchDirectoryTestCase {
         assertError(
             SymbolTestSupport.document(
                 #"<g id="a"><rect width="1" height="1" transform="scale(1e200)"/></g>"#), line: 2,
-            column: 11, message: "<rect> reaches coordinates beyond ±1000000 viewBox heights/100")
+            column: 11, message: "<rect> reaches coordinates beyond ±1000000 units of the normalised viewBox")
+    }
+
+    func testLimitsOnStrokesAndTheRoot() {
+        assertError(
+            SymbolTestSupport.document(
+                #"<g id="a"><rect width="1" height="1" stroke-miterlimit="1000"/></g>"#), line: 2,
+            column: 11, message: "<rect> 'stroke-miterlimit': must be from 1 to 100, got '1000'")
+        assertError(
+            SymbolTestSupport.document(
+                #"<g id="a"><rect width="1" height="1" stroke="red" stroke-width="2e6"/></g>"#),
+            line: 2, column: 11, message: "<rect> has a stroke wider than 1000000 units")
+        assertError(
+            SymbolTestSupport.document(
+                #"<g id="a"><rect width="1" height="1"/></g>"#, rootAttributes: #" data-baseline="120""#),
+            line: 1, column: 1, message: "data-baseline must lie within the viewBox")
+        assertError(
+            SymbolTestSupport.document(
+                #"<g id="a"><rect width="1" height="1"/></g>"#, rootAttributes: #" transform="scale(2)""#),
+            line: 1, column: 1,
+            message: "a transform on the root <svg> is not supported: put it on the layer groups")
+        assertError(
+            SymbolTestSupport.document(
+                #"<style>rect { fill: red }</style><g id="a"><rect width="1" height="1"/></g>"#),
+            line: 2, column: 1,
+            message:
+                "<style> is not supported in a symbol (Kiln draws path, circle, ellipse, rect, line, polyline, polygon in <g> layers)"
+        )
     }
 
     func testMissingOversizeAndNonRegularFiles() throws {
