@@ -34,9 +34,25 @@ def raw_literal(text: str, indent: str) -> str:
     return f'{indent}{fence}"""\n{body}\n{indent}"""{fence}'
 
 
-def layer_names(path: pathlib.Path) -> list[str]:
+def number(value: float) -> str:
+    """Shortest round-trip text without a trailing .0, as the Swift test prints it."""
+    text = repr(float(value))
+    return text[:-2] if text.endswith(".0") else text
+
+
+def summary(path: pathlib.Path) -> tuple[str, str]:
+    """The symbol's normalised width and its layers (`id` level, ≥ threshold), bottom first."""
     root = ET.parse(path).getroot()
-    return [g.get("id", "") for g in root if g.tag in ("g", SVG_NS + "g")]
+    _, _, width, height = (float(v) for v in root.get("viewBox", "0 0 0 1").replace(",", " ").split())
+    layers = []
+    for g in root:
+        if g.tag not in ("g", SVG_NS + "g"):
+            continue
+        text = f"`{g.get('id', '')}` {g.get('data-level', 'primary').strip()}"
+        if g.get("data-variable") is not None:
+            text += f", ≥ {number(float(g.get('data-variable')))}"
+        layers.append(text)
+    return number(width * (100.0 / height)), "; ".join(layers)
 
 
 def read_symbols(directory: pathlib.Path) -> list[tuple[str, str, pathlib.Path]]:
@@ -81,10 +97,10 @@ def swift_source(symbols) -> str:
 
 
 def docs_list(symbols) -> str:
-    rows = ["| symbol | layers, bottom first |", "|---|---|"]
+    rows = ["| symbol | width | layers, bottom first: `id` level, ≥ variable threshold |", "|---|---|---|"]
     for name, _, path in symbols:
-        layers = ", ".join(f"`{layer}`" for layer in layer_names(path))
-        rows.append(f"| `{name}` | {layers} |")
+        width, layers = summary(path)
+        rows.append(f"| `{name}` | {width} | {layers} |")
     return "\n".join(rows)
 
 

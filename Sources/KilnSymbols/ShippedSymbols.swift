@@ -287,7 +287,7 @@ enum ShippedSymbols {
             ##"""
             <!-- Kiln symbol tram: the front of a tram car with its window and lights; the pantograph -->
             <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100" data-baseline="85" data-cap-height="70">
-              <g id="car" data-level="primary">
+              <g id="body" data-level="primary">
                 <rect x="24" y="24" width="52" height="50" rx="12" fill="none" stroke="#000" stroke-width="8"/>
                 <path d="M32 34H68V48H32Z" fill="#000" stroke="#000" stroke-width="4" stroke-linejoin="round"/>
                 <circle cx="37" cy="61" r="4"/>

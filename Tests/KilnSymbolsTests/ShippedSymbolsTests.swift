@@ -87,10 +87,19 @@ final class ShippedSymbolsTests: XCTestCase {
         let end = "<!-- /shipped-symbols -->"
         let start = try XCTUnwrap(docs.range(of: begin)).upperBound
         let stop = try XCTUnwrap(docs.range(of: end, range: start..<docs.endIndex)).lowerBound
-        var expected = "| symbol | layers, bottom first |\n|---|---|\n"
+        func number(_ value: Double) -> String {
+            let text = "\(value)"
+            return text.hasSuffix(".0") ? String(text.dropLast(2)) : text
+        }
+        var expected =
+            "| symbol | width | layers, bottom first: `id` level, ≥ variable threshold |\n|---|---|---|\n"
         for name in SymbolCatalog.shippedNames {
-            let layers = try XCTUnwrap(SymbolCatalog.shipped(name)).layers.map { "`\($0.name)`" }
-            expected += "| `\(name)` | \(layers.joined(separator: ", ")) |\n"
+            let artwork = try XCTUnwrap(SymbolCatalog.shipped(name))
+            let layers = artwork.layers.map { layer in
+                "`\(layer.name)` \(layer.level.rawValue)"
+                    + (layer.variableThreshold.map { ", ≥ \(number($0))" } ?? "")
+            }
+            expected += "| `\(name)` | \(number(artwork.size.x)) | \(layers.joined(separator: "; ")) |\n"
         }
         XCTAssertEqual(
             String(docs[start..<stop]), expected,
