@@ -9,6 +9,8 @@ import PackageDescription
 // directories): only test targets depend on it, no product or executable does, so none of it ships.
 // It reads videos back through FFmpeg itself, so it is the one module besides KilnMedia that imports
 // CFFmpeg; it uses KilnMedia's `package` helpers (error checks, swscale) rather than copies of them.
+// KilnSymbols (symbol SVG files → vector paths, the shipped set embedded) is the only module that
+// imports CLibXML2; it builds on KilnRaster's vector types and KilnModel's symbol layer facts.
 let strict: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
 
 let package = Package(
@@ -37,6 +39,7 @@ let package = Package(
         .systemLibrary(name: "CUnibreak", providers: [.apt(["libunibreak-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .target(name: "KilnModel", swiftSettings: strict),
         // Declarative command descriptions: parsing, help, completion scripts, the man page.
         .target(name: "KilnCommandLine", swiftSettings: strict),
@@ -48,6 +51,8 @@ let package = Package(
         .target(
             name: "KilnScene", dependencies: ["KilnModel", "KilnRaster", "KilnText"], swiftSettings: strict),
         .target(name: "KilnMedia", dependencies: ["CFFmpeg"], swiftSettings: strict),
+        .target(
+            name: "KilnSymbols", dependencies: ["CLibXML2", "KilnRaster", "KilnModel"], swiftSettings: strict),
         .target(name: "KilnQueue", dependencies: ["CSQLite", "CLibPQ"], swiftSettings: strict),
         .target(
             name: "KilnExport", dependencies: ["KilnModel", "KilnRaster", "KilnScene", "KilnMedia"],
@@ -86,6 +91,10 @@ let package = Package(
             name: "KilnSceneTests",
             dependencies: ["KilnScene", "KilnMedia", "KilnExport", "KilnTestSupport"],
             exclude: ["Goldens", "Fixtures"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "KilnSymbolsTests", dependencies: ["KilnSymbols", "KilnTestSupport"],
+            exclude: ["Fixtures"],
             swiftSettings: strict),
         .testTarget(
             name: "KilnMediaTests", dependencies: ["KilnMedia", "KilnTestSupport"], swiftSettings: strict),
