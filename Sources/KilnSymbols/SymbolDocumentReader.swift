@@ -38,6 +38,10 @@ struct SymbolDocumentReader {
                 at: root, "a transform on the root <svg> is not supported: put it on the layer groups")
         }
         let unit = 100 / viewBox.size.y
+        guard viewBox.size.x <= viewBox.size.y * SymbolLimits.aspectRatio else {
+            throw error(
+                at: root, "the viewBox is more than \(Int(SymbolLimits.aspectRatio)) times wider than high")
+        }
         var state = SymbolPaintState()
         state.transform = Affine2D.scale(unit, unit).concatenating(
             .translation(-viewBox.origin.x, -viewBox.origin.y))

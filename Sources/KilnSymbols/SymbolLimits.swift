@@ -14,6 +14,9 @@ public enum SymbolLimits {
     public static let attributeCharacters = 256 << 10
     /// Path segments of the whole symbol, after shapes become paths.
     public static let segments = 200_000
+    /// Largest width of the viewBox in heights: what keeps a symbol's box (and so the layer
+    /// drawing it) a sane size.
+    public static let aspectRatio = 20.0
     /// Largest `stroke-miterlimit` (SVG allows any; a miter may reach out this many half widths).
     public static let miterLimit = 100.0
     /// Largest coordinate, in normalised viewBox units (height 100), after every transform.

@@ -139,6 +139,9 @@ final class SymbolFileErrorTests: ScratchDirectoryTestCase {
             #"<svg viewBox="0 0 0 100"/>"#, line: 1, column: 1,
             message: "<svg> 'viewBox': width and height must be positive, got '0 0 0 100'")
         assertError(
+            #"<svg viewBox="0 0 2001 100"/>"#, line: 1, column: 1,
+            message: "the viewBox is more than 20 times wider than high")
+        assertError(
             #"<svg viewBox="0 0 1e999 100"/>"#, line: 1, column: 1,
             message: "<svg> 'viewBox': the number 1e999 is out of range")
         assertError(
