@@ -49,7 +49,8 @@ let package = Package(
             dependencies: ["CFreeType", "CHarfBuzz", "CFontconfig", "CUnibreak", "KilnRaster"],
             swiftSettings: strict),
         .target(
-            name: "KilnScene", dependencies: ["KilnModel", "KilnRaster", "KilnText"], swiftSettings: strict),
+            name: "KilnScene", dependencies: ["KilnModel", "KilnRaster", "KilnText", "KilnSymbols"],
+            swiftSettings: strict),
         .target(name: "KilnMedia", dependencies: ["CFFmpeg"], swiftSettings: strict),
         .target(
             name: "KilnSymbols", dependencies: ["CLibXML2", "KilnRaster", "KilnModel"], swiftSettings: strict),
@@ -63,7 +64,7 @@ let package = Package(
             name: "kiln",
             dependencies: [
                 "KilnCommandLine", "KilnExport", "KilnScene", "KilnMedia", "KilnModel", "KilnQueue",
-                "KilnWorker",
+                "KilnWorker", "KilnSymbols",
             ],
             swiftSettings: strict),
         .executableTarget(

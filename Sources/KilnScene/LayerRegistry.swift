@@ -15,6 +15,7 @@ public enum LayerRegistry {
         ImageLayer.kind,
         TextLayer.kind,
         TranscriptLayer.kind,
+        SymbolLayer.kind,
     ]
 
     public static let effects: [EffectKind] = [

@@ -76,6 +76,14 @@ final class TransitionContractTests: XCTestCase {
             ]
             .map { t in values { ($0.scale, $0.blur, $0.opacity) = t } }
         ),
+        // On a layer that is not a symbol, the symbol effect acts on the whole layer; the offset
+        // follows the layer's height, which this test's empty frame makes 0.
+        (
+            #"{"symbolEffect": "disappear.down"}"#,
+            [(0, 0.5), (0.5, 0.75), (1, 1), (0.5, 0.75), (0, 0.5)].map { p in
+                values { ($0.opacity, $0.scale) = p }
+            }
+        ),
     ]
 
     /// Every modifier by name, so that values are compared field by field within rounding.

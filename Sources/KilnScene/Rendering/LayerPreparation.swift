@@ -75,9 +75,9 @@ extension LayerNode {
             .concatenating(local)
         // A layer's own symbol effects come first, then those its containers pass down, unless
         // it removes them.
-        let effects = symbolEffects + (symbolEffectsRemoved ? [] : context.symbolEffects)
+        let reaching = symbolEffects + (symbolEffectsRemoved ? [] : context.symbolEffects)
         let layer = prepareContent(
-            size: size, place: place, context: context.passing(effects), presence: symbolPresence)
+            size: size, place: place, context: context.passing(reaching), presence: symbolPresence)
         var pipeline = EffectPipelineBuilder(
             content: layer, frameFromLocal: place, layerSize: size, canvas: context.canvas)
         for effect in effects {
