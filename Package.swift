@@ -87,7 +87,8 @@ let package = Package(
         .testTarget(
             name: "KilnRasterTests", dependencies: ["KilnRaster", "KilnTestSupport"], swiftSettings: strict),
         .testTarget(
-            name: "KilnTextTests", dependencies: ["KilnText", "KilnTestSupport"], swiftSettings: strict),
+            name: "KilnTextTests", dependencies: ["KilnText", "KilnSymbols", "KilnTestSupport"],
+            swiftSettings: strict),
         .testTarget(
             name: "KilnSceneTests",
             dependencies: ["KilnScene", "KilnMedia", "KilnExport", "KilnTestSupport"],

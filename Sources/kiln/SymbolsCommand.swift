@@ -5,7 +5,8 @@ import KilnSymbols
 
 /// `kiln symbols [NAME] [--json]`: the shipped symbols and their layers.
 enum SymbolsCommand: KilnSubcommand {
-    static let json = OptionSpec.flag("--json", help: "one JSON object: each symbol's size, baseline and layers")
+    static let json = OptionSpec.flag(
+        "--json", help: "one JSON object: each symbol's size, baseline and layers")
     static let spec = CommandSpec(
         "symbols", summary: "list the shipped symbols and their layers",
         description: """
@@ -22,7 +23,9 @@ enum SymbolsCommand: KilnSubcommand {
         if let name = args.positionals.first {
             guard SymbolCatalog.shipped(name) != nil else {
                 var message = "unknown symbol '\(name)'"
-                if let near = Suggestion.closest(to: name, among: names) { message += "; did you mean '\(near)'?" }
+                if let near = Suggestion.closest(to: name, among: names) {
+                    message += "; did you mean '\(near)'?"
+                }
                 throw args.usageError(message)
             }
             names = [name]
@@ -36,7 +39,9 @@ enum SymbolsCommand: KilnSubcommand {
             print("\(artwork.name)  (\(String(format: "%g", artwork.size.x)) × 100 units)")
             for layer in artwork.layers {
                 var line = "  \(layer.name)  \(layer.level.rawValue)"
-                if let threshold = layer.variableThreshold { line += "  variable ≥ \(String(format: "%g", threshold))" }
+                if let threshold = layer.variableThreshold {
+                    line += "  variable ≥ \(String(format: "%g", threshold))"
+                }
                 print(line)
             }
         }

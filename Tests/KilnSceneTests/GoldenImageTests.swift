@@ -45,17 +45,36 @@ final class GoldenImageTests: XCTestCase {
                 try Fixture.seedMeshJob(center: (0.9, 0.3), smooth: false, width: 480, height: 270)))
     }
 
-    /// A shipped job rendered at full size, kept as a quarter-size golden.
-    func checkJob(_ name: String, at times: [Double]) throws {
+    /// A shipped job rendered at full size, kept as a golden `factor` times smaller (a quarter by default).
+    func checkJob(_ name: String, at times: [Double], downsampledBy factor: Int = 4) throws {
         let job = try JobFiles.load(
             file: Fixture.repositoryRoot.appendingPathComponent("jobs/\(name).json").path)
         for time in times {
             let label = String(format: "%@-t%.1f", name, time)
-            try check(label, Fixture.render(job, at: time, threads: 2).downsampled(by: 4))
+            try check(label, Fixture.render(job, at: time, threads: 2).downsampled(by: factor))
         }
     }
 
     func testShowcaseFrames() throws { try checkJob("showcase", at: [0.9, 3.3]) }
+
+    /// Each symbol behaviour at a key moment (half size, so a symbol's layers stay legible):
+    /// mid-bounce and at rest; pulse dimmed; variable colour part-way; scaled up and down; the
+    /// moon hidden in place and leaving the stack; a replace under way; variable value 0.34 and
+    /// part-way through a fade; an inherited pulse; the 1080p showcase.
+    func testSymbolFrames() throws {
+        try checkJob("symbol-bounce", at: [1.2, 3.0], downsampledBy: 2)
+        try checkJob("symbol-pulse", at: [2.0], downsampledBy: 2)
+        try checkJob("symbol-variable-color", at: [1.1], downsampledBy: 2)
+        try checkJob("symbol-scale", at: [1.3, 5.8], downsampledBy: 2)
+        try checkJob("symbol-appear", at: [2.0, 3.0], downsampledBy: 2)
+        try checkJob("symbol-replace", at: [1.1], downsampledBy: 2)
+        try checkJob("symbol-variable-value", at: [1.5, 4.6], downsampledBy: 2)
+        try checkJob("symbol-propagation", at: [0.5], downsampledBy: 2)
+        try checkJob("symbols", at: [3.3, 8.5])
+    }
+
+    /// Vector paths: fills by both rules, strokes with every join and cap, turning and scaling.
+    func testPathFrames() throws { try checkJob("paths", at: [0.0, 2.0]) }
 
     /// Pixel effects: two overlapping ripples, the flowing domain warp, shear and wave, and the
     /// colour effects.

@@ -1,4 +1,5 @@
 import KilnRaster
+import KilnSymbols
 import KilnText
 import XCTest
 
@@ -15,12 +16,14 @@ final class PathRasterizerOracleTests: XCTestCase {
         let star = try SVGPathData.parse("M50 4L77 93L3 37H97L23 93Z")
         return [
             Case(name: "circle", path: .ellipse(center: SIMD2(50, 50), radii: SIMD2(44, 44)), rule: .nonZero),
-            Case(name: "ellipse", path: .ellipse(center: SIMD2(50, 50), radii: SIMD2(46, 17)), rule: .nonZero),
+            Case(
+                name: "ellipse", path: .ellipse(center: SIMD2(50, 50), radii: SIMD2(46, 17)), rule: .nonZero),
             Case(name: "star nonZero", path: star, rule: .nonZero),
             Case(name: "star evenOdd", path: star, rule: .evenOdd),
             Case(
                 name: "slivers",
-                path: try SVGPathData.parse("M5 10L95 11L95 11.3Z M10 30L10.2 90L10.5 30Z M20 60L90 61.5L20 60.4Z"),
+                path: try SVGPathData.parse(
+                    "M5 10L95 11L95 11.3Z M10 30L10.2 90L10.5 30Z M20 60L90 61.5L20 60.4Z"),
                 rule: .nonZero),
             Case(
                 name: "curves",
@@ -112,6 +115,63 @@ final class PathRasterizerOracleTests: XCTestCase {
         XCTAssertLessThanOrEqual(worst, 2)
         print(
             "path oracle: \(total) pixels, \(Double(within) / Double(total) * 100)% within one code value, "
-                + "\(Double(exact) / Double(total) * 100)% identical, worst difference \(worst), histogram \(histogram)")
+                + "\(Double(exact) / Double(total) * 100)% identical, worst difference \(worst), histogram \(histogram)"
+        )
+    }
+}
+
+/// The bar on the symbols Kiln ships: every fill and every stroke outline of every layer,
+/// at three sizes and two rotations, Kiln's coverage against FreeType's.
+final class ShippedSymbolOracleTests: XCTestCase {
+    func testShippedSymbolsMatchFreeTypeWithinOneCodeValue() throws {
+        let freetype = try XCTUnwrap(FreeTypeOutlineRasterizer())
+        var total = 0, within = 0, worst = 0, shapes = 0
+        for name in SymbolCatalog.shippedNames {
+            let artwork = try XCTUnwrap(SymbolCatalog.shipped(name))
+            for size in [24.0, 64.0, 200.0] {
+                for (sin, cos) in [(0.0, 1.0), (0.5, 0.866_025_403_784_438_6)] {
+                    let scale = size / 100
+                    let side = Int(size * 2)
+                    let centre = artwork.size / 2
+                    let place = Affine2D.translation(Double(side) / 2, Double(side) / 2)
+                        .concatenating(.rotation(sin: sin, cos: cos))
+                        .concatenating(.scale(scale, scale))
+                        .concatenating(.translation(-centre.x, -centre.y))
+                    for layer in artwork.layers {
+                        for shape in layer.shapes {
+                            let inFrame = shape.path.transformed(by: place)
+                            var parts: [(VectorPath, FillRule)] = []
+                            if let rule = shape.fill {
+                                parts.append((inFrame.flattened(tolerance: 0.1), rule))
+                            }
+                            if var stroke = shape.stroke {
+                                stroke.width *= scale
+                                parts.append((inFrame.strokeOutline(stroke, tolerance: 0.1), .nonZero))
+                            }
+                            for (outline, rule) in parts {
+                                let polygon = PathRasterizerOracleTests.snapped(outline)
+                                let kiln = PathRasterizerOracleTests.kilnCoverage(
+                                    polygon, rule: rule, width: side, height: side)
+                                let reference = try XCTUnwrap(
+                                    freetype.coverage(of: polygon, fillRule: rule, width: side, height: side))
+                                XCTAssertGreaterThan(reference.reduce(0) { $0 + Int($1) }, 0, name)
+                                for (k, f) in zip(kiln, reference) {
+                                    let d = abs(Int(k) - Int(f))
+                                    if d <= 1 { within += 1 }
+                                    worst = max(worst, d)
+                                }
+                                total += kiln.count
+                                shapes += 1
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        XCTAssertGreaterThan(shapes, 100)
+        XCTAssertGreaterThanOrEqual(Double(within) / Double(total), 0.999)
+        print(
+            "shipped symbols oracle: \(shapes) outlines, \(total) pixels, "
+                + "\(Double(within) / Double(total) * 100)% within one code value, worst \(worst)")
     }
 }

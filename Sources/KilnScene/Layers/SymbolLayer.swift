@@ -115,7 +115,9 @@ public struct SymbolLayer: LayerRendering {
         }
         var transition = SymbolContentTransition.default
         if let node = p.node("contentTransition") {
-            guard let parsed = SymbolContentTransition.decode(node, path: p.path("contentTransition"), context: context)
+            guard
+                let parsed = SymbolContentTransition.decode(
+                    node, path: p.path("contentTransition"), context: context)
             else { return nil }
             transition = parsed
         }
@@ -201,7 +203,8 @@ public struct SymbolLayer: LayerRendering {
 
     /// The symbol at `time` with the symbol effects that reach it (its own, then inherited).
     func prepare(
-        at time: Double, canvas: Canvas, transform: Affine2D, effects: [SymbolEffect], presence: SymbolPresence?
+        at time: Double, canvas: Canvas, transform: Affine2D, effects: [SymbolEffect],
+        presence: SymbolPresence?
     ) -> any PreparedLayer {
         let animation = SymbolAnimation(
             effects: effects, replacements: replacements, contentTransition: contentTransition,
@@ -223,8 +226,10 @@ public struct SymbolLayer: LayerRendering {
                 let opacity = drawing.whole.opacity * pose.opacity
                 guard opacity > 0 else { continue }
                 let bounds = (min: layer.bounds.min * scale + origin, max: layer.bounds.max * scale + origin)
-                let place = transform.concatenating(whole).concatenating(pose.affine(in: bounds, height: box.y))
-                    .concatenating(local)
+                let place = transform.concatenating(whole).concatenating(
+                    pose.affine(in: bounds, height: box.y)
+                )
+                .concatenating(local)
                 let color = color(ofLayer: index, level: layer.level, at: time)
                 var painters: [PathPainter] = []
                 for shape in layer.shapes {
@@ -244,7 +249,9 @@ public struct SymbolLayer: LayerRendering {
                 }
                 // A layer fades as one picture (its strokes over its fills do not show through).
                 if !painters.isEmpty {
-                    items.append(PreparedItem(layer: PreparedShapes(painters: painters), opacity: Float(opacity), colors: nil))
+                    items.append(
+                        PreparedItem(
+                            layer: PreparedShapes(painters: painters), opacity: Float(opacity), colors: nil))
                 }
             }
         }
@@ -293,9 +300,12 @@ struct PreparedShapes: PreparedLayer {
         }
         var rows = first.rows, columns = first.columns
         for painter in painters.dropFirst() {
-            rows = min(rows.lowerBound, painter.rows.lowerBound)..<max(rows.upperBound, painter.rows.upperBound)
+            rows =
+                min(rows.lowerBound, painter.rows.lowerBound)..<max(rows.upperBound, painter.rows.upperBound)
             columns =
-                min(columns.lowerBound, painter.columns.lowerBound)..<max(columns.upperBound, painter.columns.upperBound)
+                min(
+                    columns.lowerBound, painter.columns.lowerBound)..<max(
+                    columns.upperBound, painter.columns.upperBound)
         }
         extent = PixelExtent(rows: rows, columns: columns)
     }

@@ -141,7 +141,8 @@ extension LayerNode {
         let time = context.time, canvas = context.canvas
         if let symbol = content as? SymbolLayer {
             return symbol.prepare(
-                at: time, canvas: canvas, transform: place, effects: context.symbolEffects, presence: presence)
+                at: time, canvas: canvas, transform: place, effects: context.symbolEffects, presence: presence
+            )
         }
         if let group = content as? GroupLayer {
             let inner = context.child(container: size, parent: place)
