@@ -15,12 +15,14 @@ final class PathRasterizerOracleTests: XCTestCase {
         let star = try SVGPathData.parse("M50 4L77 93L3 37H97L23 93Z")
         return [
             Case(name: "circle", path: .ellipse(center: SIMD2(50, 50), radii: SIMD2(44, 44)), rule: .nonZero),
-            Case(name: "ellipse", path: .ellipse(center: SIMD2(50, 50), radii: SIMD2(46, 17)), rule: .nonZero),
+            Case(
+                name: "ellipse", path: .ellipse(center: SIMD2(50, 50), radii: SIMD2(46, 17)), rule: .nonZero),
             Case(name: "star nonZero", path: star, rule: .nonZero),
             Case(name: "star evenOdd", path: star, rule: .evenOdd),
             Case(
                 name: "slivers",
-                path: try SVGPathData.parse("M5 10L95 11L95 11.3Z M10 30L10.2 90L10.5 30Z M20 60L90 61.5L20 60.4Z"),
+                path: try SVGPathData.parse(
+                    "M5 10L95 11L95 11.3Z M10 30L10.2 90L10.5 30Z M20 60L90 61.5L20 60.4Z"),
                 rule: .nonZero),
             Case(
                 name: "curves",
@@ -112,6 +114,7 @@ final class PathRasterizerOracleTests: XCTestCase {
         XCTAssertLessThanOrEqual(worst, 2)
         print(
             "path oracle: \(total) pixels, \(Double(within) / Double(total) * 100)% within one code value, "
-                + "\(Double(exact) / Double(total) * 100)% identical, worst difference \(worst), histogram \(histogram)")
+                + "\(Double(exact) / Double(total) * 100)% identical, worst difference \(worst), histogram \(histogram)"
+        )
     }
 }
