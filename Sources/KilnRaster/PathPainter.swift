@@ -8,7 +8,10 @@
 public struct PathPainter: Sendable {
     let edges: CoverageEdges
     let fillRule: FillRule
-    let paint: PathPaint
+    // The paint split in two, so the per-chunk code never copies the gradient (and its
+    // array of stops) out of an enum: nil gradient means the solid colour.
+    let solid: SIMD4<Float>
+    let gradient: LinearGradient?
     // Frame → local map for gradients.
     let ia: Float, ib: Float, ic: Float, id: Float, itx: Float, ity: Float
     public let rows: Range<Int>
@@ -59,7 +62,10 @@ public struct PathPainter: Sendable {
         }
         guard edges.finish() else { return nil }
         self.edges = edges
-        self.paint = paint
+        switch paint {
+        case .solid(let color): (solid, gradient) = (color, nil)
+        case .gradient(let g): (solid, gradient) = (SIMD4(), g)
+        }
         rows = edges.rows
         columns = edges.columns
         let inverse = frameFromLocal.inverted ?? .identity
@@ -222,6 +228,11 @@ public struct PathPainter: Sendable {
     ) {
         let origin = cellOrigin
         let py = Float(y) + 0.5
+        let flat = (
+            r: SIMD8(repeating: solid.x), g: SIMD8(repeating: solid.y), b: SIMD8(repeating: solid.z),
+            a: SIMD8(repeating: solid.w)
+        )
+        let hasGradient = gradient != nil
         var carry: Float = 0
         // Left of the cells: nothing covered.
         var x = span.lowerBound
@@ -253,7 +264,7 @@ public struct PathPainter: Sendable {
                     cx &+= 8
                     continue
                 }
-                let color = colors(x: cx, py: py)
+                let color = hasGradient ? colors(x: cx, py: py) : flat
                 let k = c * opacity
                 let keep = 1 - k * color.a
                 let p = base &+ cx
@@ -277,7 +288,7 @@ public struct PathPainter: Sendable {
                     store(color.a * k + load(band.a + p) * keep, band.a + p)
                 }
             } else {
-                let color = colors(x: cx, py: py)
+                let color = hasGradient ? colors(x: cx, py: py) : flat
                 put(
                     band, color.r * c, color.g * c, color.b * c, color.a * c, x: cx, offset: base,
                     window: window)
@@ -313,19 +324,13 @@ public struct PathPainter: Sendable {
         store(LaneMask.select(inside, a, load(band.a + p)), band.a + p)
     }
 
-    /// The paint's colour at the eight pixel centres from column `x` on a row at `py`.
-    @inline(__always)
+    /// The gradient's colours at the eight pixel centres from column `x` on a row at `py`.
+    @inline(never)
     func colors(x: Int, py: Float) -> (r: SIMD8<Float>, g: SIMD8<Float>, b: SIMD8<Float>, a: SIMD8<Float>) {
-        switch paint {
-        case .solid(let c):
-            return (
-                SIMD8(repeating: c.x), SIMD8(repeating: c.y), SIMD8(repeating: c.z), SIMD8(repeating: c.w)
-            )
-        case .gradient(let gradient):
-            let px = SIMD8<Float>(0.5, 1.5, 2.5, 3.5, 4.5, 5.5, 6.5, 7.5) + Float(x)
-            let lx = px * ia + (py * ic + itx)
-            let ly = px * ib + (py * id + ity)
-            return gradient.colors(x: lx, y: ly)
-        }
+        guard let gradient else { return (SIMD8(), SIMD8(), SIMD8(), SIMD8()) }
+        let px = SIMD8<Float>(0.5, 1.5, 2.5, 3.5, 4.5, 5.5, 6.5, 7.5) + Float(x)
+        let lx = px * ia + (py * ic + itx)
+        let ly = px * ib + (py * id + ity)
+        return gradient.colors(x: lx, y: ly)
     }
 }
