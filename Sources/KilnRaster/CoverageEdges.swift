@@ -109,21 +109,24 @@ struct CoverageEdges: Sendable {
         let left = Float(columns.lowerBound)
         // Float rounding may put an end a hair outside the columns; the cells stop there.
         let right = Float(columns.count)
-        for index in 0..<endOfEdges(above: bandBottom) {
-            let e = edges[index]
-            guard e.y1 > bandTop else { continue }
-            let rowStart = max(Int(e.y0), firstRow), rowEnd = min(Int(e.y1.rounded(.up)), firstRow + count)
-            guard rowStart < rowEnd else { continue }
-            for y in rowStart..<rowEnd {
-                let fy = Float(y)
-                let ya = max(fy, e.y0), yb = min(fy + 1, e.y1)
-                let dy = yb - ya
-                guard dy > 0 else { continue }
-                // Computed from the edge's top, not carried from the row above (see the type).
-                let xa = min(max(e.x0 + (ya - e.y0) * e.slope - left, 0), right)
-                let xb = min(max(e.x0 + (yb - e.y0) * e.slope - left, 0), right)
-                Self.cell(
-                    row: cells + (y - firstRow) &* stride, from: xa, to: xb, area: dy * e.direction)
+        let end = endOfEdges(above: bandBottom)
+        edges.withUnsafeBufferPointer { all in
+            for index in 0..<end {
+                let e = all[index]
+                guard e.y1 > bandTop else { continue }
+                let rowStart = max(Int(e.y0), firstRow),
+                    rowEnd = min(Int(e.y1.rounded(.up)), firstRow + count)
+                guard rowStart < rowEnd else { continue }
+                for y in rowStart..<rowEnd {
+                    let fy = Float(y)
+                    let ya = max(fy, e.y0), yb = min(fy + 1, e.y1)
+                    let dy = yb - ya
+                    guard dy > 0 else { continue }
+                    // Computed from the edge's top, not carried from the row above (see the type).
+                    let xa = min(max(e.x0 + (ya - e.y0) * e.slope - left, 0), right)
+                    let xb = min(max(e.x0 + (yb - e.y0) * e.slope - left, 0), right)
+                    Self.cell(row: cells + (y - firstRow) &* stride, from: xa, to: xb, area: dy * e.direction)
+                }
             }
         }
     }

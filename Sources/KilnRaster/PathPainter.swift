@@ -8,7 +8,10 @@
 public struct PathPainter: Sendable {
     let edges: CoverageEdges
     let fillRule: FillRule
-    let paint: PathPaint
+    // The paint split in two, so the per-chunk code never copies the gradient (and its
+    // array of stops) out of an enum: nil gradient means the solid colour.
+    let solid: SIMD4<Float>
+    let gradient: LinearGradient?
     // Frame → local map for gradients.
     let ia: Float, ib: Float, ic: Float, id: Float, itx: Float, ity: Float
     public let rows: Range<Int>
@@ -59,7 +62,10 @@ public struct PathPainter: Sendable {
         }
         guard edges.finish() else { return nil }
         self.edges = edges
-        self.paint = paint
+        switch paint {
+        case .solid(let color): (solid, gradient) = (color, nil)
+        case .gradient(let g): (solid, gradient) = (SIMD4(), g)
+        }
         rows = edges.rows
         columns = edges.columns
         let inverse = frameFromLocal.inverted ?? .identity
@@ -69,7 +75,6 @@ public struct PathPainter: Sendable {
 
     /// Replaces `columns` of the band rows (uncovered pixels become transparent).
     public func paint(into band: PlanarBand, firstRow: Int, rows count: Int, columns window: Range<Int>) {
-        band.fill(.transparent, rows: count, columns: window)
         render(into: band, firstRow: firstRow, rows: count, window: window, opacity: nil)
     }
 
@@ -81,29 +86,44 @@ public struct PathPainter: Sendable {
         render(into: band, firstRow: firstRow, rows: count, window: window, opacity: min(opacity, 1))
     }
 
-    /// Cells before a row's first column, so 8-pixel chunks that start left of it read zeros.
-    static let leadingCells = 8
+    /// Rows whose cells are accumulated at once: the scratch stays in cache (16 rows of a 1080p
+    /// frame's width are 125 KB), and every edge is visited once per strip.
+    static let stripRows = 16
 
-    /// Cells per row of scratch: the columns, the two an edge may reach past them, and a chunk
-    /// of padding on each side.
-    var cellStride: Int { (columns.count + 2 + 2 * Self.leadingCells + 7) & ~7 }
+    /// The first cell of a row is the 8-aligned column at or before `columns.lowerBound`, so a
+    /// cell chunk and a band chunk cover the same pixels.
+    var cellOrigin: Int { columns.lowerBound & ~7 }
 
-    /// Fills `cells` (zeroed, `count` rows of `cellStride`) with the coverage of frame rows
-    /// `firstRow..<firstRow+count`: cell `leadingCells + i` is column `columns.lowerBound + i`.
-    func coverage(into cells: UnsafeMutablePointer<Float>, firstRow: Int, count: Int) {
-        let stride = cellStride
-        edges.accumulate(into: cells + Self.leadingCells, stride: stride, firstRow: firstRow, count: count)
-        let n = columns.count + 2
-        for r in 0..<count {
-            let row = cells + Self.leadingCells + r &* stride
-            // The running sum is the winding number weighted by area; it is serial, and kept
-            // scalar so every row adds in the same order.
-            var sum: Float = 0
-            for i in 0..<n {
-                sum += row[i]
-                row[i] = sum
-            }
+    /// Cells per row of scratch: the columns, the two an edge may reach past them, rounded up
+    /// to whole chunks.
+    var cellStride: Int { ((columns.upperBound + 2 + 7) & ~7) - cellOrigin }
+
+    /// Adds the edges of rows `firstRow..<firstRow+count` into zeroed `cells` (rows of
+    /// `cellStride`, cell 0 being column `cellOrigin`).
+    func accumulate(into cells: UnsafeMutablePointer<Float>, firstRow: Int, count: Int) {
+        edges.accumulate(
+            into: cells + (columns.lowerBound - cellOrigin), stride: cellStride, firstRow: firstRow,
+            count: count)
+    }
+
+    /// The coverage of eight pixels from the running sum of their cells, carried along the
+    /// row. Most chunks of a shape hold no edge: their cells are zero, and the coverage is the
+    /// carried winding without a scan. Otherwise the cells are summed one by one, in the
+    /// order the scalar reference uses, so both give the same bits. The cells are left zeroed
+    /// for the next strip.
+    @inline(__always)
+    func windings(_ cells: UnsafeMutablePointer<Float>, carry: inout Float) -> SIMD8<Float> {
+        let v = load(cells)
+        if v == SIMD8() { return SIMD8(repeating: carry) }
+        store(SIMD8(), cells)
+        var result = SIMD8<Float>()
+        var sum = carry
+        for lane in 0..<8 {
+            sum += v[lane]
+            result[lane] = sum
         }
+        carry = sum
+        return result
     }
 
     /// Coverage 0…1 from the accumulated winding, by the fill rule.
@@ -130,69 +150,187 @@ public struct PathPainter: Sendable {
         }
     }
 
-    func render(into band: PlanarBand, firstRow: Int, rows count: Int, window: Range<Int>, opacity: Float?) {
-        let top = max(firstRow, rows.lowerBound), bottom = min(firstRow + count, rows.upperBound)
-        let span = columns.clamped(to: window)
-        guard top < bottom, !span.isEmpty else { return }
+    /// Coverage of `columns` on rows `firstRow..<firstRow+count`, row by row, by the kernel
+    /// `render` uses (for tests against `scalarCoverage`): the alpha an opaque paint gets.
+    func coverage(firstRow: Int, count: Int) -> [Float] {
+        let band = PlanarBand(width: columns.upperBound, rows: count)
+        render(into: band, firstRow: firstRow, rows: count, window: columns, opacity: nil)
+        var result: [Float] = []
+        for r in 0..<count { for x in columns { result.append(band.pixel(x: x, row: r).a) } }
+        return result
+    }
+
+    /// The plain definition: each row's cells summed left to right, one pixel at a time.
+    func scalarCoverage(firstRow: Int, count: Int) -> [Float] {
         let stride = cellStride
-        let rowCount = bottom - top
-        let left = columns.lowerBound
-        withUnsafeTemporaryAllocation(of: Float.self, capacity: rowCount * stride + 8) { buffer in
+        var cells = [Float](repeating: 0, count: stride * count + 8)
+        cells.withUnsafeMutableBufferPointer {
+            accumulate(into: $0.baseAddress!, firstRow: firstRow, count: count)
+        }
+        var result: [Float] = []
+        for r in 0..<count {
+            var sum: Float = 0
+            for x in cellOrigin..<columns.upperBound {
+                sum += cells[r * stride + x - cellOrigin]
+                if x >= columns.lowerBound { result.append(resolveScalar(sum)) }
+            }
+        }
+        return result
+    }
+
+    func render(
+        into band: PlanarBand, firstRow: Int, rows count: Int, window: Range<Int>, opacity: Float?
+    ) {
+        let span = band.chunkSpan(window)
+        guard !span.isEmpty else { return }
+        let top = max(firstRow, rows.lowerBound), bottom = min(firstRow + count, rows.upperBound)
+        @inline(__always) func clear(row: Int) {
+            guard opacity == nil else { return }
+            let base = (row - firstRow) &* band.stride
+            var x = span.lowerBound
+            while x < span.upperBound {
+                put(band, SIMD8(), SIMD8(), SIMD8(), SIMD8(), x: x, offset: base, window: window)
+                x &+= 8
+            }
+        }
+        guard top < bottom else {
+            for y in firstRow..<(firstRow + count) { clear(row: y) }
+            return
+        }
+        for y in firstRow..<top { clear(row: y) }
+        for y in bottom..<(firstRow + count) { clear(row: y) }
+        let stride = cellStride, origin = cellOrigin
+        let cellEnd = origin + stride
+        let strip = min(Self.stripRows, bottom - top)
+        withUnsafeTemporaryAllocation(of: Float.self, capacity: strip * stride + 8) { buffer in
             let cells = buffer.baseAddress!
             cells.initialize(repeating: 0, count: buffer.count)
-            coverage(into: cells, firstRow: top, count: rowCount)
-            for y in top..<bottom {
-                let row = cells + Self.leadingCells + (y - top) &* stride
-                let base = (y - firstRow) &* band.stride
-                var x = span.lowerBound & ~7
-                let py = Float(y) + 0.5
-                while x < span.upperBound {
-                    let inside =
-                        LaneMask.first(min(8, span.upperBound &- x))
-                        & ~LaneMask.first(max(0, min(8, span.lowerBound &- x)))
-                    var c = resolve(load(row + (x &- left)))
-                    c = unsafeBitCast(
-                        unsafeBitCast(c, to: SIMD8<UInt32>.self) & inside, to: SIMD8<Float>.self)
-                    if let opacity {
-                        if c == SIMD8() {
-                            x &+= 8
-                            continue
-                        }
-                        c *= opacity
-                    }
-                    let color = colors(x: x, py: py)
-                    let p = base &+ x
-                    if opacity != nil {
-                        let keep = 1 - c * color.a
-                        store(color.r * c + load(band.r + p) * keep, band.r + p)
-                        store(color.g * c + load(band.g + p) * keep, band.g + p)
-                        store(color.b * c + load(band.b + p) * keep, band.b + p)
-                        store(color.a * c + load(band.a + p) * keep, band.a + p)
-                    } else {
-                        store(LaneMask.select(inside, color.r * c, load(band.r + p)), band.r + p)
-                        store(LaneMask.select(inside, color.g * c, load(band.g + p)), band.g + p)
-                        store(LaneMask.select(inside, color.b * c, load(band.b + p)), band.b + p)
-                        store(LaneMask.select(inside, color.a * c, load(band.a + p)), band.a + p)
-                    }
-                    x &+= 8
+            var stripTop = top
+            while stripTop < bottom {
+                let stripCount = min(strip, bottom - stripTop)
+                accumulate(into: cells, firstRow: stripTop, count: stripCount)
+                for y in stripTop..<(stripTop + stripCount) {
+                    paintRow(
+                        y, cells: cells + (y - stripTop) &* stride, cellEnd: cellEnd, band: band,
+                        base: (y - firstRow) &* band.stride, span: span, window: window, opacity: opacity)
                 }
+                stripTop += stripCount
             }
         }
     }
 
-    /// The paint's colour at the eight pixel centres from column `x` on a row at `py`.
+    /// One frame row: every chunk of the window written (paint) or composited onto (over),
+    /// the chunks from the row's first cell on summed for the carry even left of the window.
     @inline(__always)
-    func colors(x: Int, py: Float) -> (r: SIMD8<Float>, g: SIMD8<Float>, b: SIMD8<Float>, a: SIMD8<Float>) {
-        switch paint {
-        case .solid(let c):
-            return (
-                SIMD8(repeating: c.x), SIMD8(repeating: c.y), SIMD8(repeating: c.z), SIMD8(repeating: c.w)
-            )
-        case .gradient(let gradient):
-            let px = SIMD8<Float>(0.5, 1.5, 2.5, 3.5, 4.5, 5.5, 6.5, 7.5) + Float(x)
-            let lx = px * ia + (py * ic + itx)
-            let ly = px * ib + (py * id + ity)
-            return gradient.colors(x: lx, y: ly)
+    func paintRow(
+        _ y: Int, cells: UnsafeMutablePointer<Float>, cellEnd: Int, band: PlanarBand, base: Int,
+        span: Range<Int>, window: Range<Int>, opacity: Float?
+    ) {
+        let origin = cellOrigin
+        let py = Float(y) + 0.5
+        let flat = (
+            r: SIMD8(repeating: solid.x), g: SIMD8(repeating: solid.y), b: SIMD8(repeating: solid.z),
+            a: SIMD8(repeating: solid.w)
+        )
+        let hasGradient = gradient != nil
+        var carry: Float = 0
+        // Left of the cells: nothing covered.
+        var x = span.lowerBound
+        while x < min(origin, span.upperBound) {
+            if opacity == nil {
+                put(band, SIMD8(), SIMD8(), SIMD8(), SIMD8(), x: x, offset: base, window: window)
+            }
+            x &+= 8
         }
+        var cx = origin
+        while cx < span.upperBound {
+            var c = SIMD8<Float>()
+            if cx < cellEnd {
+                c = resolve(windings(cells + (cx &- origin), carry: &carry))
+                if cx < columns.lowerBound || cx &+ 8 > columns.upperBound {
+                    // Float residue past the last edge, and the padding before the first.
+                    let inside =
+                        LaneMask.first(max(0, min(8, columns.upperBound &- cx)))
+                        & ~LaneMask.first(max(0, min(8, columns.lowerBound &- cx)))
+                    c = LaneMask.select(inside, c, SIMD8())
+                }
+            }
+            if cx < span.lowerBound {
+                cx &+= 8
+                continue
+            }
+            if let opacity {
+                if c == SIMD8() {
+                    cx &+= 8
+                    continue
+                }
+                let color = hasGradient ? colors(x: cx, py: py) : flat
+                let k = c * opacity
+                let keep = 1 - k * color.a
+                let p = base &+ cx
+                if cx < window.lowerBound || cx &+ 8 > window.upperBound {
+                    let inside =
+                        LaneMask.first(max(0, min(8, window.upperBound &- cx)))
+                        & ~LaneMask.first(max(0, min(8, window.lowerBound &- cx)))
+                    @inline(__always) func over(_ plane: UnsafeMutablePointer<Float>, _ channel: SIMD8<Float>)
+                    {
+                        let d = load(plane + p)
+                        store(LaneMask.select(inside, channel * k + d * keep, d), plane + p)
+                    }
+                    over(band.r, color.r)
+                    over(band.g, color.g)
+                    over(band.b, color.b)
+                    over(band.a, color.a)
+                } else {
+                    store(color.r * k + load(band.r + p) * keep, band.r + p)
+                    store(color.g * k + load(band.g + p) * keep, band.g + p)
+                    store(color.b * k + load(band.b + p) * keep, band.b + p)
+                    store(color.a * k + load(band.a + p) * keep, band.a + p)
+                }
+            } else {
+                let color = hasGradient ? colors(x: cx, py: py) : flat
+                put(
+                    band, color.r * c, color.g * c, color.b * c, color.a * c, x: cx, offset: base,
+                    window: window)
+            }
+            cx &+= 8
+        }
+        // Cells right of a narrow window were not read: zero them for the next strip.
+        if cx < cellEnd { (cells + (cx &- origin)).update(repeating: 0, count: cellEnd &- cx) }
+    }
+
+    /// Stores eight pixels from column `x`, leaving the lanes outside `window` as they were, so
+    /// painting neighbouring windows one after the other equals painting their union.
+    @inline(__always)
+    func put(
+        _ band: PlanarBand, _ r: SIMD8<Float>, _ g: SIMD8<Float>, _ b: SIMD8<Float>, _ a: SIMD8<Float>,
+        x: Int,
+        offset: Int, window: Range<Int>
+    ) {
+        let p = offset &+ x
+        guard x < window.lowerBound || x &+ 8 > window.upperBound else {
+            store(r, band.r + p)
+            store(g, band.g + p)
+            store(b, band.b + p)
+            store(a, band.a + p)
+            return
+        }
+        let inside =
+            LaneMask.first(max(0, min(8, window.upperBound &- x)))
+            & ~LaneMask.first(max(0, min(8, window.lowerBound &- x)))
+        store(LaneMask.select(inside, r, load(band.r + p)), band.r + p)
+        store(LaneMask.select(inside, g, load(band.g + p)), band.g + p)
+        store(LaneMask.select(inside, b, load(band.b + p)), band.b + p)
+        store(LaneMask.select(inside, a, load(band.a + p)), band.a + p)
+    }
+
+    /// The gradient's colours at the eight pixel centres from column `x` on a row at `py`.
+    @inline(never)
+    func colors(x: Int, py: Float) -> (r: SIMD8<Float>, g: SIMD8<Float>, b: SIMD8<Float>, a: SIMD8<Float>) {
+        guard let gradient else { return (SIMD8(), SIMD8(), SIMD8(), SIMD8()) }
+        let px = SIMD8<Float>(0.5, 1.5, 2.5, 3.5, 4.5, 5.5, 6.5, 7.5) + Float(x)
+        let lx = px * ia + (py * ic + itx)
+        let ly = px * ib + (py * id + ity)
+        return gradient.colors(x: lx, y: ly)
     }
 }

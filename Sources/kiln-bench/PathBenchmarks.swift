@@ -35,13 +35,16 @@ import KilnText
         let side = Int(size) + 2
         for (data, rule) in designs {
             guard let path = try? SVGPathData.parse(data) else { fail("bench path does not parse") }
-            let polygon = path.transformed(by: .translation(1, 1).concatenating(.scale(size / 100, size / 100)))
-                .flattened(tolerance: 0.1)
+            let polygon = path.transformed(
+                by: .translation(1, 1).concatenating(.scale(size / 100, size / 100))
+            )
+            .flattened(tolerance: 0.1)
             guard let grid = freetype.coverage(of: polygon, fillRule: rule, width: side, height: side) else {
                 fail("FreeType failed on a bench path")
             }
             covered += grid.reduce(0) { $0 + ($1 > 0 ? 1 : 0) }
-            jobs.append(Job(polygon: polygon, rule: rule, side: side, band: PlanarBand(width: side, rows: side)))
+            jobs.append(
+                Job(polygon: polygon, rule: rule, side: side, band: PlanarBand(width: side, rows: side)))
         }
     }
     if wants(kilnName) {

@@ -134,6 +134,36 @@ final class PathPainterTests: XCTestCase {
         }
     }
 
+    /// The kernel (zero chunks skipped, strips of rows, cells cleared as read) against the plain
+    /// definition: bit for bit.
+    func testCoverageKernelMatchesScalarReference() throws {
+        let curves = try SVGPathData.parse(
+            "M10 80C10 10 90 10 90 80S50 40 30 90Q60 60 80 95T20 50A30 20 30 1 1 60 70Z M5 5H200V7H5Z")
+        for rule in FillRule.allCases {
+            let p = try XCTUnwrap(
+                painter(
+                    curves, rule: rule, transform: .translation(3.3, 1.7).concatenating(.scale(1.9, 1.3)),
+                    width: 300, height: 200))
+            let count = p.rows.count
+            XCTAssertEqual(
+                p.coverage(firstRow: p.rows.lowerBound, count: count),
+                p.scalarCoverage(firstRow: p.rows.lowerBound, count: count))
+        }
+        // Narrow windows leave no cells behind for the next strip: each window matches the whole.
+        let p = try XCTUnwrap(painter(curves, rule: .evenOdd, width: 100, height: 100))
+        let whole = PlanarBand(width: 100, rows: 100)
+        p.paint(into: whole, firstRow: 0, rows: 100, columns: 0..<100)
+        let parts = PlanarBand(width: 100, rows: 100)
+        for window in [0..<13, 13..<40, 40..<41, 41..<100] {
+            p.paint(into: parts, firstRow: 0, rows: 100, columns: window)
+        }
+        for y in 0..<100 {
+            for x in 0..<100 {
+                XCTAssertEqual(whole.pixel(x: x, row: y), parts.pixel(x: x, row: y), "\(x), \(y)")
+            }
+        }
+    }
+
     func testClippingAndHostileGeometry() throws {
         // Mostly off the frame: only the visible part is counted.
         let big = VectorPath.rect(origin: SIMD2(-1e6, 10), size: SIMD2(2e6, 10))

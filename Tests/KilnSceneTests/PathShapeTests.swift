@@ -29,7 +29,8 @@ final class PathShapeTests: XCTestCase {
             XCTAssertTrue("\(error)".contains("only used with"), "\(error)")
         }
         XCTAssertThrowsError(
-            try job(#"{"type": "shape", "shape": "path", "size": [10, 10], "path": "M0 0", "fillRule": "odd"}"#)
+            try job(
+                #"{"type": "shape", "shape": "path", "size": [10, 10], "path": "M0 0", "fillRule": "odd"}"#)
         ) { error in
             XCTAssertTrue("\(error)".contains("layers[1].fillRule"), "\(error)")
         }

@@ -122,7 +122,8 @@ public struct ShapeLayer: LayerRendering {
             }
         } else if params.isPresent("path") {
             context.error(
-                "`path` is only used with \"shape\": \"path\"", at: params.node("path"), path: params.path("path"))
+                "`path` is only used with \"shape\": \"path\"", at: params.node("path"),
+                path: params.path("path"))
             return nil
         }
         return ShapeLayer(
