@@ -114,7 +114,7 @@ public struct PathPainter: Sendable {
     @inline(__always)
     func windings(_ cells: UnsafeMutablePointer<Float>, carry: inout Float) -> SIMD8<Float> {
         let v = load(cells)
-        if v == SIMD8() { return SIMD8(repeating: carry) }
+        if Self.allZero(v) { return SIMD8(repeating: carry) }
         store(SIMD8(), cells)
         var result = SIMD8<Float>()
         var sum = carry
@@ -124,6 +124,14 @@ public struct PathPainter: Sendable {
         }
         carry = sum
         return result
+    }
+
+    /// Whether all eight lanes are +0 (a −0 counts as not zero, which only costs a scan).
+    /// SIMD `==` compiles to a lane-by-lane loop; four 64-bit words OR-ed together do not.
+    @inline(__always)
+    static func allZero(_ v: SIMD8<Float>) -> Bool {
+        let words = unsafeBitCast(v, to: SIMD4<UInt64>.self)
+        return (words.x | words.y | words.z | words.w) == 0
     }
 
     /// Coverage 0…1 from the accumulated winding, by the fill rule.
@@ -260,7 +268,7 @@ public struct PathPainter: Sendable {
                 continue
             }
             if let opacity {
-                if c == SIMD8() {
+                if Self.allZero(c) {
                     cx &+= 8
                     continue
                 }

@@ -4,12 +4,14 @@ import KilnText
 /// Kiln's path rasterizer against FreeType's smooth rasterizer on the same flattened polygons
 /// (docs/architecture.md, "Paths: Kiln's rasterizer vs FreeType's"): a star both ways, a circle,
 /// a ring, curves and a gear at 96, 400 and 1000 pixels. Kiln's row includes building the edges
-/// and painting premultiplied Float RGBA into a band; FreeType's fills an 8-bit grid. Both are
-/// reported per covered pixel (coverage > 0) of the whole set.
+/// and painting premultiplied Float RGBA into 8-row bands, as the renderer does (the band stays
+/// in cache); FreeType's fills an 8-bit grid of the path's box. Both are reported per covered
+/// pixel (coverage > 0) of the whole set.
 @MainActor func measurePaths() {
-    let kilnName = "paths: Kiln rasterizer (edges + coverage + paint)"
-    let freetypeName = "paths: FreeType smooth rasterizer (8-bit grid)"
-    guard wants(kilnName, freetypeName) else { return }
+    let kilnName = "paths: Kiln (edges + coverage + paint)"
+    let paintName = "paths: Kiln, painting only (edges ready)"
+    let freetypeName = "paths: FreeType smooth (8-bit grid)"
+    guard wants(kilnName, paintName, freetypeName) else { return }
     guard let freetype = FreeTypeOutlineRasterizer() else { fail("FreeType did not start") }
     let designs: [(String, FillRule)] = [
         ("M50 4L77 93L3 37H97L23 93Z", .nonZero),
@@ -30,6 +32,7 @@ import KilnText
         let band: PlanarBand
     }
     var jobs: [Job] = []
+    let bandRows = 8
     var covered = 0
     for size in [96.0, 400.0, 1000.0] {
         let side = Int(size) + 2
@@ -44,7 +47,7 @@ import KilnText
             }
             covered += grid.reduce(0) { $0 + ($1 > 0 ? 1 : 0) }
             jobs.append(
-                Job(polygon: polygon, rule: rule, side: side, band: PlanarBand(width: side, rows: side)))
+                Job(polygon: polygon, rule: rule, side: side, band: PlanarBand(width: side, rows: bandRows)))
         }
     }
     if wants(kilnName) {
@@ -53,10 +56,33 @@ import KilnText
                 let painter = PathPainter(
                     path: job.polygon, fillRule: job.rule, stroke: nil, frameFromLocal: .identity,
                     paint: .solid(SIMD4(1, 1, 1, 1)), frameWidth: job.side, frameHeight: job.side)
-                painter?.paint(into: job.band, firstRow: 0, rows: job.side, columns: 0..<job.side)
+                guard let painter else { continue }
+                for first in stride(from: 0, to: job.side, by: bandRows) {
+                    painter.paint(
+                        into: job.band, firstRow: first, rows: min(bandRows, job.side - first),
+                        columns: 0..<job.side)
+                }
             }
         }
         rows.append(Row(name: kilnName, threads: 1, msPerFrame: ms, pixels: covered))
+    }
+    if wants(paintName) {
+        let painters = jobs.map {
+            PathPainter(
+                path: $0.polygon, fillRule: $0.rule, stroke: nil, frameFromLocal: .identity,
+                paint: .solid(SIMD4(1, 1, 1, 1)), frameWidth: $0.side, frameHeight: $0.side)
+        }
+        let ms = measure(options.frames * 4) { _ in
+            for (job, painter) in zip(jobs, painters) {
+                guard let painter else { continue }
+                for first in stride(from: 0, to: job.side, by: bandRows) {
+                    painter.paint(
+                        into: job.band, firstRow: first, rows: min(bandRows, job.side - first),
+                        columns: 0..<job.side)
+                }
+            }
+        }
+        rows.append(Row(name: paintName, threads: 1, msPerFrame: ms, pixels: covered))
     }
     if wants(freetypeName) {
         let ms = measure(options.frames * 4) { _ in

@@ -164,6 +164,13 @@ final class PathPainterTests: XCTestCase {
         }
     }
 
+    /// A tall band painted in one call (many strips) equals 8-row bands.
+    func testTallBandEqualsSmallBands() throws {
+        let circle = VectorPath.ellipse(center: SIMD2(300, 300), radii: SIMD2(200, 200))
+        let p = painter(circle, transform: .rotation(sin: 0.5, cos: 0.866), width: 600, height: 600)
+        XCTAssertEqual(alphas(p, width: 600, height: 600), alphas(p, width: 600, height: 600, bandRows: 8))
+    }
+
     func testClippingAndHostileGeometry() throws {
         // Mostly off the frame: only the visible part is counted.
         let big = VectorPath.rect(origin: SIMD2(-1e6, 10), size: SIMD2(2e6, 10))
