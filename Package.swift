@@ -76,7 +76,8 @@ let package = Package(
             swiftSettings: strict),
         // Fuzz targets: a corpus replayer in this build, libFuzzer harnesses in scripts/fuzz.sh's.
         .executableTarget(
-            name: "kiln-fuzz", dependencies: ["KilnExport", "KilnMedia", "KilnModel", "KilnQueue"],
+            name: "kiln-fuzz",
+            dependencies: ["KilnExport", "KilnMedia", "KilnModel", "KilnQueue", "KilnSymbols"],
             swiftSettings: strict),
         .target(name: "KilnTestSupport", dependencies: ["CFFmpeg", "KilnMedia"], swiftSettings: strict),
         .testTarget(

@@ -10,7 +10,7 @@ source "$(dirname "$0")/common.sh"
 seconds="${1:-60}"
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(job transcript-json transcript-srt transcript-vtt cron image-header audio-header)
+[ ${#targets[@]} -gt 0 ] || targets=(job transcript-json transcript-srt transcript-vtt cron image-header audio-header symbol)
 
 # The toolchain ships libFuzzer and the sanitizer runtimes (lib/clang/*/lib/linux); only the C
 # libraries the package links are needed, as for any build.

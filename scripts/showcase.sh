@@ -3,7 +3,8 @@
 #   out/showcase.mp4  the composition showcase (jobs/showcase.json)
 #   out/podcast.mp4   the seed's podcast scene with its voice (jobs/podcast.json; the voice and
 #                     the transcript's timing are made first by scripts/make-podcast.py)
-# Extra arguments go to both `kiln render` calls (e.g. --threads 2, --progress json).
+#   out/symbols.mp4   animated symbols, every behaviour labelled (jobs/symbols.json)
+# Extra arguments go to every `kiln render` call (e.g. --threads 2, --progress json).
 source "$(dirname "$0")/common.sh"
 bash scripts/install-deps.sh
 python3 scripts/make-podcast.py
@@ -12,3 +13,4 @@ mkdir -p out
 kiln="$(swift build "${KILN_SWIFT_FLAGS[@]}" --show-bin-path)/kiln"
 "$kiln" render jobs/showcase.json -o out/showcase.mp4 "$@"
 "$kiln" render jobs/podcast.json -o out/podcast.mp4 "$@"
+"$kiln" render jobs/symbols.json -o out/symbols.mp4 "$@"

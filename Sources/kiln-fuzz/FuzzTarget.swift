@@ -3,6 +3,7 @@ import KilnExport
 import KilnMedia
 import KilnModel
 import KilnQueue
+import KilnSymbols
 
 /// The parsers that read what other people write: each takes arbitrary bytes and must answer with
 /// a value or an error, never trap, hang or exhaust memory. `scripts/fuzz.sh` runs each under
@@ -15,6 +16,8 @@ enum FuzzTarget: String, CaseIterable, Sendable {
     case cron
     case imageHeader = "image-header"
     case audioHeader = "audio-header"
+    /// A symbol SVG (XML, path data, transforms, styles), as a job's own `file` is read.
+    case symbol
 
     func run(_ bytes: [UInt8]) {
         switch self {
@@ -25,6 +28,7 @@ enum FuzzTarget: String, CaseIterable, Sendable {
         case .cron: Self.evaluateCron(bytes)
         case .imageHeader: _ = try? ImageFile.probe(FuzzScratch.shared.write(bytes))
         case .audioHeader: _ = try? MediaAudioProbe().audioDuration(at: FuzzScratch.shared.write(bytes))
+        case .symbol: _ = try? SymbolCatalog.parse(bytes, file: "fuzz.svg")
         }
     }
 
