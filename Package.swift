@@ -71,7 +71,7 @@ let package = Package(
             name: "kiln-bench",
             dependencies: [
                 "KilnCommandLine", "KilnExport", "KilnScene", "KilnRaster", "KilnMedia", "KilnModel",
-                "KilnText",
+                "KilnText", "KilnSymbols",
             ],
             swiftSettings: strict),
         // Fuzz targets: a corpus replayer in this build, libFuzzer harnesses in scripts/fuzz.sh's.
