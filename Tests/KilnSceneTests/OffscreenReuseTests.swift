@@ -79,13 +79,21 @@ final class OffscreenReuseTests: XCTestCase {
         assertSequentialMatchesFresh(try job(image(#"{"blur": 20}, "# + warp)), threads: 3)
     }
 
-    /// A still blurred picture composited straight from its offscreen is kept; one with colours
-    /// after the blur is not (the band pass applies them to the offscreen in place).
-    func testBlurWithColoursAfterItIsNotKept() throws {
+    /// A still blurred picture composited straight from its offscreen is kept, with colours after
+    /// the blur too (the showcase's graded cover: applied once to the offscreen, as its render's
+    /// last step); animated colours after the blur change the key every frame, so nothing is kept.
+    func testBlurWithColoursAfterItIsKept() throws {
         XCTAssertEqual(assertSequentialMatchesFresh(try job(image(#"{"blur": 20}"#))).reduce(0, +), 10)
         XCTAssertEqual(assertSequentialMatchesFresh(try job(image(#"{"blur": 6}"#))).reduce(0, +), 10)
-        let coloured = assertSequentialMatchesFresh(try job(image(#"{"blur": 20}, {"brightness": -0.3}"#)))
-        XCTAssertEqual(coloured.reduce(0, +), 0)
+        let coloured = assertSequentialMatchesFresh(
+            try job(image(#"{"blur": 20}, {"saturation": 1.3}, {"brightness": -0.3}"#)))
+        XCTAssertEqual(coloured, [0] + Array(repeating: 1, count: times.count - 1))
+        let animated = assertSequentialMatchesFresh(
+            try job(
+                image(
+                    #"{"blur": 20}, {"brightness": {"keyframes": [{"t": 0, "v": 0}, {"t": 1, "v": -0.5}]}}"#))
+        )
+        XCTAssertEqual(animated.reduce(0, +), 0)
         // Colours before the blur are part of what is kept.
         let before = assertSequentialMatchesFresh(
             try job(image(#"{"brightness": -0.3}, {"blur": 20}, "# + warp)))

@@ -59,9 +59,9 @@ public struct LayerStack: Sendable {
             guard !window.isEmpty else { return }
         }
         if let offscreen = item.offscreen {
+            // The item's colours were applied to the offscreen's image when it rendered.
             offscreen.composite(
-                onto: band, firstRow: firstRow, rows: rows, columns: window, colors: item.colors,
-                opacity: item.opacity)
+                onto: band, firstRow: firstRow, rows: rows, columns: window, opacity: item.opacity)
             return
         }
         if item.colors == nil

@@ -26,9 +26,14 @@ public final class Offscreen: @unchecked Sendable {
         didSet { precondition(!readsReducedCopy || blur.isReducedOnly, "the blur has no reduced copy alone") }
     }
     var reduced: ReducedBlurSampler?
-    /// Set when the band pass applies colours to `image` in place (`composite` with colours):
-    /// the image then no longer holds the result, and the offscreen is never kept.
-    var coloursImageInPlace = false
+    /// Colour stages after the blur, set by the item that composites this offscreen: applied to
+    /// the image once, as the render's last step, so a result kept from frame to frame keeps them
+    /// (a blurred, colour-graded cover is painted, blurred and graded once, not every frame).
+    var colorsAfterBlur: ColorMatrix? {
+        didSet {
+            precondition(colorsAfterBlur == nil || !readsReducedCopy, "a reduced copy is read uncoloured")
+        }
+    }
 
     /// Whether the renderer must lend this offscreen a packed-texel buffer.
     var needsTexels: Bool { packsForSampling || readsReducedCopy }
@@ -68,9 +73,10 @@ public final class Offscreen: @unchecked Sendable {
     /// the image. Computed after the consumers have set `readsReducedCopy` and
     /// `packsForSampling`.
     func key(canvas: Canvas) -> OffscreenKey? {
-        guard !coloursImageInPlace, let layerKey = layer.contentKey else { return nil }
+        guard let layerKey = layer.contentKey else { return nil }
         return OffscreenKey(
-            layer: layerKey, colors: colors, blurRadius: blur.radius, extent: extent,
+            layer: layerKey, colors: colors, blurRadius: blur.radius, colorsAfterBlur: colorsAfterBlur,
+            extent: extent,
             packsForSampling: packsForSampling, readsReducedCopy: readsReducedCopy, canvas: canvas)
     }
 
@@ -91,7 +97,11 @@ public final class Offscreen: @unchecked Sendable {
         self.image = image
         self.texels = texels
         guard !extent.isEmpty else { return }
-        defer { pack(threads: threads) }
+        // Packed before the colours after the blur, which only the band pass's copy shows.
+        defer {
+            pack(threads: threads)
+            applyColorsAfterBlur(threads: threads, bandHeight: bandHeight)
+        }
         let extent = self.extent, layer = self.layer, blur = self.blur, colors = self.colors
         let top = extent.rows.lowerBound
         BandScheduler(height: extent.rows.count, bandHeight: bandHeight, threads: threads).run {
@@ -129,6 +139,16 @@ public final class Offscreen: @unchecked Sendable {
         }
     }
 
+    /// The colour stages after the blur, on the rendered image, bands split over the workers.
+    private func applyColorsAfterBlur(threads: Int, bandHeight: Int) {
+        guard let colorsAfterBlur, let image else { return }
+        let columns = extent.columns
+        BandScheduler(height: extent.rows.count, bandHeight: bandHeight, threads: threads).run {
+            _, first, rows in
+            colorsAfterBlur.apply(to: image.rows(from: first, count: rows), rows: rows, columns: columns)
+        }
+    }
+
     /// Packs the result for sampling, rows split over the workers.
     private func pack(threads: Int) {
         guard packsForSampling, let texels, let image, !extent.isEmpty else { return }
@@ -160,14 +180,10 @@ public final class Offscreen: @unchecked Sendable {
         reduced = ReducedBlurSampler(copy, texels: texels)
     }
 
-    /// Composites frame rows `firstRow..<firstRow+rows` of the blurred layer, through the
-    /// colour stages after the blur, onto `band` within `columns`, straight from the offscreen
-    /// image: no copy into a scratch band. The colours are applied to the image in place, which
-    /// is safe because each band's rows are read by that band alone, once.
-    func composite(
-        onto band: PlanarBand, firstRow: Int, rows: Int, columns: Range<Int>, colors: ColorMatrix?,
-        opacity: Float
-    ) {
+    /// Composites frame rows `firstRow..<firstRow+rows` of the blurred (and, after the blur,
+    /// coloured) layer onto `band` within `columns`, straight from the offscreen image: no copy
+    /// into a scratch band.
+    func composite(onto band: PlanarBand, firstRow: Int, rows: Int, columns: Range<Int>, opacity: Float) {
         guard let image, !readsReducedCopy else {
             preconditionFailure("offscreen layer painted before it was rendered, or read as its reduced copy")
         }
@@ -178,7 +194,6 @@ public final class Offscreen: @unchecked Sendable {
         guard !span.isEmpty, top < bottom else { return }
         let source = image.rows(from: top - extent.rows.lowerBound, count: bottom - top)
         let target = band.rows(from: top - firstRow, count: bottom - top)
-        colors?.apply(to: source, rows: bottom - top, columns: span)
         Compositing.sourceOver(source, onto: target, opacity: opacity, rows: bottom - top, columns: span)
     }
 }

@@ -6,6 +6,7 @@ struct OffscreenKey: Equatable {
     let layer: LayerContentKey
     let colors: ColorMatrix?
     let blurRadius: Double
+    let colorsAfterBlur: ColorMatrix?
     let extent: PixelExtent
     let packsForSampling: Bool
     let readsReducedCopy: Bool

@@ -8,8 +8,7 @@ struct OffscreenLayer: PreparedLayer {
 
     func paint(into band: PlanarBand, firstRow: Int, rows: Int, columns: Range<Int>, pool: BandPool) {
         band.fill(.transparent, rows: rows, columns: columns)
-        offscreen.composite(
-            onto: band, firstRow: firstRow, rows: rows, columns: columns, colors: nil, opacity: 1)
+        offscreen.composite(onto: band, firstRow: firstRow, rows: rows, columns: columns, opacity: 1)
     }
 
     func collectOffscreens(into list: inout [Offscreen]) {

@@ -19,8 +19,8 @@ public struct PreparedItem: Sendable {
         self.opacity = opacity
         self.colors = colors
         self.offscreen = offscreen
-        // The band pass applies these colours to the offscreen's image in place.
-        if colors != nil { offscreen?.coloursImageInPlace = true }
+        // The offscreen applies these colours to its image once it has blurred it.
+        if let colors { offscreen?.colorsAfterBlur = colors }
         extent = offscreen.map(\.extent) ?? layer.extent
     }
 }
