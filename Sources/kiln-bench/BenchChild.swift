@@ -50,8 +50,8 @@ enum BenchChild {
     static func job(_ file: String, seconds: Double) throws -> Job {
         let job = try JobFiles.load(file: file)
         var output = job.output
-        let wanted = Int((seconds * output.frameRate.doubleValue).rounded(.up))
-        output.frameCount = max(1, min(output.frameCount, wanted))
+        let wanted = (seconds * output.frameRate.doubleValue).rounded(.up)
+        if wanted < Double(output.frameCount) { output.frameCount = max(1, Int(wanted)) }
         return Job(file: job.file, output: output, layers: job.layers, audio: job.audio, limits: job.limits)
     }
 
