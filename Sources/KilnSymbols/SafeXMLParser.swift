@@ -1,4 +1,4 @@
-import CLibXML2
+internal import CLibXML2
 
 /// Parses an XML document from memory with libxml2, safe for untrusted files: no network
 /// (`XML_PARSE_NONET`), no external subset or DTD loading, and no entities at all — a declared
