@@ -38,8 +38,9 @@ enum TimeSourceDecoding {
         }
     }
 
-    private static func decodeTriggers(_ node: JSONNode, path: JSONPath, context: DecodeContext) -> [Double]?
-    {
+    /// Seconds, strictly increasing, ≥ 0 and within the timeline when its duration is known; shared
+    /// by `{"since": …}` and the symbol effects' `"at"`.
+    static func decodeTriggers(_ node: JSONNode, path: JSONPath, context: DecodeContext) -> [Double]? {
         guard let elements = node.elements else {
             context.error(
                 "expected an array of trigger times in seconds, got \(node.value.typeName)", at: node,

@@ -75,7 +75,9 @@ public enum SymbolEffectDecoding {
                 path: path)
         }
         // Every key is read even when the name is wrong, so all mistakes show in one run.
-        let at = node["at"].flatMap { decodeTimes($0, path: path.key("at"), context: context) }
+        let at = node["at"].flatMap {
+            TimeSourceDecoding.decodeTriggers($0, path: path.key("at"), context: context)
+        }
         let valueTriggers = node["value"].flatMap {
             decodeValueTriggers($0, path: path.key("value"), context: context)
         }
@@ -133,49 +135,6 @@ public enum SymbolEffectDecoding {
         return SymbolEffect(
             name: name, behavior: behavior, repeatCount: repeatCount, speed: speed ?? 1,
             animated: animated ?? true)
-    }
-
-    /// `"at"`: seconds, strictly increasing, on the timeline.
-    private static func decodeTimes(_ node: JSONNode, path: JSONPath, context: DecodeContext) -> [Double]? {
-        guard let elements = node.elements else {
-            context.error(
-                "expected an array of trigger times in seconds, got \(node.value.typeName)", at: node,
-                path: path)
-            return nil
-        }
-        guard !elements.isEmpty else {
-            context.error("expected at least one trigger time", at: node, path: path)
-            return nil
-        }
-        guard elements.count <= maximumTriggerCount else {
-            context.error(
-                "\(elements.count) trigger times; at most \(maximumTriggerCount) are allowed", at: node,
-                path: path)
-            return nil
-        }
-        let before = context.diagnostics.count
-        var times: [Double] = []
-        for (index, element) in elements.enumerated() {
-            let elementPath = path.index(index)
-            guard
-                let time = ValueDecoding.constantNumber(
-                    element, path: elementPath, range: timeRange, context: context)
-            else { continue }
-            if let previous = times.last, time <= previous {
-                context.error(
-                    "trigger time \(NumberText.format(time)) is not after the previous one "
-                        + "(\(NumberText.format(previous))); trigger times must be strictly increasing",
-                    at: element, path: elementPath)
-            } else if let duration = context.timelineDuration, time > duration {
-                context.error(
-                    "trigger time \(NumberText.format(time)) is after the end of the timeline "
-                        + "(\(NumberText.format(duration)) s, the output's duration)", at: element,
-                    path: elementPath)
-            } else {
-                times.append(time)
-            }
-        }
-        return context.diagnostics.count == before ? times : nil
     }
 
     /// `"value"`: an animated number; its changes are the triggers.
