@@ -82,7 +82,7 @@ public final class Offscreen: @unchecked Sendable {
 
     /// Takes the result of an earlier `render` of an offscreen with the same key, still held in
     /// `image` and `texels`, instead of rendering.
-    func reuse(image: PlanarBand, texels: PackedTexels?, reduced: ReducedBlurSampler?) {
+    func reuse(image: PlanarBand?, texels: PackedTexels?, reduced: ReducedBlurSampler?) {
         self.image = image
         self.texels = texels
         self.reduced = reduced
@@ -224,15 +224,26 @@ extension LayerStack {
         var taken = 0
         let offscreens = offscreens ?? self.offscreens
         for (index, offscreen) in offscreens.enumerated() {
-            let image = images.image(
-                index, width: offscreen.imageWidth(canvas: canvas), rows: offscreen.extent.rows.count)
             let texels = offscreen.needsTexels ? images.texels(index) : nil
             let key = offscreen.key(canvas: canvas)
             if let key, let kept = images.kept(index, for: key) {
-                offscreen.reuse(image: image, texels: texels, reduced: kept.reduced)
+                // A reduced copy is read from its packed copy alone: the image is not needed
+                // while the result is kept.
+                if offscreen.readsReducedCopy {
+                    images.releaseImage(index)
+                    offscreen.reuse(image: nil, texels: texels, reduced: kept.reduced)
+                } else {
+                    offscreen.reuse(
+                        image: images.image(
+                            index, width: offscreen.imageWidth(canvas: canvas),
+                            rows: offscreen.extent.rows.count),
+                        texels: texels, reduced: kept.reduced)
+                }
                 taken += 1
                 continue
             }
+            let image = images.image(
+                index, width: offscreen.imageWidth(canvas: canvas), rows: offscreen.extent.rows.count)
             offscreen.render(
                 into: image, texels: texels, threads: threads, bandHeight: canvas.bandHeight,
                 scratch: scratch, blurWorkspace: images.blurWorkspace)

@@ -10,7 +10,8 @@ import KilnRaster
 /// it, so at most one result is kept per offscreen, in the buffers it uses anyway. Equal keys
 /// mean equal pixels, so keeping changes when work happens, never the bytes.
 final class OffscreenImages: @unchecked Sendable {
-    private var images: [PlanarBand] = []
+    /// nil where an image was let go (`releaseImage`).
+    private var images: [PlanarBand?] = []
     private var packed: [PackedTexels] = []
     /// What the `index`-th image and packed copy hold, if known, and the reduced copy's sampler
     /// (it reads the packed copy only).
@@ -56,13 +57,22 @@ final class OffscreenImages: @unchecked Sendable {
 
     /// The `index`-th image of this frame, at least `width` wide with at least `rows` rows.
     func image(_ index: Int, width: Int, rows: Int) -> PlanarBand {
-        while images.count <= index { images.append(PlanarBand(width: width, rows: max(rows, 1))) }
+        while images.count <= index { images.append(nil) }
+        if let held = images[index], held.capacityRows >= rows, held.width >= width { return held }
         let held = images[index]
-        if held.capacityRows < rows || held.width < width {
-            images[index] = PlanarBand(width: max(width, held.width), rows: max(rows, held.capacityRows))
-            forget(index)
-        }
-        return images[index]
+        let image = PlanarBand(
+            width: max(width, held?.width ?? 0), rows: max(rows, 1, held?.capacityRows ?? 0))
+        images[index] = image
+        forget(index)
+        return image
+    }
+
+    /// Lets the `index`-th image go: a result kept in its packed copy alone (a blur read as its
+    /// reduced copy) no longer needs the full-size image it was painted and blurred in, which is
+    /// most of a frame's memory (45 MB for the podcast's cover). It is allocated again only if
+    /// that offscreen has to render again.
+    func releaseImage(_ index: Int) {
+        if index < images.count { images[index] = nil }
     }
 
     /// The reduced-copy sampler kept with the `index`-th buffers when they hold the result for
