@@ -4,6 +4,15 @@
 // handler are used directly: a per-context structured error callback and an entity declaration
 // hook are what keep parsing thread-safe and entity-free on a libxml2 this old (it has no
 // XML_PARSE_NO_XXE and no per-context error handler setter).
+//
+// Debian's libxml2 is built with ICU, so encoding.h would include ICU's <unicode/ucnv.h>, whose
+// UErrorCode clashes with Foundation's own ICU copy in any module that sees both ("UErrorCode has
+// different definitions in different modules", depending on which module the compiler met
+// first). ICU appears only in the converter fields at the end of xmlCharEncodingHandler, which
+// Kiln never touches (it reads no encoding handler's fields and allocates none), so the headers
+// are read without it.
+#include <libxml/xmlversion.h>
+#undef LIBXML_ICU_ENABLED
 #include <libxml/parser.h>
 #include <libxml/parserInternals.h>
 #include <libxml/tree.h>
