@@ -55,6 +55,8 @@ public final class AudioFileReader {
                 throw MediaError.failure(
                     "avcodec_open2", "the \(codecName) stream has no sample rate or channels")
             }
+            try Self.checkSampleRate(
+                codecContext.pointee.sample_rate, codecName: codecName, before: "avcodec_open2")
             info = Self.describe(stream: stream, format: formatContext, codecName: codecName)
             packet = try require(av_packet_alloc(), "av_packet_alloc")
             frame = try require(av_frame_alloc(), "av_frame_alloc")
@@ -203,7 +205,20 @@ public final class AudioFileReader {
         try check(written, "av_audio_fifo_write")
     }
 
+    /// A rate outside `AudioFormat.inputSampleRates` is refused before a resampler is made for it.
+    private static func checkSampleRate(_ rate: Int32, codecName: String, before function: String)
+        throws(MediaError)
+    {
+        guard AudioFormat.inputSampleRates.contains(rate) else {
+            throw MediaError.failure(
+                function,
+                "the \(codecName) stream says \(rate) Hz; expected \(AudioFormat.inputSampleRates.lowerBound)…"
+                    + "\(AudioFormat.inputSampleRates.upperBound) Hz")
+        }
+    }
+
     private func openResampler(for input: UnsafeMutablePointer<AVFrame>) throws(MediaError) {
+        try Self.checkSampleRate(input.pointee.sample_rate, codecName: "decoded", before: "swr_init")
         var inputLayout = AVChannelLayout()
         defer { av_channel_layout_uninit(&inputLayout) }
         // Files without a channel mask (many WAVs) get the usual layout for their channel count.

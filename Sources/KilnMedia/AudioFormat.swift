@@ -3,4 +3,8 @@
 public enum AudioFormat {
     public static let sampleRate = 48_000
     public static let channels = 2
+    /// Input sample rates Kiln resamples from. Real files stay within 8–768 kHz; a header
+    /// claiming a rate far above (the fuzzer's WAV said 1.07 GHz) makes libswresample build a
+    /// filter bank for that ratio, which takes minutes before a sample is read.
+    public static let inputSampleRates: ClosedRange<Int32> = 1_000...768_000
 }

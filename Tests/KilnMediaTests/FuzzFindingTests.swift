@@ -18,4 +18,16 @@ final class FuzzFindingTests: XCTestCase {
         XCTAssertEqual(left.count, right.count)
         XCTAssertTrue(left.allSatisfy(\.isFinite) && right.allSatisfy(\.isFinite))
     }
+
+    /// A mutated WAV whose header claims 1 074 724 864 Hz: libswresample spent minutes building
+    /// a filter bank for that ratio (the fuzzer's timeout). The rate is refused before any
+    /// resampler is made, naming what was expected.
+    func testWAVClaimingAGigahertzSampleRateIsRefused() throws {
+        let file = Self.crashes.appendingPathComponent("audio-header/sample-rate-1ghz.wav")
+        XCTAssertThrowsError(try AudioFileReader(path: file.path).readAll()) { error in
+            let text = "\(error)"
+            XCTAssertTrue(text.contains("1074724864 Hz"), text)
+            XCTAssertTrue(text.contains("expected 1000…768000 Hz"), text)
+        }
+    }
 }
