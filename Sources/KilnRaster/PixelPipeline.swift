@@ -12,6 +12,8 @@ public struct PixelPipeline: Sendable {
     /// that change colour.
     let distortions: [Int]
     let colourStages: [Int]
+    /// The stages as objects the bands call without touching reference counts (`StageList`).
+    let callers: [StageCaller]
     var movesPixels: Bool { !distortions.isEmpty }
     var hasColourStages: Bool { !colourStages.isEmpty }
 
@@ -26,6 +28,7 @@ public struct PixelPipeline: Sendable {
         localFromFrame = floats(inverse)
         distortions = stages.indices.filter { stages[$0].movesPixels }
         colourStages = stages.indices.filter { stages[$0].changesColour }
+        callers = stages.map { StageCaller.make($0) }
     }
 
     /// The farthest the stages move content, in frame pixels.
@@ -117,7 +120,9 @@ extension PixelPipeline {
             y[k] = px * l.b + (py * l.d + l.ty)
         }
         for index in list.distortions.reversed() {
-            list.stages[index].mapBack(batch.forStage(index), count: count)
+            list.callers[index]._withUnsafeGuaranteedRef {
+                $0.mapBack(batch.forStage(index), count: count)
+            }
         }
         for k in 0..<count {
             let lx = x[k], ly = y[k]
@@ -130,7 +135,7 @@ extension PixelPipeline {
     @inline(__always)
     func applyColours(_ batch: StageBatch, _ list: StageList, count: Int) {
         for index in list.colourStages {
-            list.stages[index].colour(batch.forStage(index), count: count)
+            list.callers[index]._withUnsafeGuaranteedRef { $0.colour(batch.forStage(index), count: count) }
             // Each stage sees valid premultiplied colour, as it would after a pass.
             for k in 0..<count {
                 let c = batch.colour + 4 &* k
@@ -155,13 +160,14 @@ extension PixelPipeline {
                 let batch = StageBatch(
                     x: base, y: base + groups, colour: base + 2 * groups, scratch: base + 6 * groups,
                     index: index.baseAddress!, carried: base + 10 * groups)
-                return stages.withUnsafeBufferPointer { stages in
+                let unmanaged = callers.map { Unmanaged.passUnretained($0) }
+                return unmanaged.withUnsafeBufferPointer { callers in
                     distortions.withUnsafeBufferPointer { distortions in
                         colourStages.withUnsafeBufferPointer { colourStages in
                             body(
                                 batch,
                                 StageList(
-                                    stages: stages, distortions: distortions, colourStages: colourStages))
+                                    callers: callers, distortions: distortions, colourStages: colourStages))
                         }
                     }
                 }
@@ -170,11 +176,33 @@ extension PixelPipeline {
     }
 }
 
-/// The pipeline's stages and which of them move or colour, read in place while a band paints:
-/// the bands of a frame share the stages, and a copy of a stage per batch would update its
-/// reference counts from every thread at once.
+/// The pipeline's stages and which of them move or colour, read in place while a band paints.
+/// The bands of a frame share the stages: calling one through `any PixelStage` copies the
+/// existential (its box is retained and released) every batch, from every thread at once, so
+/// the stages are called through unretained references to their `StageCaller`s, which the
+/// pipeline keeps alive.
 struct StageList {
-    let stages: UnsafeBufferPointer<any PixelStage>
+    let callers: UnsafeBufferPointer<Unmanaged<StageCaller>>
     let distortions: UnsafeBufferPointer<Int>
     let colourStages: UnsafeBufferPointer<Int>
+}
+
+/// One pixel stage behind a class, so a band can call it through an unretained reference.
+class StageCaller: @unchecked Sendable {
+    static func make(_ stage: any PixelStage) -> StageCaller { typed(stage) }
+
+    private static func typed<Stage: PixelStage>(_ stage: Stage) -> StageCaller { TypedStageCaller(stage) }
+
+    func mapBack(_ batch: StageBatch, count: Int) { preconditionFailure("StageCaller is abstract") }
+    func colour(_ batch: StageBatch, count: Int) { preconditionFailure("StageCaller is abstract") }
+}
+
+/// `StageCaller` for a stage of type `Stage`: the stage is a constant, read in place by each call.
+final class TypedStageCaller<Stage: PixelStage>: StageCaller, @unchecked Sendable {
+    let stage: Stage
+
+    init(_ stage: Stage) { self.stage = stage }
+
+    override func mapBack(_ batch: StageBatch, count: Int) { stage.mapBack(batch, count: count) }
+    override func colour(_ batch: StageBatch, count: Int) { stage.colour(batch, count: count) }
 }
