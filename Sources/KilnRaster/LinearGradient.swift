@@ -1,6 +1,6 @@
 /// SwiftUI's `LinearGradient(colors:startPoint:endPoint:)`: colours evenly spaced from `start`
 /// to `end`, interpolated premultiplied, extended flat beyond the ends.
-public struct LinearGradient: Sendable {
+public struct LinearGradient: Sendable, Equatable {
     public let start: SIMD2<Float>
     public let end: SIMD2<Float>
     /// Premultiplied; at least one.

@@ -7,7 +7,7 @@
 /// the true area for any rotation, with no seams between abutting edges. Distances are measured
 /// in the shape's own space and converted with the map's area scale, which is exact for
 /// rotations and uniform scales (the usual card transforms) and approximate under skew.
-public struct RoundedRectPainter: Sendable {
+public struct RoundedRectPainter: Sendable, Equatable {
     // Frame → local map, local origin at the rectangle's centre.
     let ia: Float, ib: Float, ic: Float, id: Float, itx: Float, ity: Float
     let halfSize: SIMD2<Float>

@@ -148,4 +148,34 @@ final class OffscreenReuseTests: XCTestCase {
         XCTAssertEqual(kept[1], 1, "\(kept)")
         XCTAssertEqual(kept.last, 2, "\(kept)")
     }
+
+    /// A photo card (a group clipping one picture) blurred by its scroll phase, as the
+    /// showcase's carousel: kept while it rests, painted again while it moves, and a fade or a
+    /// different corner radius is a different picture.
+    func testRestingBlurredCardIsKept() throws {
+        func card(_ extra: String, position: String = "[160, 90]", corner: String = "18") -> String {
+            """
+            {"type": "group", "size": [180, 130], "position": \(position), "clip": "roundedRect",
+             "cornerRadius": \(corner), "rotation": 12, "effects": [{"blur": 4}]\(extra),
+             "layers": [\(image("", position: "[-20, 0]", size: "[220, 130]"))]}
+            """
+        }
+        let resting = assertSequentialMatchesFresh(try job(card("")))
+        XCTAssertEqual(resting, [0] + Array(repeating: 1, count: times.count - 1))
+        let moving = #"{"keyframes": [{"t": 0, "v": [120, 90]}, {"t": 1, "v": [200, 90]}]}"#
+        XCTAssertEqual(assertSequentialMatchesFresh(try job(card("", position: moving))).reduce(0, +), 0)
+        let rounding = #"{"keyframes": [{"t": 0, "v": 4}, {"t": 1, "v": 40}]}"#
+        XCTAssertEqual(assertSequentialMatchesFresh(try job(card("", corner: rounding))).reduce(0, +), 0)
+        // The card's own opacity is applied when its offscreen is composited: still kept.
+        let fading = #", "opacity": {"keyframes": [{"t": 0, "v": 0.2}, {"t": 1, "v": 1}]}"#
+        XCTAssertEqual(assertSequentialMatchesFresh(try job(card(fading))).reduce(0, +), 10)
+        // A fading picture inside the card changes what the offscreen holds.
+        let inner = """
+            {"type": "group", "size": [180, 130], "position": [160, 90], "clip": "roundedRect",
+             "cornerRadius": 18, "effects": [{"blur": 4}],
+             "layers": [\(image("", #", "opacity": {"keyframes": [{"t": 0, "v": 0.2}, {"t": 1, "v": 1}]}"#,
+                 position: "[-20, 0]", size: "[220, 130]"))]}
+            """
+        XCTAssertEqual(assertSequentialMatchesFresh(try job(inner)).reduce(0, +), 0)
+    }
 }

@@ -75,7 +75,7 @@ struct PreparedGroup: PreparedLayer {
     let clip: RoundedRectPainter?
     /// A photo card: one plain image cut by the clip, painted in one pass with the clip's
     /// coverage instead of painting the image, then clipping, then compositing.
-    private let clippedImage: (painter: ImagePainter?, opacity: Float)?
+    private let clippedImage: (painter: ImagePainter?, opacity: Float, tint: SIMD4<Float>)?
     let extent: PixelExtent?
 
     init(children: LayerStack, clip: RoundedRectPainter?) {
@@ -84,7 +84,7 @@ struct PreparedGroup: PreparedLayer {
         if clip != nil, children.items.count == 1, let item = children.items.first, item.colors == nil,
             item.offscreen == nil, let image = item.layer as? PreparedImage
         {
-            clippedImage = (image.painter, item.opacity)
+            clippedImage = (image.painter, item.opacity, image.tint)
         } else {
             clippedImage = nil
         }
@@ -108,11 +108,18 @@ struct PreparedGroup: PreparedLayer {
         guard let card = clippedImage else { return false }
         card.painter?.paint(
             into: band, firstRow: firstRow, rows: rows, columns: columns, clip: clip, over: true,
-            opacity: card.opacity * opacity)
+            opacity: card.opacity * opacity, tint: card.tint)
         return true
     }
 
     func collectOffscreens(into list: inout [Offscreen]) { children.collectOffscreens(into: &list) }
+
+    /// A photo card paints from its picture, its fade, its tint and its clip alone, so a card
+    /// that rests (between a carousel's advances) keeps its blurred offscreen from frame to frame.
+    var contentKey: LayerContentKey? {
+        guard let card = clippedImage, let painter = card.painter, let clip else { return nil }
+        return .clippedImage(painter.inputs, opacity: card.opacity, tint: card.tint, clip: clip)
+    }
 
     func paint(into band: PlanarBand, firstRow: Int, rows: Int, columns: Range<Int>, pool: BandPool) {
         guard let clip else {
@@ -122,7 +129,7 @@ struct PreparedGroup: PreparedLayer {
             band.fill(.transparent, rows: rows, columns: columns)
             card.painter?.paint(
                 into: band, firstRow: firstRow, rows: rows, columns: columns, clip: clip, over: true,
-                opacity: card.opacity)
+                opacity: card.opacity, tint: card.tint)
             return
         }
         // Children only matter inside the clip: a clipped card costs only the rows and columns
