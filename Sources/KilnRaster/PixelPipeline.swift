@@ -83,15 +83,30 @@ public struct PixelPipeline: Sendable {
                         batch.y[k] = py
                     }
                     if movesPixels { mapBack(batch, list, count: groups) }
+                    // Where the stages moved nothing (outside a ripple's front, say) the pixels
+                    // are read as they are: the same values the taps would give. When every
+                    // group moved, the taps are read for all of them at once, so one group's
+                    // reads overlap the others' waits (the same arithmetic per lane).
+                    var unmovedGroups = 0
                     for k in 0..<groups {
-                        let first = x &+ 8 &* k, c = batch.colour + 4 &* k
-                        // Where the stages moved nothing (outside a ripple's front, say) the
-                        // pixels are read as they are: the same values the taps would give.
-                        let unmoved =
-                            !movesPixels || (batch.x[k] == lane + Float(first) && batch.y[k] == py)
-                        (c[0], c[1], c[2], c[3]) =
-                            unmoved && source.holds(x: first, y: y)
-                            ? source.pixels(x: first, y: y) : source.colour(x: batch.x[k], y: batch.y[k])
+                        let first = x &+ 8 &* k
+                        if !movesPixels || (batch.x[k] == lane + Float(first) && batch.y[k] == py) {
+                            unmovedGroups &+= 1
+                        }
+                    }
+                    if unmovedGroups == 0 {
+                        source.colour(
+                            x: batch.x, y: batch.y, count: groups, into: batch.colour, scratch: batch.scratch,
+                            index: batch.index)
+                    } else {
+                        for k in 0..<groups {
+                            let first = x &+ 8 &* k, c = batch.colour + 4 &* k
+                            let unmoved =
+                                !movesPixels || (batch.x[k] == lane + Float(first) && batch.y[k] == py)
+                            (c[0], c[1], c[2], c[3]) =
+                                unmoved && source.holds(x: first, y: y)
+                                ? source.pixels(x: first, y: y) : source.colour(x: batch.x[k], y: batch.y[k])
+                        }
                     }
                     if hasColourStages { applyColours(batch, list, count: groups) }
                     for k in 0..<groups {
