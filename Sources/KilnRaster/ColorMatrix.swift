@@ -15,6 +15,13 @@ public struct ColorMatrix: Sendable, Hashable {
         [1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1],
     ])
 
+    /// k when the matrix is k times the identity (every channel scaled alike, as an opacity
+    /// does to premultiplied colours); nil otherwise.
+    public var uniformScale: Double? {
+        let k = m[0]
+        return m == ColorMatrix.identity.m * k ? k : nil
+    }
+
     /// `self` after `first`.
     public func concatenating(_ first: ColorMatrix) -> ColorMatrix {
         var rows: [[Double]] = []

@@ -80,4 +80,34 @@ final class ColorMatrixTests: XCTestCase {
         XCTAssertGreaterThan(p[1], 60)
         XCTAssertGreaterThan(p[2], 60)
     }
+
+    /// Colours that scale every channel alike are an opacity: the item is faded instead of
+    /// getting a colour pass, and renders as the same layer with that opacity.
+    func testUniformScaleIsFoldedIntoOpacity() throws {
+        XCTAssertEqual(matrix(OpacityEffect(amount: .constant(0.55))).uniformScale, 0.55)
+        XCTAssertEqual(ColorMatrix.identity.uniformScale, 1)
+        XCTAssertNil(matrix(BrightnessEffect(amount: .constant(0.2))).uniformScale)
+        XCTAssertNil(
+            ColorMatrix(rows: [[0.5, 0, 0, 0], [0, 0.5, 0, 0], [0, 0, 0.5, 0], [0, 0, 0, 1]]).uniformScale)
+        func job(_ layer: String) throws -> Job {
+            try Fixture.job(
+                """
+                {"kiln": 1, "output": {"width": 64, "height": 48, "fps": 30, "duration": 1},
+                 "layers": [{"type": "solid", "color": "#204080"},
+                            {"type": "shape", "shape": "circle", "size": [40, 40], "position": [32, 24],
+                             "fill": "#ffd27a", \(layer)}]}
+                """)
+        }
+        let effect = try job(#""effects": [{"opacity": 0.55}]"#)
+        let property = try job(#""opacity": 0.55"#)
+        let canvas = Canvas(width: 64, height: 48)
+        let item = try XCTUnwrap(effect.layers[1].prepare(at: 0, canvas: canvas))
+        XCTAssertNil(item.colors)
+        XCTAssertEqual(item.opacity, 0.55, accuracy: 1e-6)
+        XCTAssertEqual(
+            Fixture.renderYUV(effect, at: 0, threads: 1), Fixture.renderYUV(property, at: 0, threads: 1))
+        // Other colours keep their pass.
+        let brightened = try job(#""effects": [{"opacity": 0.55}, {"brightness": 0.1}]"#)
+        XCTAssertNotNil(try XCTUnwrap(brightened.layers[1].prepare(at: 0, canvas: canvas)).colors)
+    }
 }

@@ -61,6 +61,13 @@ struct EffectPipelineBuilder {
         }
         var colors = pending
         if let modifierColors { colors = modifierColors.concatenating(colors ?? .identity) }
+        // Colours that only scale every channel alike (an opacity effect) are a fade: composited
+        // with the layer's opacity instead of a pass over the layer of their own.
+        var opacity = opacity
+        if let scale = colors?.uniformScale, scale >= 0, scale <= 1 {
+            opacity *= Float(scale)
+            colors = nil
+        }
         // A blurred layer followed by colours only composites straight from its offscreen image.
         if let blurred = current as? OffscreenLayer {
             return PreparedItem(
