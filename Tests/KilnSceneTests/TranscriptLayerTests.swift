@@ -2,8 +2,9 @@ import Foundation
 import KilnExport
 import KilnModel
 import KilnRaster
-import KilnScene
 import XCTest
+
+@testable import KilnScene
 
 /// The transcript overlay: the current line centred after its spring, the timestamp under it,
 /// the cross-fade, thread independence, and bad input.
@@ -121,6 +122,43 @@ final class TranscriptLayerTests: XCTestCase {
         let inside = difference(4.2, 4.21), across = difference(4.245, 4.255)
         XCTAssertLessThanOrEqual(inside, 12)
         XCTAssertLessThanOrEqual(across, inside + 2)
+    }
+
+    /// A long transcript scrolling past holds the pictures of the lines in or near its viewport
+    /// and of the current and previous lines, not of every line shown so far: the export's
+    /// memory does not grow with the video's duration. Pictures let go and drawn again when a
+    /// preview jumps back give the same bytes.
+    func testLinePicturesStayBoundedAsALongTranscriptScrolls() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "kiln-transcript-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let lines = 80
+        let segments = (0..<lines).map { #"{"start": \#(Double($0) * 0.5), "text": "Line number \#($0)"}"# }
+        let transcript = directory.appendingPathComponent("long.json")
+        try Data(#"{"segments": [\#(segments.joined(separator: ", "))]}"#.utf8).write(to: transcript)
+        let job = try Fixture.job(
+            """
+            {"kiln": 1, "output": {"width": 320, "height": 200, "fps": 30, "duration": 40},
+             "layers": [{"type": "solid", "color": "#000000"},
+                        {"type": "transcript", "path": "\(transcript.path)", "position": [0, 0], "anchor": [0, 0],
+                         "width": 320, "height": 200, "fontSize": 24, "otherBlur": 1}]}
+            """)
+        let layer = try XCTUnwrap(job.layers[1].content as? TranscriptLayer)
+        let canvas = Canvas(width: 320, height: 200)
+        let early = Fixture.render(job, at: 2.1).byteArray
+        // 40 s at 30 fps, as an export prepares them: every line becomes current and scrolls away.
+        var most = 0
+        for frame in 0..<1200 {
+            _ = job.layers[1].prepare(at: Double(frame) / 30, canvas: canvas)
+            most = max(most, layer.pictures.heldCount)
+        }
+        // About eight lines are in or near the 200-pixel viewport; each holds a faded picture,
+        // the current and previous ones a bold picture and a timestamp too. Kept, every line's
+        // three pictures would be 240.
+        XCTAssertLessThanOrEqual(most, 24, "pictures held at once")
+        XCTAssertLessThanOrEqual(layer.pictures.heldCount, 24)
+        XCTAssertEqual(Fixture.render(job, at: 2.1).byteArray, early, "pictures drawn again are the same")
     }
 
     func testMissingTranscriptIs66AndMalformedNamesTheLine() throws {

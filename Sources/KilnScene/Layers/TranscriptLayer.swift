@@ -199,6 +199,7 @@ public struct TranscriptLayer: LayerRendering {
         let tint = TextLayer.tint(color.value(at: time))
         let now = moment(at: time)
         let offset = scrollOffset(now)
+        let use = pictures.startPreparing()
         var items: [PreparedItem] = []
         // Only the lines in or near the viewport.
         for index in tops.indices {
@@ -216,14 +217,18 @@ public struct TranscriptLayer: LayerRendering {
             let k = currentness(of: index, now)
             if k < 1, otherOpacity > 0 {
                 items += TextLayer.items(
-                    pictures.faded(index), tint: tint, opacity: Float((1 - k) * otherOpacity), blur: 0,
+                    pictures.faded(index, use), tint: tint, opacity: Float((1 - k) * otherOpacity), blur: 0,
                     transform: place, canvas: canvas, viewport: viewport)
+            } else if otherOpacity > 0 {
+                // The current line shows only its bold picture, but fades back to this one when
+                // the next line starts: kept while the line is in view, not drawn again.
+                pictures.keepFaded(index, use)
             }
             if k > 0 {
                 items += TextLayer.items(
-                    pictures.bold(index), tint: tint, opacity: Float(k), blur: 0, transform: place,
+                    pictures.bold(index, use), tint: tint, opacity: Float(k), blur: 0, transform: place,
                     canvas: canvas, viewport: viewport)
-                if let stamp = pictures.stamp(index), timestampOpacity > 0 {
+                if let stamp = pictures.stamp(index, use), timestampOpacity > 0 {
                     // Hangs under the line: leading edges aligned, its top on the line's bottom
                     // (rounded, as the list's layout is).
                     let below = heights[index].rounded()
@@ -238,10 +243,15 @@ public struct TranscriptLayer: LayerRendering {
     }
 }
 
-/// Each line's pictures, drawn when first shown and kept: a long transcript costs only the
-/// lines that scroll past. The faded picture is drawn blurred, once: compositing it costs what
-/// a sharp picture costs, and the cross-fade between a line's bold and faded pictures is the
-/// same blend of the same two pictures as when the faded one was blurred every frame.
+/// Each line's pictures, drawn when first needed and kept while they are in use: a long
+/// transcript holds only the pictures of the lines in or near the viewport (their faded
+/// pictures) and of the current and previous lines (bold, with their timestamps), whatever its
+/// length or the video's duration. A picture no `prepare` has used for `retention` prepares is
+/// let go; one needed again (a preview that jumps back) is drawn again, identically.
+///
+/// The faded picture is drawn blurred, once: compositing it costs what a sharp picture costs,
+/// and the cross-fade between a line's bold and faded pictures is the same blend of the same
+/// two pictures as when the faded one was blurred every frame.
 final class LinePictures: @unchecked Sendable {
     private let regularLayouts: [TextLayout]
     private let boldLayouts: [TextLayout]
@@ -249,12 +259,32 @@ final class LinePictures: @unchecked Sendable {
     private let margin: Int
     /// The blur of the lines that are not current: constant, so they are drawn blurred once.
     private let fadedBlur: Double
-    private let cache = Mutex([Key: TextImage]())
+    private let state = Mutex(State())
+
+    /// How many prepares a picture outlives its last use: enough that renderers sharing the
+    /// layer at different times (segments, previews) do not take each other's pictures away,
+    /// and that a line leaving the viewport is let go within a fraction of a second of video.
+    static let retention = 15
 
     private enum Weight: Hashable { case faded, bold, stamp }
     private struct Key: Hashable {
         let index: Int
         let weight: Weight
+    }
+    private struct Held {
+        let picture: TextImage
+        /// The prepare that last used it.
+        var used: Int
+    }
+    private struct State {
+        var held: [Key: Held] = [:]
+        /// Prepares started so far.
+        var prepares = 0
+    }
+
+    /// One prepare's stamp, handed to every picture it asks for.
+    struct Use {
+        fileprivate let prepare: Int
     }
 
     init(regular: [TextLayout], bold: [TextLayout], stamps: [TextLayout?], margin: Int, fadedBlur: Double) {
@@ -262,20 +292,54 @@ final class LinePictures: @unchecked Sendable {
         self.fadedBlur = fadedBlur
     }
 
-    /// The line in the regular weight, blurred by `fadedBlur`.
-    func faded(_ index: Int) -> TextImage {
-        picture(Key(index: index, weight: .faded), regularLayouts[index], blur: fadedBlur)
-    }
-    func bold(_ index: Int) -> TextImage { picture(Key(index: index, weight: .bold), boldLayouts[index]) }
-    func stamp(_ index: Int) -> TextImage? {
-        stampLayouts[index].map { picture(Key(index: index, weight: .stamp), $0) }
+    /// Starts a prepare: lets go of the pictures no prepare has used for `retention` prepares.
+    func startPreparing() -> Use {
+        state.withLock { state in
+            state.prepares += 1
+            let now = state.prepares
+            // Checked first, so that a frame with nothing to let go allocates nothing.
+            if state.held.values.contains(where: { now - $0.used > Self.retention }) {
+                state.held = state.held.filter { now - $0.value.used <= Self.retention }
+            }
+            return Use(prepare: now)
+        }
     }
 
-    private func picture(_ key: Key, _ layout: TextLayout, blur: Double = 0) -> TextImage {
-        if let known = cache.withLock({ $0[key] }) { return known }
+    /// How many pictures are held (tests).
+    var heldCount: Int { state.withLock { $0.held.count } }
+
+    /// The line in the regular weight, blurred by `fadedBlur`.
+    func faded(_ index: Int, _ use: Use) -> TextImage {
+        picture(Key(index: index, weight: .faded), regularLayouts[index], use, blur: fadedBlur)
+    }
+    func bold(_ index: Int, _ use: Use) -> TextImage {
+        picture(Key(index: index, weight: .bold), boldLayouts[index], use)
+    }
+    func stamp(_ index: Int, _ use: Use) -> TextImage? {
+        stampLayouts[index].map { picture(Key(index: index, weight: .stamp), $0, use) }
+    }
+
+    /// Marks the line's faded picture, if held, as used without drawing it.
+    func keepFaded(_ index: Int, _ use: Use) {
+        state.withLock { state in
+            let key = Key(index: index, weight: .faded)
+            if let held = state.held[key] { state.held[key]?.used = max(held.used, use.prepare) }
+        }
+    }
+
+    private func picture(_ key: Key, _ layout: TextLayout, _ use: Use, blur: Double = 0) -> TextImage {
+        let known = state.withLock { state -> TextImage? in
+            guard let held = state.held[key] else { return nil }
+            state.held[key]?.used = max(held.used, use.prepare)
+            return held.picture
+        }
+        if let known { return known }
         // Drawn outside the lock; two frames racing draw the same picture twice, identically.
         let made = TextImage(layout, margin: margin).blurred(radius: blur)
-        cache.withLock { $0[key] = made }
+        state.withLock { state in
+            let used = max(state.held[key]?.used ?? 0, use.prepare)
+            state.held[key] = Held(picture: state.held[key]?.picture ?? made, used: used)
+        }
         return made
     }
 }
