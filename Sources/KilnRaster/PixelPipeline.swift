@@ -87,24 +87,19 @@ public struct PixelPipeline: Sendable {
                     // are read as they are: the same values the taps would give. When every
                     // group moved, the taps are read for all of them at once, so one group's
                     // reads overlap the others' waits (the same arithmetic per lane).
-                    var unmovedGroups = 0
-                    for k in 0..<groups {
-                        let first = x &+ 8 &* k
-                        if !movesPixels || (batch.x[k] == lane + Float(first) && batch.y[k] == py) {
-                            unmovedGroups &+= 1
-                        }
+                    let start = x
+                    @inline(__always) func unmoved(_ k: Int) -> Bool {
+                        !movesPixels || (batch.x[k] == lane + Float(start &+ 8 &* k) && batch.y[k] == py)
                     }
-                    if unmovedGroups == 0 {
+                    if movesPixels && !(0..<groups).contains(where: unmoved) {
                         source.colour(
                             x: batch.x, y: batch.y, count: groups, into: batch.colour, scratch: batch.scratch,
                             index: batch.index)
                     } else {
                         for k in 0..<groups {
                             let first = x &+ 8 &* k, c = batch.colour + 4 &* k
-                            let unmoved =
-                                !movesPixels || (batch.x[k] == lane + Float(first) && batch.y[k] == py)
                             (c[0], c[1], c[2], c[3]) =
-                                unmoved && source.holds(x: first, y: y)
+                                unmoved(k) && source.holds(x: first, y: y)
                                 ? source.pixels(x: first, y: y) : source.colour(x: batch.x[k], y: batch.y[k])
                         }
                     }
