@@ -51,8 +51,10 @@ final class OffscreenReuseTests: XCTestCase {
     /// offscreens the first renderer kept, per frame.
     @discardableResult
     func assertSequentialMatchesFresh(
-        _ job: Job, threads: Int = 2, file: StaticString = #filePath, line: UInt = #line
+        _ job: Job, threads: Int = 2, times: [Double]? = nil, file: StaticString = #filePath,
+        line: UInt = #line
     ) -> [Int] {
+        let times = times ?? self.times
         let canvas = Canvas(width: job.output.width, height: job.output.height)
         let sequential = SceneRenderer(layers: job.layers, canvas: canvas, threads: threads)
         var kept: [Int] = []
@@ -177,5 +179,30 @@ final class OffscreenReuseTests: XCTestCase {
                  position: "[-20, 0]", size: "[220, 130]"))]}
             """
         XCTAssertEqual(assertSequentialMatchesFresh(try job(inner)).reduce(0, +), 0)
+    }
+
+    /// A carousel whose spring advance has settled stands exactly on its page, so its blurred
+    /// cards are kept until the next advance instead of being painted again for moves of
+    /// fractions of a pixel.
+    func testCarouselCardsAreKeptOnceTheAdvanceSettles() throws {
+        let card = """
+            {"type": "group", "size": [90, 120], "clip": "roundedRect", "cornerRadius": 12,
+             "scrollTransition": {"rotation": [[-1, -20], [0, 0], [1, 20]], "blur": [[-1, 4], [0, 0], [1, 4]]},
+             "layers": [\(image("", #", "scrollTransition": {"offsetX": [[-1, -20], [1, 20]]}"#,
+                 position: "[-20, 0]", size: "[130, 120]"))]}
+            """
+        let carousel = """
+            {"type": "scroll", "size": [200, 160], "position": [160, 90], "spacing": 16, "padding": 55,
+             "clip": false, "advanceEvery": 1, "advanceDuration": 0.5, "loop": true,
+             "layers": [\(Array(repeating: card, count: 4).joined(separator: ", "))]}
+            """
+        let settle = TransitionAnimation.spring(Spring(duration: 0.5, bounce: 0.15)).settleTime
+        XCTAssertLessThan(settle, 0.8)
+        let moving = [1.2, 1.3, 1 + settle - 0.05]
+        let resting = [1 + settle + 0.01, 1 + settle + 0.05, 1.9, 1.95]
+        let kept = assertSequentialMatchesFresh(try job(carousel), times: moving + resting)
+        XCTAssertEqual(Array(kept[0..<4]), [0, 0, 0, 0], "moving, or the first frame at rest")
+        XCTAssertEqual(Set(kept[4...]).count, 1, "every frame at rest keeps the same cards")
+        XCTAssertGreaterThanOrEqual(kept[4], 3, "the cards in view are kept")
     }
 }

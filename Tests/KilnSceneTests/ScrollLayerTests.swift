@@ -48,6 +48,29 @@ final class ScrollLayerTests: XCTestCase {
         XCTAssertEqual(first(7.5), 0, accuracy: 1e-9)
     }
 
+    /// A spring advance moves until it has settled (within 0.1 % of a page), then stands exactly
+    /// on the page, so the items stop changing until the next advance.
+    func testSpringAdvanceComesExactlyToRest() {
+        let spring = TransitionAnimation.spring(Spring(duration: 0.7, bounce: 0.15))
+        let scroll = ScrollLayer(
+            size: nil, spacing: .constant(0), padding: .constant(0), advanceEvery: 1.4, advance: spring,
+            loops: true)
+        let sizes = Array(repeating: SIMD2<Double>(464, 100), count: 3)
+        func first(_ t: Double) -> Double {
+            scroll.layout(sizes, viewport: SIMD2(464, 100), at: t)[0].origin.x
+        }
+        let settle = spring.settleTime
+        XCTAssertGreaterThan(settle, 0.7)
+        XCTAssertLessThan(settle, 1.4)
+        // Still moving a frame before it settles, under a pixel from the page.
+        let before = first(1.4 + settle - 1.0 / 30)
+        XCTAssertNotEqual(before, -464)
+        XCTAssertEqual(before, -464, accuracy: 1)
+        for t in stride(from: 1.4 + settle, to: 2.8, by: 1.0 / 30) {
+            XCTAssertEqual(first(t), -464, "at rest at \(t) s")
+        }
+    }
+
     /// A card in a scroll whose item rotates with its phase: the rotation follows the layout.
     func testScrollTransitionDrivesItemPropertiesFromThePhase() throws {
         let job = try Fixture.job(

@@ -32,6 +32,11 @@ public struct ScrollLayer: LayerContent {
     /// Seconds between automatic page advances; 0 means none.
     public let advanceEvery: Double
     public let advance: TransitionAnimation
+    /// Seconds into an advance after which it has come to rest: the page is then exactly the
+    /// next one. A spring otherwise creeps towards it by fractions of a pixel until the next
+    /// advance, and every item would change (and be painted again) on every frame; SwiftUI, too,
+    /// ends a spring animation once it has settled.
+    let advanceSettles: Double
     public let loops: Bool
     public let clips: Bool
 
@@ -70,7 +75,9 @@ public struct ScrollLayer: LayerContent {
             help: "seconds each automatic advance takes, at most advanceEvery"),
         Parameter(
             "advanceEase", .choice(AdvanceEase.allCases.map(\.rawValue)), default: .string("spring"),
-            help: "curve of each advance; spring is SwiftUI's spring(duration: advanceDuration, bounce: 0.15)"
+            help:
+                "curve of each advance; spring is SwiftUI's spring(duration: advanceDuration, bounce: 0.15), "
+                + "at rest once within 0.1 % of the page"
         ),
         Parameter(
             "loop", .boolean, default: .boolean(false),
@@ -144,6 +151,7 @@ public struct ScrollLayer: LayerContent {
         self.paging = paging
         self.advanceEvery = advanceEvery
         self.advance = advance
+        advanceSettles = advance.settleTime
         self.loops = loops
         self.clips = clips
     }
@@ -241,7 +249,8 @@ public struct ScrollLayer: LayerContent {
             Double(loops ? count % pageCount : min(count, pageCount - 1))
         }
         let from = page(after: steps - 1), to = page(after: steps)
-        return from + (to - from) * advance.progress(at: time - Double(steps) * advanceEvery)
+        let elapsed = time - Double(steps) * advanceEvery
+        return from + (to - from) * (elapsed >= advanceSettles ? 1 : advance.progress(at: elapsed))
     }
 
     func prepare(canvas: Canvas, viewport: SIMD2<Double>, transform: Affine2D, items: LayerStack)
