@@ -1,22 +1,43 @@
 /// Source-over compositing of premultiplied bands.
 public enum Compositing {
-    /// dst = src·opacity + dst·(1 − src.a·opacity), over `rows` rows.
+    /// dst = src·opacity + dst·(1 − src.a·opacity), over `rows` rows, within exactly `columns`
+    /// (all of them when nil).
+    ///
+    /// A painter leaves the pixels of a window's edge chunks outside the window as they were
+    /// (`PlanarBand.chunkSpan`), so a scratch band holds leftovers there from whatever it held
+    /// before — another layer, another frame, on whichever worker took the band. Those lanes count
+    /// as transparent here: compositing them would put leftovers into the picture, and different
+    /// ones for a different thread count.
     public static func sourceOver(
         _ src: PlanarBand, onto dst: PlanarBand, opacity: Float, rows: Int, columns: Range<Int>? = nil
     ) {
         precondition(src.stride == dst.stride, "bands differ in width")
         let o = SIMD8<Float>(repeating: opacity)
         let one = SIMD8<Float>(repeating: 1)
-        src.forEachRun(rows: rows, columns: columns) { offset, count in
-            var i = offset
-            while i < offset + count {
-                let sa = load(src.a + i) * o
+        let window = columns ?? 0..<src.stride
+        let span = src.chunkSpan(columns)
+        for row in 0..<rows {
+            let rowStart = row &* src.stride
+            var x = span.lowerBound
+            while x < span.upperBound {
+                let i = rowStart &+ x
+                var (r, g, b, a) = (load(src.r + i), load(src.g + i), load(src.b + i), load(src.a + i))
+                if x < window.lowerBound || x &+ 8 > window.upperBound {
+                    let inside =
+                        LaneMask.first(max(0, min(8, window.upperBound &- x)))
+                        & ~LaneMask.first(max(0, min(8, window.lowerBound &- x)))
+                    r = LaneMask.select(inside, r, SIMD8())
+                    g = LaneMask.select(inside, g, SIMD8())
+                    b = LaneMask.select(inside, b, SIMD8())
+                    a = LaneMask.select(inside, a, SIMD8())
+                }
+                let sa = a * o
                 let keep = one - sa
-                store(load(src.r + i) * o + load(dst.r + i) * keep, dst.r + i)
-                store(load(src.g + i) * o + load(dst.g + i) * keep, dst.g + i)
-                store(load(src.b + i) * o + load(dst.b + i) * keep, dst.b + i)
+                store(r * o + load(dst.r + i) * keep, dst.r + i)
+                store(g * o + load(dst.g + i) * keep, dst.g + i)
+                store(b * o + load(dst.b + i) * keep, dst.b + i)
                 store(sa + load(dst.a + i) * keep, dst.a + i)
-                i &+= 8
+                x &+= 8
             }
         }
     }

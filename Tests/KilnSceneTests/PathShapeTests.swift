@@ -83,4 +83,33 @@ final class PathShapeTests: XCTestCase {
         XCTAssertEqual(one, pixels(Fixture.render(job, threads: 3)))
         XCTAssertGreaterThan(Set(one).count, 10)
     }
+
+    /// A shape composited after another leaves every pixel outside its own extent as the first
+    /// left it. Both are painted into the same scratch band; the second's window starts and ends
+    /// inside 8-pixel chunks, whose other pixels still hold the first shape (they were composited
+    /// again, and the picture depended on which worker had painted what into its band before).
+    func testAShapeLeavesThePixelsOutsideItsExtentAlone() throws {
+        let wide = """
+            {"type": "shape", "shape": "path", "size": [60, 40], "path": "M0 0H60V40H0Z", "fill": "#ff800080",
+             "anchor": [0, 0], "position": [2, 10]}
+            """
+        let narrow = """
+            {"type": "shape", "shape": "path", "size": [6, 10], "path": "M0 0H6V10H0Z", "fill": "#00ff00",
+             "anchor": [0, 0], "position": [29, 20]}
+            """
+        let under = Fixture.render(try job(wide), threads: 1)
+        let both = Fixture.render(try job(wide + ", " + narrow), threads: 1)
+        var changed = 0
+        for y in 0..<64 {
+            for x in 0..<64 {
+                let inside = (28..<36).contains(x) && (19..<31).contains(y)
+                if inside {
+                    if both.pixel(x: x, y: y) != under.pixel(x: x, y: y) { changed += 1 }
+                } else {
+                    XCTAssertEqual(both.pixel(x: x, y: y), under.pixel(x: x, y: y), "\(x), \(y)")
+                }
+            }
+        }
+        XCTAssertEqual(changed, 60, "the narrow shape's own pixels")
+    }
 }
