@@ -139,7 +139,15 @@ public struct ImagePainter: Sendable {
         clip: RoundedRectPainter? = nil, over: Bool = false, opacity: Float = 1,
         tint: SIMD4<Float> = SIMD4(1, 1, 1, 1), wholePixels: Bool = true
     ) {
-        if !over { band.fill(.transparent, rows: count, columns: window) }
+        // Replacing, the bilinear path writes every pixel of the window itself (zeros outside
+        // each row's span) instead of clearing the window first and compositing over the clear:
+        // one pass over a blurred card's offscreen instead of two. The whole-pixel and
+        // row-aligned paths composite over a cleared window.
+        let fastPaths = wholePixels && clip == nil && (wholePixel != nil || rowAligned != nil)
+        let replacing = !over && !fastPaths
+        if !over && fastPaths { band.fill(.transparent, rows: count, columns: window) }
+        // Cleared as `fill` clears a window: widened to whole chunks.
+        let cleared = band.chunkSpan(window)
         var columns = window.map { self.columns.clamped(to: $0) } ?? self.columns
         var top = max(firstRow, rows.lowerBound), bottom = min(firstRow + count, rows.upperBound)
         if let clip {
@@ -147,7 +155,15 @@ public struct ImagePainter: Sendable {
             top = max(top, clip.rows.lowerBound)
             bottom = min(bottom, clip.rows.upperBound)
         }
-        guard top < bottom, !columns.isEmpty else { return }
+        guard top < bottom, !columns.isEmpty else {
+            if replacing { band.fill(.transparent, rows: count, columns: window) }
+            return
+        }
+        if replacing {
+            for y in firstRow..<(firstRow + count) where y < top || y >= bottom {
+                band.clear(row: y - firstRow, columns: cleared)
+            }
+        }
         let scale = opacity / 255
         let scales = tint * scale
         if wholePixels, clip == nil, let wholePixel {
@@ -162,6 +178,7 @@ public struct ImagePainter: Sendable {
         let half = SIMD8<Float>(repeating: 0.5)
         let ppt = SIMD8<Float>(repeating: pixelsPerTexel)
         let interiorOver = over && nextWeight == 0
+        let interiorReplace = replacing && nextWeight == 0
         image.levels[level].texels.withUnsafeBufferPointer { base in
             let next = image.levels[min(level + 1, image.levels.count - 1)]
             next.texels.withUnsafeBufferPointer { upper in
@@ -199,9 +216,34 @@ public struct ImagePainter: Sendable {
                         outer = clip.outerSpan(row: y, within: outer)
                         full = clip.innerSpan(row: y, within: full.clamped(to: outer))
                     }
+                    if replacing {
+                        // The cleared columns outside the span (lanes of the span's last chunk
+                        // past it keep what they held, which this clears too).
+                        if outer.isEmpty {
+                            band.clear(row: y - firstRow, columns: cleared)
+                            continue
+                        }
+                        band.clear(row: y - firstRow, columns: cleared.lowerBound..<outer.lowerBound)
+                        band.clear(row: y - firstRow, columns: outer.upperBound..<cleared.upperBound)
+                    }
                     var x = outer.lowerBound
                     let rowU = py * ic + itx, rowV = py * id + ity
                     while x < outer.upperBound {
+                        if interiorReplace && x >= full.lowerBound && x &+ 8 <= full.upperBound {
+                            // The interior run of a replacing paint: nothing underneath to read.
+                            let last = full.upperBound &- 8
+                            while x <= last {
+                                let px = lane + Float(x)
+                                let c = primary.sample(u: px * ia + rowU, v: px * ib + rowV)
+                                let p = offset &+ x
+                                store(c.r * scaleR, band.r + p)
+                                store(c.g * scaleG, band.g + p)
+                                store(c.b * scaleB, band.b + p)
+                                store(c.a * scaleA, band.a + p)
+                                x &+= 8
+                            }
+                            continue
+                        }
                         if interiorOver && x >= full.lowerBound && x &+ 8 <= full.upperBound {
                             // The interior run: fully covered, one level, source-over. A loop of
                             // its own keeps the edge handling's registers out of it.
@@ -237,7 +279,14 @@ public struct ImagePainter: Sendable {
                         }
                         coverage = unsafeBitCast(
                             unsafeBitCast(coverage, to: SIMD8<UInt32>.self) & inside, to: SIMD8<Float>.self)
-                        if coverage != SIMD8() {
+                        if coverage == SIMD8() {
+                            if replacing {
+                                let p = offset &+ x, keep = ~inside
+                                for plane in [band.r, band.g, band.b, band.a] {
+                                    store(LaneMask.select(keep, load(plane + p), SIMD8()), plane + p)
+                                }
+                            }
+                        } else {
                             var c = primary.sample(u: u, v: v)
                             if nextWeight > 0 {
                                 let d = secondary.sample(u: u, v: v)

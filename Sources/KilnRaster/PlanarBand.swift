@@ -79,6 +79,16 @@ public final class PlanarBand: @unchecked Sendable {
         }
     }
 
+    /// Makes columns `columns` of row `row` transparent, exactly those (not widened to chunks).
+    public func clear(row: Int, columns: Range<Int>) {
+        guard !columns.isEmpty else { return }
+        let base = row * stride + columns.lowerBound
+        (r + base).update(repeating: 0, count: columns.count)
+        (g + base).update(repeating: 0, count: columns.count)
+        (b + base).update(repeating: 0, count: columns.count)
+        (a + base).update(repeating: 0, count: columns.count)
+    }
+
     /// `columns` widened to whole 8-pixel chunks (the whole row when nil), so windowed kernels
     /// keep full SIMD chunks; the few extra pixels lie outside the window, where contents are
     /// unspecified anyway.
