@@ -60,7 +60,12 @@ extension GouraudMesh {
         // candidate list holds at most the band's triangles. Both live on the stack.
         withUnsafeTemporaryAllocation(of: Bool.self, capacity: width * rows) { done in
             done.initialize(repeating: false)
-            withUnsafeTemporaryAllocation(of: Int32.self, capacity: max(1, triangles.count)) { candidates in
+            // The second half holds, per pixel, the candidates whose box meets the pixel's square:
+            // a segment's neighbourhood is several pixels wide, and each of the 16 subsamples
+            // tests every triangle it is given.
+            withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * max(1, triangles.count)) { storage in
+                let candidates = UnsafeMutableBufferPointer(rebasing: storage[0..<max(1, triangles.count)])
+                let local = UnsafeMutableBufferPointer(rebasing: storage[max(1, triangles.count)...])
                 for k in lo..<hi {
                     let s = silhouettes[Int(silhouetteBinItems[k])]
                     // A NaN end gives an empty rectangle (its low side past the high one).
@@ -92,7 +97,18 @@ extension GouraudMesh {
                                 continue
                             }
                             done[(y - firstRow) * width + x] = true
-                            let c = supersample(x: x, y: y, candidates: near)
+                            var touching = 0
+                            for t in near {
+                                let t = Int(t)
+                                if xRange[t].max >= Float(x) && xRange[t].min <= Float(x + 1)
+                                    && yRange[t].max >= Float(y) && yRange[t].min <= Float(y + 1)
+                                {
+                                    local[touching] = Int32(t)
+                                    touching += 1
+                                }
+                            }
+                            let c = supersample(
+                                x: x, y: y, candidates: UnsafeBufferPointer(rebasing: local[0..<touching]))
                             let i = (y - firstRow) * band.stride + x
                             (band.r[i], band.g[i], band.b[i], band.a[i]) = (c.x, c.y, c.z, c.w)
                         }
