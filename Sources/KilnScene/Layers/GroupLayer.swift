@@ -126,7 +126,9 @@ struct PreparedGroup: PreparedLayer {
             return children.paint(into: band, firstRow: firstRow, rows: rows, columns: columns, pool: pool)
         }
         if let card = clippedImage {
-            guard let painter = card.painter else { return band.fill(.transparent, rows: rows, columns: columns) }
+            guard let painter = card.painter else {
+                return band.fill(.transparent, rows: rows, columns: columns)
+            }
             painter.paint(
                 into: band, firstRow: firstRow, rows: rows, columns: columns, clip: clip, over: false,
                 opacity: card.opacity, tint: card.tint)
