@@ -116,7 +116,31 @@ public struct GouraudMesh: Sendable {
     /// Paints the triangles that touch band rows `firstRow..<firstRow+rows` into `band` (row 0 of
     /// the band is frame row `firstRow`). Call `bin` first with the band height used here.
     public func paint(into band: PlanarBand, firstRow: Int, rows: Int, columns: Range<Int>? = nil) {
-        let columns = columns ?? 0..<band.width
+        paintTriangles(
+            into: band, firstRow: firstRow, rows: rows, columns: columns ?? 0..<band.width, over: nil)
+        resolveSilhouettes(into: band, firstRow: firstRow, rows: rows, columns: columns ?? 0..<band.width)
+    }
+
+    /// Whether every triangle is opaque and no silhouette is declared: for a mesh whose outline
+    /// lies on the frame's edge (a mesh gradient's, unfolded), every pixel centre of the frame is
+    /// then covered by exactly one triangle, so compositing the triangles one by one is
+    /// compositing the painted mesh (`paintOver`).
+    public var tilesOpaquely: Bool { silhouettes.isEmpty && planes.allSatisfy(\.opaque) }
+
+    /// Composites the triangles, faded by `opacity`, source-over onto what `band` holds: the
+    /// same bytes as painting the mesh into a scratch band and compositing that
+    /// (`Compositing.sourceOver`), in one pass, for a mesh that `tilesOpaquely` and covers
+    /// `columns`.
+    public func paintOver(
+        into band: PlanarBand, firstRow: Int, rows: Int, columns: Range<Int>, opacity: Float
+    ) {
+        precondition(tilesOpaquely, "only a mesh that tiles opaquely composites triangle by triangle")
+        paintTriangles(into: band, firstRow: firstRow, rows: rows, columns: columns, over: opacity)
+    }
+
+    private func paintTriangles(
+        into band: PlanarBand, firstRow: Int, rows: Int, columns: Range<Int>, over opacity: Float?
+    ) {
         precondition(binHeight > 0, "bin(bandHeight:frameHeight:) must run before paint")
         let bandIndex = firstRow / binHeight
         guard bandIndex + 1 < binStarts.count else { return }
@@ -130,17 +154,18 @@ public struct GouraudMesh: Sendable {
                             xRange[t].min <= Float(columns.upperBound)
                         else { continue }
                         paintTriangle(
-                            edges[t], planes[t], band: band, firstRow: firstRow, rows: rows, columns: columns)
+                            edges[t], planes[t], band: band, firstRow: firstRow, rows: rows, columns: columns,
+                            over: opacity)
                     }
                 }
             }
         }
-        resolveSilhouettes(into: band, firstRow: firstRow, rows: rows, columns: columns)
     }
 
     @inline(__always)
     private func paintTriangle(
-        _ outline: Outline, _ plane: Plane, band: PlanarBand, firstRow: Int, rows: Int, columns: Range<Int>
+        _ outline: Outline, _ plane: Plane, band: PlanarBand, firstRow: Int, rows: Int, columns: Range<Int>,
+        over opacity: Float?
     ) {
         // Rows whose centre lies in [top, bottom): the long edge bounds one side of every span,
         // the upper or the lower short edge the other.
@@ -160,8 +185,47 @@ public struct GouraudMesh: Sendable {
             // Limiting to `columns` only drops pixels; values come from absolute positions.
             let first = SaturatingConversion.int(xl - 0.5, .up, in: columns.lowerBound...columns.upperBound)
             let end = SaturatingConversion.int(xr - 0.5, .up, in: columns.lowerBound...columns.upperBound)
-            if first < end { fillSpan(plane: plane, band: band, row: row, y: yc, from: first, to: end) }
+            if first < end {
+                if let opacity {
+                    compositeSpan(
+                        plane: plane, band: band, row: row, y: yc, from: first, to: end, opacity: opacity)
+                } else {
+                    fillSpan(plane: plane, band: band, row: row, y: yc, from: first, to: end)
+                }
+            }
             row &+= 1
+        }
+    }
+
+    /// `fillSpan`'s colours composited onto the band, with `Compositing.sourceOver`'s arithmetic.
+    @inline(__always)
+    private func compositeSpan(
+        plane: Plane, band: PlanarBand, row: Int, y: Float, from first: Int, to end: Int, opacity: Float
+    ) {
+        let rowBase = row &* band.stride
+        let start = plane.base + plane.dx * 0.5 + plane.dy * y
+        let lane = SIMD8<Float>(0, 1, 2, 3, 4, 5, 6, 7)
+        let o = SIMD8<Float>(repeating: opacity)
+        let planesOut = (band.r + rowBase, band.g + rowBase, band.b + rowBase, band.a + rowBase)
+        var x = first
+        while x < end {
+            let xs = lane + Float(x)
+            let cr = SIMD8(repeating: start.x) + xs * plane.dx.x
+            let cg = SIMD8(repeating: start.y) + xs * plane.dx.y
+            let cb = SIMD8(repeating: start.z) + xs * plane.dx.z
+            let a = SIMD8(repeating: start.w) + xs * plane.dx.w
+            let sa = a * o
+            let keep = 1 - sa
+            let inside = LaneMask.first(min(8, end &- x))
+            @inline(__always) func over(_ value: SIMD8<Float>, _ p: UnsafeMutablePointer<Float>) {
+                let old = load(p)
+                store(LaneMask.select(inside, value + old * keep, old), p)
+            }
+            over(cr * o, planesOut.0 + x)
+            over(cg * o, planesOut.1 + x)
+            over(cb * o, planesOut.2 + x)
+            over(sa, planesOut.3 + x)
+            x &+= 8
         }
     }
 

@@ -2,8 +2,9 @@ import Foundation
 import KilnExport
 import KilnModel
 import KilnRaster
-import KilnScene
 import XCTest
+
+@testable import KilnScene
 
 final class MeshGradientTests: XCTestCase {
     let points: [(Double, Double)] = [
@@ -193,5 +194,41 @@ final class MeshGradientTests: XCTestCase {
             XCTAssertTrue(text.contains("layers[0].points"), text)
             XCTAssertTrue(text.contains("expected 6 points"), text)
         }
+    }
+
+    /// A faded mesh is composited triangle by triangle, straight onto the frame, while it covers
+    /// the frame once with opaque colours; folded, it goes through a scratch band as any layer.
+    /// Either way the bytes are those of the same mesh faded as a group (which always takes the
+    /// scratch band).
+    func testFadedMeshCompositedDirectlyMatchesTheFadedGroup() throws {
+        let showcase = try JSONSerialization.jsonObject(
+            with: Data(contentsOf: Fixture.repositoryRoot.appendingPathComponent("jobs/showcase.json")))
+        let layers = try XCTUnwrap((showcase as? [String: Any])?["layers"] as? [[String: Any]])
+        var mesh = try XCTUnwrap(layers.first { $0["type"] as? String == "meshGradient" })
+        mesh["effects"] = nil
+        func text(_ object: Any) throws -> String {
+            String(decoding: try JSONSerialization.data(withJSONObject: object), as: UTF8.self)
+        }
+        func job(_ layer: String) throws -> Job {
+            try Fixture.job(
+                """
+                {"kiln": 1, "output": {"width": 480, "height": 270, "fps": 30, "duration": 10},
+                 "layers": [{"type": "solid", "color": "#33804d"}, \(layer)]}
+                """)
+        }
+        var faded = mesh
+        faded["opacity"] = 0.55
+        let direct = try job(try text(faded))
+        let grouped = try job(#"{"type": "group", "opacity": 0.55, "layers": [\#(try text(mesh))]}"#)
+        var tiled = 0
+        for time in [0.5, 2.0, 4.5, 5.5, 8.5] {
+            let item = try XCTUnwrap(
+                direct.layers[1].prepare(at: time, canvas: Canvas(width: 480, height: 270)))
+            if try XCTUnwrap(item.layer as? PreparedMesh).mesh.tilesOpaquely { tiled += 1 }
+            XCTAssertEqual(
+                Fixture.render(direct, at: time).byteArray, Fixture.render(grouped, at: time).byteArray,
+                "t=\(time)")
+        }
+        XCTAssertEqual(tiled, 2, "flat at 0.5 and 2 s, folded at the later times")
     }
 }

@@ -112,6 +112,17 @@ struct PreparedMesh: PreparedLayer {
         band.fill(background, rows: rows, columns: columns)
         mesh.paint(into: band, firstRow: firstRow, rows: rows, columns: columns)
     }
+
+    /// An unfolded mesh of opaque colours covers the frame once (its outline is the frame's edge
+    /// wherever no silhouette is declared), hiding the background: its triangles are composited
+    /// straight onto the band, without a scratch band, its background or a compositing pass.
+    func paintOver(
+        into band: PlanarBand, firstRow: Int, rows: Int, columns: Range<Int>, opacity: Float, pool: BandPool
+    ) -> Bool {
+        guard mesh.tilesOpaquely else { return false }
+        mesh.paintOver(into: band, firstRow: firstRow, rows: rows, columns: columns, opacity: opacity)
+        return true
+    }
 }
 
 /// Control points evaluated for one frame, in pixels, with premultiplied colours, and their
