@@ -109,7 +109,8 @@ struct PreparedMesh: PreparedLayer {
     let background: PremultipliedColor
 
     func paint(into band: PlanarBand, firstRow: Int, rows: Int, columns: Range<Int>, pool: BandPool) {
-        band.fill(background, rows: rows, columns: columns)
+        // A mesh that tiles the frame with opaque colours writes every pixel itself.
+        if !mesh.tilesOpaquely { band.fill(background, rows: rows, columns: columns) }
         mesh.paint(into: band, firstRow: firstRow, rows: rows, columns: columns)
     }
 
