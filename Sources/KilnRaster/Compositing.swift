@@ -42,6 +42,57 @@ public enum Compositing {
         }
     }
 
+    /// `dst` filled with the opaque-or-not `color` within `columns`, then `src` composited over it
+    /// within `window` (part of `columns`) as `sourceOver` does: the same bytes in one pass,
+    /// without reading `dst`. A solid under a full-frame picture (the showcase's cover) costs no
+    /// pass of its own.
+    public static func sourceOver(
+        _ src: PlanarBand, overColor color: PremultipliedColor, into dst: PlanarBand, opacity: Float,
+        rows: Int,
+        columns: Range<Int>, window: Range<Int>
+    ) {
+        precondition(src.stride == dst.stride, "bands differ in width")
+        let o = SIMD8<Float>(repeating: opacity)
+        let one = SIMD8<Float>(repeating: 1)
+        let (cr, cg, cb, ca) = (
+            SIMD8<Float>(repeating: color.r), SIMD8<Float>(repeating: color.g),
+            SIMD8<Float>(repeating: color.b), SIMD8<Float>(repeating: color.a)
+        )
+        let span = dst.chunkSpan(columns)
+        for row in 0..<rows {
+            let rowStart = row &* src.stride
+            var x = span.lowerBound
+            while x < span.upperBound {
+                let i = rowStart &+ x
+                if x &+ 8 <= window.lowerBound || x >= window.upperBound {
+                    store(cr, dst.r + i)
+                    store(cg, dst.g + i)
+                    store(cb, dst.b + i)
+                    store(ca, dst.a + i)
+                    x &+= 8
+                    continue
+                }
+                var (r, g, b, a) = (load(src.r + i), load(src.g + i), load(src.b + i), load(src.a + i))
+                if x < window.lowerBound || x &+ 8 > window.upperBound {
+                    let inside =
+                        LaneMask.first(max(0, min(8, window.upperBound &- x)))
+                        & ~LaneMask.first(max(0, min(8, window.lowerBound &- x)))
+                    r = LaneMask.select(inside, r, SIMD8())
+                    g = LaneMask.select(inside, g, SIMD8())
+                    b = LaneMask.select(inside, b, SIMD8())
+                    a = LaneMask.select(inside, a, SIMD8())
+                }
+                let sa = a * o
+                let keep = one - sa
+                store(r * o + cr * keep, dst.r + i)
+                store(g * o + cg * keep, dst.g + i)
+                store(b * o + cb * keep, dst.b + i)
+                store(sa + ca * keep, dst.a + i)
+                x &+= 8
+            }
+        }
+    }
+
     /// Scales every channel of `band` by the alpha of `mask`: clipping by a coverage mask.
     public static func multiply(
         _ band: PlanarBand, byAlphaOf mask: PlanarBand, rows: Int, columns: Range<Int>? = nil

@@ -205,4 +205,26 @@ final class OffscreenReuseTests: XCTestCase {
         XCTAssertEqual(Set(kept[4...]).count, 1, "every frame at rest keeps the same cards")
         XCTAssertGreaterThanOrEqual(kept[4], 3, "the cards in view are kept")
     }
+
+    /// A solid under a blurred picture is filled and composited in one pass: the same bytes as
+    /// the solid painted first (here inside a group, which never takes that path), for a picture
+    /// covering part of the frame, faded in, moving across band and chunk boundaries.
+    func testSolidUnderABlurredPictureInOnePass() throws {
+        let picture = image(
+            #"{"blur": 6}"#, #", "opacity": {"keyframes": [{"t": 0, "v": 0}, {"t": 1, "v": 0.9}]}"#,
+            position: #"{"keyframes": [{"t": 0, "v": [-30, 13]}, {"t": 1, "v": [77, 101]}]}"#)
+        func job(_ solid: String) throws -> Job {
+            try Fixture.job(
+                """
+                {"kiln": 1, "output": {"width": 320, "height": 180, "fps": 30, "duration": 2},
+                 "layers": [\(solid), \(picture)]}
+                """)
+        }
+        let fused = try job(##"{"type": "solid", "color": "#203040"}"##)
+        let plain = try job(##"{"type": "group", "layers": [{"type": "solid", "color": "#203040"}]}"##)
+        for time in times {
+            XCTAssertEqual(
+                Fixture.render(fused, at: time).byteArray, Fixture.render(plain, at: time).byteArray, "t=\(time)")
+        }
+    }
 }

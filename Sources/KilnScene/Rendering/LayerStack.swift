@@ -26,13 +26,24 @@ public struct LayerStack: Sendable {
     /// frames.
     public func paint(into band: PlanarBand, firstRow: Int, rows: Int, columns: Range<Int>, pool: BandPool) {
         guard let first = items.first else { return band.fill(.transparent, rows: rows, columns: columns) }
+        var painted = 1
         if first.opacity == 1 && first.colors == nil && first.offscreen == nil {
-            first.layer.paint(into: band, firstRow: firstRow, rows: rows, columns: columns, pool: pool)
+            if let solid = first.layer as? PreparedSolid, items.count > 1, let offscreen = items[1].offscreen
+            {
+                // A solid under an offscreen picture (a blurred cover): filled and composited
+                // in one pass.
+                offscreen.composite(
+                    onto: band, over: solid.color, firstRow: firstRow, rows: rows, columns: columns,
+                    opacity: items[1].opacity)
+                painted = 2
+            } else {
+                first.layer.paint(into: band, firstRow: firstRow, rows: rows, columns: columns, pool: pool)
+            }
         } else {
             band.fill(.transparent, rows: rows, columns: columns)
             composite(first, onto: band, firstRow: firstRow, rows: rows, columns: columns, pool: pool)
         }
-        for item in items.dropFirst() {
+        for item in items.dropFirst(painted) {
             composite(item, onto: band, firstRow: firstRow, rows: rows, columns: columns, pool: pool)
         }
     }

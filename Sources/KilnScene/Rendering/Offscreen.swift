@@ -196,6 +196,29 @@ public final class Offscreen: @unchecked Sendable {
         let target = band.rows(from: top - firstRow, count: bottom - top)
         Compositing.sourceOver(source, onto: target, opacity: opacity, rows: bottom - top, columns: span)
     }
+
+    /// `band` filled with `color` within `columns`, then this offscreen composited over it, as
+    /// a fill followed by `composite` would leave it, in one pass where the two meet.
+    func composite(
+        onto band: PlanarBand, over color: PremultipliedColor, firstRow: Int, rows: Int, columns: Range<Int>,
+        opacity: Float
+    ) {
+        guard let image, !readsReducedCopy else {
+            preconditionFailure("offscreen layer painted before it was rendered, or read as its reduced copy")
+        }
+        let span = columns.clamped(to: extent.columns)
+        let top = max(firstRow, extent.rows.lowerBound), bottom = min(firstRow + rows, extent.rows.upperBound)
+        guard !span.isEmpty, top < bottom else { return band.fill(color, rows: rows, columns: columns) }
+        if top > firstRow { band.fill(color, rows: top - firstRow, columns: columns) }
+        if bottom < firstRow + rows {
+            band.rows(from: bottom - firstRow, count: firstRow + rows - bottom).fill(
+                color, rows: firstRow + rows - bottom, columns: columns)
+        }
+        Compositing.sourceOver(
+            image.rows(from: top - extent.rows.lowerBound, count: bottom - top), overColor: color,
+            into: band.rows(from: top - firstRow, count: bottom - top), opacity: opacity, rows: bottom - top,
+            columns: columns, window: span)
+    }
 }
 
 extension LayerStack {
