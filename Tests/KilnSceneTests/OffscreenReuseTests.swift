@@ -224,7 +224,8 @@ final class OffscreenReuseTests: XCTestCase {
         let plain = try job(##"{"type": "group", "layers": [{"type": "solid", "color": "#203040"}]}"##)
         for time in times {
             XCTAssertEqual(
-                Fixture.render(fused, at: time).byteArray, Fixture.render(plain, at: time).byteArray, "t=\(time)")
+                Fixture.render(fused, at: time).byteArray, Fixture.render(plain, at: time).byteArray,
+                "t=\(time)")
         }
     }
 }
