@@ -52,6 +52,7 @@ public struct GouraudMesh: Sendable {
         yRange.removeAll(keepingCapacity: true)
         xRange.removeAll(keepingCapacity: true)
         silhouettes.removeAll(keepingCapacity: true)
+        everyTriangleOpaque = true
     }
 
     /// Appends a triangle; degenerate ones (no area) are dropped since they cover no pixel centre.
@@ -77,6 +78,7 @@ public struct GouraudMesh: Sendable {
         let opaque = v0.color.w >= 1 && v1.color.w >= 1 && v2.color.w >= 1
         edges.append(Outline(v0, v1, v2))
         planes.append(Plane(base: base, dx: dx, dy: dy, opaque: opaque))
+        everyTriangleOpaque = everyTriangleOpaque && opaque
         yRange.append((min(v0.y, v1.y, v2.y), max(v0.y, v1.y, v2.y)))
         xRange.append((min(v0.x, v1.x, v2.x), max(v0.x, v1.x, v2.x)))
     }
@@ -125,7 +127,10 @@ public struct GouraudMesh: Sendable {
     /// lies on the frame's edge (a mesh gradient's, unfolded), every pixel centre of the frame is
     /// then covered by exactly one triangle, so compositing the triangles one by one is
     /// compositing the painted mesh (`paintOver`).
-    public var tilesOpaquely: Bool { silhouettes.isEmpty && planes.allSatisfy(\.opaque) }
+    public var tilesOpaquely: Bool { silhouettes.isEmpty && everyTriangleOpaque }
+
+    /// Kept as triangles are added: `tilesOpaquely` is asked once per band.
+    private var everyTriangleOpaque = true
 
     /// Composites the triangles, faded by `opacity`, source-over onto what `band` holds: the
     /// same bytes as painting the mesh into a scratch band and compositing that
