@@ -17,9 +17,9 @@ public final class SceneRenderer: @unchecked Sendable {
         let pool: BandPool
         let quantizer: Quantizer.Scratch
 
-        init(canvas: Canvas) {
+        init(canvas: Canvas, poison: PremultipliedColor?) {
             accumulator = PlanarBand(width: canvas.width, rows: canvas.bandHeight)
-            pool = BandPool(width: canvas.width, rows: canvas.bandHeight)
+            pool = BandPool(width: canvas.width, rows: canvas.bandHeight, poison: poison)
             quantizer = Quantizer.Scratch(width: canvas.width)
         }
     }
@@ -27,14 +27,27 @@ public final class SceneRenderer: @unchecked Sendable {
     /// The offscreens and offscreen memory a frame may use (`ResourceLimits`).
     public let limits: ResourceLimits
 
-    public init(layers: [LayerNode], canvas: Canvas, threads: Int, limits: ResourceLimits = ResourceLimits())
-    {
+    public convenience init(
+        layers: [LayerNode], canvas: Canvas, threads: Int, limits: ResourceLimits = ResourceLimits()
+    ) {
+        self.init(layers: layers, canvas: canvas, threads: threads, limits: limits, scratchPoison: nil)
+    }
+
+    /// With `scratchPoison`, every band is filled with that colour before it is painted and every
+    /// scratch band before it is lent: a render must give the same bytes as without (tests).
+    init(
+        layers: [LayerNode], canvas: Canvas, threads: Int, limits: ResourceLimits,
+        scratchPoison: PremultipliedColor?
+    ) {
         self.limits = limits
         self.canvas = canvas
         self.threads = max(1, threads)
         self.layers = layers
-        workers = (0..<max(1, threads)).map { _ in WorkerScratch(canvas: canvas) }
+        self.scratchPoison = scratchPoison
+        workers = (0..<max(1, threads)).map { _ in WorkerScratch(canvas: canvas, poison: scratchPoison) }
     }
+
+    private let scratchPoison: PremultipliedColor?
 
     /// Renders the frame at `time` into `yuv` and/or `rgba` (both hold identical pixels: the YUV
     /// is converted from exactly the dithered RGB). With neither, only composites (benchmarks).
@@ -66,6 +79,7 @@ public final class SceneRenderer: @unchecked Sendable {
         }
         scheduler.run(leading: leading) { worker, firstRow, rows in
             let scratch = workers[worker]
+            if let poison = scratchPoison { scratch.accumulator.fill(poison, rows: rows) }
             prepared.paint(
                 into: scratch.accumulator, firstRow: firstRow, rows: rows, columns: 0..<canvas.width,
                 pool: scratch.pool)
@@ -103,7 +117,9 @@ public final class SceneRenderer: @unchecked Sendable {
 
     private let prefetched = PrefetchSlot()
     private lazy var offscreenImages = OffscreenImages(threads: threads)
-    private lazy var offscreenScratch = (0..<threads).map { _ in OffscreenScratch(canvas: canvas) }
+    private lazy var offscreenScratch = (0..<threads).map { _ in
+        OffscreenScratch(canvas: canvas, poison: scratchPoison)
+    }
 
     /// Holds layers prepared ahead for one time. Written by one work item inside a band run and
     /// read after the run has completed, so the run's completion orders the accesses.
