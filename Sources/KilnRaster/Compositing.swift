@@ -21,16 +21,7 @@ public enum Compositing {
             var x = span.lowerBound
             while x < span.upperBound {
                 let i = rowStart &+ x
-                var (r, g, b, a) = (load(src.r + i), load(src.g + i), load(src.b + i), load(src.a + i))
-                if x < window.lowerBound || x &+ 8 > window.upperBound {
-                    let inside =
-                        LaneMask.first(max(0, min(8, window.upperBound &- x)))
-                        & ~LaneMask.first(max(0, min(8, window.lowerBound &- x)))
-                    r = LaneMask.select(inside, r, SIMD8())
-                    g = LaneMask.select(inside, g, SIMD8())
-                    b = LaneMask.select(inside, b, SIMD8())
-                    a = LaneMask.select(inside, a, SIMD8())
-                }
+                let (r, g, b, a) = src.chunk(at: i, column: x, within: window)
                 let sa = a * o
                 let keep = one - sa
                 store(r * o + load(dst.r + i) * keep, dst.r + i)
@@ -72,16 +63,7 @@ public enum Compositing {
                     x &+= 8
                     continue
                 }
-                var (r, g, b, a) = (load(src.r + i), load(src.g + i), load(src.b + i), load(src.a + i))
-                if x < window.lowerBound || x &+ 8 > window.upperBound {
-                    let inside =
-                        LaneMask.first(max(0, min(8, window.upperBound &- x)))
-                        & ~LaneMask.first(max(0, min(8, window.lowerBound &- x)))
-                    r = LaneMask.select(inside, r, SIMD8())
-                    g = LaneMask.select(inside, g, SIMD8())
-                    b = LaneMask.select(inside, b, SIMD8())
-                    a = LaneMask.select(inside, a, SIMD8())
-                }
+                let (r, g, b, a) = src.chunk(at: i, column: x, within: window)
                 let sa = a * o
                 let keep = one - sa
                 store(r * o + cr * keep, dst.r + i)
@@ -109,5 +91,24 @@ public enum Compositing {
                 i &+= 8
             }
         }
+    }
+}
+
+extension PlanarBand {
+    /// The eight pixels at plane offset `i` (column `x`), the lanes outside `window` transparent:
+    /// what a composite may read of a band whose edge chunks hold leftovers.
+    @inline(__always)
+    func chunk(at i: Int, column x: Int, within window: Range<Int>) -> (
+        SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>
+    ) {
+        let (r, g, b, a) = (load(self.r + i), load(self.g + i), load(self.b + i), load(self.a + i))
+        guard x < window.lowerBound || x &+ 8 > window.upperBound else { return (r, g, b, a) }
+        let inside =
+            LaneMask.first(max(0, min(8, window.upperBound &- x)))
+            & ~LaneMask.first(max(0, min(8, window.lowerBound &- x)))
+        return (
+            LaneMask.select(inside, r, SIMD8()), LaneMask.select(inside, g, SIMD8()),
+            LaneMask.select(inside, b, SIMD8()), LaneMask.select(inside, a, SIMD8())
+        )
     }
 }

@@ -25,6 +25,24 @@ public struct GouraudMesh: Sendable {
         var dx: SIMD4<Float>
         var dy: SIMD4<Float>
         var opaque: Bool
+
+        /// The colour at x = 0.5 on the row whose centre is at `y`; a span steps it by dx per
+        /// pixel from the absolute position (not accumulated), so any split of the work gives
+        /// the same floats.
+        @inline(__always)
+        func rowStart(y: Float) -> SIMD4<Float> { base + dx * 0.5 + dy * y }
+
+        /// r, g, b, a of the eight pixels from column `x` of a row starting at `start`.
+        @inline(__always)
+        func chunk(from start: SIMD4<Float>, x: Int) -> (
+            SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>
+        ) {
+            let xs = SIMD8<Float>(0, 1, 2, 3, 4, 5, 6, 7) + Float(x)
+            return (
+                SIMD8(repeating: start.x) + xs * dx.x, SIMD8(repeating: start.y) + xs * dx.y,
+                SIMD8(repeating: start.z) + xs * dx.z, SIMD8(repeating: start.w) + xs * dx.w
+            )
+        }
     }
 
     var planes: [Plane] = []
@@ -208,17 +226,12 @@ public struct GouraudMesh: Sendable {
         plane: Plane, band: PlanarBand, row: Int, y: Float, from first: Int, to end: Int, opacity: Float
     ) {
         let rowBase = row &* band.stride
-        let start = plane.base + plane.dx * 0.5 + plane.dy * y
-        let lane = SIMD8<Float>(0, 1, 2, 3, 4, 5, 6, 7)
+        let start = plane.rowStart(y: y)
         let o = SIMD8<Float>(repeating: opacity)
         let planesOut = (band.r + rowBase, band.g + rowBase, band.b + rowBase, band.a + rowBase)
         var x = first
         while x < end {
-            let xs = lane + Float(x)
-            let cr = SIMD8(repeating: start.x) + xs * plane.dx.x
-            let cg = SIMD8(repeating: start.y) + xs * plane.dx.y
-            let cb = SIMD8(repeating: start.z) + xs * plane.dx.z
-            let a = SIMD8(repeating: start.w) + xs * plane.dx.w
+            let (cr, cg, cb, a) = plane.chunk(from: start, x: x)
             let sa = a * o
             let keep = 1 - sa
             let inside = LaneMask.first(min(8, end &- x))
@@ -237,21 +250,14 @@ public struct GouraudMesh: Sendable {
     @inline(__always)
     private func fillSpan(plane: Plane, band: PlanarBand, row: Int, y: Float, from first: Int, to end: Int) {
         let rowBase = row &* band.stride
-        // Colour at x = 0.5 on this row, then stepped by dx per pixel; computed from the absolute
-        // position (not accumulated) so any split of the work gives the same floats.
-        let start = plane.base + plane.dx * 0.5 + plane.dy * y
-        let lane = SIMD8<Float>(0, 1, 2, 3, 4, 5, 6, 7)
+        let start = plane.rowStart(y: y)
         let planesOut = (band.r + rowBase, band.g + rowBase, band.b + rowBase, band.a + rowBase)
         var x = first
         while x < end {
-            let xs = lane + Float(x)
             // Pixel centres inside the triangle get convex combinations of valid premultiplied
             // vertex colours, so no clamp is needed (float error is far below a code value and
             // the quantizer rounds tiny excursions correctly).
-            let cr = SIMD8(repeating: start.x) + xs * plane.dx.x
-            let cg = SIMD8(repeating: start.y) + xs * plane.dx.y
-            let cb = SIMD8(repeating: start.z) + xs * plane.dx.z
-            let a = SIMD8(repeating: start.w) + xs * plane.dx.w
+            let (cr, cg, cb, a) = plane.chunk(from: start, x: x)
             // The last chunk of a span writes all eight lanes but keeps the old value beyond the
             // span (bands are padded, so lanes past the row end stay inside the allocation).
             let remaining = end &- x
