@@ -24,6 +24,10 @@ struct BenchOptions {
     static let seconds = OptionSpec(
         "--seconds", kind: .double(minimum: 0.01), placeholder: "S",
         help: "with --jobs: only each job's first S seconds (default: all of it)")
+    static let repeats = OptionSpec(
+        "--repeat", kind: .int(1...100), placeholder: "N", default: .int(1),
+        help: "with --jobs: export and encode-only N times each, alternated, and report medians "
+            + "(the ratio: the median of the N runs' ratios, with their range)")
     static let spec = CommandSpec(
         "kiln-bench", summary: "the numbers of docs/performance.md, measured in one run",
         description: """
@@ -38,9 +42,10 @@ struct BenchOptions {
             With --jobs, whole jobs instead: per job, the export as `kiln render` does it, and libx264
             alone encoding the same frames with the same preset, CRF and threads, in the same run;
             frames, wall times, real-time factor, render ns·core/px (the export's CPU time beyond the
-            encoder's), their ratio and each one's peak memory.
+            encoder's), their ratio and each one's peak memory. On a shared machine one run of each
+            moves by ±10 %: --repeat alternates several and reports medians.
             """,
-        options: [frames, encodeFrames, size, only, json, jobs, seconds])
+        options: [frames, encodeFrames, size, only, json, jobs, seconds, repeats])
 
     var frames = 24
     var encodeFrames = 24
@@ -50,6 +55,8 @@ struct BenchOptions {
     /// `--jobs`: the job files to export end to end.
     var jobs: [String]?
     var seconds = Double.infinity
+    /// `--repeat`: alternated runs of each job's export and encode-only.
+    var repeats = 1
     /// Only the rows whose names contain this (lowercased).
     var only: String?
 
@@ -73,6 +80,7 @@ struct BenchOptions {
         only = parsed.string(Self.only)?.lowercased()
         jobs = parsed.string(Self.jobs).map(jobFiles)
         seconds = parsed.double(Self.seconds) ?? seconds
+        repeats = parsed.int(Self.repeats) ?? repeats
         let parts = (parsed.string(Self.size) ?? "").split(separator: "x").map { Int($0) }
         guard parts.count == 2, let w = parts[0], let h = parts[1], w > 0, h > 0, w % 2 == 0, h % 2 == 0
         else {

@@ -12,24 +12,38 @@ struct JobBenchmark {
     let frames: Int
     let videoSeconds: Double
     let pixelsPerFrame: Int
-    let export: ChildResult
-    let encodeOnly: ChildResult
+    /// The exports and the encode-only runs, in the order they alternated (one each without
+    /// `--repeat`).
+    let exports: [ChildResult]
+    let encodes: [ChildResult]
 
-    var realTimeFactor: Double { videoSeconds / export.wallSeconds }
-    var ratio: Double { export.wallSeconds / encodeOnly.wallSeconds }
+    var export: ChildResult { exports[0] }
+    var exportSeconds: Double { median(exports.map(\.wallSeconds)) }
+    var encodeOnlySeconds: Double { median(encodes.map(\.wallSeconds)) }
+    var realTimeFactor: Double { videoSeconds / exportSeconds }
+    /// Each run's export over the encode-only run beside it.
+    var ratios: [Double] { zip(exports, encodes).map { $0.wallSeconds / $1.wallSeconds } }
+    var ratio: Double { median(ratios) }
     /// CPU time of the export beyond the encoder's, per pixel: what rendering (and everything
     /// else that is not libx264) costs.
     var renderNsCorePerPixel: Double {
-        (export.cpuSeconds - encodeOnly.cpuSeconds) * 1e9 / Double(frames * pixelsPerFrame)
+        median(
+            zip(exports, encodes).map {
+                ($0.cpuSeconds - $1.cpuSeconds) * 1e9 / Double(frames * pixelsPerFrame)
+            })
     }
+    /// Peak memory: the largest of the runs.
+    var exportPeakBytes: Int { exports.map(\.peakBytes).max() ?? 0 }
+    var encodeOnlyPeakBytes: Int { encodes.map(\.peakBytes).max() ?? 0 }
 
     var json: [String: Any] {
         [
-            "job": job, "frames": frames, "videoSeconds": videoSeconds, "exportSeconds": export.wallSeconds,
-            "exportCPUSeconds": export.cpuSeconds, "encodeOnlySeconds": encodeOnly.wallSeconds,
-            "encodeOnlyCPUSeconds": encodeOnly.cpuSeconds, "ratio": ratio, "realTimeFactor": realTimeFactor,
-            "renderNsCorePerPixel": renderNsCorePerPixel, "exportPeakBytes": export.peakBytes,
-            "encodeOnlyPeakBytes": encodeOnly.peakBytes,
+            "job": job, "frames": frames, "videoSeconds": videoSeconds, "exportSeconds": exportSeconds,
+            "exportCPUSeconds": median(exports.map(\.cpuSeconds)), "encodeOnlySeconds": encodeOnlySeconds,
+            "encodeOnlyCPUSeconds": median(encodes.map(\.cpuSeconds)), "ratio": ratio, "ratios": ratios,
+            "realTimeFactor": realTimeFactor, "renderNsCorePerPixel": renderNsCorePerPixel,
+            "exportPeakBytes": exportPeakBytes, "encodeOnlyPeakBytes": encodeOnlyPeakBytes,
+            "runs": exports.count,
         ]
     }
 }
@@ -49,7 +63,7 @@ struct ChildResult {
     }
 }
 
-func measureJobs(_ files: [String], seconds: Double) -> [JobBenchmark] {
+func measureJobs(_ files: [String], seconds: Double, repeats: Int = 1) -> [JobBenchmark] {
     let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
         "kiln-bench-jobs-\(ProcessInfo.processInfo.processIdentifier)")
     try? FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
@@ -68,15 +82,22 @@ func measureJobs(_ files: [String], seconds: Double) -> [JobBenchmark] {
             let crf = f["crf"] as? Double,
             let gop = f["gop"] as? Int, let frames = f["frames"] as? Int
         else { fail("the export of \(file) reported no settings") }
-        let encodeOnly = runChild([
-            BenchChild.encodeMode, raw, encoded, String(w), String(h), String(num), String(den), preset,
-            String(crf), String(gop),
-        ])
+        func encodeOnly() -> ChildResult {
+            runChild([
+                BenchChild.encodeMode, raw, encoded, String(w), String(h), String(num), String(den), preset,
+                String(crf), String(gop),
+            ])
+        }
+        var exports = [export], encodes = [encodeOnly()]
+        for _ in 1..<max(repeats, 1) {
+            exports.append(runChild([BenchChild.exportMode, file, limit, video]))
+            encodes.append(encodeOnly())
+        }
         unlink(raw)
         results.append(
             JobBenchmark(
                 job: file, frames: frames, videoSeconds: Double(frames) * Double(den) / Double(num),
-                pixelsPerFrame: w * h, export: export, encodeOnly: encodeOnly))
+                pixelsPerFrame: w * h, exports: exports, encodes: encodes))
         FileHandle.standardError.write(Data("kiln-bench: \(file) done\n".utf8))
     }
     return results
@@ -122,7 +143,14 @@ func printJobReport(_ results: [JobBenchmark], json: Bool) {
         return
     }
     print("Whole jobs on \(cores) cores: export (job load, render, encode, audio) against libx264 alone")
-    print("on the same frames with the same preset, CRF and threads.\n")
+    print("on the same frames with the same preset, CRF and threads.")
+    let runs = results.first?.exports.count ?? 1
+    if runs > 1 {
+        print(
+            "Medians of \(runs) alternated runs; the ratio's range across them in brackets; peak memory the largest."
+        )
+    }
+    print()
     print(
         "| job | preset | frames | export s | real-time × | render ns·core/px | encode-only s | ratio | export MB | encoder MB |"
     )
@@ -130,10 +158,14 @@ func printJobReport(_ results: [JobBenchmark], json: Bool) {
     for r in results {
         let preset = r.export.fields["preset"] as? String ?? "?"
         func mb(_ bytes: Int) -> String { String(format: "%.0f", Double(bytes) / 1_048_576) }
+        var ratio = String(format: "%.2f", r.ratio)
+        if r.ratios.count > 1, let low = r.ratios.min(), let high = r.ratios.max() {
+            ratio += String(format: " (%.2f–%.2f)", low, high)
+        }
         print(
-            "| \(r.job) | \(preset) | \(r.frames) | \(String(format: "%.2f", r.export.wallSeconds)) | "
+            "| \(r.job) | \(preset) | \(r.frames) | \(String(format: "%.2f", r.exportSeconds)) | "
                 + "\(String(format: "%.2f", r.realTimeFactor)) | \(String(format: "%.1f", r.renderNsCorePerPixel)) | "
-                + "\(String(format: "%.2f", r.encodeOnly.wallSeconds)) | \(String(format: "%.2f", r.ratio)) | "
-                + "\(mb(r.export.peakBytes)) | \(mb(r.encodeOnly.peakBytes)) |")
+                + "\(String(format: "%.2f", r.encodeOnlySeconds)) | \(ratio) | "
+                + "\(mb(r.exportPeakBytes)) | \(mb(r.encodeOnlyPeakBytes)) |")
     }
 }

@@ -19,7 +19,8 @@ BenchChild.runIfAsked(Array(CommandLine.arguments.dropFirst()))
 let options = BenchOptions(Array(CommandLine.arguments.dropFirst()))
 let cores = ProcessInfo.processInfo.activeProcessorCount
 if let jobs = options.jobs {
-    printJobReport(measureJobs(jobs, seconds: options.seconds), json: options.json)
+    printJobReport(
+        measureJobs(jobs, seconds: options.seconds, repeats: options.repeats), json: options.json)
     exit(0)
 }
 let width = options.width, height = options.height, pixels = width * height

@@ -126,4 +126,22 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(
             help.stdout.hasPrefix("usage: kiln-bench [--frames N] [--encode-frames N]"), help.stdout)
     }
+
+    /// `--jobs` with `--repeat`: each run's export and encode-only alternate, and the report
+    /// gives the medians and every run's ratio.
+    func testBenchJobsRepeatReportsEveryRun() throws {
+        let bench = KilnProcess.binary.deletingLastPathComponent().appendingPathComponent("kiln-bench")
+        let (process, out, err) = try KilnProcess.launch(
+            bench, ["--jobs", "jobs/text.json", "--seconds", "0.5", "--repeat", "3", "--json"],
+            cwd: KilnProcess.repositoryRoot)
+        let result = KilnProcess.collect(process, out, err)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+        let job = try XCTUnwrap((object?["jobs"] as? [[String: Any]])?.first)
+        XCTAssertEqual(job["runs"] as? Int, 3)
+        let ratios = try XCTUnwrap(job["ratios"] as? [Double])
+        XCTAssertEqual(ratios.count, 3)
+        XCTAssertEqual(job["ratio"] as? Double, ratios.sorted()[1], "the median run's ratio")
+        XCTAssertEqual(job["frames"] as? Int, 15)
+    }
 }
