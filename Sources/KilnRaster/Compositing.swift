@@ -36,7 +36,8 @@ public enum Compositing {
     /// `dst` filled with the opaque-or-not `color` within `columns`, then `src` composited over it
     /// within `window` (part of `columns`) as `sourceOver` does: the same bytes in one pass,
     /// without reading `dst`. A solid under a full-frame picture (the showcase's cover) costs no
-    /// pass of its own.
+    /// pass of its own. (Its row and chunk loops are written out as `sourceOver`'s are: a shared
+    /// helper taking the chunk as a closure measured a third slower in that function.)
     public static func sourceOver(
         _ src: PlanarBand, overColor color: PremultipliedColor, into dst: PlanarBand, opacity: Float,
         rows: Int,

@@ -136,9 +136,9 @@ public struct GouraudMesh: Sendable {
     /// Paints the triangles that touch band rows `firstRow..<firstRow+rows` into `band` (row 0 of
     /// the band is frame row `firstRow`). Call `bin` first with the band height used here.
     public func paint(into band: PlanarBand, firstRow: Int, rows: Int, columns: Range<Int>? = nil) {
-        paintTriangles(
-            into: band, firstRow: firstRow, rows: rows, columns: columns ?? 0..<band.width, over: nil)
-        resolveSilhouettes(into: band, firstRow: firstRow, rows: rows, columns: columns ?? 0..<band.width)
+        let columns = columns ?? 0..<band.width
+        paintTriangles(into: band, firstRow: firstRow, rows: rows, columns: columns, over: nil)
+        resolveSilhouettes(into: band, firstRow: firstRow, rows: rows, columns: columns)
     }
 
     /// Whether every triangle is opaque and no silhouette is declared: for a mesh whose outline

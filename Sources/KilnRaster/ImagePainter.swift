@@ -281,10 +281,15 @@ public struct ImagePainter: Sendable {
                             unsafeBitCast(coverage, to: SIMD8<UInt32>.self) & inside, to: SIMD8<Float>.self)
                         if coverage == SIMD8() {
                             if replacing {
+                                // Nothing of the picture here: zeros within the span.
                                 let p = offset &+ x, keep = ~inside
-                                for plane in [band.r, band.g, band.b, band.a] {
+                                @inline(__always) func clear(_ plane: UnsafeMutablePointer<Float>) {
                                     store(LaneMask.select(keep, load(plane + p), SIMD8()), plane + p)
                                 }
+                                clear(band.r)
+                                clear(band.g)
+                                clear(band.b)
+                                clear(band.a)
                             }
                         } else {
                             var c = primary.sample(u: u, v: v)

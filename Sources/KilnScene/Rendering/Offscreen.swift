@@ -184,17 +184,11 @@ public final class Offscreen: @unchecked Sendable {
     /// coloured) layer onto `band` within `columns`, straight from the offscreen image: no copy
     /// into a scratch band.
     func composite(onto band: PlanarBand, firstRow: Int, rows: Int, columns: Range<Int>, opacity: Float) {
-        guard let image, !readsReducedCopy else {
-            preconditionFailure("offscreen layer painted before it was rendered, or read as its reduced copy")
-        }
-        // Within the image's chunk-widened columns, pixels outside the extent are transparent
-        // (painted so), so compositing whole chunks adds nothing there.
-        let span = columns.clamped(to: extent.columns)
-        let top = max(firstRow, extent.rows.lowerBound), bottom = min(firstRow + rows, extent.rows.upperBound)
-        guard !span.isEmpty, top < bottom else { return }
-        let source = image.rows(from: top - extent.rows.lowerBound, count: bottom - top)
-        let target = band.rows(from: top - firstRow, count: bottom - top)
-        Compositing.sourceOver(source, onto: target, opacity: opacity, rows: bottom - top, columns: span)
+        guard let meeting = meeting(firstRow: firstRow, rows: rows, columns: columns) else { return }
+        Compositing.sourceOver(
+            meeting.source, onto: band.rows(from: meeting.top - firstRow, count: meeting.rows),
+            opacity: opacity,
+            rows: meeting.rows, columns: meeting.columns)
     }
 
     /// `band` filled with `color` within `columns`, then this offscreen composited over it, as
@@ -203,21 +197,32 @@ public final class Offscreen: @unchecked Sendable {
         onto band: PlanarBand, over color: PremultipliedColor, firstRow: Int, rows: Int, columns: Range<Int>,
         opacity: Float
     ) {
-        guard let image, !readsReducedCopy else {
-            preconditionFailure("offscreen layer painted before it was rendered, or read as its reduced copy")
+        guard let meeting = meeting(firstRow: firstRow, rows: rows, columns: columns) else {
+            return band.fill(color, rows: rows, columns: columns)
         }
-        let span = columns.clamped(to: extent.columns)
-        let top = max(firstRow, extent.rows.lowerBound), bottom = min(firstRow + rows, extent.rows.upperBound)
-        guard !span.isEmpty, top < bottom else { return band.fill(color, rows: rows, columns: columns) }
+        let top = meeting.top, bottom = top + meeting.rows
         if top > firstRow { band.fill(color, rows: top - firstRow, columns: columns) }
         if bottom < firstRow + rows {
             band.rows(from: bottom - firstRow, count: firstRow + rows - bottom).fill(
                 color, rows: firstRow + rows - bottom, columns: columns)
         }
         Compositing.sourceOver(
-            image.rows(from: top - extent.rows.lowerBound, count: bottom - top), overColor: color,
-            into: band.rows(from: top - firstRow, count: bottom - top), opacity: opacity, rows: bottom - top,
-            columns: columns, window: span)
+            meeting.source, overColor: color, into: band.rows(from: top - firstRow, count: meeting.rows),
+            opacity: opacity, rows: meeting.rows, columns: columns, window: meeting.columns)
+    }
+
+    /// Where frame rows `firstRow..<firstRow+rows` and `columns` meet the extent: the first frame
+    /// row, the row count, the columns, and the image's rows there; nil when they do not meet.
+    private func meeting(firstRow: Int, rows: Int, columns: Range<Int>) -> (
+        top: Int, rows: Int, columns: Range<Int>, source: PlanarBand
+    )? {
+        guard let image, !readsReducedCopy else {
+            preconditionFailure("offscreen layer painted before it was rendered, or read as its reduced copy")
+        }
+        let span = columns.clamped(to: extent.columns)
+        let top = max(firstRow, extent.rows.lowerBound), bottom = min(firstRow + rows, extent.rows.upperBound)
+        guard !span.isEmpty, top < bottom else { return nil }
+        return (top, bottom - top, span, image.rows(from: top - extent.rows.lowerBound, count: bottom - top))
     }
 }
 
