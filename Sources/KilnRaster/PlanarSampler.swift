@@ -24,8 +24,8 @@ public struct PlanarSampler: @unchecked Sendable {
     let top: Int32
     /// The region repacked for the taps (`PackedTexels`), kept alive here.
     let texels: PackedTexels
-    let packed: UnsafeMutablePointer<Float>
-    /// Floats per packed row.
+    let packed: UnsafeMutablePointer<Float16>
+    /// Halves per packed row.
     let packedRow: Int32
 
     /// Samples `image`, whose region has already been packed into `texels`.
@@ -81,15 +81,14 @@ public struct PlanarSampler: @unchecked Sendable {
         // Each lane's filtered texel (r, g, b, a) is stored as it is and the group's planes are
         // made from memory in a pass of their own: built straight from the filtering, the
         // transpose was turned into element-by-element texel loads, four times the work.
-        let rowBytes = 4 &* Int(packedRow)
+        let rowBytes = 2 &* Int(packedRow)
         for k in 0..<count {
             let group = index[k], across = wx[k], down = wy[k]
             let out = UnsafeMutableRawPointer(colour + 4 &* k)
             // Lane l goes to 16-byte slot 2 (l mod 4) + l / 4: lanes l and l + 4 share a vector.
             @inline(__always) func lane(_ l: Int) {
                 let p = UnsafeRawPointer(packed + Int(group[l]))
-                let upper = p.loadUnaligned(as: SIMD8<Float>.self)
-                let lower = p.loadUnaligned(fromByteOffset: rowBytes, as: SIMD8<Float>.self)
+                let upper = texelPair(p), lower = texelPair(p, offset: rowBytes)
                 let v = upper + (lower - upper) * SIMD8(repeating: down[l])
                 let texel = v.lowHalf + (v.highHalf - v.lowHalf) * SIMD4(repeating: across[l])
                 out.storeBytes(
@@ -136,7 +135,7 @@ public struct PlanarSampler: @unchecked Sendable {
         return taps(index: index, wx: wx, wy: wy)
     }
 
-    /// Where `colour` reads: each lane's upper left packed texel (a float offset into
+    /// Where `colour` reads: each lane's upper left packed texel (an element offset into
     /// `packed`) and its weights towards the right and lower texels.
     @inline(__always)
     private func place(x: SIMD8<Float>, y: SIMD8<Float>) -> (
@@ -169,12 +168,11 @@ public struct PlanarSampler: @unchecked Sendable {
     private func taps(index: SIMD8<Int32>, wx: SIMD8<Float>, wy: SIMD8<Float>) -> (
         r: SIMD8<Float>, g: SIMD8<Float>, b: SIMD8<Float>, a: SIMD8<Float>
     ) {
-        let rowFloats = Int(packedRow)
+        let rowBytes = 2 &* Int(packedRow)
         @inline(__always) func texel(_ lane: Int) -> SIMD4<Float> {
             let p = UnsafeRawPointer(packed + Int(index[lane]))
             // Both taps of a row, all four channels: (left texel, right texel).
-            let upper = p.loadUnaligned(as: SIMD8<Float>.self)
-            let lower = p.loadUnaligned(fromByteOffset: 4 &* rowFloats, as: SIMD8<Float>.self)
+            let upper = texelPair(p), lower = texelPair(p, offset: rowBytes)
             let v = upper + (lower - upper) * SIMD8(repeating: wy[lane])
             return v.lowHalf + (v.highHalf - v.lowHalf) * SIMD4(repeating: wx[lane])
         }
