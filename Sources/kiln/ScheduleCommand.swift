@@ -101,6 +101,11 @@ enum ScheduleCommand: KilnSubcommand {
         var options = JobSubmission.Options()
         options.variables = try variableSettings(args)
         options.roots = try PathOptions.queueRoots(args, queueLocation: try QueueLocation.databasePath(args))
+        // Checked as its first fire will be, so `{schedule}`, `{date}` and `{time}` expand as they
+        // will then (the id is the schedule's, which does not exist yet: nothing is inserted).
+        let firstFire = cron.fires(after: Date().timeIntervalSince1970, count: 1).first
+        options.schedule = (id: 0, fireTime: firstFire ?? Date().timeIntervalSince1970, name: name)
+        options.timeZone = cron.timeZone
         // Checked now so a typo is found today, not at 3 a.m.; the file is read again at each fire.
         do {
             _ = try JobSubmission.requests(

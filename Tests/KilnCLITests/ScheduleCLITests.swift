@@ -48,4 +48,28 @@ final class ScheduleCLITests: QueueTestCase {
         ])
         XCTAssertEqual(tryOut.stdout.split(separator: "\n").count, 3)
     }
+
+    /// `schedule add --help` promises {schedule}, {date} and {time}: the check at add time knows
+    /// them as the fire will (it once rejected {schedule} as an unknown name).
+    func testAddAcceptsTheNamesItsHelpPromises() throws {
+        let job = try write(
+            "nightly.json",
+            #"""
+            {"kiln": 1, "output": {"path": "out/{schedule}-{date}-{time}.mp4", "width": 16, "height": 16,
+                                   "fps": 10, "duration": {"frames": 1}, "preset": "ultrafast"},
+             "layers": [{"type": "solid", "color": "#336699"}]}
+            """#)
+        let added = try kiln(["schedule", "add", "nightly", "--cron", "@daily", job])
+        XCTAssertEqual(added.status, 0, added.stderr)
+        let help = try kiln(["schedule", "add", "--help"])
+        XCTAssertTrue(help.stdout.contains("{schedule}"), "the help still documents it")
+        let misspelt = try write(
+            "typo.json",
+            try String(contentsOfFile: job, encoding: .utf8)
+                .replacingOccurrences(of: "{schedule}", with: "{schedul}"))
+        let refused = try kiln(["schedule", "add", "typo", "--cron", "@daily", misspelt])
+        XCTAssertEqual(refused.status, 65)
+        XCTAssertTrue(refused.stderr.contains("unknown name '{schedul}'"), refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("schedule"), "the known names include schedule")
+    }
 }
