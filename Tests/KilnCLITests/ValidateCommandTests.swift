@@ -72,4 +72,51 @@ final class ValidateCommandTests: TemporaryDirectoryTestCase {
         XCTAssertEqual(errors?.first?["path"] as? String, "output.width")
         XCTAssertEqual(errors?.first?["line"] as? Int, 1)
     }
+
+    /// A layer's effects are checked whatever else is wrong with it: a missing or corrupt file,
+    /// an unknown transition or a missing child no longer hide them. 66 only when every problem
+    /// is a missing file.
+    func testEffectsAreCheckedWhateverElseIsWrongWithTheLayer() throws {
+        _ = try write("corrupt.png", "not a PNG at all")
+        func validate(_ layer: String) throws -> KilnProcess.Result {
+            let path = try write(
+                "layer.json",
+                #"{"kiln": 1, "output": {"width": 64, "height": 64, "fps": 30, "duration": 1}, "layers": ["#
+                    + layer + "]}")
+            return try KilnProcess.run(["validate", path])
+        }
+        let cases: [(layer: String, expected: [String])] = [
+            (
+                #"{"type": "image", "path": "nope.png", "effects": [{"blur": -5}]}"#,
+                ["nope.png", "layers[0].effects[0].blur"]
+            ),
+            (
+                #"{"type": "image", "path": "corrupt.png", "effects": [{"blur": -5}]}"#,
+                ["corrupt.png", "layers[0].effects[0].blur"]
+            ),
+            (
+                #"{"type": "image", "path": "nope.png", "effects": [{"blurr": 5}]}"#,
+                ["nope.png", "unknown effect 'blurr'"]
+            ),
+            (
+                #"{"type": "group", "layers": [{"type": "image", "path": "nope.png"}], "effects": [{"blur": -5}]}"#,
+                ["layers[0].layers[0]", "nope.png", "layers[0].effects[0].blur"]
+            ),
+            (
+                ##"{"type": "solid", "color": "#fff", "appear": 0.2, "transition": "swirl", "effects": [{"blurr": 5}]}"##,
+                ["swirl", "unknown effect 'blurr'"]
+            ),
+            (#"{"type": "nonsense", "effects": [{"blurr": 5}]}"#, ["'nonsense'", "unknown effect 'blurr'"]),
+        ]
+        for (layer, expected) in cases {
+            let result = try validate(layer)
+            XCTAssertEqual(result.status, 65, "\(layer)\n\(result.stderr)")
+            for text in expected {
+                XCTAssertTrue(
+                    result.stderr.contains(text), "'\(text)' missing for \(layer):\n\(result.stderr)")
+            }
+        }
+        let missingOnly = try validate(#"{"type": "image", "path": "nope.png", "effects": [{"blur": 5}]}"#)
+        XCTAssertEqual(missingOnly.status, 66, missingOnly.stderr)
+    }
 }

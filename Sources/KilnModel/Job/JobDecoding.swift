@@ -134,7 +134,16 @@ struct JobDecoding {
                 ?? opacity
         }
 
-        guard let kind = resolveKind(node, path: path) else { return nil }
+        // The effects are checked whatever else is wrong with the layer (an unknown type, a
+        // missing or corrupt file, a bad transition), last so their messages follow the layer's:
+        // every problem in the document is reported in one run.
+        let decodeEffects = {
+            node["effects"].map { self.decodeEffects($0, path: path.key("effects")) } ?? []
+        }
+        guard let kind = resolveKind(node, path: path) else {
+            _ = decodeEffects()
+            return nil
+        }
         // The kind's own keys and the transform keys form one table, so an unknown key is reported
         // once, with suggestions from both.
         let parameters = ParameterTable(kind.parameters.parameters + LayerTransform.parameters).decode(
@@ -166,14 +175,18 @@ struct JobDecoding {
             node["symbolEffectsRemoved"].flatMap {
                 ValueDecoding.decodeBoolean($0, path: path.key("symbolEffectsRemoved"), context: context)
             } ?? false
-        guard context.diagnostics.count == before else { return nil }
+        guard context.diagnostics.count == before else {
+            _ = decodeEffects()
+            return nil
+        }
         guard let content = kind.make(parameters, path, context) else {
             if context.diagnostics.count == before {
                 context.error("could not build this \(kind.name) layer", at: node, path: path)
             }
+            _ = decodeEffects()
             return nil
         }
-        let effects = node["effects"].map { decodeEffects($0, path: path.key("effects")) } ?? []
+        let effects = decodeEffects()
         guard context.diagnostics.count == before else { return nil }
         return LayerNode(
             kind: kind.name, name: layerName, opacity: opacity, content: content,
