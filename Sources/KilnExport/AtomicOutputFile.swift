@@ -18,6 +18,27 @@ public final class AtomicOutputFile: @unchecked Sendable {
     /// serves): checked here, right before the output is opened, as well as when jobs load.
     public static let protectedFiles = Mutex<[ProtectedFile]>([])
 
+    /// Creates the folders `finalURL` is to go into, as `mkdir -p` does; returns the folder it had
+    /// to create, or nil when it existed. `kiln render` and the queue's workers both do this, so
+    /// a job behaves the same whichever way it is rendered.
+    @discardableResult
+    public static func createDirectory(for finalURL: URL) throws(ExportError) -> URL? {
+        let directory = finalURL.deletingLastPathComponent()
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory) {
+            return nil  // a file in the way is reported by `init`
+        }
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
+            throw .cannotCreateOutput(
+                path: finalURL.path,
+                reason:
+                    "cannot create directory \(directory.path): \((error as NSError).localizedDescription)")
+        }
+        return directory
+    }
+
     /// Fails with `ExportError.cannotCreateOutput` when the directory is missing or not writable,
     /// or the final path is something an output must not replace (a device, FIFO, directory or
     /// symbolic link, or a protected file).

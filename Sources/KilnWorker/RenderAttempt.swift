@@ -59,8 +59,9 @@ public struct RenderAttempt: Sendable {
                     message: "refused: \(problem)")
             ])
         }
-        try? FileManager.default.createDirectory(
-            at: output.deletingLastPathComponent(), withIntermediateDirectories: true)
+        if let created = try AtomicOutputFile.createDirectory(for: output) {
+            supervisor.log("created directory \(created.path)")
+        }
         let export = VideoExport(
             job: loaded.job, output: output, threads: request.threads,
             frameHashes: try request.frameHashes.map { path throws(ExportError) in

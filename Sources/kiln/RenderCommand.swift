@@ -17,7 +17,8 @@ enum RenderCommand: KilnSubcommand {
             Renders every frame of JOB and encodes it with libx264 into an MP4 (yuv420p, BT.709,
             limited range, +faststart). With the job's `audio`, the file also gets an AAC track
             (48 kHz stereo) exactly as long as the video. The file appears at its final path only
-            when complete.
+            when complete; folders of its path that do not exist are created (as the queue's workers
+            do), and each one created is named on stderr.
 
             Videos of 60 s or more are rendered in segments of about 30 s: each is encoded on its own
             to a hidden file beside the output, then all are joined by stream copy (no re-encode)
@@ -71,6 +72,14 @@ enum RenderCommand: KilnSubcommand {
             return error.exitCode
         }
         let export = VideoExport(job: job, output: output, threads: threads, frameHashes: hashes)
+        do {
+            if let created = try AtomicOutputFile.createDirectory(for: export.output) {
+                Output.stderr("kiln: created directory \(created.path)")
+            }
+        } catch {
+            Output.error(error.description)
+            return error.exitCode
+        }
         let plan = SegmentPlan(
             frameCount: job.output.frameCount, framesPerSecond: job.output.frameRate.doubleValue,
             request: request)

@@ -46,12 +46,37 @@ final class RenderCommandTests: TemporaryDirectoryTestCase {
         }
     }
 
-    func testMissingOutputDirectoryIs73AndWritesNothing() throws {
-        let out = directory.appendingPathComponent("missing/m.mp4").path
-        let result = try KilnProcess.run(["render", "jobs/mesh-gradient.json", "-o", out])
+    /// Missing folders of the output path are created, as the queue's workers create them (it
+    /// was once exit 73 here and success there), and named on stderr.
+    func testMissingOutputFoldersAreCreatedAndNamed() throws {
+        let job = try write(
+            "small.json",
+            ##"{"kiln": 1, "output": {"width": 32, "height": 32, "fps": 10, "duration": {"frames": 2}, "preset": "ultrafast"}, "layers": [{"type": "solid", "color": "#123456"}]}"##
+        )
+        let out = directory.appendingPathComponent("renders/today/m.mp4").path
+        let result = try KilnProcess.run(["render", job, "-o", out])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(
+            result.stderr.contains(
+                "kiln: created directory \(directory.appendingPathComponent("renders/today").path)"),
+            result.stderr)
+        assertKilnVideo(try VideoDecodeBack.decode(path: out), width: 32, height: 32, frames: 2)
+        let again = try KilnProcess.run(["render", job, "-o", out])
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertFalse(again.stderr.contains("created directory"), "said only when it creates one")
+    }
+
+    func testAnOutputFolderThatCannotBeMadeIs73AndWritesNothing() throws {
+        let job = try write(
+            "small.json",
+            ##"{"kiln": 1, "output": {"width": 32, "height": 32, "fps": 10, "duration": {"frames": 2}}, "layers": [{"type": "solid", "color": "#123456"}]}"##
+        )
+        _ = try write("blocker", "a file where a folder would go")
+        let out = directory.appendingPathComponent("blocker/inside/m.mp4").path
+        let result = try KilnProcess.run(["render", job, "-o", out])
         XCTAssertEqual(result.status, 73)
         XCTAssertTrue(result.stderr.contains("kiln: error: cannot create \(out)"), result.stderr)
-        XCTAssertEqual(try contents(), [])
+        XCTAssertEqual(try contents(), ["blocker", "small.json"])
     }
 
     func testInvalidJobIs65AndWritesNothing() throws {
