@@ -18,6 +18,10 @@ enum EnqueueCommand: KilnSubcommand {
         "--max-attempts", kind: .int(1...100), default: .int(5),
         help: "attempts before a failing job is discarded")
     static let json = OptionSpec.flag("--json", help: "print {id, job, output, segments} per job as JSON")
+    static let allowOverwrite = OptionSpec.flag(
+        "--allow-overwrite",
+        help: "queue jobs even when two write the same output, or one writes where a queued or running job "
+            + "will (the last to finish wins)")
     static let spec = CommandSpec(
         "enqueue", summary: "validate and queue export jobs (all or none)",
         description: """
@@ -28,9 +32,13 @@ enum EnqueueCommand: KilnSubcommand {
             A job of 60 s or more (or any job with --segments / --segment-seconds) is split into
             segment tasks that any worker may render at the same time; the job itself is joined from
             them (stream copy, audio encoded once) when all are done. See docs/scale-out.md.
+
+            Two jobs that would write the same file (two batch rows, or a new job and one still
+            queued or running) are refused (exit 73) unless --allow-overwrite is given.
             """,
         options: [
-            .priority, at, .set, batch, idempotencyKey, maxAttempts, json, .segments, .segmentSeconds, .limit,
+            .priority, at, .set, batch, idempotencyKey, maxAttempts, json, allowOverwrite, .segments,
+            .segmentSeconds, .limit,
         ]
             + OptionSpec.queueRoots,
         positionals: [.jobs])
@@ -62,7 +70,18 @@ enum EnqueueCommand: KilnSubcommand {
             Output.stderr("kiln: nothing was enqueued")
             return error.exitCode
         }
-        let ids = try QueueLocation.open(path).enqueue(requests)
+        let store = try QueueLocation.open(path)
+        let conflicts = OutputConflicts.messages(
+            for: requests, active: try store.jobs(states: JobState.allCases.filter { !$0.isTerminal }))
+        if !conflicts.isEmpty {
+            let allowed = args.flag(allowOverwrite)
+            for message in conflicts { Output.stderr("kiln: \(allowed ? "warning" : "error"): \(message)") }
+            guard allowed else {
+                Output.stderr("kiln: nothing was enqueued (--allow-overwrite queues them anyway)")
+                return ExitCode.cannotCreate
+            }
+        }
+        let ids = try store.enqueue(requests)
         if args.flag(json) {
             try printJSON(
                 zip(ids, requests).map {

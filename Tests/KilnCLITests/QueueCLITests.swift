@@ -78,6 +78,40 @@ final class QueueCLITests: QueueTestCase {
         }
     }
 
+    /// Two queued jobs writing one file would silently replace each other's video: refused at
+    /// enqueue (73, nothing queued) unless --allow-overwrite, within a batch and against the queue.
+    func testJobsThatWouldWriteOneFileAreRefused() throws {
+        let job = try writeJob("same", frames: 2)
+        XCTAssertEqual(try kiln(["enqueue", job]).status, 0)
+        let again = try kiln(["enqueue", job])
+        XCTAssertEqual(again.status, 73, again.stderr)
+        XCTAssertTrue(again.stderr.contains("job 1 (available) already writes"), again.stderr)
+        XCTAssertTrue(again.stderr.contains("--allow-overwrite"), again.stderr)
+        XCTAssertEqual(try status().count, 1, "nothing was enqueued")
+        let twice = try kiln(["enqueue", job, job, "--allow-overwrite"])
+        XCTAssertEqual(twice.status, 0, twice.stderr)
+        XCTAssertTrue(
+            twice.stderr.contains("kiln: warning: 2 of the jobs being enqueued write"), twice.stderr)
+        XCTAssertEqual(try status().count, 3)
+        XCTAssertEqual(try kiln(["worker", "--drain"]).status, 0)
+        XCTAssertEqual(try kiln(["enqueue", job]).status, 0, "a finished job's output may be written again")
+
+        let card = try write(
+            "card.json",
+            ##"""
+            {"kiln": 1, "variables": {"title": "Hi"},
+             "output": {"path": "out/card-{title}.mp4", "width": 32, "height": 32, "fps": 10, "duration": {"frames": 1}},
+             "layers": [{"type": "solid", "color": "#102030"}]}
+            """##)
+        let rows = try write("rows.csv", "title\nred\nblue\nred\n")
+        let batch = try kiln(["enqueue", card, "--batch", rows])
+        XCTAssertEqual(batch.status, 73, batch.stderr)
+        XCTAssertTrue(batch.stderr.contains("2 of the jobs being enqueued write"), batch.stderr)
+        XCTAssertTrue(batch.stderr.contains("card-red.mp4"), batch.stderr)
+        XCTAssertFalse(batch.stderr.contains("card-blue.mp4"), batch.stderr)
+        XCTAssertEqual(try status().count, 4)
+    }
+
     func testConcurrentEnqueuesWithOneIdempotencyKeyMakeOneJob() throws {
         let job = try writeJob("same", frames: 2)
         _ = try kiln(["status"])  // create the database first, as a deployed queue would have it
