@@ -2,14 +2,63 @@ import Foundation
 import KilnModel
 import KilnScene
 
-/// Progress of one export: reported after each rendered frame (the encoder trails by at most the
-/// frame pool) and, for the last frame, once the file is complete.
+/// How far a piece of an export is: frames rendered, and frames written to the file. The two
+/// differ because libx264 holds frames back to look ahead (some 10 at veryfast, 40 and more at
+/// slower presets) and hands the last ones over only at the flush: counting rendered frames
+/// alone, the estimate reached zero with the flush still to come; counting written frames
+/// alone, a short piece sat at 0 % until its flush.
+public struct FramesDone: Sendable, Equatable {
+    public var rendered = 0
+    public var written = 0
+
+    public init(rendered: Int = 0, written: Int = 0) { (self.rendered, self.written) = (rendered, written) }
+
+    /// Rendering and writing each count for half of a frame's work.
+    public func fraction(of total: Int) -> Double {
+        total > 0 ? min(1, Double(rendered + written) / Double(2 * total)) : 1
+    }
+}
+
+/// Progress of one export: reported as frames are rendered and as they reach the file, and
+/// once more when the file is complete.
 public struct ExportProgress: Sendable {
+    /// Frames rendered.
     public let frame: Int
+    /// Frames written to the file.
+    public let written: Int
     public let totalFrames: Int
     public let elapsedSeconds: Double
-    public var framesPerSecond: Double { elapsedSeconds > 0 ? Double(frame) / elapsedSeconds : 0 }
+    /// Frames already done when the clock started (segments kept from an interrupted run): they
+    /// took no time now, so the rate and the estimate count only the work since.
+    public let framesBefore: Int
+
+    public init(
+        frame: Int, written: Int? = nil, totalFrames: Int, elapsedSeconds: Double, framesBefore: Int = 0
+    ) {
+        (self.frame, self.totalFrames, self.elapsedSeconds) = (frame, totalFrames, elapsedSeconds)
+        self.written = written ?? frame
+        self.framesBefore = min(framesBefore, frame, self.written)
+    }
+
+    public init(_ done: FramesDone, totalFrames: Int, elapsedSeconds: Double, framesBefore: Int = 0) {
+        self.init(
+            frame: done.rendered, written: done.written, totalFrames: totalFrames,
+            elapsedSeconds: elapsedSeconds,
+            framesBefore: framesBefore)
+    }
+
+    /// 0…1: rendering and writing each count for half.
+    public var fraction: Double { FramesDone(rendered: frame, written: written).fraction(of: totalFrames) }
+
+    /// Frames rendered per second since the clock started.
+    public var framesPerSecond: Double {
+        elapsedSeconds > 0 ? Double(frame - framesBefore) / elapsedSeconds : 0
+    }
+
+    /// Seconds to go at the pace so far, the encoder's flush included; nil before any work.
     public var etaSeconds: Double? {
-        frame > 0 ? elapsedSeconds / Double(frame) * Double(totalFrames - frame) : nil
+        let before = FramesDone(rendered: framesBefore, written: framesBefore).fraction(of: totalFrames)
+        let since = fraction - before
+        return since > 0 ? elapsedSeconds / since * (1 - fraction) : nil
     }
 }

@@ -110,11 +110,12 @@ public struct SegmentedExport: Sendable {
     }
 
     /// Renders piece `index` to its file unless it is already finished; true when it rendered.
-    /// `progress` gets the frames of this piece done so far; `beforeCommit` as in `VideoExport`.
+    /// `progress` gets the frames of this piece rendered and written so far; `beforeCommit` as in
+    /// `VideoExport`.
     @discardableResult
     public func renderSegment(
         _ index: Int, renderer: SceneRenderer? = nil, cancellation: CancellationFlag = CancellationFlag(),
-        progress: (Int) -> Void = { _ in }, beforeCommit: (() -> Bool)? = nil
+        progress: @escaping (FramesDone) -> Void = { _ in }, beforeCommit: (() -> Bool)? = nil
     ) throws(ExportError) -> Bool {
         if isFinished(index) { return false }
         let url = url(ofSegment: index)
@@ -206,18 +207,20 @@ public struct SegmentedExport: Sendable {
         _ = try AtomicOutputFile(finalURL: output)
         let total = export.job.output.frameCount
         var done = 0, reused = 0, rendered = 0
-        func report(_ frames: Int) {
-            guard frames < total else { return }
-            progress?(
-                ExportProgress(
-                    frame: frames, totalFrames: total, elapsedSeconds: Date().timeIntervalSince(start)))
-        }
         let finished = plan.ranges.indices.map { isFinished($0) }
         for (index, range) in plan.ranges.enumerated() where finished[index] {
             done += range.count
             reused += 1
         }
-        if reused > 0 { report(done) }
+        let kept = done
+        func report(_ frames: FramesDone) {
+            guard frames.written < total else { return }
+            progress?(
+                ExportProgress(
+                    frames, totalFrames: total, elapsedSeconds: Date().timeIntervalSince(start),
+                    framesBefore: kept))
+        }
+        if reused > 0 { report(FramesDone(rendered: done, written: done)) }
         // The soundtrack is encoded on its own thread while the segments render (it is one thread
         // of work; the render takes the rest), so the assembly only copies.
         let stopSoundtrack = CancellationFlag()
@@ -227,7 +230,7 @@ public struct SegmentedExport: Sendable {
             for (index, range) in plan.ranges.enumerated() where !finished[index] {
                 let before = done
                 try renderSegment(index, renderer: renderer, cancellation: cancellation) {
-                    report(before + $0)
+                    report(FramesDone(rendered: before + $0.rendered, written: before + $0.written))
                 }
                 done += range.count
                 rendered += 1

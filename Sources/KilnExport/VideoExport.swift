@@ -3,6 +3,7 @@ import KilnMedia
 import KilnModel
 import KilnRaster
 import KilnScene
+import Synchronization
 
 /// Renders every frame of a job and encodes it to an MP4, atomically.
 ///
@@ -63,12 +64,11 @@ public struct VideoExport: Sendable {
         try encode(
             frames: 0..<o.frameCount, renderer: makeRenderer(), writer: writer, cancellation: cancellation
         ) { done in
-            // One step per rendered frame; the last is reported once the file is committed.
-            if done < o.frameCount {
+            // The end is reported once the file is committed.
+            if done.written < o.frameCount {
                 progress?(
                     ExportProgress(
-                        frame: done, totalFrames: o.frameCount,
-                        elapsedSeconds: Date().timeIntervalSince(start)))
+                        done, totalFrames: o.frameCount, elapsedSeconds: Date().timeIntervalSince(start)))
             }
         }
         if let signal = cancellation.cancelledBySignal { throw .cancelled(signal: signal) }
@@ -86,12 +86,23 @@ public struct VideoExport: Sendable {
     }
 
     /// Renders `frames` in order into `writer` and finishes it: the renderer fills frame n+1
-    /// while the encoder thread encodes frame n. `progress` gets the number of frames of the range
-    /// rendered so far. On any failure or cancellation the writer is aborted.
+    /// while the encoder thread encodes frame n. `progress` gets the frames of the range rendered
+    /// and written so far, after each change of either (from this thread and the encoder's, one
+    /// call at a time). On any failure or cancellation the writer is aborted.
     func encode(
         frames range: Range<Int>, renderer: SceneRenderer, writer: MP4VideoWriter,
-        cancellation: CancellationFlag, progress: (Int) -> Void
+        cancellation: CancellationFlag, progress: @escaping (FramesDone) -> Void
     ) throws(ExportError) {
+        let done = Mutex(FramesDone())
+        func count(_ change: (inout FramesDone) -> Void) {
+            // Reported under the lock, so the steps arrive in order whichever thread made them.
+            done.withLock { d in
+                change(&d)
+                progress(d)
+            }
+        }
+        writer.onFrameWritten = { written in count { $0.written = written } }
+        defer { writer.onFrameWritten = nil }
         let o = job.output
         let encoder = EncoderThread(
             writer: writer,
@@ -115,7 +126,7 @@ public struct VideoExport: Sendable {
             frameHashes?.record(frame: n, frame)
             encoder.submit(frame)
             if let delay = FaultInjection.frameDelay { Thread.sleep(forTimeInterval: delay) }
-            progress(n + 1 - range.lowerBound)
+            count { $0.rendered = n + 1 - range.lowerBound }
         }
         let encodeError = encoder.finish()
         if let encodeError, failure == nil { failure = .media(encodeError) }

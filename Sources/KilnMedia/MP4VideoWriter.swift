@@ -11,6 +11,11 @@ public final class MP4VideoWriter: @unchecked Sendable {
 
     public let settings: VideoSettings
     public private(set) var framesAppended = 0
+    /// Video packets written to the file so far: the frames really done, since the encoder holds
+    /// some frames back to look ahead and hands them over only later (many at the flush).
+    public private(set) var framesWritten = 0
+    /// Called on the writing thread after each video packet is written, with `framesWritten`.
+    public var onFrameWritten: ((Int) -> Void)?
 
     private var state = State.closed
     private var formatContext: UnsafeMutablePointer<AVFormatContext>?
@@ -186,6 +191,8 @@ public final class MP4VideoWriter: @unchecked Sendable {
             av_packet_rescale_ts(packet, codecContext.pointee.time_base, stream.pointee.time_base)
             packet.pointee.stream_index = stream.pointee.index
             try writeInterleaved(packet)
+            framesWritten += 1
+            onFrameWritten?(framesWritten)
         }
     }
 

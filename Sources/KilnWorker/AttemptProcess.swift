@@ -32,14 +32,18 @@ final class AttemptProcess: Sendable {
             readerDone: false
         ))
 
+    /// Each progress report of the render process, 0…1, as it arrives.
+    private let progress: (@Sendable (Double) -> Void)?
+
     init(
         settings: Settings, heartbeat: Heartbeat, flag: CancellationFlag,
-        log: @escaping @Sendable (String) -> Void
+        log: @escaping @Sendable (String) -> Void, progress: (@Sendable (Double) -> Void)? = nil
     ) {
         self.settings = settings
         self.heartbeat = heartbeat
         self.flag = flag
         self.log = log
+        self.progress = progress
     }
 
     func run(_ request: AttemptRequest) -> AttemptOutcome {
@@ -161,6 +165,7 @@ final class AttemptProcess: Sendable {
             case "progress":
                 if let fraction = Double(rest), fraction.isFinite {
                     heartbeat.report(min(1, max(0, fraction)))
+                    progress?(min(1, max(0, fraction)))
                 }
             case "log":
                 log(rest)

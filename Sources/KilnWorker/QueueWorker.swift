@@ -35,6 +35,9 @@ public final class QueueWorker: Sendable {
         public var limits = ResourceLimits()
         /// Where jobs may read and write; a job outside is discarded before any work.
         public var roots = JobRoots()
+        /// Told each attempt's progress as its render process reports it: the job's id, 0…1
+        /// (`kiln run` draws its bar from this).
+        public var progress: (@Sendable (_ jobID: Int64, _ fraction: Double) -> Void)?
 
         public init() {}
     }
@@ -151,6 +154,12 @@ public final class QueueWorker: Sendable {
         return try connection.run { try $0.unrenewedLeaseCount() } > 0
     }
 
+    /// `options.progress` for one job's attempt.
+    private func progress(of jobID: Int64) -> (@Sendable (Double) -> Void)? {
+        guard let report = options.progress else { return nil }
+        return { fraction in report(jobID, fraction) }
+    }
+
     /// One attempt, rendered in a process of its own (`AttemptProcess`), then recorded with the
     /// claim's fencing token.
     func execute(_ claim: Claim, connection: StoreConnection, threads: Int) {
@@ -179,7 +188,8 @@ public final class QueueWorker: Sendable {
                 settings: .init(
                     executable: options.renderExecutable, stallSeconds: options.stallSeconds,
                     stopGraceSeconds: options.stopGraceSeconds),
-                heartbeat: heartbeat, flag: flag, log: { [log] in log("job \(job.id): \($0)") })
+                heartbeat: heartbeat, flag: flag, log: { [log] in log("job \(job.id): \($0)") },
+                progress: progress(of: job.id))
             outcome = process.run(request)
         } catch {
             outcome = .retryable("\(error)")

@@ -76,7 +76,7 @@ public struct RenderAttempt: Sendable {
             StaleTemporaryFiles.remove(besides: output, log: supervisor.log)
             let summary = try export.run(
                 cancellation: flag,
-                progress: { report(Double($0.frame) / Double(max(1, $0.totalFrames))) },
+                progress: { report($0.fraction) },
                 beforeCommit: supervisor.renewBeforeCommit)
             return .completed(output: output.path, frames: summary.frames, seconds: summary.elapsedSeconds)
         }
@@ -101,7 +101,7 @@ public struct RenderAttempt: Sendable {
         if let index = job.segmentIndex {
             let frames = plan.ranges[index].count
             let rendered = try segmented.renderSegment(
-                index, cancellation: flag, progress: { report(Double($0) / Double(max(1, frames))) },
+                index, cancellation: flag, progress: { report($0.fraction(of: frames)) },
                 beforeCommit: supervisor.renewBeforeCommit)
             if !rendered {
                 supervisor.log("segment \(index + 1) of \(plan.count) was already finished; reused")
@@ -115,7 +115,7 @@ public struct RenderAttempt: Sendable {
 
     /// Joins the segments. One whose file is missing (removed by hand, or rendered by a worker of
     /// another Kiln version, whose keys differ) is rendered here first.
-    private func assemble(_ segmented: SegmentedExport, report: (Double) -> Void) throws -> Int {
+    private func assemble(_ segmented: SegmentedExport, report: @escaping (Double) -> Void) throws -> Int {
         let missing = segmented.plan.ranges.indices.filter { !segmented.isFinished($0) }
         for (n, index) in missing.enumerated() {
             supervisor.log(

@@ -1,47 +1,121 @@
 import Foundation
 import KilnExport
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
-/// Draws a one-line bar with frames, fps and ETA on stderr, or prints one JSON object per step.
-final class ProgressReporter: @unchecked Sendable {
+/// Draws a one-line bar with frames, fps and ETA on stderr, or prints one JSON object per step
+/// on stdout (`"event": "progress"`, then one `"event": "done"`). Safe to call from any thread:
+/// `kiln run` reports from the worker's threads.
+final class ProgressReporter: Sendable {
     let mode: ProgressMode
-    private var lastDraw = 0.0
-    private var drewBar = false
+    private struct State {
+        var lastDraw = -Double.infinity
+        /// The bar as last drawn, redrawn under a log line.
+        var bar: String?
+    }
+    private let state = Mutex(State())
 
     init(mode: ProgressMode) { self.mode = mode }
 
     func update(_ p: ExportProgress) {
+        let fraction = p.fraction
         switch mode {
         case .none: return
         case .json:
-            var object = "{\"frame\":\(p.frame),\"total\":\(p.totalFrames),"
-            object += String(format: "\"elapsed\":%.3f,\"fps\":%.2f", p.elapsedSeconds, p.framesPerSecond)
+            var object = "{\"event\":\"progress\",\"frame\":\(p.frame),\"written\":\(p.written),"
+            object += "\"total\":\(p.totalFrames),"
+            object += String(
+                format: "\"fraction\":%.4f,\"elapsed\":%.3f,\"fps\":%.2f", fraction, p.elapsedSeconds,
+                p.framesPerSecond)
             if let eta = p.etaSeconds { object += String(format: ",\"eta\":%.1f", eta) }
-            // Unbuffered, so a reading program sees each step as it happens.
-            FileHandle.standardOutput.write(Data((object + "}\n").utf8))
+            emit(object + "}")
         case .bar:
-            // Redraw at most ten times a second, and always for the last frame.
-            guard p.elapsedSeconds - lastDraw >= 0.1 || p.frame == p.totalFrames else { return }
-            lastDraw = p.elapsedSeconds
-            let fraction = p.totalFrames > 0 ? Double(p.frame) / Double(p.totalFrames) : 1
-            let cells = 30
-            let filled = Int((fraction * Double(cells)).rounded(.down))
-            let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: cells - filled)
-            let eta = p.etaSeconds.map { Self.clock($0) } ?? "--:--"
-            let line = String(
-                format: "\r%3d%% %@ %d/%d frames  %.1f fps  ETA %@ ", Int(fraction * 100), bar, p.frame,
-                p.totalFrames, p.framesPerSecond, eta)
-            FileHandle.standardError.write(Data(line.utf8))
-            drewBar = true
+            draw(
+                fraction: fraction, elapsed: p.elapsedSeconds, last: p.written == p.totalFrames,
+                detail: String(format: "%d/%d frames  %.1f fps", p.frame, p.totalFrames, p.framesPerSecond),
+                eta: p.etaSeconds)
+        }
+    }
+
+    /// Progress known only as a fraction (a queued job rendered by a worker), `label` naming it.
+    func update(fraction: Double, elapsed: Double, label: String) {
+        let eta = fraction > 0 ? elapsed / fraction * (1 - fraction) : nil
+        switch mode {
+        case .none: return
+        case .json:
+            var object: [String: Any] = [
+                "event": "progress", "fraction": rounded(fraction, 4), "label": label,
+                "elapsed": rounded(elapsed, 3),
+            ]
+            if let eta { object["eta"] = rounded(eta, 1) }
+            emit(jsonLine(object))
+        case .bar:
+            draw(fraction: fraction, elapsed: elapsed, last: fraction >= 1, detail: label, eta: eta)
+        }
+    }
+
+    /// The closing event: where the file is, how large, how long it took (frames when known).
+    func done(output: URL, frames: Int?, seconds: Double, segments: Int? = nil) {
+        guard mode == .json else { return }
+        let size = try? FileManager.default.attributesOfItem(atPath: output.path)[.size] as? Int
+        var object: [String: Any] = [
+            "event": "done", "output": output.path, "bytes": size.map { $0 as Any } ?? NSNull(),
+            "elapsed": rounded(seconds, 3),
+        ]
+        if let frames {
+            object["frames"] = frames
+            object["fps"] = rounded(seconds > 0 ? Double(frames) / seconds : 0, 2)
+        }
+        if let segments { object["segments"] = segments }
+        emit(jsonLine(object))
+    }
+
+    /// A line of text on stderr; with a bar on screen, above it (the bar is drawn again).
+    func log(_ line: String) {
+        state.withLock { s in
+            if let bar = s.bar {
+                FileHandle.standardError.write(Data(("\r\u{1B}[2K" + line + "\n" + bar).utf8))
+            } else {
+                FileHandle.standardError.write(Data((line + "\n").utf8))
+            }
         }
     }
 
     func finish() {
-        if drewBar { FileHandle.standardError.write(Data("\n".utf8)) }
-        drewBar = false
+        state.withLock { s in
+            if s.bar != nil { FileHandle.standardError.write(Data("\n".utf8)) }
+            s.bar = nil
+        }
+    }
+
+    private func draw(fraction: Double, elapsed: Double, last: Bool, detail: String, eta: Double?) {
+        state.withLock { s in
+            // Redraw at most ten times a second, and always for the end.
+            guard elapsed - s.lastDraw >= 0.1 || last else { return }
+            s.lastDraw = elapsed
+            let clamped = min(1, max(0, fraction))
+            let cells = 30
+            let filled = Int((clamped * Double(cells)).rounded(.down))
+            let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: cells - filled)
+            let line = String(
+                format: "\r%3d%% %@ %@  ETA %@ ", Int(clamped * 100), bar, detail,
+                eta.map { Self.clock($0) } ?? "--:--")
+            FileHandle.standardError.write(Data(line.utf8))
+            s.bar = line
+        }
+    }
+
+    /// Unbuffered, so a reading program sees each step as it happens.
+    private func emit(_ object: String) {
+        state.withLock { _ in FileHandle.standardOutput.write(Data((object + "\n").utf8)) }
+    }
+
+    private func rounded(_ value: Double, _ digits: Int) -> Double {
+        let scale = pow(10, Double(digits))
+        return (value * scale).rounded() / scale
     }
 
     static func clock(_ seconds: Double) -> String {

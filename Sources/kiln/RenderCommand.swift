@@ -9,8 +9,8 @@ enum RenderCommand: KilnSubcommand {
     static let progress = OptionSpec(
         "--progress", kind: .choice(["auto", "bar", "json", "none"]), placeholder: "MODE",
         default: .string("auto"),
-        help: "auto (a bar on a terminal, silent otherwise), bar, json (one JSON object per frame on stdout) "
-            + "or none")
+        help: "auto (a bar on a terminal, silent otherwise), bar, json (on stdout, one JSON object per frame "
+            + "written, then {\"event\": \"done\"} with the output, its bytes and the timings) or none")
     static let spec = CommandSpec(
         "render", summary: "render a job to an H.264 MP4 (BT.709, yuv420p)",
         description: """
@@ -86,12 +86,13 @@ enum RenderCommand: KilnSubcommand {
         let reporter = ProgressReporter(mode: mode)
         do throws(ExportError) {
             let written: URL, frames: Int, seconds: Double
-            var detail = ""
+            var detail = "", segments: Int?
             if plan.isSegmented {
                 let segmented = SegmentedExport(export: export, fingerprint: loaded.fingerprint, plan: plan)
                 segmented.removeStaleTemporaries { _ in }
                 let summary = try segmented.run(cancellation: interruption) { reporter.update($0) }
                 (written, frames, seconds) = (summary.output, summary.frames, summary.elapsedSeconds)
+                segments = summary.segments
                 detail =
                     ", \(summary.segments) segments"
                     + (summary.reused > 0 ? ": \(summary.reused) reused, \(summary.rendered) rendered" : "")
@@ -101,6 +102,7 @@ enum RenderCommand: KilnSubcommand {
                 (written, frames, seconds) = (summary.output, summary.frames, summary.elapsedSeconds)
             }
             reporter.finish()
+            reporter.done(output: written, frames: frames, seconds: seconds, segments: segments)
             if mode != .json {
                 Output.stderr(
                     "kiln: wrote \(written.path) (\(frames) frames\(detail), "

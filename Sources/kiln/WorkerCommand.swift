@@ -65,14 +65,18 @@ enum WorkerCommand: KilnSubcommand {
         return runWorker(path: path, options: options)
     }
 
-    static func runWorker(path: String, options: QueueWorker.Options) -> Int32 {
+    /// `log` gets each of the worker's lines (`kiln run` prints them above its bar).
+    static func runWorker(
+        path: String, options: QueueWorker.Options,
+        log: @escaping @Sendable (String) -> Void = { Output.stderr($0) }
+    ) -> Int32 {
         WorkerSignals.install()
         let worker = QueueWorker(
-            options: options, stop: interruption, log: { Output.stderr("kiln worker: \($0)") },
+            options: options, stop: interruption, log: { log("kiln worker: \($0)") },
             openStore: { try QueueLocation.open(path) })
         do {
             let summary = try worker.run()
-            Output.stderr(
+            log(
                 "kiln worker: \(summary.completed) completed, \(summary.failed) failed (will retry), "
                     + "\(summary.discarded) discarded, \(summary.cancelled) cancelled, \(summary.released) returned"
             )

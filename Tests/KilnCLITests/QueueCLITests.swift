@@ -152,6 +152,38 @@ final class QueueCLITests: QueueTestCase {
         try assertQueueSound(frames: ["quick": 4])
     }
 
+    /// `kiln run` on a terminal draws the render's bar (the worker's lines above it), stays quiet
+    /// when piped, and with --progress json ends with a done event naming the output.
+    func testRunShowsProgressOnATerminalAndAsJSON() throws {
+        let shown = try writeJob("shown", frames: 30)
+        let command = ["env", "KILN_QUEUE=sqlite:\(database)", KilnProcess.binary.path, "run", shown].map {
+            "'\($0)'"
+        }.joined(separator: " ")
+        guard let terminal = try KilnProcess.tool("/usr/bin/script", ["-qec", command, "/dev/null"]) else {
+            throw XCTSkip("util-linux script is not installed")
+        }
+        XCTAssertEqual(terminal.status, 0, terminal.stdout)
+        for text in ["100%", "ETA", "job 1", "kiln worker: job 1: completed"] {
+            XCTAssertTrue(terminal.stdout.contains(text), "'\(text)' missing:\n\(terminal.stdout)")
+        }
+        let piped = try kiln(["run", try writeJob("piped", frames: 4)])
+        XCTAssertEqual(piped.status, 0, piped.stderr)
+        XCTAssertFalse(piped.stderr.contains("ETA"), piped.stderr)
+
+        let json = try kiln(["run", try writeJob("json", frames: 4), "--progress", "json"])
+        XCTAssertEqual(json.status, 0, json.stderr)
+        let events = try json.stdout.split(separator: "\n").map {
+            try XCTUnwrap(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any], String($0))
+        }
+        XCTAssertTrue(events.dropLast().allSatisfy { $0["event"] as? String == "progress" }, json.stdout)
+        let done = try XCTUnwrap(events.last)
+        XCTAssertEqual(done["event"] as? String, "done")
+        let output = outputs.appendingPathComponent("json.mp4").path
+        XCTAssertEqual(done["output"] as? String, output)
+        XCTAssertEqual(
+            done["bytes"] as? Int, try FileManager.default.attributesOfItem(atPath: output)[.size] as? Int)
+    }
+
     func testEveryQueueCommandHasHelp() throws {
         for command in ["enqueue", "worker", "status", "logs", "cancel", "retry", "prune", "run"] {
             let result = try kiln([command, "--help"])

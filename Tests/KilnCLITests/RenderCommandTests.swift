@@ -192,13 +192,28 @@ final class RenderCommandTests: TemporaryDirectoryTestCase {
         let out = directory.appendingPathComponent("small.mp4").path
         let result = try KilnProcess.run(["render", job, "-o", out, "--progress", "json", "--threads", "1"])
         XCTAssertEqual(result.status, 0, result.stderr)
-        let lines = result.stdout.split(separator: "\n")
-        XCTAssertEqual(lines.count, 10, "one progress object per frame")
+        var lines = result.stdout.split(separator: "\n")
+        // The last line says where the file is, how large and how long it took.
+        let done = try XCTUnwrap(
+            JSONSerialization.jsonObject(with: Data(try XCTUnwrap(lines.popLast()).utf8)) as? [String: Any])
+        XCTAssertEqual(done["event"] as? String, "done")
+        XCTAssertEqual(done["output"] as? String, out)
+        XCTAssertEqual(
+            done["bytes"] as? Int, try FileManager.default.attributesOfItem(atPath: out)[.size] as? Int)
+        XCTAssertEqual(done["frames"] as? Int, 10)
+        XCTAssertNotNil(done["elapsed"] as? Double)
+        XCTAssertGreaterThanOrEqual(
+            lines.count, 10, "a progress object per frame rendered and per frame written")
+        var fractions: [Double] = []
         for line in lines {
             let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            XCTAssertEqual(object?["event"] as? String, "progress")
             XCTAssertEqual(object?["total"] as? Int, 10)
             XCTAssertNotNil(object?["fps"])
+            fractions.append(try XCTUnwrap(object?["fraction"] as? Double))
         }
+        XCTAssertEqual(fractions, fractions.sorted())
+        XCTAssertEqual(fractions.last, 1)
         XCTAssertEqual(
             (try JSONSerialization.jsonObject(with: Data(lines.last!.utf8)) as? [String: Any])?["frame"]
                 as? Int, 10)

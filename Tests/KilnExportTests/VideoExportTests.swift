@@ -5,6 +5,7 @@ import KilnModel
 import KilnRaster
 import KilnScene
 import KilnTestSupport
+import Synchronization
 import XCTest
 
 final class VideoExportTests: ScratchDirectoryTestCase {
@@ -80,6 +81,30 @@ final class VideoExportTests: ScratchDirectoryTestCase {
             ["moov", "mdat"])
         XCTAssertTrue(try MP4Boxes.moovContainsColr(path: summary.output.path))
         XCTAssertLessThan(worstMean, 2.0, "mean colour of a decoded quadrant drifted from the rendered frame")
+    }
+
+    /// Progress counts frames rendered and frames written to the file: libx264 holds frames back
+    /// to look ahead and hands the last ones over only at the flush, and counting rendered frames
+    /// alone made the estimate reach zero with that flush still to come.
+    func testProgressCountsFramesInTheFileSoTheEstimateIncludesTheFlush() throws {
+        let job = try job(frames: 40)
+        let steps = Mutex<[ExportProgress]>([])
+        _ = try VideoExport(job: job, threads: 2).run(progress: { p in steps.withLock { $0.append(p) } })
+        let events = steps.withLock { $0 }
+        XCTAssertEqual(events.map(\.fraction), events.map(\.fraction).sorted(), "never goes back")
+        XCTAssertEqual(events.last?.fraction, 1)
+        XCTAssertEqual(events.last?.written, 40)
+        let firstWritten = try XCTUnwrap(events.first { $0.written > 0 })
+        XCTAssertGreaterThan(
+            firstWritten.frame, 1, "the first frame reaches the file after others are rendered")
+        let flushed = try XCTUnwrap(events.first { $0.written == 39 })
+        XCTAssertEqual(flushed.frame, 40, "the frame before the last is written at the flush")
+        XCTAssertLessThan(flushed.fraction, 1)
+        for event in events.dropLast() {
+            XCTAssertGreaterThan(
+                event.etaSeconds ?? 1, 0,
+                "\(event.frame) rendered, \(event.written) written of 40 is not the end")
+        }
     }
 
     func testSameJobTwiceGivesIdenticalDecodedFrames() throws {
