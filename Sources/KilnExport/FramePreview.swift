@@ -4,7 +4,8 @@ import KilnModel
 import KilnRaster
 import KilnScene
 
-/// Renders one frame to a PNG: exactly the pixels the video gets before YUV conversion.
+/// Renders one frame to a still image: exactly the pixels the video gets before YUV conversion
+/// (PNG and WebP keep them exactly; JPEG within its own near-lossless coding).
 public struct FramePreview: Sendable {
     public let job: Job
     public let threads: Int
@@ -26,20 +27,26 @@ public struct FramePreview: Sendable {
         return image
     }
 
-    /// The frame shown at `seconds`: the last frame that starts at or before it.
-    public func frameIndex(atSeconds seconds: Double) -> Int {
+    /// The frame shown at `seconds`: the last frame that starts at or before it; nil when `seconds`
+    /// is at or past the job's end (its duration, frameCount / fps), where no frame is shown.
+    public func frameIndex(atSeconds seconds: Double) -> Int? {
+        guard seconds < job.output.durationSeconds else { return nil }
         let rate = job.output.frameRate
+        // The tolerance keeps a frame's own start on that frame (4.1 s × 30 fps multiplies out to
+        // 122.99999999999999); clamped because just below the end it can reach one past the last.
         let index = Int((seconds * Double(rate.numerator) / Double(rate.denominator) + 1e-9).rounded(.down))
         return min(max(index, 0), job.output.frameCount - 1)
     }
 
-    public func writePNG(frame: Int, to url: URL) throws(ExportError) {
+    /// Writes frame `frame` to `url` as `format`, through a temporary file renamed into place, so
+    /// `url` is either the whole image or untouched.
+    public func writeStill(frame: Int, as format: ImageFormat, to url: URL) throws(ExportError) {
         let file = try AtomicOutputFile(finalURL: url)
         let image = try render(frame: frame)
         let bytes: [UInt8]
         do {
-            bytes = try PNGCodec.encode(
-                rgba: image.bytes, width: image.width, height: image.height, stride: image.stride)
+            bytes = try StillImageEncoder.encode(
+                format, rgba: image.bytes, width: image.width, height: image.height, stride: image.stride)
         } catch {
             throw .media(error)
         }

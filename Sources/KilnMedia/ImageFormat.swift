@@ -1,7 +1,8 @@
 import CFFmpeg
 import Foundation
 
-/// An image file format, as recognised from the file's first bytes.
+/// An image file format: recognised from a file's first bytes when reading (`ImageFile`), chosen by
+/// the name's extension when writing a still (`init(fileExtension:)`, `StillImageEncoder`).
 public enum ImageFormat: String, Sendable {
     case png, jpeg, webp
 

@@ -11,22 +11,14 @@ public enum PNGCodec {
         }
         let session = try CodecSession(encoder: AV_CODEC_ID_PNG, width: width, height: height)
         let frame = session.frame
-        frame.pointee.format = AV_PIX_FMT_RGBA.rawValue
-        frame.pointee.width = Int32(width)
-        frame.pointee.height = Int32(height)
         // FFmpeg 5.1's PNG encoder writes sRGB only for exactly this primaries/transfer pair.
         frame.pointee.color_primaries = AVCOL_PRI_BT709
         frame.pointee.color_trc = AVCOL_TRC_IEC61966_2_1
-        try check(av_frame_get_buffer(frame, 0), "av_frame_get_buffer")
+        try session.allocateEncoderFrame()
         av_image_copy_plane(
             frame.pointee.data.0, frame.pointee.linesize.0, rgba, Int32(stride), Int32(width * 4),
             Int32(height))
-
-        try check(avcodec_send_frame(session.context, frame), "avcodec_send_frame")
-        try check(avcodec_send_frame(session.context, nil), "avcodec_send_frame")
-        try check(avcodec_receive_packet(session.context, session.packet), "avcodec_receive_packet")
-        return Array(
-            UnsafeBufferPointer(start: session.packet.pointee.data, count: Int(session.packet.pointee.size)))
+        return try session.encodeOnlyFrame()
     }
 
     /// Any PNG (palette, grey, 16-bit …) → RGBA8.

@@ -1,27 +1,48 @@
 import Foundation
 import KilnCommandLine
 import KilnExport
+import KilnMedia
 import KilnModel
 
 enum PreviewCommand: KilnSubcommand {
-    static let output = OptionSpec("--output", short: "o", kind: .path, help: "output PNG (required)")
+    static let output = OptionSpec(
+        "--output", short: "o", kind: .path,
+        help: "the still image: .png, .jpg, .jpeg or .webp, in any case (required)")
     static let at = OptionSpec(
         "--at", kind: .double(minimum: 0), placeholder: "SECONDS",
-        help: "the frame shown at this time (the last frame starting at or before it)")
+        help: "the frame shown at this time (the last frame starting at or before it), before the job's end")
     static let frame = OptionSpec("--frame", kind: .int(0...Int(Int32.max)), help: "frame index, 0-based")
     static let spec = CommandSpec(
-        "preview", summary: "render one frame to a PNG (--at SECONDS or --frame N, -o OUT.png)",
-        description: "Renders one frame to a PNG: the same pixels the video gets before YUV conversion.",
+        "preview",
+        summary: "render one frame to a PNG, JPEG or WebP by -o's extension (--at SECONDS or --frame N)",
+        description: """
+            Renders one frame to a still image: the same pixels the video gets before YUV conversion.
+            The format follows -o's extension, in any case: .png (lossless), .webp (lossless WebP: the
+            same pixels as the PNG) or .jpg/.jpeg (baseline JFIF JPEG: full-range BT.601 YCbCr, 4:4:4
+            chroma, quantiser scale 2; close to the PNG, flat colour within a few code values, but not
+            exact at sharp edges). Any other extension, or none, is refused (exit 64). --at must be
+            before the job's end (its duration, frames / fps) and --frame below its frame count.
+            """,
         options: [at, frame, output, .threads, .set, .limit] + OptionSpec.localRoots, positionals: [.job])
 
     static func run(_ args: ParsedArguments) throws -> Int32 {
         guard let out = args.string(output) else {
-            throw args.usageError("preview needs -o OUT.png")
+            throw args.usageError("preview needs -o OUT.png, OUT.jpg or OUT.webp")
+        }
+        let outURL = URL(fileURLWithPath: out)
+        guard let format = ImageFormat(fileExtension: outURL.pathExtension) else {
+            throw args.usageError(
+                "cannot tell the image format of -o \(out): its extension must be "
+                    + "\(ImageFormat.writableExtensionList) (any case)")
         }
         let at = args.double(Self.at)
         let frameArg = args.int(frame)
         guard (at == nil) != (frameArg == nil) else {
             throw args.usageError("preview needs exactly one of --at SECONDS or --frame N")
+        }
+        if let missing = StillImageEncoder.missingEncoder(for: format) {
+            Output.error("cannot write \(out): \(missing)")
+            return ExitCode.unavailable
         }
         let threads = args.int(.threads)
         let job: Job
@@ -33,29 +54,42 @@ enum PreviewCommand: KilnSubcommand {
         case .success(let loaded): job = loaded
         case .failure(let error): return report(error)
         }
-        if let problem = rules.outputProblem(
-            URL(fileURLWithPath: out), jobFile: job.file, inputs: job.inputFiles)
-        {
+        if let problem = rules.outputProblem(outURL, jobFile: job.file, inputs: job.inputFiles) {
             Output.error(problem)
             return ExitCode.cannotCreate
         }
         let preview = FramePreview(job: job, threads: threads)
         let frame: Int
+        let lastFrame = job.output.frameCount - 1
         if let at {
-            frame = preview.frameIndex(atSeconds: at)
+            guard let index = preview.frameIndex(atSeconds: at) else {
+                throw args.usageError(
+                    "--at \(OptionValue.double(at).text) is at or past the end of the job: it lasts "
+                        + "\(secondsText(job.output.durationSeconds)) s (\(job.output.frameCount) frames), "
+                        + "and its last frame (\(lastFrame)) starts at "
+                        + "\(secondsText(job.output.time(ofFrame: lastFrame))) s")
+            }
+            frame = index
         } else {
             frame = frameArg!
-            guard frame < job.output.frameCount else {
-                throw args.usageError(
-                    "--frame \(frame) is past the last frame (\(job.output.frameCount - 1))")
+            guard frame <= lastFrame else {
+                throw args.usageError("--frame \(frame) is past the last frame (\(lastFrame))")
             }
         }
         do {
-            try preview.writePNG(frame: frame, to: URL(fileURLWithPath: out))
+            try preview.writeStill(frame: frame, as: format, to: outURL)
             return ExitCode.ok
         } catch {
             Output.error(error.description)
             return error.exitCode
         }
+    }
+
+    /// Seconds to the microsecond without trailing zeros: 3 → "3", frame 89 at 30 fps → "2.966667".
+    private static func secondsText(_ seconds: Double) -> String {
+        var text = String(format: "%.6f", seconds)
+        while text.hasSuffix("0") { text.removeLast() }
+        if text.hasSuffix(".") { text.removeLast() }
+        return text
     }
 }

@@ -156,13 +156,17 @@ final class VideoExportTests: ScratchDirectoryTestCase {
         let job = try job()
         let url = directory.appendingPathComponent("frame.png")
         let preview = FramePreview(job: job, threads: 3)
-        try preview.writePNG(frame: 7, to: url)
+        try preview.writeStill(frame: 7, as: .png, to: url)
         let decoded = try PNGCodec.decode(Array(try Data(contentsOf: url)))
         XCTAssertEqual(decoded.width, 320)
         XCTAssertEqual(decoded.rgba, try FramePreview(job: job, threads: 1).render(frame: 7).byteArray)
         XCTAssertEqual(try leftovers(), ["frame.png"])
         XCTAssertEqual(preview.frameIndex(atSeconds: 7 * 1001 / 30000), 7)
-        XCTAssertEqual(preview.frameIndex(atSeconds: 1000), 23)
+        // At or past the end no frame is shown; just before it, the last frame is.
+        let end = job.output.durationSeconds
+        XCTAssertEqual(preview.frameIndex(atSeconds: end.nextDown), 23)
+        XCTAssertNil(preview.frameIndex(atSeconds: end))
+        XCTAssertNil(preview.frameIndex(atSeconds: 1000))
     }
 
     /// Kiln's fused conversion and libswscale agree within one code value on smooth rendered
