@@ -77,6 +77,10 @@ enum PreviewCommand: KilnSubcommand {
             }
         }
         do {
+            // Missing folders are created, as `render` creates them.
+            if let created = try AtomicOutputFile.createDirectory(for: outURL) {
+                Output.stderr("kiln: created directory \(created.path)")
+            }
             try preview.writeStill(frame: frame, as: format, to: outURL)
             return ExitCode.ok
         } catch {

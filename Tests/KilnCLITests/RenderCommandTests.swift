@@ -64,6 +64,11 @@ final class RenderCommandTests: TemporaryDirectoryTestCase {
         let again = try KilnProcess.run(["render", job, "-o", out])
         XCTAssertEqual(again.status, 0, again.stderr)
         XCTAssertFalse(again.stderr.contains("created directory"), "said only when it creates one")
+        let still = directory.appendingPathComponent("stills/first.png").path
+        let preview = try KilnProcess.run(["preview", job, "--frame", "0", "-o", still])
+        XCTAssertEqual(preview.status, 0, preview.stderr)
+        XCTAssertTrue(preview.stderr.contains("kiln: created directory"), preview.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: still))
     }
 
     func testAnOutputFolderThatCannotBeMadeIs73AndWritesNothing() throws {
