@@ -231,6 +231,27 @@ public final class QueueStore: JobStore {
         }
     }
 
+    public func reportProgress(_ claim: Claim, _ progress: Double?) throws -> HeartbeatOutcome {
+        let fence: [SQLiteValue] = [.integer(claim.job.id), .integer(claim.leaseToken)]
+        let rows: [[SQLiteValue]]
+        if let progress {
+            rows = try db.write {
+                try db.query(
+                    """
+                    UPDATE jobs SET progress = ?
+                    WHERE id = ? AND lease_token = ? AND state = 'running' RETURNING cancel_requested
+                    """, [.real(min(max(progress, 0), 1))] + fence)
+            }
+        } else {
+            // Nothing new to store: a read, which costs the database no write.
+            rows = try db.query(
+                "SELECT cancel_requested FROM jobs WHERE id = ? AND lease_token = ? AND state = 'running'",
+                fence)
+        }
+        guard let row = rows.first else { return .leaseLost }
+        return .renewed(cancelRequested: row[0].int == 1)
+    }
+
     /// What a job that is not running shows as its progress and stage: nothing under way.
     static let notUnderWay = "progress = 0, stage = NULL"
 
@@ -337,7 +358,7 @@ public final class QueueStore: JobStore {
     }
 
     /// Ends a split job and stops its unfinished segments: waiting ones end at once, running ones
-    /// are asked to stop (their workers see it at the next heartbeat).
+    /// are asked to stop (their workers see it within a second).
     func endFamily(_ parent: Int64, as state: JobState, reason: String, now: Double) throws {
         try db.query(
             """
@@ -390,7 +411,7 @@ public final class QueueStore: JobStore {
             try db.query(
                 "UPDATE jobs SET cancel_requested = 1 WHERE id = ? AND state = 'running'", [.integer(id)])
             guard db.changes == 1 else { return false }
-            try insertEvent(id, now, "cancel requested; the worker stops at its next heartbeat")
+            try insertEvent(id, now, "cancel requested; its worker stops it within a second")
             return true
         }
     }

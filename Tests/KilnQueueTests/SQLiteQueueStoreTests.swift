@@ -24,6 +24,9 @@ final class SQLiteQueueStoreTests: XCTestCase {
     func testCancelWaitingAndRunningJobs() throws {
         try StoreContract.cancelWaitingAndRunningJobs(try fixture())
     }
+    func testProgressReportsAreFencedAndSeeACancel() throws {
+        try StoreContract.progressReportsAreFencedAndSeeACancel(try fixture())
+    }
     func testStateChangesResetProgressAndStage() throws {
         try StoreContract.stateChangesResetProgressAndStage(try fixture())
     }

@@ -116,6 +116,38 @@ enum StoreContract {
         XCTAssertEqual(try store.job(id: ids[0])?.state, .available)
     }
 
+    /// Between heartbeats the worker stores progress and looks for a cancel with one fenced
+    /// statement that does not renew the lease (so it cannot keep a dead owner's job alive).
+    static func progressReportsAreFencedAndSeeACancel(_ fixture: StoreFixture) throws {
+        let store = try fixture.store()
+        let id = try store.enqueue([StoreFixture.request()])[0]
+        let claim = try XCTUnwrap(try store.claim(as: .test("w")))
+        XCTAssertEqual(
+            try store.heartbeat(claim, progress: 0.1, stage: "rendering"), .renewed(cancelRequested: false))
+        XCTAssertEqual(try store.reportProgress(claim, 0.91), .renewed(cancelRequested: false))
+        var job = try XCTUnwrap(try store.job(id: id))
+        XCTAssertEqual(job.progress, 0.91, "status sees it at once, not at the next heartbeat")
+        XCTAssertEqual(job.stage, "rendering", "a progress report keeps the stage")
+        XCTAssertEqual(try store.reportProgress(claim, nil), .renewed(cancelRequested: false))
+        XCTAssertEqual(try store.job(id: id)?.progress, 0.91, "nil only looks")
+        XCTAssertEqual(try store.reportProgress(claim, 1.5), .renewed(cancelRequested: false))
+        XCTAssertEqual(try store.job(id: id)?.progress, 1, "clamped")
+
+        XCTAssertTrue(try store.cancel(id: id))
+        XCTAssertEqual(try store.reportProgress(claim, nil), .renewed(cancelRequested: true))
+        XCTAssertEqual(try store.reportProgress(claim, 0.95), .renewed(cancelRequested: true))
+
+        fixture.clock.advance(30)
+        _ = try store.reportProgress(claim, 0.96)
+        fixture.clock.advance(31)
+        XCTAssertEqual(try store.reap(), 1, "progress reports do not renew the lease")
+        XCTAssertEqual(try store.reportProgress(claim, 0.97), .leaseLost)
+        XCTAssertEqual(try store.reportProgress(claim, nil), .leaseLost)
+        job = try XCTUnwrap(try store.job(id: id))
+        XCTAssertEqual(job.state, .available)
+        XCTAssertEqual(job.progress, 0, "the fenced-off owner wrote nothing")
+    }
+
     /// Every way out of `running`, and every operator change, leaves progress and stage meaning
     /// what the new state means: none under way while waiting or after an end without output,
     /// all of it once completed, and no stage but a running attempt's.
