@@ -10,6 +10,10 @@ public protocol JobStore: AnyObject {
     func claim(as worker: WorkerIdentity) throws -> Claim?
     /// Renews the lease and stores progress.
     func heartbeat(_ claim: Claim, progress: Double, stage: String) throws -> HeartbeatOutcome
+    /// Stores progress (nil: only looks) without renewing the lease, and tells whether the lease
+    /// is still held and a cancel was requested: one fenced statement, cheap enough to run every
+    /// second between heartbeats. `.renewed` here means held, not extended.
+    func reportProgress(_ claim: Claim, _ progress: Double?) throws -> HeartbeatOutcome
     /// Marks the job completed (after its output was renamed into place). False: lease lost.
     func complete(_ claim: Claim) throws -> Bool
     /// Records a failed attempt: permanent errors discard at once; transient ones retry with
@@ -19,8 +23,8 @@ public protocol JobStore: AnyObject {
     func release(_ claim: Claim, reason: String) throws -> Bool
     /// The worker stopped because the job was cancelled.
     func acknowledgeCancel(_ claim: Claim) throws -> Bool
-    /// Cancels a waiting job at once, or asks a running job's worker to stop. False when the job
-    /// had already ended.
+    /// Cancels a waiting job at once, or asks a running job's worker to stop (it looks about twice
+    /// a second). False when the job had already ended.
     func cancel(id: Int64) throws -> Bool
     /// Puts an ended or retryable job back to available with fresh attempts.
     func retry(id: Int64) throws -> Bool

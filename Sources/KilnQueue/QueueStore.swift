@@ -231,9 +231,33 @@ public final class QueueStore: JobStore {
         }
     }
 
+    public func reportProgress(_ claim: Claim, _ progress: Double?) throws -> HeartbeatOutcome {
+        let fence: [SQLiteValue] = [.integer(claim.job.id), .integer(claim.leaseToken)]
+        let rows: [[SQLiteValue]]
+        if let progress {
+            rows = try db.write {
+                try db.query(
+                    """
+                    UPDATE jobs SET progress = ?
+                    WHERE id = ? AND lease_token = ? AND state = 'running' RETURNING cancel_requested
+                    """, [.real(min(max(progress, 0), 1))] + fence)
+            }
+        } else {
+            // Nothing new to store: a read, which costs the database no write.
+            rows = try db.query(
+                "SELECT cancel_requested FROM jobs WHERE id = ? AND lease_token = ? AND state = 'running'",
+                fence)
+        }
+        guard let row = rows.first else { return .leaseLost }
+        return .renewed(cancelRequested: row[0].int == 1)
+    }
+
+    /// What a job that is not running shows as its progress and stage: nothing under way.
+    static let notUnderWay = "progress = 0, stage = NULL"
+
     public func complete(_ claim: Claim) throws -> Bool {
         try finish(claim, outcome: .completed, error: nil) { _ in
-            "state = 'completed', progress = 1, stage = 'done', finished_at = :now"
+            "state = 'completed', finished_at = :now"
         }
     }
 
@@ -264,6 +288,9 @@ public final class QueueStore: JobStore {
     }
 
     /// One fenced transition out of `running`, with the attempt row closed in the same transaction.
+    /// The stage goes (it says what a running attempt is doing), and the progress becomes what the
+    /// new state means: all of it when completed, none when the job waits again or has ended
+    /// without output; a split job waiting again shows its segments instead.
     private func finish(
         _ claim: Claim, outcome: AttemptRecord.Outcome, error: String?, assignments: (Double) -> String
     ) throws -> Bool {
@@ -272,11 +299,16 @@ public final class QueueStore: JobStore {
             let set = assignments(now).replacingOccurrences(of: ":now", with: "\(now)")
             try db.query(
                 """
-                UPDATE jobs SET \(set), last_error = COALESCE(?, last_error), lease_owner = NULL, lease_expires = NULL
+                UPDATE jobs SET \(set), progress = ?, stage = NULL, last_error = COALESCE(?, last_error),
+                       lease_owner = NULL, lease_expires = NULL
                 WHERE id = ? AND lease_token = ? AND state = 'running'
                 """,
-                [error.map { .text($0) } ?? .null, .integer(claim.job.id), .integer(claim.leaseToken)])
+                [
+                    .real(outcome == .completed ? 1 : 0), error.map { .text($0) } ?? .null,
+                    .integer(claim.job.id), .integer(claim.leaseToken),
+                ])
             guard db.changes == 1 else { return false }
+            if claim.job.isAssembly { try showSegments(of: claim.job.id) }
             try closeAttempt(claim.job.id, token: claim.leaseToken, at: now, outcome: outcome, error: error)
             try insertEvent(
                 claim.job.id, now,
@@ -297,18 +329,7 @@ public final class QueueStore: JobStore {
         let piece = Self.pieceName(segment)
         switch state {
         case .completed:
-            let counts = try db.query(
-                "SELECT COUNT(*), SUM(CASE WHEN state = 'completed' THEN 1 ELSE 0 END) FROM jobs WHERE parent_id = ?",
-                [.integer(parent)]
-            ).first
-            let total = Int(counts?[0].int ?? 1), done = Int(counts?[1].int ?? 0)
-            try db.query(
-                "UPDATE jobs SET progress = ?, stage = ? WHERE id = ? AND state = 'scheduled'",
-                [
-                    .real(Double(done) / Double(max(1, total))),
-                    .text(Self.segmentStage(done: done, of: total)),
-                    .integer(parent),
-                ])
+            let (done, total) = try showSegments(of: parent)
             try insertEvent(parent, now, "\(piece) completed (\(done) of \(total) done)")
         case .discarded, .cancelled:
             try endFamily(parent, as: state!, reason: "\(piece) was \(state!.rawValue)", now: now)
@@ -317,18 +338,37 @@ public final class QueueStore: JobStore {
         }
     }
 
+    /// A waiting split job's progress and stage are its segments': the fraction completed, and how
+    /// many are done. Returns (done, total).
+    @discardableResult
+    func showSegments(of parent: Int64) throws -> (done: Int, total: Int) {
+        let counts = try db.query(
+            "SELECT COUNT(*), SUM(CASE WHEN state = 'completed' THEN 1 ELSE 0 END) FROM jobs WHERE parent_id = ?",
+            [.integer(parent)]
+        ).first
+        let total = Int(counts?[0].int ?? 1), done = Int(counts?[1].int ?? 0)
+        try db.query(
+            "UPDATE jobs SET progress = ?, stage = ? WHERE id = ? AND state IN ('scheduled', 'available', 'retryable')",
+            [
+                .real(Double(done) / Double(max(1, total))),
+                .text(Self.segmentStage(done: done, of: total)),
+                .integer(parent),
+            ])
+        return (done, total)
+    }
+
     /// Ends a split job and stops its unfinished segments: waiting ones end at once, running ones
-    /// are asked to stop (their workers see it at the next heartbeat).
+    /// are asked to stop (their workers see it within a second).
     func endFamily(_ parent: Int64, as state: JobState, reason: String, now: Double) throws {
         try db.query(
             """
-            UPDATE jobs SET state = ?, finished_at = ?, last_error = ?
+            UPDATE jobs SET state = ?, finished_at = ?, last_error = ?, \(Self.notUnderWay)
             WHERE id = ? AND state IN ('scheduled', 'available', 'retryable')
             """, [.text(state.rawValue), .real(now), .text(reason), .integer(parent)])
         if db.changes == 1 { try insertEvent(parent, now, "\(state.rawValue): \(reason)") }
         try db.query(
             """
-            UPDATE jobs SET state = 'cancelled', finished_at = ?, last_error = ?
+            UPDATE jobs SET state = 'cancelled', finished_at = ?, last_error = ?, \(Self.notUnderWay)
             WHERE parent_id = ? AND state IN ('scheduled', 'available', 'retryable')
             """, [.real(now), .text("job \(parent) \(state.rawValue): \(reason)"), .integer(parent)])
         try db.query(
@@ -360,7 +400,7 @@ public final class QueueStore: JobStore {
             let id = try family(of: id)
             try db.query(
                 """
-                UPDATE jobs SET state = 'cancelled', finished_at = ?
+                UPDATE jobs SET state = 'cancelled', finished_at = ?, \(Self.notUnderWay)
                 WHERE id = ? AND state IN ('scheduled', 'available', 'retryable')
                 """, [.real(now), .integer(id)])
             if db.changes == 1 {
@@ -371,7 +411,7 @@ public final class QueueStore: JobStore {
             try db.query(
                 "UPDATE jobs SET cancel_requested = 1 WHERE id = ? AND state = 'running'", [.integer(id)])
             guard db.changes == 1 else { return false }
-            try insertEvent(id, now, "cancel requested; the worker stops at its next heartbeat")
+            try insertEvent(id, now, "cancel requested; its worker stops it within a second")
             return true
         }
     }
@@ -386,7 +426,7 @@ public final class QueueStore: JobStore {
             try db.query(
                 """
                 UPDATE jobs SET state = ?, run_at = ?, finished_at = NULL, cancel_requested = 0,
-                       max_attempts = attempt + ?
+                       max_attempts = attempt + ?, \(Self.notUnderWay)
                 WHERE id = ? AND state IN ('retryable', 'discarded', 'cancelled', 'completed')
                 """,
                 [
@@ -398,9 +438,10 @@ public final class QueueStore: JobStore {
             try db.query(
                 """
                 UPDATE jobs SET state = 'available', run_at = ?, finished_at = NULL, cancel_requested = 0,
-                       max_attempts = attempt + ?
+                       max_attempts = attempt + ?, \(Self.notUnderWay)
                 WHERE parent_id = ? AND state IN ('retryable', 'discarded', 'cancelled')
                 """, [.real(now), .integer(Int64(RetryPolicy.defaultAttempts)), .integer(id)])
+            if split { try showSegments(of: id) }
             try insertEvent(id, now, "retry requested")
             return true
         }
@@ -434,7 +475,7 @@ public final class QueueStore: JobStore {
                 try db.query(
                     """
                     UPDATE jobs SET state = ?, run_at = ?, finished_at = ?, lease_owner = NULL, lease_expires = NULL,
-                           last_error = ?
+                           last_error = ?, \(Self.notUnderWay)
                     WHERE id = ? AND lease_token = ? AND state = 'running'
                     """,
                     [
@@ -447,6 +488,8 @@ public final class QueueStore: JobStore {
                 try closeAttempt(
                     id, token: token, at: now, outcome: .crashed,
                     error: ownerGone ? "worker process died" : "lease expired")
+                // A split job's own row (its assembly attempt was reaped) waits showing its segments.
+                if row[9].int == nil && (row[11].int ?? 0) > 1 { try showSegments(of: id) }
                 try insertEvent(
                     id, now,
                     "attempt \(attempt) crashed (\(ownerGone ? "worker process died" : "lease expired")); "

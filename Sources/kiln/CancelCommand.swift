@@ -5,8 +5,8 @@ enum CancelCommand: KilnSubcommand {
     static let spec = CommandSpec(
         "cancel", summary: "stop a job",
         description: """
-            Cancels a waiting job at once; a running job's worker stops at its next heartbeat and
-            removes its temp file. Exit 65 if the job has already ended.
+            Cancels a waiting job at once; a running job's worker sees the request within a second,
+            stops the render and removes its temp file. Exit 65 if the job has already ended.
             """,
         options: [.queue], positionals: [.jobID])
 

@@ -18,7 +18,7 @@ enum JobActionCommand {
         Output.stderr(
             "kiln: job \(id) "
                 + (now?.state == .running
-                    ? "will stop at its next heartbeat" : "is \(now?.state.rawValue ?? "gone")"))
+                    ? "will stop within a second" : "is \(now?.state.rawValue ?? "gone")"))
         return ExitCode.ok
     }
 }

@@ -66,6 +66,12 @@ enum StatusCommand: KilnSubcommand {
         job.isAssembly && job.state == .scheduled && job.progress < 1 ? "waiting" : job.state.rawValue
     }
 
+    /// What a running attempt is doing, or a waiting split job's segments; in any other state a
+    /// stage is a leftover (rows written before stages were cleared on every state change).
+    static func shownStage(_ job: QueuedJob) -> String? {
+        job.state == .running || (job.isAssembly && !job.state.isTerminal) ? job.stage : nil
+    }
+
     static func displayName(_ job: QueuedJob) -> String {
         guard let parent = job.parentID, let index = job.segmentIndex else { return job.name }
         return job.isSoundtrack
@@ -85,7 +91,7 @@ enum StatusCommand: KilnSubcommand {
         [
             "id": job.id, "state": job.state.rawValue, "name": job.name, "job": job.jobFile,
             "output": job.output,
-            "progress": (job.progress * 1000).rounded() / 10, "stage": job.stage ?? NSNull(),
+            "progress": (job.progress * 1000).rounded() / 10, "stage": shownStage(job) ?? NSNull(),
             "attempt": job.attempt, "maxAttempts": job.maxAttempts, "priority": job.priority,
             "runAt": iso(job.runAt), "createdAt": iso(job.createdAt), "finishedAt": iso(job.finishedAt),
             "cancelRequested": job.cancelRequested, "variables": job.variables,
@@ -107,7 +113,8 @@ enum StatusCommand: KilnSubcommand {
 
     static func printDetails(_ job: QueuedJob, attempts: [AttemptRecord]) {
         Output.line(
-            "job \(job.id): \(job.state.rawValue)" + (job.cancelRequested ? " (cancel requested)" : ""))
+            "job \(job.id): \(job.state.rawValue)"
+                + (job.cancelRequested && !job.state.isTerminal ? " (cancel requested)" : ""))
         Output.line("  file:      \(job.jobFile)")
         Output.line("  output:    \(job.output)")
         if job.isSoundtrack {
@@ -122,7 +129,7 @@ enum StatusCommand: KilnSubcommand {
         }
         Output.line(
             "  progress:  \(String(format: "%.1f", job.progress * 100))%"
-                + (job.stage.map { " (\($0))" } ?? ""))
+                + (shownStage(job).map { " (\($0))" } ?? ""))
         Output.line("  attempts:  \(job.attempt) of \(job.maxAttempts)")
         Output.line("  run at:    \(iso(job.runAt))")
         if !job.variables.isEmpty {

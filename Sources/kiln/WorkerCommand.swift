@@ -29,11 +29,12 @@ enum WorkerCommand: KilnSubcommand {
         description: """
             Runs queued exports, each attempt in a render process of its own: a job that crashes
             or hangs its render is charged alone, never the jobs beside it. Each job is claimed with a
-            lease (60 s, renewed every 15 s with its progress; KILN_QUEUE_LEASE_SECONDS shortens both),
-            rendered to a temp file beside its output and renamed into place before the job is marked
-            completed. Failures retry with backoff (15 s doubling, up to an hour); invalid jobs and
-            missing files are discarded at once. SIGINT/SIGTERM hands running jobs back to the queue and
-            exits (a second signal exits at once; after --grace seconds the worker exits anyway).
+            lease (60 s, renewed every 15 s; KILN_QUEUE_LEASE_SECONDS shortens both), rendered to a
+            temp file beside its output and renamed into place before the job is marked completed;
+            while it runs, its progress is stored about once a second and a cancel is seen within a
+            second. Failures retry with backoff (15 s doubling, up to an hour); invalid jobs and
+            missing files are discarded at once. SIGINT/SIGTERM hands running jobs back to the queue
+            and exits (a second signal exits at once; after --grace seconds the worker exits anyway).
             """,
         options: [concurrency, drain, once, .jobThreads, name, grace, stallSeconds, frameHashes, .limit]
             + OptionSpec.queueRoots,

@@ -24,6 +24,15 @@ final class PostgresQueueStoreTests: XCTestCase {
     func testCancelWaitingAndRunningJobs() throws {
         try StoreContract.cancelWaitingAndRunningJobs(try fixture())
     }
+    func testProgressReportsAreFencedAndSeeACancel() throws {
+        try StoreContract.progressReportsAreFencedAndSeeACancel(try fixture())
+    }
+    func testStateChangesResetProgressAndStage() throws {
+        try StoreContract.stateChangesResetProgressAndStage(try fixture())
+    }
+    func testAWaitingSplitJobShowsItsSegments() throws {
+        try StoreContract.aWaitingSplitJobShowsItsSegments(try fixture())
+    }
     func testExpiredLeaseIsReapedAndTheOldOwnerFencedOff() throws {
         try StoreContract.expiredLeaseIsReapedAndTheOldOwnerFencedOff(try fixture())
     }

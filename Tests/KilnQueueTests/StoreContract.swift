@@ -116,6 +116,149 @@ enum StoreContract {
         XCTAssertEqual(try store.job(id: ids[0])?.state, .available)
     }
 
+    /// Between heartbeats the worker stores progress and looks for a cancel with one fenced
+    /// statement that does not renew the lease (so it cannot keep a dead owner's job alive).
+    static func progressReportsAreFencedAndSeeACancel(_ fixture: StoreFixture) throws {
+        let store = try fixture.store()
+        let id = try store.enqueue([StoreFixture.request()])[0]
+        let claim = try XCTUnwrap(try store.claim(as: .test("w")))
+        XCTAssertEqual(
+            try store.heartbeat(claim, progress: 0.1, stage: "rendering"), .renewed(cancelRequested: false))
+        XCTAssertEqual(try store.reportProgress(claim, 0.91), .renewed(cancelRequested: false))
+        var job = try XCTUnwrap(try store.job(id: id))
+        XCTAssertEqual(job.progress, 0.91, "status sees it at once, not at the next heartbeat")
+        XCTAssertEqual(job.stage, "rendering", "a progress report keeps the stage")
+        XCTAssertEqual(try store.reportProgress(claim, nil), .renewed(cancelRequested: false))
+        XCTAssertEqual(try store.job(id: id)?.progress, 0.91, "nil only looks")
+        XCTAssertEqual(try store.reportProgress(claim, 1.5), .renewed(cancelRequested: false))
+        XCTAssertEqual(try store.job(id: id)?.progress, 1, "clamped")
+
+        XCTAssertTrue(try store.cancel(id: id))
+        XCTAssertEqual(try store.reportProgress(claim, nil), .renewed(cancelRequested: true))
+        XCTAssertEqual(try store.reportProgress(claim, 0.95), .renewed(cancelRequested: true))
+
+        fixture.clock.advance(30)
+        _ = try store.reportProgress(claim, 0.96)
+        fixture.clock.advance(31)
+        XCTAssertEqual(try store.reap(), 1, "progress reports do not renew the lease")
+        XCTAssertEqual(try store.reportProgress(claim, 0.97), .leaseLost)
+        XCTAssertEqual(try store.reportProgress(claim, nil), .leaseLost)
+        job = try XCTUnwrap(try store.job(id: id))
+        XCTAssertEqual(job.state, .available)
+        XCTAssertEqual(job.progress, 0, "the fenced-off owner wrote nothing")
+    }
+
+    /// Every way out of `running`, and every operator change, leaves progress and stage meaning
+    /// what the new state means: none under way while waiting or after an end without output,
+    /// all of it once completed, and no stage but a running attempt's.
+    static func stateChangesResetProgressAndStage(_ fixture: StoreFixture) throws {
+        let store = try fixture.store()
+        var once = StoreFixture.request("once", priority: 5)  // claimed once the first has ended
+        once.maxAttempts = 1
+        let ids = try store.enqueue([StoreFixture.request(), once])
+        let id = ids[0]
+        func run(_ progress: Double) throws -> Claim {
+            let claim = try XCTUnwrap(try store.claim(as: .test("w")))
+            XCTAssertEqual(
+                try store.heartbeat(claim, progress: progress, stage: "rendering"),
+                .renewed(cancelRequested: false))
+            return claim
+        }
+        func expect(
+            _ state: JobState, progress: Double, _ id: Int64, _ what: String, line: UInt = #line
+        ) throws {
+            let job = try XCTUnwrap(try store.job(id: id), line: line)
+            XCTAssertEqual(job.state, state, what, line: line)
+            XCTAssertEqual(job.progress, progress, what, line: line)
+            XCTAssertNil(job.stage, what, line: line)
+        }
+
+        XCTAssertTrue(try store.complete(try run(0.9)))
+        try expect(.completed, progress: 1, id, "completed")
+        XCTAssertTrue(try store.retry(id: id))
+        try expect(.available, progress: 0, id, "retried after completing")
+        XCTAssertEqual(try store.job(id: id)?.maxAttempts, 6)
+
+        XCTAssertTrue(try store.fail(try run(0.42), error: "disk full", permanent: false))
+        try expect(.retryable, progress: 0, id, "waiting for its retry")
+        fixture.clock.advance(3600)
+
+        XCTAssertTrue(try store.release(try run(0.5), reason: "SIGTERM"))
+        try expect(.available, progress: 0, id, "released")
+
+        XCTAssertTrue(try store.fail(try run(0.3), error: "asset missing", permanent: true))
+        try expect(.discarded, progress: 0, id, "discarded")
+        XCTAssertTrue(try store.retry(id: id))
+        try expect(.available, progress: 0, id, "retried after a discard")
+
+        let cancelled = try run(0.7)
+        XCTAssertTrue(try store.cancel(id: id))
+        XCTAssertEqual(try store.job(id: id)?.stage, "rendering", "running until its worker stops")
+        XCTAssertTrue(try store.acknowledgeCancel(cancelled))
+        try expect(.cancelled, progress: 0, id, "cancelled while running")
+        XCTAssertTrue(try store.retry(id: id))
+
+        _ = try run(0.6)
+        fixture.clock.advance(61)
+        XCTAssertEqual(try store.reap(), 1)
+        try expect(.available, progress: 0, id, "reclaimed from a dead worker")
+        XCTAssertTrue(try store.cancel(id: id))
+        try expect(.cancelled, progress: 0, id, "cancelled while waiting")
+
+        _ = try run(0.8)  // the job with one attempt
+        fixture.clock.advance(61)
+        XCTAssertEqual(try store.reap(), 1)
+        try expect(.discarded, progress: 0, ids[1], "reaped with no attempts left")
+    }
+
+    /// A split job's own row, whenever it waits, shows its segments (completed fraction and
+    /// count), and nothing once it ended without output.
+    static func aWaitingSplitJobShowsItsSegments(_ fixture: StoreFixture) throws {
+        let store = try fixture.store()
+        let id = try store.enqueue([split(segments: 4)])[0]
+        func expect(
+            _ state: JobState, progress: Double, stage: String?, _ what: String, line: UInt = #line
+        ) throws {
+            let job = try XCTUnwrap(try store.job(id: id), line: line)
+            XCTAssertEqual(job.state, state, what, line: line)
+            XCTAssertEqual(job.progress, progress, what, line: line)
+            XCTAssertEqual(job.stage, stage, what, line: line)
+        }
+        XCTAssertTrue(try store.complete(try XCTUnwrap(try store.claim(as: .test("w")))))
+        try expect(.scheduled, progress: 0.25, stage: "waiting for segments (1 of 4 done)", "one done")
+        let failing = try XCTUnwrap(try store.claim(as: .test("w")))
+        XCTAssertTrue(try store.fail(failing, error: "asset vanished", permanent: true))
+        try expect(.discarded, progress: 0, stage: nil, "a segment was discarded")
+        let segments = try store.segments(ofJob: id)
+        XCTAssertEqual(segments.map(\.state), [.completed, .discarded, .cancelled, .cancelled])
+        XCTAssertEqual(segments.map(\.progress), [1, 0, 0, 0])
+        XCTAssertEqual(segments.map(\.stage), [nil, nil, nil, nil])
+        XCTAssertTrue(try store.retry(id: id))
+        try expect(.scheduled, progress: 0.25, stage: "waiting for segments (1 of 4 done)", "retried")
+        XCTAssertTrue(
+            try store.segments(ofJob: id).dropFirst().allSatisfy {
+                $0.state == .available && $0.progress == 0 && $0.stage == nil
+            })
+        var claim = try XCTUnwrap(try store.claim(as: .test("w")))
+        while claim.job.isSegment {
+            XCTAssertTrue(try store.complete(claim))
+            claim = try XCTUnwrap(try store.claim(as: .test("w")))
+        }
+        XCTAssertEqual(claim.job.id, id, "the assembly, once its segments are done")
+        XCTAssertEqual(
+            try store.heartbeat(claim, progress: 0.5, stage: "rendering"), .renewed(cancelRequested: false))
+        XCTAssertTrue(try store.fail(claim, error: "disk full", permanent: false))
+        try expect(.retryable, progress: 1, stage: "segments done; assembly due", "its assembly failed")
+        fixture.clock.advance(3600)
+        let again = try XCTUnwrap(try store.claim(as: .test("w")))
+        XCTAssertEqual(again.job.id, id)
+        fixture.clock.advance(61)
+        XCTAssertEqual(try store.reap(), 1)
+        try expect(.available, progress: 1, stage: "segments done; assembly due", "its assembly was reaped")
+        XCTAssertTrue(try store.cancel(id: id))
+        try expect(.cancelled, progress: 0, stage: nil, "cancelled while waiting")
+    }
+
     static func expiredLeaseIsReapedAndTheOldOwnerFencedOff(_ fixture: StoreFixture) throws {
         let store = try fixture.store()
         let id = try store.enqueue([StoreFixture.request()])[0]
