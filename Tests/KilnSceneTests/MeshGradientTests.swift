@@ -216,19 +216,121 @@ final class MeshGradientTests: XCTestCase {
                  "layers": [{"type": "solid", "color": "#33804d"}, \(layer)]}
                 """)
         }
-        var faded = mesh
-        faded["opacity"] = 0.55
-        let direct = try job(try text(faded))
-        let grouped = try job(#"{"type": "group", "opacity": 0.55, "layers": [\#(try text(mesh))]}"#)
-        var tiled = 0
-        for time in [0.5, 2.0, 4.5, 5.5, 8.5] {
-            let item = try XCTUnwrap(
-                direct.layers[1].prepare(at: time, canvas: Canvas(width: 480, height: 270)))
-            if try XCTUnwrap(item.layer as? PreparedMesh).mesh.tilesOpaquely { tiled += 1 }
-            XCTAssertEqual(
-                Fixture.render(direct, at: time).byteArray, Fixture.render(grouped, at: time).byteArray,
-                "t=\(time)")
+        // The showcase's mesh never folds; the same mesh with one point dragged across two
+        // others folds at every time.
+        var folded = mesh
+        var points = try XCTUnwrap(mesh["points"] as? [Any])
+        points[10] = [0.2, 0.25]
+        folded["points"] = points
+        for (layer, expectedTiled) in [(mesh, 5), (folded, 0)] {
+            var faded = layer
+            faded["opacity"] = 0.55
+            let direct = try job(try text(faded))
+            let grouped = try job(#"{"type": "group", "opacity": 0.55, "layers": [\#(try text(layer))]}"#)
+            var tiled = 0
+            for time in [0.5, 2.0, 4.5, 5.5, 8.5] {
+                let item = try XCTUnwrap(
+                    direct.layers[1].prepare(at: time, canvas: Canvas(width: 480, height: 270)))
+                if try XCTUnwrap(item.layer as? PreparedMesh).mesh.tilesOpaquely { tiled += 1 }
+                XCTAssertEqual(
+                    Fixture.render(direct, at: time).byteArray, Fixture.render(grouped, at: time).byteArray,
+                    "t=\(time)")
+            }
+            XCTAssertEqual(tiled, expectedTiled)
         }
-        XCTAssertEqual(tiled, 2, "flat at 0.5 and 2 s, folded at the later times")
+    }
+
+    /// The smallest Jacobian determinant of each patch of `grid`'s position surface, sampled on a
+    /// 24 × 24 grid of (u, v) by central differences: negative where the patch folds over.
+    static func smallestJacobians(_ grid: MeshGrid) -> [Double] {
+        let h = 1e-4, n = 24
+        var result: [Double] = []
+        for r in 0..<(grid.rows - 1) {
+            for c in 0..<(grid.columns - 1) {
+                let corner = r * grid.columns + c
+                func at(_ u: Double, _ v: Double) -> SIMD2<Double> {
+                    grid.surface(
+                        grid.positions, grid.positionTangents, at: corner, MeshGrid.Basis(u),
+                        MeshGrid.Basis(v))
+                }
+                var smallest = Double.infinity
+                for i in 0...n {
+                    for j in 0...n {
+                        let u = h + (1 - 2 * h) * Double(i) / Double(n)
+                        let v = h + (1 - 2 * h) * Double(j) / Double(n)
+                        let du = (at(u + h, v) - at(u - h, v)) / (2 * h)
+                        let dv = (at(u, v + h) - at(u, v - h)) / (2 * h)
+                        smallest = min(smallest, du.x * dv.y - du.y * dv.x)
+                    }
+                }
+                result.append(smallest)
+            }
+        }
+        return result
+    }
+
+    /// The seed's 3×3 mesh with its centre point anywhere in the unit square: no patch folds while
+    /// the four patches are convex quadrilaterals (the centre inside the diamond through the edge
+    /// midpoints), nor at the seed's own [0.9, 0.3], which is outside it. Unlimited Catmull-Rom
+    /// tangents fold some of these placements (a point near a neighbour swings its edge past it)
+    /// and the seed's own.
+    func testTheSeedMeshDoesNotFoldWhilePointsStayOnTheirSide() {
+        func grid(center: SIMD2<Double>) -> MeshGrid {
+            let points: [SIMD2<Double>] = [
+                [0, 0], [0.5, 0], [1, 0], [0, 0.5], center, [1, 0.5], [0, 1], [0.5, 1], [1, 1],
+            ]
+            // A 16:9 frame, as the jobs have: folds do not depend on the scale of the axes.
+            return MeshGrid(
+                columns: 3, rows: 3, positions: points.map { $0 * SIMD2(1920, 1080) },
+                colors: Array(repeating: SIMD4(0, 0, 0, 1), count: 9))
+        }
+        var convexPlacements = 0
+        for i in 1..<40 {
+            for j in 1..<40 {
+                let center = SIMD2(Double(i) / 40, Double(j) / 40)
+                guard abs(center.x - 0.5) + abs(center.y - 0.5) < 0.5 else { continue }
+                convexPlacements += 1
+                let smallest = Self.smallestJacobians(grid(center: center)).min()!
+                XCTAssertGreaterThan(smallest, 0, "centre \(center) folds a patch")
+            }
+        }
+        XCTAssertGreaterThan(convexPlacements, 700)
+        XCTAssertGreaterThan(
+            Self.smallestJacobians(grid(center: [0.9, 0.3])).min()!, 0, "the seed's example")
+        // Pushed across the line between two edge midpoints, a patch turns concave and folds.
+        XCTAssertLessThan(Self.smallestJacobians(grid(center: [0.95, 0.95])).min()!, 0)
+    }
+
+    /// On an even grid the limit changes nothing: the tangents stay Catmull-Rom's.
+    func testTheTangentLimitLeavesAnEvenGridAlone() {
+        let positions = (0..<16).map { SIMD2(Double($0 % 4) * 640, Double($0 / 4) * 360) }
+        let plain = MeshGrid.tangents(positions, columns: 4, rows: 4)
+        let limited = MeshGrid.limitedTangents(positions, columns: 4, rows: 4)
+        XCTAssertEqual(plain.u, limited.u)
+        XCTAssertEqual(plain.v, limited.v)
+    }
+
+    /// The README's minimal job: its moving point keeps the mesh over the whole frame, so the dark
+    /// background never shows (its 2×2 corner point once moved inward and bared a hard wedge).
+    func testTheReadmeJobCoversTheFrameThroughout() throws {
+        let readme = try String(
+            contentsOf: Fixture.repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let afterIntro = try XCTUnwrap(readme.range(of: "A minimal job:\n\n```json\n"))
+        let end = try XCTUnwrap(readme.range(of: "```", range: afterIntro.upperBound..<readme.endIndex))
+        let job = try Fixture.job(String(readme[afterIntro.upperBound..<end.lowerBound]))
+        XCTAssertEqual(job.layers.map(\.kind), ["solid", "meshGradient"])
+        for time in [0.0, 1.0, 2.0, 3.0, 3.99] {
+            let frame = Fixture.render(job, at: time)
+            var nearest = Int.max
+            for y in stride(from: 0, to: frame.height, by: 3) {
+                for x in stride(from: 0, to: frame.width, by: 3) {
+                    let p = frame.pixel(x: x, y: y)
+                    // The background is #101018.
+                    nearest = min(
+                        nearest, abs(Int(p[0]) - 0x10) + abs(Int(p[1]) - 0x10) + abs(Int(p[2]) - 0x18))
+                }
+            }
+            XCTAssertGreaterThan(nearest, 40, "t=\(time): the background shows")
+        }
     }
 }

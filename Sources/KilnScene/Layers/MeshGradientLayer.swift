@@ -5,6 +5,12 @@ import KilnRaster
 ///
 /// The grid is a bicubic Hermite surface (Catmull-Rom tangents from neighbouring points, one-sided
 /// at the border, zero twist), so patch edges curve smoothly through moved points as SwiftUI's do.
+/// A position tangent is never longer than the shorter of the two grid edges at its point
+/// (`MeshGrid.limitedTangents`): a point moved close to a neighbour would otherwise swing its
+/// edges past that neighbour and fold or crease the surface. On an even grid nothing changes.
+/// What can still fold: a patch whose corners no longer make a convex quadrilateral — a point
+/// pushed across the line between two of its neighbours (in the seed's 3×3 example, the centre
+/// outside the diamond through the four edge midpoints).
 /// Colours follow the same surface when `smoothsColors` is true, or are bilinear inside each patch
 /// when false; both pass exactly through each point's colour. Colours are interpolated
 /// premultiplied in sRGB-encoded space. The surface is tessellated into small Gouraud triangles
@@ -141,7 +147,7 @@ struct MeshGrid {
         self.rows = rows
         self.positions = positions
         self.colors = colors
-        positionTangents = Self.tangents(positions, columns: columns, rows: rows)
+        positionTangents = Self.limitedTangents(positions, columns: columns, rows: rows)
         colorTangents = Self.tangents(colors, columns: columns, rows: rows)
     }
 
@@ -160,6 +166,34 @@ struct MeshGrid {
             for c in 0..<columns {
                 u.append(derivative(c, columns) { values[r * columns + $0] })
                 v.append(derivative(r, rows) { values[$0 * columns + c] })
+            }
+        }
+        return (u, v)
+    }
+
+    /// `tangents` of positions, each shortened (direction kept) to the length of the shorter grid
+    /// edge it starts: a Catmull-Rom tangent is half the distance between the point's two
+    /// neighbours, and when the point sits near one of them the curve to that neighbour
+    /// overshoots it, squeezing the patch into a crease or folding it over. With the limit, every
+    /// mesh whose patches are convex quadrilaterals maps each patch one to one (checked over the
+    /// seed's 3×3 example with its centre anywhere inside them: MeshGradientTests). The length
+    /// changes continuously with the points, so animated meshes do not jump.
+    static func limitedTangents(_ positions: [SIMD2<Double>], columns: Int, rows: Int) -> (
+        u: [SIMD2<Double>], v: [SIMD2<Double>]
+    ) {
+        var (u, v) = tangents(positions, columns: columns, rows: rows)
+        func length(_ d: SIMD2<Double>) -> Double { (d * d).sum().squareRoot() }
+        func limit(_ tangent: inout SIMD2<Double>, _ i: Int, previous: Int?, next: Int?) {
+            let edges = [previous, next].compactMap { $0 }.map { length(positions[i] - positions[$0]) }
+            guard let shortest = edges.min() else { return }
+            let current = length(tangent)
+            if current > shortest { tangent *= shortest / current }
+        }
+        for r in 0..<rows {
+            for c in 0..<columns {
+                let i = r * columns + c
+                limit(&u[i], i, previous: c > 0 ? i - 1 : nil, next: c < columns - 1 ? i + 1 : nil)
+                limit(&v[i], i, previous: r > 0 ? i - columns : nil, next: r < rows - 1 ? i + columns : nil)
             }
         }
         return (u, v)
