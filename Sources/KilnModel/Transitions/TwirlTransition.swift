@@ -5,7 +5,7 @@ public struct TwirlTransition: TransitionContent {
     public static let kind = TransitionKind(
         name: "twirl",
         summary:
-            "the seed's Twirl: spins, grows, fades and sharpens in (brightened); spins the other way out",
+            "SwiftUI's custom Twirl transition from the visual-effects session: spins, grows, fades and sharpens in (brightened); spins the other way out",
         make: { Self() })
 
     public init() {}

@@ -33,7 +33,7 @@ public struct BackgroundWarpEffect: PixelStageEffect {
 
     public static let kind = EffectKind(
         name: "backgroundWarp",
-        summary: "noise-driven (domain-warped) displacement, the seed's backgroundWarp",
+        summary: "noise-driven (domain-warped) displacement, as SwiftUI's backgroundWarp layer effect sample",
         parameters: ParameterTable([
             Parameter(
                 "mode", .choice(Mode.allCases.map(\.rawValue)), default: .string("domainWarp"),

@@ -22,7 +22,7 @@ public struct RippleEffect: PixelStageEffect {
 
     /// The defaults are the seed's sample values.
     public static let kind = EffectKind(
-        name: "ripple", summary: "a damped wave spreading from touch points (the seed's Ripple shader)",
+        name: "ripple", summary: "a damped wave spreading from touch points (SwiftUI's Ripple shader sample)",
         parameters: ParameterTable([
             Parameter(
                 "amplitude", .number(-1000...1000), default: .number(12),

@@ -27,7 +27,7 @@ public struct TranscriptLayer: LayerRendering {
         Parameter(
             "path", .assetPath,
             help:
-                "transcript: the seed's JSON, SubRip (.srt) or WebVTT (.vtt); missing exits 66, malformed 65 naming its line"
+                "transcript: JSON ({\"segments\": [{\"start\", \"text\"}]}), SubRip (.srt) or WebVTT (.vtt); missing exits 66, malformed 65 naming its line"
         ),
         Parameter(
             "width", .constantNumber(16...8192), default: .number(1100),
