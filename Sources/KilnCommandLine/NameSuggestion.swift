@@ -1,8 +1,12 @@
 /// "Did you mean" for a mistyped command, option or choice: the closest candidate by edit
 /// distance (insertions, deletions, substitutions and swaps of neighbours each count one), when
-/// it is close enough to be what was meant. Own to this module so the command line needs no
-/// other Kiln module.
+/// it is close enough to be what was meant; failing that, the candidates the word begins, since a
+/// name cut short (`sched`, `--thr`) is as common a slip as a misspelt one. Own to this module so
+/// the command line needs no other Kiln module.
 public enum NameSuggestion {
+    /// More prefix matches than this say nothing about what was meant (`re` begins too much).
+    static let mostPrefixMatches = 3
+
     public static func closest(to word: String, among candidates: [String]) -> String? {
         let typed = Array(word.lowercased())
         let scored = candidates.map { ($0, distance(typed, Array($0.lowercased()))) }
@@ -13,9 +17,26 @@ public enum NameSuggestion {
         return edits <= max(1, shorter / 3) && edits < shorter ? best : nil
     }
 
-    /// "; did you mean '--threads'?" or nothing.
+    /// What to suggest for `word`: the closest candidate, then the few it is a prefix of (at least
+    /// two letters besides dashes, so `-x` is no prefix of `--xyz`) in the candidates' order:
+    /// `--seg` is one letter from `--set` and the start of `--segments`.
+    public static func suggestions(for word: String, among candidates: [String]) -> [String] {
+        let near = closest(to: word, among: candidates).map { [$0] } ?? []
+        let typed = word.lowercased()
+        guard typed.drop(while: { $0 == "-" }).count >= 2 else { return near }
+        let extended = candidates.filter {
+            $0.lowercased().hasPrefix(typed) && $0.count > word.count && !near.contains($0)
+        }
+        return extended.count + near.count <= mostPrefixMatches ? near + extended : near
+    }
+
+    /// "; did you mean '--threads'?", "; did you mean '--segments' or '--segment-seconds'?" or
+    /// nothing.
     public static func hint(for word: String, among candidates: [String]) -> String {
-        closest(to: word, among: candidates).map { "; did you mean '\($0)'?" } ?? ""
+        let quoted = suggestions(for: word, among: candidates).map { "'\($0)'" }
+        guard let last = quoted.last else { return "" }
+        let list = quoted.count == 1 ? last : quoted.dropLast().joined(separator: ", ") + " or " + last
+        return "; did you mean \(list)?"
     }
 
     static func distance(_ a: [Character], _ b: [Character]) -> Int {

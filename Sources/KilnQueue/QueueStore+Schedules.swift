@@ -8,33 +8,88 @@ extension QueueStore: ScheduleStore {
         variables: [String: String], priority: Int
     ) throws -> Schedule {
         let now = clock.wall()
-        // Foundation names UTC "GMT"; users wrote UTC.
-        let zoneName = cron.timeZone.identifier == "GMT" ? "UTC" : cron.timeZone.identifier
+        let zoneName = Self.zoneName(cron.timeZone)
         guard let first = cron.next(after: now) else {
             throw QueueError.invalidSchedule(name: name, reason: "'\(cron.text)' never fires")
         }
         return try db.write { () throws -> Schedule in
-            if try !db.query("SELECT 1 FROM schedules WHERE name = ?", [.text(name)]).isEmpty {
-                throw SQLiteError(code: 19, message: "a schedule named '\(name)' already exists", sql: nil)
+            let id: Int64
+            do {
+                // The unique constraint decides, not a look first: two hosts adding one name at
+                // once both look before either inserts.
+                id =
+                    try db.query(
+                        """
+                        INSERT INTO schedules (name, cron, time_zone, misfire, overlap, job_file, variables, priority,
+                                               next_fire, created_at)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id
+                        """,
+                        [
+                            .text(name), .text(cron.text), .text(zoneName),
+                            .text(misfire.rawValue),
+                            .text(overlap.rawValue), .text(jobFile), .text(VariablesJSON.encode(variables)),
+                            .integer(Int64(priority)), .real(first), .real(now),
+                        ]
+                    ).first?.first?.int ?? 0
+            } catch let error where Self.isUniqueViolation(error) {
+                throw ScheduleNameTaken(name: name)
             }
-            let id =
-                try db.query(
-                    """
-                    INSERT INTO schedules (name, cron, time_zone, misfire, overlap, job_file, variables, priority, next_fire,
-                                           created_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id
-                    """,
-                    [
-                        .text(name), .text(cron.text), .text(cron.timeZone.identifier),
-                        .text(misfire.rawValue),
-                        .text(overlap.rawValue), .text(jobFile), .text(VariablesJSON.encode(variables)),
-                        .integer(Int64(priority)), .real(first), .real(now),
-                    ]
-                ).first?.first?.int ?? 0
             return Schedule(
                 id: id, name: name, cron: cron.text, timeZone: zoneName, misfire: misfire,
                 overlap: overlap, jobFile: jobFile, variables: variables, priority: priority, paused: false,
                 nextFire: first, lastFire: nil, lastNote: nil)
+        }
+    }
+
+    /// Foundation names UTC "GMT"; users wrote UTC.
+    static func zoneName(_ zone: TimeZone) -> String {
+        zone.identifier == "GMT" ? "UTC" : zone.identifier
+    }
+
+    /// A unique constraint said no, in either backend's words.
+    static func isUniqueViolation(_ error: any Error) -> Bool {
+        (error as? SQLiteError)?.isUniqueViolation ?? (error as? PostgresError)?.isUniqueViolation ?? false
+    }
+
+    public func updateSchedule(named name: String, _ change: ScheduleChange) throws -> Schedule? {
+        let now = clock.wall()
+        return try db.write { () throws -> Schedule? in
+            // PostgreSQL: the row is held until commit, so two updates cannot undo each other.
+            let lock = db.dialect == .postgres ? " FOR UPDATE" : ""
+            let row = try db.query(
+                "SELECT \(Self.scheduleColumns) FROM schedules WHERE name = ?\(lock)", [.text(name)]
+            ).first
+            guard var schedule = row.map(Self.decodeSchedule) else { return nil }
+            if let cron = change.cron {
+                let zoneChanged = (TimeZone(identifier: schedule.timeZone) ?? cron.timeZone) != cron.timeZone
+                if cron.text != schedule.cron || zoneChanged {
+                    guard let next = cron.next(after: now) else {
+                        throw QueueError.invalidSchedule(name: name, reason: "'\(cron.text)' never fires")
+                    }
+                    schedule.cron = cron.text
+                    schedule.timeZone = Self.zoneName(cron.timeZone)
+                    // A paused schedule keeps no fire due; resuming computes one from then.
+                    if !schedule.paused { schedule.nextFire = next }
+                }
+            }
+            schedule.misfire = change.misfire ?? schedule.misfire
+            schedule.overlap = change.overlap ?? schedule.overlap
+            schedule.jobFile = change.jobFile ?? schedule.jobFile
+            schedule.variables = change.variables ?? schedule.variables
+            schedule.priority = change.priority ?? schedule.priority
+            try db.query(
+                """
+                UPDATE schedules SET cron = ?, time_zone = ?, misfire = ?, overlap = ?, job_file = ?, variables = ?,
+                                     priority = ?, next_fire = ?
+                WHERE id = ?
+                """,
+                [
+                    .text(schedule.cron), .text(schedule.timeZone), .text(schedule.misfire.rawValue),
+                    .text(schedule.overlap.rawValue), .text(schedule.jobFile),
+                    .text(VariablesJSON.encode(schedule.variables)), .integer(Int64(schedule.priority)),
+                    schedule.nextFire.map { .real($0) } ?? .null, .integer(schedule.id),
+                ])
+            return schedule
         }
     }
 

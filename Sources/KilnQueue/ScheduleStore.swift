@@ -4,10 +4,14 @@ import Foundation
 public protocol ScheduleStore: AnyObject {
     /// Wall seconds on the store's clock.
     var now: Double { get }
+    /// Throws `ScheduleNameTaken` for a name in use.
     func addSchedule(
         name: String, cron: CronExpression, misfire: MisfirePolicy, overlap: OverlapPolicy, jobFile: String,
         variables: [String: String], priority: Int
     ) throws -> Schedule
+    /// Changes a schedule in place, keeping its id and the jobs its fires made; nil when there
+    /// is no schedule of that name.
+    func updateSchedule(named name: String, _ change: ScheduleChange) throws -> Schedule?
     func schedules() throws -> [Schedule]
     func schedule(named name: String) throws -> Schedule?
     func removeSchedule(named name: String) throws -> Bool

@@ -45,15 +45,8 @@ public struct Scheduler {
             }
             var jobs: [EnqueueRequest] = []
             for fire in fires {
-                var options = JobSubmission.Options()
-                options.variables = schedule.variables
-                options.priority = schedule.priority
-                options.schedule = (schedule.id, fire, schedule.name)
-                options.timeZone = cron.timeZone
-                options.roots = roots
                 do {
-                    jobs += try JobSubmission.requests(
-                        jobFiles: [schedule.jobFile], options: options, now: now)
+                    jobs += try requests(for: schedule, in: cron.timeZone, firedAt: fire, now: now)
                 } catch {
                     notes.append("fire at \(QueueStore.iso(fire)) not enqueued: \(error)")
                 }
@@ -68,4 +61,27 @@ public struct Scheduler {
         return enqueued
     }
 
+    /// `kiln schedule run`: one job now, made exactly as a fire at this moment would make it (its
+    /// variables and priority, `{schedule}`, `{date}` and `{time}`), linked to the schedule like
+    /// its fires. The cron's own fires are untouched, and so is the overlap policy: the run was
+    /// asked for. Returns the job's id.
+    public func fireNow(_ schedule: Schedule) throws -> Int64 {
+        let cron = try schedule.expression()
+        let now = store.now
+        // One job file and no batch: one request, one id.
+        return try store.enqueue(try requests(for: schedule, in: cron.timeZone, firedAt: now, now: now))[0]
+    }
+
+    /// The job of one fire, validated under the worker's roots.
+    private func requests(for schedule: Schedule, in zone: TimeZone, firedAt fire: Double, now: Double)
+        throws(JobSubmission.Failure) -> [EnqueueRequest]
+    {
+        var options = JobSubmission.Options()
+        options.variables = schedule.variables
+        options.priority = schedule.priority
+        options.schedule = (schedule.id, fire, schedule.name)
+        options.timeZone = zone
+        options.roots = roots
+        return try JobSubmission.requests(jobFiles: [schedule.jobFile], options: options, now: now)
+    }
 }

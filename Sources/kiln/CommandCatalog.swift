@@ -26,7 +26,7 @@ enum CommandCatalog {
 
     static let program = CommandLineProgram(
         name: "kiln", summary: "bake declarative effect timelines (JSON job files) into MP4 videos",
-        commands: commands.map { $0.spec }, overview: overview)
+        commands: commands.map { $0.spec }, overview: overview, options: ["--help", "--version"])
 
     static func body(for spec: CommandSpec) -> (any KilnSubcommand.Type)? {
         commands.first { $0.spec.name == spec.name }

@@ -2,7 +2,11 @@ import Foundation
 
 func printJSON(_ object: Any) throws {
     let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .prettyPrinted])
-    print(String(decoding: data, as: UTF8.self))
+    // Foundation writes an empty array or object over three lines; `[]` is what people and tools
+    // expect. A line break is never inside a JSON string, so only empty containers match.
+    let text = String(decoding: data, as: UTF8.self)
+        .replacing(#/\[\n\s*\]/#, with: "[]").replacing(#/\{\n\s*\}/#, with: "{}")
+    print(text)
 }
 
 /// One JSON object on one line (keys sorted), for streams of events a program reads line by line.

@@ -29,13 +29,15 @@ enum LimitsCommand: KilnSubcommand {
             print(String(decoding: data, as: UTF8.self))
             return ExitCode.ok
         }
-        let width = ResourceLimits.Name.allCases.map(\.rawValue.count).max() ?? 0
-        let values = ResourceLimits.Name.allCases.map { ResourceLimits.text(limits[$0]) }
+        let names = ["LIMIT"] + ResourceLimits.Name.allCases.map(\.rawValue)
+        let values = ["VALUE"] + ResourceLimits.Name.allCases.map { ResourceLimits.text(limits[$0]) }
+        let summaries = ["BOUNDS"] + ResourceLimits.Name.allCases.map(\.summary)
+        let width = names.map(\.count).max() ?? 0
         let valueWidth = values.map(\.count).max() ?? 0
-        for (name, value) in zip(ResourceLimits.Name.allCases, values) {
-            let padded = name.rawValue.padding(toLength: width, withPad: " ", startingAt: 0)
+        for ((name, value), summary) in zip(zip(names, values), summaries) {
+            let padded = name.padding(toLength: width, withPad: " ", startingAt: 0)
             let shown = String(repeating: " ", count: valueWidth - value.count) + value
-            print("\(padded)  \(shown)  \(name.summary)")
+            print("\(padded)  \(shown)  \(summary)")
         }
         return ExitCode.ok
     }

@@ -5,12 +5,77 @@ import KilnScene
 /// What `kiln layers` prints: every registered layer kind, the transform keys, every effect and
 /// every transition, each parameter with its type, range, default and help, as text or JSON.
 enum RegistryListing {
-    static var text: String {
-        var lines = ["Layer kinds (\"type\"):", ""]
-        for kind in LayerRegistry.kinds {
-            lines.append("\(kind.name) — \(kind.summary)")
-            lines += parameterLines(kind.parameters)
+    /// The three sections a name may be listed in; effects and transitions share some names
+    /// (`blur`, `opacity`).
+    enum Section: String, CaseIterable {
+        case layer, effect, transition
+
+        /// The key of the section's array in the JSON.
+        var jsonKey: String { rawValue + "s" }
+    }
+
+    /// One listed name: its section, its line (name, summary and how a job writes it), its
+    /// parameter table and its JSON object.
+    struct Entry {
+        let section: Section
+        let name: String
+        let heading: String
+        let parameters: ParameterTable
+        let json: [String: Any]
+    }
+
+    static var entries: [Entry] {
+        let layers = LayerRegistry.kinds.map { kind in
+            Entry(
+                section: .layer, name: kind.name, heading: "\(kind.name) — \(kind.summary)",
+                parameters: kind.parameters,
+                json: [
+                    "name": kind.name, "summary": kind.summary,
+                    "parameters": parameterObjects(kind.parameters),
+                ])
         }
+        let effects = LayerRegistry.effects.map { effect in
+            let shorthand = effect.shorthand.map { " (a bare number sets \($0))" } ?? ""
+            return Entry(
+                section: .effect, name: effect.name,
+                heading: "\(effect.name) — \(effect.summary)\(shorthand)",
+                parameters: effect.parameters,
+                json: [
+                    "name": effect.name, "summary": effect.summary,
+                    "shorthand": effect.shorthand.map { $0 as Any } ?? NSNull(),
+                    "parameters": parameterObjects(effect.parameters),
+                ])
+        }
+        let transitions = LayerRegistry.transitions.map { transition in
+            let shorthand =
+                transition.shorthand.map {
+                    transition.shorthandTakesAnyValue
+                        ? ", the value is its \($0)" : ", a bare value sets \($0)"
+                } ?? ""
+            return Entry(
+                section: .transition, name: transition.name,
+                heading:
+                    "\(transition.name) — \(transition.summary) (e.g. \(transition.example)\(shorthand))",
+                parameters: transition.parameters,
+                json: [
+                    "name": transition.name, "summary": transition.summary,
+                    "shorthand": transition.shorthand.map { $0 as Any } ?? NSNull(),
+                    "example": transition.example, "parameters": parameterObjects(transition.parameters),
+                ])
+        }
+        return layers + effects + transitions
+    }
+
+    /// Every name `kiln layers NAME` takes, once each, for "did you mean".
+    static var names: [String] {
+        var seen: Set<String> = []
+        return entries.map(\.name).filter { seen.insert($0).inserted }
+    }
+
+    static var text: String {
+        let all = entries
+        var lines = ["Layer kinds (\"type\"):", ""]
+        lines += all.filter { $0.section == .layer }.flatMap(entryLines)
         lines.append(
             """
             Every layer also takes: name, opacity (0…1), effects (below); appear and disappear (seconds),
@@ -19,51 +84,53 @@ enum RegistryListing {
             """)
         lines += parameterLines(ParameterTable(LayerTransform.parameters))
         lines += ["Effects (\"effects\": [{\"name\": value-or-parameters}, …], applied in order):", ""]
-        for effect in LayerRegistry.effects {
-            let shorthand = effect.shorthand.map { " (a bare number sets \($0))" } ?? ""
-            lines.append("\(effect.name) — \(effect.summary)\(shorthand)")
-            lines += parameterLines(effect.parameters)
-        }
+        lines += all.filter { $0.section == .effect }.flatMap(entryLines)
         lines += [
             "Transitions (\"transition\": \"name\", {\"name\": value} or {\"name\": {parameters}}; an array",
             "combines them; {\"insertion\": …, \"removal\": …} is asymmetric):", "",
         ]
-        for transition in LayerRegistry.transitions {
-            let shorthand =
-                transition.shorthand.map {
-                    transition.shorthandTakesAnyValue
-                        ? ", the value is its \($0)" : ", a bare value sets \($0)"
-                } ?? ""
-            lines.append(
-                "\(transition.name) — \(transition.summary) (e.g. \(transition.example)\(shorthand))")
-            lines += parameterLines(transition.parameters)
-        }
+        lines += all.filter { $0.section == .transition }.flatMap(entryLines)
         return lines.joined(separator: "\n")
+    }
+
+    /// `kiln layers NAME`: each entry of that name (an effect and a transition may share one),
+    /// its section named, since it is read without the section's heading.
+    static func text(of matches: [Entry]) -> String {
+        matches.map { entry in
+            var lines = ["\(entry.section.rawValue) " + entry.heading]
+            lines +=
+                entry.parameters.parameters.isEmpty
+                ? ["    (no parameters)", ""] : parameterLines(entry.parameters)
+            if entry.section == .layer {
+                lines += [
+                    "Every layer also takes name, opacity, effects, transitions and the transform keys "
+                        + "(see `kiln layers`).", "",
+                ]
+            }
+            return lines.joined(separator: "\n")
+        }.joined(separator: "\n")
     }
 
     /// One object with `layers`, `transform`, `effects` and `transitions`, each entry with its
     /// name, summary and parameters.
     static var json: [String: Any] {
-        [
-            "layers": LayerRegistry.kinds.map {
-                ["name": $0.name, "summary": $0.summary, "parameters": parameterObjects($0.parameters)]
-            },
-            "transform": parameterObjects(ParameterTable(LayerTransform.parameters)),
-            "effects": LayerRegistry.effects.map {
-                [
-                    "name": $0.name, "summary": $0.summary,
-                    "shorthand": $0.shorthand.map { $0 as Any } ?? NSNull(),
-                    "parameters": parameterObjects($0.parameters),
-                ]
-            },
-            "transitions": LayerRegistry.transitions.map {
-                [
-                    "name": $0.name, "summary": $0.summary,
-                    "shorthand": $0.shorthand.map { $0 as Any } ?? NSNull(),
-                    "example": $0.example, "parameters": parameterObjects($0.parameters),
-                ]
-            },
-        ]
+        var object = json(of: entries)
+        object["transform"] = parameterObjects(ParameterTable(LayerTransform.parameters))
+        return object
+    }
+
+    /// `layers`, `effects` and `transitions` holding these entries (each key present, so a tool
+    /// reads one shape whatever NAME was).
+    static func json(of matches: [Entry]) -> [String: Any] {
+        var object: [String: Any] = [:]
+        for section in Section.allCases {
+            object[section.jsonKey] = matches.filter { $0.section == section }.map(\.json)
+        }
+        return object
+    }
+
+    private static func entryLines(_ entry: Entry) -> [String] {
+        [entry.heading] + parameterLines(entry.parameters)
     }
 
     private static func parameterLines(_ table: ParameterTable) -> [String] {

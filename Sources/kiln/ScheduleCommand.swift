@@ -3,7 +3,7 @@ import KilnCommandLine
 import KilnQueue
 import KilnWorker
 
-/// `kiln schedule add|list|remove|pause|resume|next`.
+/// `kiln schedule add|update|run|list|remove|pause|resume|next`.
 enum ScheduleCommand: KilnSubcommand {
     static let cron = OptionSpec(
         "--cron", kind: .string, placeholder: "EXPR",
@@ -23,6 +23,22 @@ enum ScheduleCommand: KilnSubcommand {
         "--count", kind: .int(1...1000), default: .int(5), help: "how many fires to list")
     static let json = OptionSpec.flag("--json", help: "print the schedules as JSON")
     static let name = PositionalSpec("NAME", help: "the schedule's name")
+
+    // `update` changes only what is given, so its options have no defaults (a default would
+    // read as a change back to it).
+    static let newTimeZone = OptionSpec(
+        "--tz", kind: .string, placeholder: "ZONE", help: "a new IANA time zone (the cron stays unless given)"
+    )
+    static let newMisfire = OptionSpec(
+        "--misfire", kind: misfire.kind, help: "a new misfire policy (see schedule add)")
+    static let newOverlap = OptionSpec(
+        "--overlap", kind: overlap.kind, help: "a new overlap policy (see schedule add)")
+    static let newPriority = OptionSpec(
+        "--priority", kind: OptionSpec.priority.kind, help: "a new priority (lower runs first)")
+    static let unset = OptionSpec(
+        "--unset", kind: .string, placeholder: "name", repeatable: true,
+        help: "drop a variable (repeatable)")
+    static let changes: [OptionSpec] = [cron, newTimeZone, newMisfire, newOverlap, .set, unset, newPriority]
 
     static let spec = CommandSpec(
         "schedule", summary: "recurring renders, run by workers",
@@ -45,6 +61,21 @@ enum ScheduleCommand: KilnSubcommand {
                         help: "read again at each fire; output paths may use {schedule}, {date} and {time} "
                             + "(the fire time, in the schedule's zone)"),
                 ]),
+            CommandSpec(
+                "update",
+                summary: "change a schedule: only what is given changes; the job is checked again, as by add",
+                options: changes + OptionSpec.queueRoots,
+                positionals: [
+                    name,
+                    PositionalSpec(
+                        "JOB", kind: .path, count: .optional,
+                        help: "a new job file (default: the schedule's own, read again now)"),
+                ]),
+            CommandSpec(
+                "run",
+                summary: "enqueue one run now, as a fire at this moment would (prints the job id); the "
+                    + "schedule's fires go on as before",
+                options: OptionSpec.queueRoots, positionals: [name]),
             CommandSpec("list", summary: "list the schedules", options: [json, .queue]),
             CommandSpec("remove", summary: "remove a schedule", options: [.queue], positionals: [name]),
             CommandSpec("pause", summary: "pause a schedule", options: [.queue], positionals: [name]),
@@ -57,13 +88,17 @@ enum ScheduleCommand: KilnSubcommand {
             ),
         ],
         notes: """
-            --asset-root, --output-root and --config are checked when a schedule is added, as by
-            enqueue; each fire is checked again under the roots of the worker that runs the tick.
+            --asset-root, --output-root and --config are checked when a schedule is added or updated,
+            as by enqueue, and by schedule run; each fire is checked again under the roots of the
+            worker that runs the tick. update --set adds or changes variables (--unset drops them);
+            a new --cron or --tz moves the next fire to the first one after now.
             """)
 
     static func run(_ args: ParsedArguments) throws -> Int32 {
         switch args.spec.name {
         case "add": return try add(args)
+        case "update": return try update(args)
+        case "run": return try runNow(args)
         case "list": return try list(args)
         case "next": return try next(args)
         default: return try change(args.spec.name, args)
@@ -87,47 +122,154 @@ enum ScheduleCommand: KilnSubcommand {
         guard let cronText = args.string(Self.cron) else {
             throw args.usageError("schedule add needs --cron \"EXPR\"")
         }
-        let cron: CronExpression
-        do {
-            cron = try CronExpression(cronText, timeZone: try zone(args))
-        } catch let error as CronExpression.ParseError {
-            throw args.usageError("--cron: \(error)")
-        }
+        let cron = try cronExpression(cronText, try zone(args), args)
         guard let misfire = MisfirePolicy(rawValue: args.string(Self.misfire) ?? "run_once"),
             let overlap = OverlapPolicy(rawValue: args.string(Self.overlap) ?? "skip")
         else {
             throw args.usageError("--misfire or --overlap is not one of its choices")
         }
-        var options = JobSubmission.Options()
-        options.variables = try variableSettings(args)
-        options.roots = try PathOptions.queueRoots(args, queueLocation: try QueueLocation.databasePath(args))
-        // Checked as its first fire will be, so `{schedule}`, `{date}` and `{time}` expand as they
-        // will then (the id is the schedule's, which does not exist yet: nothing is inserted).
-        let firstFire = cron.fires(after: Date().timeIntervalSince1970, count: 1).first
-        options.schedule = (id: 0, fireTime: firstFire ?? Date().timeIntervalSince1970, name: name)
-        options.timeZone = cron.timeZone
-        // Checked now so a typo is found today, not at 3 a.m.; the file is read again at each fire.
-        do {
-            _ = try JobSubmission.requests(
-                jobFiles: [jobFile], options: options, now: Date().timeIntervalSince1970)
-        } catch {
-            for message in error.messages { Output.stderr("kiln: error: \(message)") }
-            return error.exitCode
+        let variables = try variableSettings(args)
+        let jobPath = URL(fileURLWithPath: jobFile).standardizedFileURL.path
+        if let failure = try check(jobPath, of: name, cron: cron, variables: variables, args) {
+            return report(failure)
         }
         let store = try open(args)
         let schedule: Schedule
         do {
             schedule = try store.addSchedule(
-                name: name, cron: cron, misfire: misfire, overlap: overlap,
-                jobFile: URL(fileURLWithPath: jobFile).standardizedFileURL.path, variables: options.variables,
-                priority: args.int(.priority) ?? 0)
-        } catch {
+                name: name, cron: cron, misfire: misfire, overlap: overlap, jobFile: jobPath,
+                variables: variables, priority: args.int(.priority) ?? 0)
+        } catch let taken as ScheduleNameTaken {
+            Output.error("\(taken); use `kiln schedule update \(name)` or remove it")
+            return ExitCode.dataError
+        } catch let error as QueueError {
             Output.error("\(error)")
             return ExitCode.dataError
         }
         Output.stderr(
             "kiln: schedule '\(name)' added; next fire \(describe(schedule.nextFire, cron.timeZone))")
         return ExitCode.ok
+    }
+
+    /// Checks the job as its next fire will read it (`{schedule}`, `{date}` and `{time}` expanded
+    /// as they will be then), under this command's roots, so a typo is found today, not at 3 a.m.;
+    /// the file is read again at each fire. Nil: the job is good.
+    static func check(
+        _ jobFile: String, of name: String, cron: CronExpression, variables: [String: String],
+        _ args: ParsedArguments
+    ) throws -> JobSubmission.Failure? {
+        var options = JobSubmission.Options()
+        options.variables = variables
+        options.roots = try PathOptions.queueRoots(args, queueLocation: try QueueLocation.databasePath(args))
+        let now = Date().timeIntervalSince1970
+        // The id is not needed: nothing is inserted (and on add the schedule does not exist yet).
+        options.schedule = (id: 0, fireTime: cron.fires(after: now, count: 1).first ?? now, name: name)
+        options.timeZone = cron.timeZone
+        do {
+            _ = try JobSubmission.requests(jobFiles: [jobFile], options: options, now: now)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    static func report(_ failure: JobSubmission.Failure) -> Int32 {
+        for message in failure.messages { Output.stderr("kiln: error: \(message)") }
+        return failure.exitCode
+    }
+
+    static func cronExpression(_ text: String, _ zone: TimeZone, _ args: ParsedArguments) throws
+        -> CronExpression
+    {
+        do {
+            return try CronExpression(text, timeZone: zone)
+        } catch {
+            throw args.usageError("--cron: \(error)")
+        }
+    }
+
+    /// `schedule update NAME [--cron …] [--tz …] … [JOB]`.
+    static func update(_ args: ParsedArguments) throws -> Int32 {
+        let name = args.positionals[0]
+        guard args.positionals.count > 1 || changes.contains(where: args.isGiven) else {
+            throw args.usageError(
+                "schedule update needs something to change: "
+                    + changes.map(\.long).joined(separator: ", ") + " or JOB")
+        }
+        let store = try open(args)
+        guard let schedule = try store.schedule(named: name) else { return try notFound(name, in: store) }
+        var change = ScheduleChange()
+        let cronText = args.string(cron), zoneName = args.string(newTimeZone)
+        if cronText != nil || zoneName != nil {
+            var zone = TimeZone(identifier: schedule.timeZone) ?? .gmt
+            if let zoneName {
+                guard let given = TimeZone(identifier: zoneName) else {
+                    throw args.usageError(
+                        "--tz expects an IANA time zone such as Europe/Berlin, got '\(zoneName)'")
+                }
+                zone = given
+            }
+            change.cron = try cronExpression(cronText ?? schedule.cron, zone, args)
+        }
+        change.misfire = args.string(newMisfire).flatMap(MisfirePolicy.init(rawValue:))
+        change.overlap = args.string(newOverlap).flatMap(OverlapPolicy.init(rawValue:))
+        change.priority = args.int(newPriority)
+        change.jobFile = args.positionals.dropFirst().first.map {
+            URL(fileURLWithPath: $0).standardizedFileURL.path
+        }
+        if args.isGiven(.set) || args.isGiven(unset) {
+            var variables = schedule.variables.merging(try variableSettings(args)) { $1 }
+            for dropped in args.strings(unset) { variables[dropped] = nil }
+            change.variables = variables
+        }
+        let expression = try change.cron ?? schedule.expression()
+        let failure = try check(
+            change.jobFile ?? schedule.jobFile, of: name, cron: expression,
+            variables: change.variables ?? schedule.variables, args)
+        if let failure { return report(failure) }
+        let updated: Schedule?
+        do {
+            updated = try store.updateSchedule(named: name, change)
+        } catch let error as QueueError {
+            Output.error("\(error)")
+            return ExitCode.dataError
+        }
+        guard let updated else { return try notFound(name, in: store) }
+        let zone = TimeZone(identifier: updated.timeZone) ?? expression.timeZone
+        Output.stderr(
+            "kiln: schedule '\(name)' updated; "
+                + (updated.paused ? "paused" : "next fire \(describe(updated.nextFire, zone))"))
+        return ExitCode.ok
+    }
+
+    /// `schedule run NAME`: one job now, as the tick would make it for a fire at this moment.
+    static func runNow(_ args: ParsedArguments) throws -> Int32 {
+        let name = args.positionals[0]
+        let store = try open(args)
+        guard let schedule = try store.schedule(named: name) else { return try notFound(name, in: store) }
+        let roots = try PathOptions.queueRoots(args, queueLocation: try QueueLocation.databasePath(args))
+        let overlapping = try store.hasActiveJobs(scheduleID: schedule.id)
+        let id: Int64
+        do {
+            id = try Scheduler(store: store, roots: roots, log: { _ in }).fireNow(schedule)
+        } catch let failure as JobSubmission.Failure {
+            return report(failure)
+        } catch let error as CronExpression.ParseError {
+            Output.error("schedule '\(name)': \(error)")
+            return ExitCode.dataError
+        }
+        if overlapping {
+            Output.stderr("kiln: note: a previous run of '\(name)' is still queued or running")
+        }
+        print(id)
+        return ExitCode.ok
+    }
+
+    /// "no schedule named 'nightyl'; did you mean 'nightly'?", exit 66.
+    static func notFound(_ name: String, in store: QueueStore) throws -> Int32 {
+        let names = try store.schedules().map(\.name)
+        Output.error("no schedule named '\(name)'" + NameSuggestion.hint(for: name, among: names))
+        return ExitCode.noInput
     }
 
     static func describe(_ seconds: Double?, _ zone: TimeZone) -> String {
@@ -155,11 +297,19 @@ enum ScheduleCommand: KilnSubcommand {
                 })
             return ExitCode.ok
         }
-        for s in schedules {
+        guard !schedules.isEmpty else {
+            Output.stderr("kiln: no schedules")
+            return ExitCode.ok
+        }
+        let rows = schedules.map { s -> [String] in
             let zone = TimeZone(identifier: s.timeZone) ?? .current
-            Output.line(
-                "\(s.name)\t\(s.cron)\t\(s.timeZone)\t\(s.paused ? "paused" : "next \(describe(s.nextFire, zone))")\t\(s.jobFile)"
-                    + (s.lastNote.map { "\t(\($0))" } ?? ""))
+            return [
+                s.name, s.cron, s.timeZone, s.paused ? "paused" : describe(s.nextFire, zone), s.jobFile,
+                s.lastNote ?? "",
+            ]
+        }
+        for row in Table.aligned([["NAME", "CRON", "ZONE", "NEXT FIRE", "JOB", "LAST NOTE"]] + rows) {
+            Output.line(row)
         }
         return ExitCode.ok
     }
@@ -170,10 +320,7 @@ enum ScheduleCommand: KilnSubcommand {
         let changed =
             action == "remove"
             ? try store.removeSchedule(named: name) : try store.setPaused(action == "pause", named: name)
-        guard changed else {
-            Output.error("no schedule named '\(name)'")
-            return ExitCode.noInput
-        }
+        guard changed else { return try notFound(name, in: store) }
         Output.stderr(
             "kiln: schedule '\(name)' \(action == "remove" ? "removed" : action == "pause" ? "paused" : "resumed")"
         )
@@ -194,15 +341,18 @@ enum ScheduleCommand: KilnSubcommand {
             guard args.positionals.count == 1 else {
                 throw args.usageError("schedule next takes NAME (or --cron EXPR)")
             }
-            guard let schedule = try open(args).schedule(named: args.positionals[0]) else {
-                Output.error("no schedule named '\(args.positionals[0])'")
-                return ExitCode.noInput
+            let store = try open(args)
+            guard let schedule = try store.schedule(named: args.positionals[0]) else {
+                return try notFound(args.positionals[0], in: store)
             }
             cron = try schedule.expression()
         }
-        for fire in cron.fires(after: Date().timeIntervalSince1970, count: count) {
-            print(describe(fire, cron.timeZone))
+        let fires = cron.fires(after: Date().timeIntervalSince1970, count: count)
+        guard !fires.isEmpty else {
+            Output.stderr("kiln: '\(cron.text)' never fires again")
+            return ExitCode.ok
         }
+        for fire in fires { print(describe(fire, cron.timeZone)) }
         return ExitCode.ok
     }
 }

@@ -49,6 +49,10 @@ enum StatusCommand: KilnSubcommand {
             try printJSON(try jobs.map { describe($0, attempts: try store.attempts(jobID: $0.id)) })
             return ExitCode.ok
         }
+        guard !jobs.isEmpty else {
+            Output.stderr("kiln: no jobs" + (args.string(state).map { " in state \($0)" } ?? ""))
+            return ExitCode.ok
+        }
         Output.line(
             pad("ID", 6) + pad("STATE", 11) + pad("PROGRESS", 10) + pad("ATTEMPTS", 10) + pad("JOB", 18)
                 + "OUTPUT")

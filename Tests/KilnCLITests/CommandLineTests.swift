@@ -59,7 +59,7 @@ final class CommandLineTests: XCTestCase {
             for command in names { XCTAssertTrue(script.stdout.contains(command), "\(shell): \(command)") }
             for option in [
                 "--threads", "--progress", "--segment-seconds", "--idempotency-key", "--misfire",
-                "--older-than",
+                "--older-than", "--unset",
             ] {
                 let spelled = shell == "fish" ? "-l \(option.dropFirst(2))" : option
                 XCTAssertTrue(script.stdout.contains(spelled), "\(shell): \(option)")
@@ -105,6 +105,47 @@ final class CommandLineTests: XCTestCase {
             let result = try KilnProcess.run(args)
             XCTAssertEqual(result.status, 64, "\(args): \(result.stderr)")
             XCTAssertTrue(result.stderr.contains(message), "\(args): \(result.stderr)")
+        }
+    }
+
+    /// Issue 18: a word cut short, a mistyped program option, an action without its command and
+    /// `kiln help` of a mistyped action all get "did you mean", with exit 64.
+    func testCutShortAndMisplacedWordsAreSuggested() throws {
+        let cases: [([String], String)] = [
+            (
+                ["sched", "list"],
+                "unknown command 'sched'; did you mean 'schedule'?\nrun 'kiln --help' for usage"
+            ),
+            (["--verison"], "unknown option '--verison'; did you mean '--version'?"),
+            (["pause", "nightly"], "unknown command 'pause'; did you mean 'schedule pause'?"),
+            (["render", "jobs/mesh-gradient.json", "--threds", "2"], "did you mean '--threads'?"),
+            (
+                ["render", "jobs/mesh-gradient.json", "--segm", "2"],
+                "unknown option '--segm' for render; did you mean '--segments' or '--segment-seconds'?"
+            ),
+            (["schedule", "ad", "x"], "unknown schedule action 'ad'; did you mean 'add'?"),
+            (["help", "schedule", "ad"], "unknown schedule action 'ad'; did you mean 'add'?"),
+            (["help", "render", "add"], "render has no actions"),
+            (
+                ["schedule", "list", "--jsn"],
+                "unknown option '--jsn' for schedule list; did you mean '--json'?"
+            ),
+        ]
+        for (args, message) in cases {
+            let result = try KilnProcess.run(args)
+            XCTAssertEqual(result.status, 64, "\(args): \(result.stderr)")
+            XCTAssertTrue(result.stderr.contains(message), "\(args): \(result.stderr)")
+        }
+    }
+
+    /// `kiln help schedule add` is `kiln schedule add --help`, as `kiln help render` is
+    /// `kiln render --help`.
+    func testHelpDescribesOneActionOfACommand() throws {
+        for action in ["add", "update", "run"] {
+            let help = try KilnProcess.run(["help", "schedule", action])
+            XCTAssertEqual(help.status, 0, help.stderr)
+            XCTAssertTrue(help.stdout.hasPrefix("usage: kiln schedule \(action) NAME"), help.stdout)
+            XCTAssertEqual(help.stdout, try KilnProcess.run(["schedule", action, "--help"]).stdout)
         }
     }
 

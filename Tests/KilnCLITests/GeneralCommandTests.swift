@@ -35,11 +35,72 @@ final class GeneralCommandTests: XCTestCase {
         XCTAssertTrue(result.stdout.contains("smoothsColors"))
         XCTAssertTrue(result.stdout.contains("solid"))
         for name in [
+            "Layer kinds (\"type\"):", "Effects (", "Transitions (",
             "shape", "cornerRadius", "rotation", "anchor", "hueRotation", "grayscale", "a bare number sets",
             "Transitions", "twirl —", "blurReplace —", "configuration (downUp|upUp; default \"downUp\")",
         ] {
             XCTAssertTrue(result.stdout.contains(name), "kiln layers lacks \(name)")
         }
+    }
+
+    /// `kiln limits` is a table: a header line names its columns.
+    func testLimitsTableStartsWithAHeader() throws {
+        let result = try KilnProcess.run(["limits"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let lines = result.stdout.split(separator: "\n")
+        XCTAssertEqual(
+            lines.first?.split(separator: " ", omittingEmptySubsequences: true), ["LIMIT", "VALUE", "BOUNDS"])
+        XCTAssertTrue(lines.dropFirst().first?.hasPrefix("json-bytes ") ?? false, result.stdout)
+    }
+
+    /// `kiln layers NAME`: that layer kind, effect or transition alone, its section named; both
+    /// where an effect and a transition share the name.
+    func testLayersNameShowsOneKind() throws {
+        let twirl = try KilnProcess.run(["layers", "twirl"])
+        XCTAssertEqual(twirl.status, 0, twirl.stderr)
+        XCTAssertTrue(twirl.stdout.hasPrefix("transition twirl — "), twirl.stdout)
+        XCTAssertTrue(twirl.stdout.contains("(no parameters)"), twirl.stdout)
+        XCTAssertFalse(twirl.stdout.contains("meshGradient"), twirl.stdout)
+
+        let mesh = try KilnProcess.run(["layers", "meshGradient"])
+        XCTAssertTrue(mesh.stdout.hasPrefix("layer meshGradient — "), mesh.stdout)
+        XCTAssertTrue(mesh.stdout.contains("    smoothsColors (boolean; default true): "), mesh.stdout)
+        XCTAssertFalse(mesh.stdout.contains("twirl"), mesh.stdout)
+
+        let blur = try KilnProcess.run(["layers", "blur"])
+        XCTAssertTrue(blur.stdout.hasPrefix("effect blur — "), blur.stdout)
+        XCTAssertTrue(blur.stdout.contains("\ntransition blur — "), blur.stdout)
+        XCTAssertFalse(blur.stdout.contains("blurReplace"), blur.stdout)
+
+        for (name, hint) in [
+            ("twirle", "did you mean 'twirl'?"), ("meshgradiant", "did you mean 'meshGradient'?"),
+        ] {
+            let unknown = try KilnProcess.run(["layers", name])
+            XCTAssertEqual(unknown.status, 64, unknown.stderr)
+            XCTAssertTrue(
+                unknown.stderr.contains("no layer kind, effect or transition named '\(name)'; \(hint)"),
+                unknown.stderr)
+            XCTAssertEqual(unknown.stdout, "")
+        }
+    }
+
+    /// `kiln layers NAME --json`: the listing's shape, holding only that name's entries.
+    func testLayersNameJSONHoldsOnlyThatName() throws {
+        let result = try KilnProcess.run(["layers", "blur", "--json"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let object = try XCTUnwrap(
+            JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(Set(object.keys), ["layers", "effects", "transitions"])
+        XCTAssertEqual((object["layers"] as? [Any])?.count, 0)
+        let effects = try XCTUnwrap(object["effects"] as? [[String: Any]])
+        let transitions = try XCTUnwrap(object["transitions"] as? [[String: Any]])
+        XCTAssertEqual(effects.map { $0["name"] as? String }, ["blur"])
+        XCTAssertEqual(transitions.map { $0["name"] as? String }, ["blur"])
+        let radius = try XCTUnwrap((transitions[0]["parameters"] as? [[String: Any]])?.first)
+        XCTAssertEqual(radius["name"] as? String, "radius")
+        XCTAssertEqual(radius["default"] as? Double, 10)
+        XCTAssertNotNil(radius["type"] as? String)
+        XCTAssertNotNil(radius["help"] as? String)
     }
 
     /// `kiln layers --json`: every registered transition with its parameter table.

@@ -5,6 +5,18 @@ import XCTest
 /// The same commands against PostgreSQL (the server `scripts/test.sh` starts): two workers share
 /// a queue through `--queue postgres://…`.
 final class PostgresQueueCLITests: PostgresQueueTestCase {
+    /// PostgreSQL's unique violation reads as SQLite's does: the name is taken.
+    func testADuplicateScheduleNameIsAClearError() throws {
+        let job = try writeJob("nightly", frames: 2)
+        XCTAssertEqual(try kiln(["schedule", "add", "nightly", "--cron", "@daily", job]).status, 0)
+        let again = try kiln(["schedule", "add", "nightly", "--cron", "@hourly", job])
+        XCTAssertEqual(again.status, 65)
+        XCTAssertEqual(
+            again.stderr,
+            "kiln: error: a schedule named 'nightly' already exists; use `kiln schedule update nightly` or "
+                + "remove it\n")
+    }
+
     func testTwoWorkersDrainASharedQueue() throws {
         var frames: [String: Int] = [:]
         var files: [String] = []

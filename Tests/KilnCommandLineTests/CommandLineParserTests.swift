@@ -105,4 +105,20 @@ final class CommandLineParserTests: XCTestCase {
         }
         XCTAssertEqual(try SampleProgram.program.resolve("list").name, "list")
     }
+
+    /// `oven --hlep` is a mistyped option, not a command; `oven remove x` forgot its command.
+    func testProgramOptionsAndActionsWithoutTheirCommandAreSuggested() {
+        let cases = [
+            ("--hlep", "unknown option '--hlep'; did you mean '--help'?"),
+            ("-q", "unknown option '-q'"),
+            ("remove", "unknown command 'remove'; did you mean 'plan remove'?"),
+            ("ba", "unknown command 'ba'; did you mean 'bake'?"),
+        ]
+        for (word, message) in cases {
+            XCTAssertThrowsError(try SampleProgram.program.resolve(word), word) { error in
+                XCTAssertEqual((error as? UsageError)?.message, message)
+                XCTAssertNil((error as? UsageError)?.command)
+            }
+        }
+    }
 }

@@ -60,6 +60,23 @@ final class CompletionScriptTests: XCTestCase {
         XCTAssertEqual(firstWords, ["bake", "--threads", "fast", "slow", "add", "remove"], result.output)
     }
 
+    /// `oven plan list --` offers `plan list`'s options only, not those of the command `list`.
+    func testFishOffersAnActionOnlyItsOwnOptionsWhenACommandSharesItsName() throws {
+        let plan = CommandSpec(
+            "plan", summary: "plans",
+            subcommands: [CommandSpec("list", summary: "list plans", options: [SampleProgram.mode])])
+        let program = CommandLineProgram(
+            name: "oven", summary: "bakes things", commands: [SampleProgram.list, plan], overview: "")
+        let script = try ShellRunner.temporaryFile(
+            CompletionShell.fish.script(for: program), name: "oven.fish")
+        defer { unlink(script) }
+        for (line, expected) in [("oven plan list --", ["--mode"]), ("oven list --", ["--json"])] {
+            let result = try ShellRunner.run("fish", ["-c", "source '\(script)'; complete -C'\(line)'"])
+            let firstWords = result.output.split(separator: "\n").map { String($0.split(separator: "\t")[0]) }
+            XCTAssertEqual(firstWords, expected, "\(line): \(result.output)")
+        }
+    }
+
     func testZshScriptIsValidZsh() throws {
         let script = try ShellRunner.temporaryFile(
             CompletionShell.zsh.script(for: SampleProgram.program), name: "_oven")

@@ -11,6 +11,27 @@ final class NameSuggestionTests: XCTestCase {
         XCTAssertEqual(NameSuggestion.closest(to: "--segment-second", among: names), "--segment-seconds")
     }
 
+    /// A name cut short is suggested whole, with the close one first; too many starts say nothing.
+    func testAWordCutShortSuggestsTheNamesItBegins() {
+        let names = ["--threads", "--set", "--segments", "--segment-seconds"]
+        XCTAssertEqual(NameSuggestion.suggestions(for: "--thr", among: names), ["--threads"])
+        XCTAssertEqual(
+            NameSuggestion.suggestions(for: "--seg", among: names),
+            ["--set", "--segments", "--segment-seconds"])
+        XCTAssertEqual(
+            NameSuggestion.suggestions(for: "--segm", among: names), ["--segments", "--segment-seconds"])
+        XCTAssertEqual(
+            NameSuggestion.hint(for: "--segm", among: names),
+            "; did you mean '--segments' or '--segment-seconds'?")
+        XCTAssertEqual(
+            NameSuggestion.hint(for: "sched", among: ["schedule", "status"]), "; did you mean 'schedule'?")
+        XCTAssertEqual(
+            NameSuggestion.suggestions(for: "re", among: ["render", "retry", "remove", "resume"]), [],
+            "four names begin with re")
+        XCTAssertEqual(NameSuggestion.suggestions(for: "-x", among: ["--xyz"]), [], "one letter is no start")
+        XCTAssertEqual(NameSuggestion.suggestions(for: "--threads", among: names), ["--threads"])
+    }
+
     func testDistantOrTinyWordsSuggestNothing() {
         XCTAssertNil(NameSuggestion.closest(to: "--colour", among: ["--threads", "--json"]))
         XCTAssertNil(NameSuggestion.closest(to: "x", among: ["t", "y"]))

@@ -63,4 +63,10 @@ final class PostgresQueueStoreTests: XCTestCase {
     func testCancelReapAndPruneSplitJobs() throws {
         try StoreContract.cancelReapAndPruneSplitJobs(try fixture())
     }
+    func testATakenScheduleNameIsOneError() throws {
+        try ScheduleContract.aTakenNameIsOneErrorOnEveryBackend(try fixture())
+    }
+    func testUpdateScheduleChangesOnlyWhatIsGiven() throws {
+        try ScheduleContract.updateChangesOnlyWhatIsGiven(try fixture())
+    }
 }

@@ -63,6 +63,12 @@ final class SQLiteQueueStoreTests: XCTestCase {
     func testCancelReapAndPruneSplitJobs() throws {
         try StoreContract.cancelReapAndPruneSplitJobs(try fixture())
     }
+    func testATakenScheduleNameIsOneError() throws {
+        try ScheduleContract.aTakenNameIsOneErrorOnEveryBackend(try fixture())
+    }
+    func testUpdateScheduleChangesOnlyWhatIsGiven() throws {
+        try ScheduleContract.updateChangesOnlyWhatIsGiven(try fixture())
+    }
 
     func testTheDatabaseStaysSound() throws {
         let fixture = try fixture()

@@ -139,6 +139,39 @@ final class SchedulerTests: ScratchDirectoryTestCase {
         XCTAssertEqual(try tick(store), 1)
     }
 
+    /// `kiln schedule run`: one job now, named and linked as a fire at this moment would be, with
+    /// the schedule's variables and priority; the cron's own fires go on as before.
+    func testFireNowMakesOneJobAsAFireWouldAndLeavesTheFiresAlone() throws {
+        let titled = directory.appendingPathComponent("titled.json").path
+        try Data(
+            ##"""
+            {"kiln": 1, "variables": {"title": "untitled"},
+             "output": {"path": "out/{schedule}-{date}-{time}-${title}.mp4", "width": 16, "height": 16, "fps": 10,
+                        "duration": {"frames": 1}, "preset": "ultrafast"},
+             "layers": [{"type": "solid", "color": "#336699"}]}
+            """##.utf8
+        ).write(to: URL(fileURLWithPath: titled))
+        let store = try store()
+        let schedule = try store.addSchedule(
+            name: "s", cron: try CronExpression("0 * * * *"), misfire: .runOnce, overlap: .skip,
+            jobFile: titled,
+            variables: ["title": "T"], priority: 7)
+        let id = try Scheduler(store: store, log: { _ in }).fireNow(schedule)
+        let made = try XCTUnwrap(try store.job(id: id))
+        XCTAssertEqual(made.scheduleID, schedule.id)
+        XCTAssertEqual(made.fireTime, clock.wall())
+        XCTAssertEqual(made.priority, 7)
+        XCTAssertEqual(made.variables, ["title": "T"])
+        XCTAssertEqual(URL(fileURLWithPath: made.output).lastPathComponent, "s-2027-01-15-080030-T.mp4")
+        XCTAssertEqual(try store.schedule(named: "s")?.nextFire, schedule.nextFire)
+        XCTAssertNil(try store.schedule(named: "s")?.lastFire, "a run asked for is not a fire")
+        clock.advance(3600)
+        XCTAssertEqual(try tick(store), 0, "overlap skip: the run asked for is still waiting")
+        XCTAssertTrue(try store.complete(try XCTUnwrap(try store.claim(as: .current(name: "w")))))
+        clock.advance(3600)
+        XCTAssertEqual(try tick(store), 1)
+    }
+
     /// Three schedulers over ten simulated minutes of `* * * * *`, each dying at random before it
     /// commits (as a killed process would): exactly ten jobs, one per fire.
     func testThreeSchedulersTickingAndDyingAtRandomMakeOneJobPerFire() throws {
