@@ -2,7 +2,7 @@
 # Installs the Debian packages Kiln needs to build and run. Idempotent: packages already present
 # are skipped, and `apt-get update` runs only when something is missing.
 #   scripts/install-deps.sh          build + runtime packages
-#   scripts/install-deps.sh --test   also the tools the test suite uses (ffprobe, hadolint)
+#   scripts/install-deps.sh --test   also the tools the test suite uses (ffprobe, hadolint, chromium)
 #   scripts/install-deps.sh --runtime  only the shared libraries a built kiln needs (Dockerfile)
 set -euo pipefail
 
@@ -28,7 +28,9 @@ demo=(python3 espeak-ng)
 # tests; a posix_spawn child's rusage also carries its parent's high-water mark).
 # zsh, fish: the completion script tests check `kiln completion zsh|fish` with the shells themselves.
 # groff-base: the man page test reads docs/kiln.1's roff with groff -ww (no warnings allowed).
-test=(ffmpeg python3-pip python3-venv postgresql time zsh fish groff-base)
+# chromium: the browser test plays the showcase videos in headless Chromium (Debian's build
+# decodes H.264 and AAC).
+test=(ffmpeg python3-pip python3-venv postgresql time zsh fish groff-base chromium)
 
 want=("${runtime[@]}")
 [ "$mode" = build ] || [ "$mode" = test ] && want+=("${build[@]}" "${demo[@]}")

@@ -1,11 +1,25 @@
 /// Text laid out into lines → runs → glyphs, in the text's own pixels (origin at the top-left of
 /// its box, y down), so effects can animate any level: HarfBuzz shapes each run in one font,
 /// characters the requested font lacks come from fontconfig's best fallback (CJK, emoji), and
-/// lines break where UAX #14 allows (libunibreak), greedily within `maxWidth`.
+/// lines break where UAX #14 allows (libunibreak), within `maxWidth`: greedily, or balanced.
 public struct TextLayout: Sendable {
     public enum Alignment: String, Sendable, CaseIterable {
         case leading, center, trailing
     }
+
+    /// How a paragraph (the text between `\n`s) is broken into lines within `maxWidth`.
+    public enum Wrap: String, Sendable, CaseIterable {
+        /// Each line takes as many words as fit: the last line may be a lone word.
+        case greedy
+        /// As many lines as greedy breaking gives, broken at the narrowest width that still
+        /// gives that many (CSS `text-wrap: balance`): the lines come out of even length and a
+        /// short last line borrows words from the ones above it.
+        case balanced
+    }
+
+    /// How close (pixels) the balanced width comes to the narrowest that keeps the line count:
+    /// far below what changes where a line breaks in practice, and a handful of greedy passes.
+    static let balanceTolerance = 0.25
 
     public struct Glyph: Sendable {
         public let face: FontFace
@@ -45,7 +59,7 @@ public struct TextLayout: Sendable {
 
     public init(
         text: String, font: FontDescriptor, size: Double, lineHeight: Double? = nil, maxWidth: Double? = nil,
-        alignment: Alignment = .leading, library: FontLibrary
+        wrap: Wrap = .greedy, alignment: Alignment = .leading, library: FontLibrary
     ) throws(TextError) {
         let primary = try library.face(for: font, size: size)
         self.text = text
@@ -90,27 +104,59 @@ public struct TextLayout: Sendable {
             return breaks[cluster - 1]
         }
 
-        // Greedy breaking over glyph indices.
-        var lineRanges: [Range<Int>] = []
-        var start = 0, width = 0.0, lastBreak: Int?
-        var i = 0
-        while i < shaped.count {
-            if i > start, breakBefore(i) == .mandatory {
-                lineRanges.append(start..<i)
-                (start, width, lastBreak) = (i, 0, nil)
-                continue
-            }
-            if i > start, breakBefore(i) == .allowed { lastBreak = i }
-            width += shaped[i].glyph.advance
-            if let maxWidth, width > maxWidth, !isSpace(shaped[i].cluster), let cut = lastBreak, cut > start {
-                lineRanges.append(start..<cut)
-                (start, width, lastBreak) = (cut, 0, nil)
-                i = cut
-                continue
-            }
-            i += 1
+        // Paragraphs: the glyph ranges between mandatory breaks (each keeps its line break).
+        var paragraphs: [Range<Int>] = []
+        var paragraphStart = 0
+        for i in shaped.indices where i > paragraphStart && breakBefore(i) == .mandatory {
+            paragraphs.append(paragraphStart..<i)
+            paragraphStart = i
         }
-        if start < shaped.count || lineRanges.isEmpty { lineRanges.append(start..<shaped.count) }
+        paragraphs.append(paragraphStart..<shaped.count)
+
+        // Greedy breaking of one paragraph over glyph indices. Within a paragraph the advances
+        // only add up, so the line count can only fall as `limit` grows: what balancing's
+        // search relies on.
+        func greedy(_ paragraph: Range<Int>, within limit: Double?) -> [Range<Int>] {
+            var lines: [Range<Int>] = []
+            var start = paragraph.lowerBound, width = 0.0, lastBreak: Int?
+            var i = start
+            while i < paragraph.upperBound {
+                if i > start, breakBefore(i) == .allowed { lastBreak = i }
+                width += shaped[i].glyph.advance
+                if let limit, width > limit, !isSpace(shaped[i].cluster), let cut = lastBreak, cut > start {
+                    lines.append(start..<cut)
+                    (start, width, lastBreak) = (cut, 0, nil)
+                    i = cut
+                    continue
+                }
+                i += 1
+            }
+            lines.append(start..<paragraph.upperBound)
+            return lines
+        }
+        // The narrowest width (within the tolerance) at which greedy breaking still gives as
+        // many lines as at `limit`: no line is wider than it, so none is wider than `limit`.
+        func balanced(_ paragraph: Range<Int>, within limit: Double) -> [Range<Int>] {
+            let lines = greedy(paragraph, within: limit)
+            guard lines.count > 1 else { return lines }
+            var (tooNarrow, wideEnough) = (0.0, limit)
+            while wideEnough - tooNarrow > Self.balanceTolerance {
+                let middle = (tooNarrow + wideEnough) / 2
+                if greedy(paragraph, within: middle).count > lines.count {
+                    tooNarrow = middle
+                } else {
+                    wideEnough = middle
+                }
+            }
+            return greedy(paragraph, within: wideEnough)
+        }
+        let lineRanges = paragraphs.flatMap { paragraph in
+            if wrap == .balanced, let maxWidth {
+                balanced(paragraph, within: maxWidth)
+            } else {
+                greedy(paragraph, within: maxWidth)
+            }
+        }
 
         // Positions: spaces and newlines at a line's end take no width, for alignment.
         var measured: [(range: Range<Int>, width: Double)] = []

@@ -2,6 +2,7 @@ import Foundation
 import KilnExport
 import KilnModel
 import KilnRaster
+import KilnText
 import XCTest
 
 @testable import KilnScene
@@ -59,6 +60,60 @@ final class TranscriptLayerTests: XCTestCase {
             }
             XCTAssertGreaterThan(stampRows, 5, "a timestamp under the current line at t = \(time)")
         }
+    }
+
+    /// With no spacing asked for, the gap under each line is still the timestamp's height: the
+    /// timestamp hanging under the current line stays clear of the next line's ink.
+    func testTheTimestampHangsClearOfTheNextLine() throws {
+        let frame = Fixture.render(try overlayJob(extra: #", "spacing": 0"#), at: 1.9)
+        let bright = try XCTUnwrap(brightRows(frame))
+        func inked(_ y: Int, _ xs: Range<Int>, above level: UInt8) -> Bool {
+            xs.contains { frame.pixel(x: $0, y: y).x > level }
+        }
+        // Only the timestamp (0.7 opacity) is this bright below the current line; the next line
+        // is at 0.3 and starts left too, but only it reaches past the timestamp's "0:00".
+        let stamp = (bright.upperBound..<300).filter { inked($0, 0..<50, above: 90) }
+        let lastStampRow = try XCTUnwrap(stamp.last, "a timestamp under the current line")
+        let nextLine = try XCTUnwrap(
+            (lastStampRow..<300).first { inked($0, 60..<400, above: 8) }, "the next line below it")
+        XCTAssertGreaterThanOrEqual(
+            nextLine - lastStampRow - 1, 6, "clear rows between the timestamp and the next line")
+    }
+
+    /// A line whose greedy wrap leaves one word alone wraps balanced (the default), and its
+    /// regular picture breaks where its bold one does, so the cross-fade shows one text.
+    func testLinesWrapBalancedAndBothWeightsBreakAlike() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "kiln-transcript-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let transcript = directory.appendingPathComponent("t.json")
+        try Data(
+            #"{"segments": [{"start": 0, "text": "Today we are talking about baking video offline."}]}"#.utf8
+        ).write(to: transcript)
+        func layer(_ wrap: String) throws -> TranscriptLayer {
+            let job = try Fixture.job(
+                """
+                {"kiln": 1, "output": {"width": 1920, "height": 1080, "fps": 30, "duration": 1},
+                 "layers": [{"type": "transcript", "path": "\(transcript.path)", "width": 1100, "fontSize": 54,
+                             "wrap": "\(wrap)"}]}
+                """)
+            return try XCTUnwrap(job.layers[0].content as? TranscriptLayer)
+        }
+        func lines(_ layout: TextLayout) -> [String] {
+            let utf8 = Array(layout.text.utf8)
+            return layout.lines.map {
+                String(decoding: utf8[$0.range], as: UTF8.self).trimmingCharacters(
+                    in: .whitespacesAndNewlines)
+            }
+        }
+        let greedy = try layer("greedy").pictures
+        XCTAssertEqual(lines(greedy.boldLayouts[0]).last, "offline.", "the case balancing is for")
+        let balanced = try layer("balanced").pictures
+        let bold = lines(balanced.boldLayouts[0])
+        XCTAssertEqual(bold.count, 2)
+        XCTAssertGreaterThan(bold.last?.split(separator: " ").count ?? 0, 1, "\(bold)")
+        XCTAssertEqual(lines(balanced.regularLayouts[0]), bold)
     }
 
     /// Lines are cut to the viewport, as a scroll view cuts its content.

@@ -72,6 +72,68 @@ final class TextLayoutTests: XCTestCase {
         XCTAssertEqual(cjk.lines.map(\.range.count).reduce(0, +), japanese.utf8.count)
     }
 
+    /// The words of each line of a layout.
+    func words(_ layout: TextLayout) -> [[Substring]] {
+        let utf8 = Array(layout.text.utf8)
+        return layout.lines.map {
+            String(decoding: utf8[$0.range], as: UTF8.self).split(whereSeparator: \.isWhitespace).map { $0 }
+        }
+    }
+
+    func layout(_ text: String, within width: Double, _ wrap: TextLayout.Wrap) throws -> TextLayout {
+        try TextLayout(
+            text: text, font: FontDescriptor(family: "Noto Sans", weight: 700), size: 54, maxWidth: width,
+            wrap: wrap, library: library)
+    }
+
+    /// The podcast's line: greedy breaking leaves "offline." alone on the second line; balanced
+    /// breaking keeps two lines and moves words down until they are as even as they go.
+    func testBalancedWrapEvensOutALoneLastWord() throws {
+        let text = "Today we are talking about baking video offline."
+        let greedy = try layout(text, within: 1100, .greedy)
+        XCTAssertEqual(words(greedy).map(\.count), [7, 1], "the case balancing is for")
+        let balanced = try layout(text, within: 1100, .balanced)
+        XCTAssertEqual(balanced.lines.count, greedy.lines.count)
+        XCTAssertEqual(
+            words(balanced).map { $0.joined(separator: " ") },
+            ["Today we are talking", "about baking video offline."])
+        let widths = balanced.lines.map(\.width)
+        XCTAssertLessThan(widths.max()! - widths.min()!, 0.3 * widths.max()!, "\(widths)")
+        XCTAssertLessThan(widths.max()!, greedy.lines.map(\.width).max()!)
+        // The box is still the width asked for: alignment is within it, not within the lines.
+        XCTAssertEqual(balanced.size.x, 1100)
+        XCTAssertEqual(balanced.lines.map(\.range.count).reduce(0, +), text.utf8.count, "every byte once")
+    }
+
+    func testALineThatFitsStaysOneLine() throws {
+        let greedy = try layout("Welcome back to the show.", within: 1100, .greedy)
+        let balanced = try layout("Welcome back to the show.", within: 1100, .balanced)
+        XCTAssertEqual(balanced.lines.count, 1)
+        XCTAssertEqual(balanced.lines[0].width, greedy.lines[0].width)
+        XCTAssertEqual(balanced.glyphs.map(\.position), greedy.glyphs.map(\.position))
+    }
+
+    /// Over many widths: the same line count as greedy breaking, no line wider than the limit,
+    /// never a wider widest line than greedy's, and each paragraph (between \n) balanced on its
+    /// own, so a short paragraph is not stretched to a long one's width.
+    func testBalancedLinesKeepTheCountAndStayWithinTheLimit() throws {
+        let text = """
+            Kiln reads a timeline written as a plain JSON file, and renders every frame on the processor.
+            Short.
+            When a new line starts, the list springs to keep it centred, and a small timestamp hangs under it.
+            """
+        for limit in stride(from: 400.0, through: 2600, by: 137) {
+            let greedy = try layout(text, within: limit, .greedy)
+            let balanced = try layout(text, within: limit, .balanced)
+            XCTAssertEqual(balanced.lines.count, greedy.lines.count, "within \(limit)")
+            for line in balanced.lines { XCTAssertLessThanOrEqual(line.width, limit, "within \(limit)") }
+            XCTAssertLessThanOrEqual(
+                balanced.lines.map(\.width).max()!, greedy.lines.map(\.width).max()!, "within \(limit)")
+            XCTAssertTrue(words(balanced).contains(["Short."]), "within \(limit): \(words(balanced))")
+            XCTAssertEqual(balanced.lines.map(\.range.count).reduce(0, +), text.utf8.count)
+        }
+    }
+
     func testMissingFontIsAnErrorNamingIt() {
         XCTAssertThrowsError(
             try library.face(for: FontDescriptor(family: "No Such Family Kiln"), size: 20)

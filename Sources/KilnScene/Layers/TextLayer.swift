@@ -73,6 +73,11 @@ public struct TextLayer: LayerRendering {
             "width", .constantNumber(0...16_384), default: .number(0),
             help: "wrap lines within this many pixels; 0 = break only at \\n"),
         Parameter(
+            "wrap", .choice(TextLayout.Wrap.allCases.map(\.rawValue)), default: .string("greedy"),
+            help:
+                "how lines break within the width: greedy (each line as full as it goes) or balanced (as many lines, as even as they go: no lone last word, as CSS text-wrap: balance)"
+        ),
+        Parameter(
             "lineHeight", .constantNumber(0...10), default: .number(0),
             help: "baseline-to-baseline distance as a multiple of the size; 0 = the font's own"),
         Parameter(
@@ -119,6 +124,7 @@ public struct TextLayer: LayerRendering {
                 text: p.string("text"), font: descriptor, size: size,
                 lineHeight: lineHeight > 0 ? lineHeight : nil,
                 maxWidth: width > 0 ? width : nil,
+                wrap: TextLayout.Wrap(rawValue: p.string("wrap")) ?? .greedy,
                 alignment: TextLayout.Alignment(rawValue: p.string("alignment")) ?? .leading, library: library
             )
             let margin = SaturatingConversion.int(size * 0.5, .up)

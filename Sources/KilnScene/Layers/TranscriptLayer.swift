@@ -5,10 +5,11 @@ import KilnText
 import Synchronization
 
 /// The seed's time-synced transcript: a vertical list of the transcript's lines (wrapped within
-/// the width, `spacing` apart). The current line (the last whose start has passed) is bold and
-/// clear; the others fade back, blurred. When the current line changes, the list springs to keep
-/// it centred, and a small `m:ss` timestamp hangs under it, leading edges aligned, its top on the
-/// line's bottom, fading with the line, never moving the layout.
+/// the width, balanced by default, `spacing` apart). The current line (the last whose start has
+/// passed) is bold and clear; the others fade back, blurred. When the current line changes, the
+/// list springs to keep it centred, and a small `m:ss` timestamp hangs under it, leading edges
+/// aligned, its top on the line's bottom, fading with the line, never moving the layout: the
+/// gap under every line is made tall enough to hold it.
 public struct TranscriptLayer: LayerRendering {
     let transcript: Transcript
     let box: SIMD2<Double>
@@ -33,13 +34,20 @@ public struct TranscriptLayer: LayerRendering {
             "width", .constantNumber(16...8192), default: .number(1100),
             help: "the list's width; lines wrap within it"),
         Parameter(
+            "wrap", .choice(TextLayout.Wrap.allCases.map(\.rawValue)), default: .string("balanced"),
+            help:
+                "how a line wraps: balanced (as many lines as greedy, as even as they go: no lone last word) or greedy (each line as full as it goes)"
+        ),
+        Parameter(
             "height", .constantNumber(16...8192), default: .number(1080),
             help: "the viewport's height (the layer's box is width × height)"),
         Parameter(
             "font", .string, default: .string("Noto Sans"),
             help: "font family; the current line uses its bold"),
         Parameter("fontSize", .constantNumber(4...400), default: .number(54), help: "text size in pixels"),
-        Parameter("spacing", .constantNumber(0...1000), default: .number(12), help: "pixels between lines"),
+        Parameter(
+            "spacing", .constantNumber(0...1000), default: .number(12),
+            help: "pixels between lines; at least the timestamp's height, which hangs in the gap"),
         Parameter(
             "color", .color, default: .color(RGBA(r: 1, g: 1, b: 1, a: 1)), help: "text colour"),
         Parameter(
@@ -83,24 +91,32 @@ public struct TranscriptLayer: LayerRendering {
             }
         }
         let width = p.number("width").value(at: 0), size = p.number("fontSize").value(at: 0)
-        let family = p.string("font")
+        let family = p.string("font"), wrap = TextLayout.Wrap(rawValue: p.string("wrap")) ?? .balanced
         do {
             let library = try FontLibrary.shared()
-            func layout(_ text: String, weight: Int, size: Double, wrap: Bool) throws(TextError) -> TextLayout
+            func layout(_ text: String, weight: Int, size: Double, wrap: TextLayout.Wrap?) throws(TextError)
+                -> TextLayout
             {
                 try TextLayout(
                     text: text, font: FontDescriptor(family: family, weight: weight), size: size,
-                    maxWidth: wrap ? width : nil, library: library)
+                    maxWidth: wrap == nil ? nil : width, wrap: wrap ?? .greedy, library: library)
             }
             var regular: [TextLayout] = [], bold: [TextLayout] = [], stamps: [TextLayout?] = []
             let stampSize = p.number("timestampSize").value(at: 0)
             for line in transcript.lines {
-                regular.append(try layout(line.text, weight: 400, size: size, wrap: true))
-                bold.append(try layout(line.text, weight: 700, size: size, wrap: true))
+                let current = try layout(line.text, weight: 700, size: size, wrap: wrap)
+                bold.append(current)
+                // The regular weight breaks where the bold one does, so that the cross-fade
+                // between them shows one text, not two wrapped differently (the regular weight
+                // is the narrower: it fits the bold's lines).
+                regular.append(try layout(Self.lines(of: current), weight: 400, size: size, wrap: .greedy))
                 stamps.append(
                     stampSize > 0
-                        ? try layout(Self.stamp(line.start), weight: 400, size: stampSize, wrap: false) : nil)
+                        ? try layout(Self.stamp(line.start), weight: 400, size: stampSize, wrap: nil) : nil)
             }
+            // The timestamp hangs in the gap under its line: a gap at least its height keeps it
+            // off the next line.
+            let gap = max(p.number("spacing").value(at: 0), stamps.compactMap { $0?.size.y }.max() ?? 0)
             var tops: [Double] = [], heights: [Double] = [], y = 0.0
             for (a, b) in zip(regular, bold) {
                 let h = max(a.size.y, b.size.y)
@@ -108,7 +124,7 @@ public struct TranscriptLayer: LayerRendering {
                 // every line picture on whole pixels: sharp, and composited without taps.
                 tops.append(y.rounded())
                 heights.append(h)
-                y += h + p.number("spacing").value(at: 0)
+                y += h + gap
             }
             return TranscriptLayer(
                 transcript: transcript,
@@ -127,6 +143,16 @@ public struct TranscriptLayer: LayerRendering {
             context.error("\(error)", at: p.node("font"), path: p.path("font"))
             return nil
         }
+    }
+
+    /// The text of a layout's lines, each ending in a line break instead of its trailing spaces.
+    static func lines(of layout: TextLayout) -> String {
+        let utf8 = Array(layout.text.utf8)
+        return layout.lines.map { line in
+            var text = Substring(String(decoding: utf8[line.range], as: UTF8.self))
+            while let last = text.last, last.isWhitespace { text.removeLast() }
+            return String(text)
+        }.joined(separator: "\n")
     }
 
     /// `m:ss` (or `h:mm:ss` from an hour on) of a line's start.
@@ -253,8 +279,8 @@ public struct TranscriptLayer: LayerRendering {
 /// and the cross-fade between a line's bold and faded pictures is the same blend of the same
 /// two pictures as when the faded one was blurred every frame.
 final class LinePictures: @unchecked Sendable {
-    private let regularLayouts: [TextLayout]
-    private let boldLayouts: [TextLayout]
+    let regularLayouts: [TextLayout]
+    let boldLayouts: [TextLayout]
     private let stampLayouts: [TextLayout?]
     private let margin: Int
     /// The blur of the lines that are not current: constant, so they are drawn blurred once.
