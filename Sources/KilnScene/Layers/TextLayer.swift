@@ -88,7 +88,9 @@ public struct TextLayer: LayerRendering {
         Parameter(
             "reveal", .structured("{\"by\": line|glyph, \"at\", \"elementDuration\", \"totalDuration\"}"),
             default: .string("none"),
-            help: "SwiftUI's text transition from the visual-effects session: elements fade, sharpen and spring in, one after another"),
+            help:
+                "SwiftUI's text transition from the visual-effects session: elements fade, sharpen and spring in, one after another"
+        ),
     ])
 
     static let revealTable = ParameterTable([
