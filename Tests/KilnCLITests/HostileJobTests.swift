@@ -119,7 +119,10 @@ final class HostileJobTests: QueueTestCase {
 
         // Queued under wider roots, the job is refused by a worker with the default ones before
         // any work: discarded, with the reason, and nothing written.
-        let wide = try kiln(["enqueue", "--asset-root", directory.path, outside, "--json"])
+        // (It writes where the job queued above will: allowed, as the point is the worker's check.)
+        let wide = try kiln([
+            "enqueue", "--asset-root", directory.path, outside, "--json", "--allow-overwrite",
+        ])
         XCTAssertEqual(wide.status, 0, wide.stderr)
         let worker = try kiln(["worker", "--drain"])
         XCTAssertEqual(worker.status, 0, worker.stderr)
@@ -227,7 +230,7 @@ final class HostileJobTests: QueueTestCase {
             "good.json",
             #"{"kiln": 1, "output": {"path": "out/good.mp4", "width": 320, "height": 180, "fps": 30, "duration": 0.2}, "layers": []}"#
         )
-        for _ in 0..<8 { XCTAssertEqual(try kiln(["enqueue", good]).status, 0) }
+        for _ in 0..<8 { XCTAssertEqual(try kiln(["enqueue", good, "--allow-overwrite"]).status, 0) }
         XCTAssertFalse(FileManager.default.fileExists(atPath: database + "-wal"), "checkpointed on close")
         // Damage two b-tree pages of the jobs table, as a bad disk or a stray write would.
         let handle = try FileHandle(forUpdating: URL(fileURLWithPath: database))
