@@ -119,4 +119,27 @@ final class ValidateCommandTests: TemporaryDirectoryTestCase {
         let missingOnly = try validate(#"{"type": "image", "path": "nope.png", "effects": [{"blur": 5}]}"#)
         XCTAssertEqual(missingOnly.status, 66, missingOnly.stderr)
     }
+
+    /// A path written from the working directory (as a shell would read it) is found there and
+    /// the message says paths are relative to the job file, with the path that would work.
+    func testAPathRelativeToTheWorkingDirectoryIsExplained() throws {
+        let jobs = directory.appendingPathComponent("jobs")
+        try FileManager.default.createDirectory(
+            at: jobs.appendingPathComponent("photos"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            at: KilnProcess.repositoryRoot.appendingPathComponent("jobs/photos/aurora.png"),
+            to: jobs.appendingPathComponent("photos/aurora.png"))
+        let job = jobs.appendingPathComponent("card.json").path
+        try
+            #"{"kiln": 1, "output": {"width": 64, "height": 64, "fps": 30, "duration": 1}, "layers": [{"type": "image", "path": "jobs/photos/aurora.png", "size": [64, 64]}]}"#
+            .write(toFile: job, atomically: true, encoding: .utf8)
+        let result = try KilnProcess.run(["validate", "jobs/card.json"], cwd: directory)
+        XCTAssertEqual(result.status, 66, result.stderr)
+        XCTAssertTrue(result.stderr.contains("paths are relative to the job file's folder"), result.stderr)
+        XCTAssertTrue(result.stderr.contains(#"from the job it is "photos/aurora.png""#), result.stderr)
+        let elsewhere = try KilnProcess.run(["validate", job], cwd: jobs)
+        XCTAssertEqual(elsewhere.status, 66, elsewhere.stderr)
+        XCTAssertFalse(
+            elsewhere.stderr.contains("relative to the job file"), "no such file from there either")
+    }
 }

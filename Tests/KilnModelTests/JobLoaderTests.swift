@@ -94,7 +94,10 @@ final class JobLoaderTests: XCTestCase {
             ("output.fps", 4, 55, "frame rate must be > 0 and ≤ 240, got 0"),
             ("output.duration", 4, 70, "duration must be > 0 seconds, got -1"),
             ("output.crf", 4, 81, "60 is out of range 0…51"),
-            ("layers[0].color", 6, 33, ##"invalid color '#12345'; expected "#rrggbb" or "#rrggbbaa""##),
+            (
+                "layers[0].color", 6, 33,
+                ##"invalid color '#12345'; expected "#rgb", "#rgba", "#rrggbb", "#rrggbbaa", a CSS colour name such as "coral" or "transparent", or [r, g, b] / [r, g, b, a] in 0…1"##
+            ),
             (
                 "layers[1].type", 7, 15,
                 "unknown layer type 'meshGradiant'; did you mean 'meshGradient'? (known types: solid, meshGradient)"

@@ -55,7 +55,7 @@ final class JobVariablesTests: XCTestCase {
     }
 
     func testBadOverridesNameTheVariable() {
-        let found = errors(Self.job, ["speed": "fast", "titel": "x", "accent": "red"])
+        let found = errors(Self.job, ["speed": "fast", "titel": "x", "accent": "reddish"])
         XCTAssertTrue(
             found.contains("variables.speed: value 'fast' for variable 'speed': expected a number"),
             "\(found)")
@@ -64,7 +64,7 @@ final class JobVariablesTests: XCTestCase {
                 $0.hasPrefix("variables.titel: no variable 'titel' in this job; did you mean 'title'?")
             },
             "\(found)")
-        XCTAssertTrue(found.contains { $0.hasPrefix("variables.accent: value 'red'") }, "\(found)")
+        XCTAssertTrue(found.contains { $0.hasPrefix("variables.accent: value 'reddish'") }, "\(found)")
         XCTAssertTrue(
             errors(Self.job, ["speed": "11"]).contains(
                 "variables.speed: value '11' for variable 'speed': expected 0…10"))

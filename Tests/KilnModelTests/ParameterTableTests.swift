@@ -60,10 +60,10 @@ final class ParameterTableTests: XCTestCase {
                 "9:3 layers[0].label: duplicate key 'label'",
                 "1:1 layers[0]: missing required key 'width'",
                 "3:13 layers[0].amount: 1.5 is out of range 0…1",
-                ##"4:11 layers[0].tint: invalid color '#12345'; expected "#rrggbb" or "#rrggbbaa""##,
+                ##"4:11 layers[0].tint: invalid color '#12345'; expected "#rgb", "#rgba", "#rrggbb", "#rrggbbaa", a CSS colour name such as "coral" or "transparent", or [r, g, b] / [r, g, b, a] in 0…1"##,
                 "5:11 layers[0].mode: 'fil' is not one of fill, fit; did you mean 'fill'?",
                 "6:14 layers[0].enabled: expected true or false, got a string",
-                ##"7:24 layers[0].stops[1]: expected a color ("#rrggbb", "#rrggbbaa" or [r, g, b, a]), got a number"##,
+                ##"7:24 layers[0].stops[1]: expected a color ("#rgb", "#rgba", "#rrggbb", "#rrggbbaa", a CSS colour name such as "coral" or "transparent", or [r, g, b] / [r, g, b, a] in 0…1), got a number"##,
             ])
         XCTAssertEqual(lines.count, 8)
         // Failed values fall back to defaults or in-range placeholders.

@@ -196,19 +196,31 @@ final class ValueDecodingTests: XCTestCase {
         XCTAssertEqual(animated?.value(at: 0.5).r ?? 0, 0.5, accuracy: 1e-12)
         XCTAssertTrue(context.diagnostics.isEmpty, "\(context.diagnostics)")
 
+        // The short hex forms, CSS names (any case) and transparent, as CSS reads them.
+        XCTAssertEqual(color(##""#f80""##), RGBA(r: 1, g: 136.0 / 255, b: 0, a: 1))
+        XCTAssertEqual(color(##""#F808""##), RGBA(r: 1, g: 136.0 / 255, b: 0, a: 136.0 / 255))
+        XCTAssertEqual(color(#""coral""#), RGBA(r: 1, g: 127.0 / 255, b: 80.0 / 255, a: 1))
+        XCTAssertEqual(
+            color(#""RebeccaPurple""#), RGBA(r: 0x66 / 255.0, g: 0x33 / 255.0, b: 0x99 / 255.0, a: 1))
+        XCTAssertEqual(color(#""transparent""#), RGBA.clear)
+        XCTAssertTrue(context.diagnostics.isEmpty, "\(context.diagnostics)")
+
         XCTAssertNil(color(##""#12345""##))
-        XCTAssertNil(color(#""red""#))
+        XCTAssertNil(color(#""coarl""#))
         XCTAssertNil(color("[1, 2]"))
         XCTAssertNil(color("[1, 1.5, 0]"))
         XCTAssertNil(color("7"))
+        let forms =
+            ##""#rgb", "#rgba", "#rrggbb", "#rrggbbaa", a CSS colour name such as "coral" or "transparent", "##
+            + "or [r, g, b] / [r, g, b, a] in 0…1"
         XCTAssertEqual(
             context.diagnostics.map { "\($0.path): \($0.message)" },
             [
-                ##"v: invalid color '#12345'; expected "#rrggbb" or "#rrggbbaa""##,
-                ##"v: invalid color 'red'; expected "#rrggbb" or "#rrggbbaa""##,
+                "v: invalid color '#12345'; expected \(forms)",
+                "v: invalid color 'coarl'; did you mean 'coral'?; expected \(forms)",
                 "v: expected a color [r, g, b] or [r, g, b, a], got 2 components",
                 "v[1]: 1.5 is out of range 0…1",
-                ##"v: expected a color ("#rrggbb", "#rrggbbaa" or [r, g, b, a]), got a number"##,
+                "v: expected a color (\(forms)), got a number",
             ])
     }
 

@@ -139,7 +139,8 @@ enum JobVariables {
             }
             return nil
         case .color:
-            return RGBA(hex: value) == nil ? "expected a colour like #ff8800 or #ff880080" : nil
+            return RGBA(css: value) == nil
+                ? "expected a colour: #rgb, #rgba, #rrggbb, #rrggbbaa or a CSS colour name" : nil
         case .path:
             if value.isEmpty { return "a path must not be empty" }
             return value.contains("\0") ? "a path must not contain NUL" : nil

@@ -11,7 +11,9 @@ enum AssetResolution {
         let url = context.resolvePath(written)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
-            context.missingInput("file not found: \(written) (looked for \(url.path))", at: node, path: path)
+            context.missingInput(
+                "file not found: \(written) (looked for \(url.path))\(workingDirectoryHint(written, context))",
+                at: node, path: path)
             return nil
         }
         guard !isDirectory.boolValue else {
@@ -24,5 +26,30 @@ enum AssetResolution {
         }
         context.inputFiles.append(url)
         return url
+    }
+
+    /// A relative path that names a file from the working directory, but not from the job's
+    /// folder, was most likely written as if paths were relative to where `kiln` runs.
+    static func workingDirectoryHint(_ written: String, _ context: DecodeContext) -> String {
+        guard !written.hasPrefix("/") else { return "" }
+        let here = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        let fromHere = here.appendingPathComponent(written).standardizedFileURL
+        guard FileManager.default.fileExists(atPath: fromHere.path), fromHere != context.resolvePath(written)
+        else { return "" }
+        let folder = context.baseDirectory.standardizedFileURL.path
+        let relative = RelativePath.between(folder, fromHere.path)
+        return "; paths are relative to the job file's folder (\(folder)), not to the working directory: "
+            + "from the job it is \"\(relative)\""
+    }
+}
+
+/// The path from one absolute folder to an absolute file, with `..` where needed.
+enum RelativePath {
+    static func between(_ folder: String, _ file: String) -> String {
+        let from = folder.split(separator: "/"), to = file.split(separator: "/")
+        var common = 0
+        while common < from.count, common < to.count - 1, from[common] == to[common] { common += 1 }
+        let up = Array(repeating: "..", count: from.count - common)
+        return (up + to[common...].map(String.init)).joined(separator: "/")
     }
 }

@@ -130,9 +130,11 @@ public enum ValueDecoding {
     public static func constantColor(_ node: JSONNode, path: JSONPath, context: DecodeContext) -> RGBA? {
         switch node.value {
         case .string(let text):
-            guard let color = RGBA(hex: text) else {
+            guard let color = RGBA(css: text) else {
+                let hint =
+                    text.hasPrefix("#") ? "" : Suggestion.hint(for: text.lowercased(), among: RGBA.cssNames)
                 context.error(
-                    "invalid color '\(text)'; expected \"#rrggbb\" or \"#rrggbbaa\"", at: node, path: path)
+                    "invalid color '\(text)'\(hint); expected \(RGBA.writtenForms)", at: node, path: path)
                 return nil
             }
             return color
@@ -151,7 +153,7 @@ public enum ValueDecoding {
             return RGBA(r: values[0], g: values[1], b: values[2], a: values.count == 4 ? values[3] : 1)
         default:
             context.error(
-                "expected a color (\"#rrggbb\", \"#rrggbbaa\" or [r, g, b, a]), got \(node.value.typeName)",
+                "expected a color (\(RGBA.writtenForms)), got \(node.value.typeName)",
                 at: node, path: path)
             return nil
         }

@@ -16,23 +16,51 @@ public struct RGBA: Sendable, Hashable, CustomStringConvertible {
     public static let black = RGBA(r: 0, g: 0, b: 0, a: 1)
     public static let white = RGBA(r: 1, g: 1, b: 1, a: 1)
 
-    /// Parses `#rrggbb` or `#rrggbbaa` (hex digits in either case).
+    /// Every written form a colour string may take, for error messages.
+    public static let writtenForms =
+        "\"#rgb\", \"#rgba\", \"#rrggbb\", \"#rrggbbaa\", a CSS colour name such as \"coral\" or \"transparent\", or [r, g, b] / [r, g, b, a] in 0…1"
+
+    /// Parses `#rgb`, `#rgba`, `#rrggbb` or `#rrggbbaa` (hex digits in either case; one digit d
+    /// stands for dd, as in CSS).
     public init?(hex: String) {
         let digits = Array(hex.utf8)
-        guard digits.first == UInt8(ascii: "#"), digits.count == 7 || digits.count == 9 else { return nil }
+        guard digits.first == UInt8(ascii: "#"), [4, 5, 7, 9].contains(digits.count) else { return nil }
+        let values = digits.dropFirst().map(Self.hexValue)
+        guard values.allSatisfy({ $0 != nil }) else { return nil }
+        let nibbles: [Int] = values.map { $0! }
+        let short = digits.count <= 5
         var components: [Double] = []
-        var index = 1
-        while index < digits.count {
-            guard let high = Self.hexValue(digits[index]), let low = Self.hexValue(digits[index + 1]) else {
-                return nil
-            }
-            components.append(Double(high * 16 + low) / 255)
-            index += 2
+        var i = 0
+        while i < nibbles.count {
+            let byte: Int = short ? nibbles[i] * 17 : nibbles[i] * 16 + nibbles[i + 1]
+            components.append(Double(byte) / 255)
+            i += short ? 1 : 2
         }
         self.init(
             r: components[0], g: components[1], b: components[2], a: components.count == 4 ? components[3] : 1
         )
     }
+
+    /// A hex form (`init(hex:)`) or a CSS colour name, in any case.
+    public init?(css text: String) {
+        if text.hasPrefix("#") {
+            self.init(hex: text)
+            return
+        }
+        let name = text.lowercased()
+        if name == "transparent" {
+            self = .clear
+            return
+        }
+        guard let value = CSSColorNames.values[name] else { return nil }
+        self.init(
+            r: Double(value >> 16 & 0xFF) / 255, g: Double(value >> 8 & 0xFF) / 255,
+            b: Double(value & 0xFF) / 255,
+            a: 1)
+    }
+
+    /// The CSS colour names, for suggestions.
+    public static var cssNames: [String] { CSSColorNames.sortedNames }
 
     private static func hexValue(_ byte: UInt8) -> Int? {
         switch byte {

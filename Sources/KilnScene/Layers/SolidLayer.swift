@@ -6,7 +6,7 @@ public struct SolidLayer: LayerRendering {
     public let color: Animated<RGBA>
 
     public static let parameters = ParameterTable([
-        Parameter("color", .color, help: "fill colour (#rrggbb, #rrggbbaa or [r, g, b, a])")
+        Parameter("color", .color, help: "fill colour (#rgb, #rrggbb, #rrggbbaa, a CSS name or [r, g, b, a])")
     ])
 
     public static let kind = LayerKind(
