@@ -101,4 +101,23 @@ final class LiveStatusTests: QueueTestCase {
         XCTAssertTrue(retried.contains("  progress:  0.0%\n"), retried)
         XCTAssertTrue(try job(1)?["stage"] is NSNull)
     }
+
+    /// `kiln logs -f` prints a running job's events as they come and exits once it has ended.
+    func testLogsFollowsAJobUntilItEnds() throws {
+        let worker = try startPacedJob(frames: 20)
+        defer { if worker.isRunning { worker.terminate() } }
+        let (follower, stdout, _) = try KilnProcess.start(
+            ["logs", "1", "-f"], cwd: directory, environment: environment)
+        defer { if follower.isRunning { follower.terminate() } }
+        try waitUntil(60, "logs -f to exit after the job ends") { !follower.isRunning }
+        XCTAssertEqual(follower.terminationStatus, 0)
+        let text = String(decoding: stdout.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        XCTAssertTrue(text.contains("enqueued"), text)
+        XCTAssertTrue(text.contains("completed"), text)
+        XCTAssertEqual(try job(1)?["state"] as? String, "completed")
+        // An ended job: its events, then out at once.
+        let ended = try kiln(["logs", "1", "--follow"])
+        XCTAssertEqual(ended.status, 0)
+        XCTAssertEqual(ended.stdout, try kiln(["logs", "1"]).stdout)
+    }
 }
