@@ -137,6 +137,12 @@ final class ValidateCommandTests: TemporaryDirectoryTestCase {
         XCTAssertEqual(result.status, 66, result.stderr)
         XCTAssertTrue(result.stderr.contains("paths are relative to the job file's folder"), result.stderr)
         XCTAssertTrue(result.stderr.contains(#"from the job it is "photos/aurora.png""#), result.stderr)
+        // Outside the asset roots the file is not named: the message must not tell what exists there.
+        let other = directory.appendingPathComponent("other")
+        try FileManager.default.createDirectory(at: other, withIntermediateDirectories: true)
+        let rooted = try KilnProcess.run(
+            ["validate", "--asset-root", other.path, "jobs/card.json"], cwd: directory)
+        XCTAssertFalse(rooted.stderr.contains("relative to the job file"), rooted.stderr)
         let elsewhere = try KilnProcess.run(["validate", job], cwd: jobs)
         XCTAssertEqual(elsewhere.status, 66, elsewhere.stderr)
         XCTAssertFalse(

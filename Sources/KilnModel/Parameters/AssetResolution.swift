@@ -29,12 +29,15 @@ enum AssetResolution {
     }
 
     /// A relative path that names a file from the working directory, but not from the job's
-    /// folder, was most likely written as if paths were relative to where `kiln` runs.
+    /// folder, was most likely written as if paths were relative to where `kiln` runs. Only a
+    /// file the job may read is named: a worker's message must not tell a job's author what
+    /// exists outside the asset roots.
     static func workingDirectoryHint(_ written: String, _ context: DecodeContext) -> String {
         guard !written.hasPrefix("/") else { return "" }
         let here = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
         let fromHere = here.appendingPathComponent(written).standardizedFileURL
-        guard FileManager.default.fileExists(atPath: fromHere.path), fromHere != context.resolvePath(written)
+        guard fromHere != context.resolvePath(written), context.pathRules.inputProblem(fromHere) == nil,
+            FileManager.default.fileExists(atPath: fromHere.path)
         else { return "" }
         let folder = context.baseDirectory.standardizedFileURL.path
         let relative = RelativePath.between(folder, fromHere.path)

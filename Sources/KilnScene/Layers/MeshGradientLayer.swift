@@ -183,9 +183,12 @@ struct MeshGrid {
     ) {
         var (u, v) = tangents(positions, columns: columns, rows: rows)
         func length(_ d: SIMD2<Double>) -> Double { (d * d).sum().squareRoot() }
+        // Runs for every frame's mesh: the two edges are measured without building arrays.
         func limit(_ tangent: inout SIMD2<Double>, _ i: Int, previous: Int?, next: Int?) {
-            let edges = [previous, next].compactMap { $0 }.map { length(positions[i] - positions[$0]) }
-            guard let shortest = edges.min() else { return }
+            let before = previous.map { length(positions[i] - positions[$0]) } ?? .infinity
+            let after = next.map { length(positions[i] - positions[$0]) } ?? .infinity
+            let shortest = min(before, after)
+            guard shortest.isFinite else { return }
             let current = length(tangent)
             if current > shortest { tangent *= shortest / current }
         }
