@@ -115,6 +115,9 @@ public enum CommandLineParser {
                 if positional.count == .oneOrMore { rest = [] }
             case .optional:
                 taken = rest.popFirst().map { [$0] } ?? []
+            case .zeroOrMore:
+                taken = Array(rest)
+                rest = []
             }
             for text in taken {
                 values.append(

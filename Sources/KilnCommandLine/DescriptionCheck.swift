@@ -85,7 +85,7 @@ public enum DescriptionCheck {
     }
 
     static func requiredPositionals(_ spec: CommandSpec) -> [String] {
-        spec.positionals.filter { $0.count != .optional }.map { positional in
+        spec.positionals.filter { $0.count == .one || $0.count == .oneOrMore }.map { positional in
             samples(positional.kind).first?.text ?? "x"
         }
     }

@@ -1,7 +1,7 @@
 /// A command's positional argument: `JOB`, `ID`, `NAME`.
 public struct PositionalSpec: Sendable, Equatable {
     public enum Count: Sendable, Equatable {
-        case one, optional, oneOrMore
+        case one, optional, oneOrMore, zeroOrMore
     }
 
     public let name: String
@@ -23,6 +23,7 @@ public struct PositionalSpec: Sendable, Equatable {
         case .one: return name
         case .optional: return "[\(name)]"
         case .oneOrMore: return "\(name)..."
+        case .zeroOrMore: return "[\(name)...]"
         }
     }
 }

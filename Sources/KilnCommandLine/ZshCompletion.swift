@@ -50,7 +50,12 @@ struct ZshCompletion {
             return quote("(-\(short) \(option.long))") + "{-\(short),\(option.long)}" + quote(described)
         }
         let positionals = spec.positionals.map { positional -> String in
-            let lead = positional.count == .oneOrMore ? "*:" : positional.count == .optional ? "::" : ":"
+            let lead =
+                switch positional.count {
+                case .oneOrMore, .zeroOrMore: "*:"
+                case .optional: "::"
+                case .one: ":"
+                }
             return quote("\(lead)\(escape(positional.name)):\(action(positional.kind))")
         }
         return (options + positionals).joined(separator: " ")

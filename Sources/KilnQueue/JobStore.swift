@@ -44,4 +44,10 @@ public protocol JobStore: AnyObject {
     /// Lines for `kiln logs`, oldest first: (wall seconds, message).
     func events(jobID: Int64) throws -> [(at: Double, message: String)]
     func log(jobID: Int64, _ message: String) throws
+    /// The store's clock (the server's for PostgreSQL): what `finished_at` is measured on.
+    func currentTime() -> Double
+    /// Jobs (not their segments) that ended at or after `since` and whose end has not been
+    /// announced, now marked announced: each end goes to exactly one caller, however many
+    /// workers ask at once. At most `limit`, oldest first.
+    func takeUnannouncedEnds(since: Double, limit: Int) throws -> [QueuedJob]
 }

@@ -89,6 +89,15 @@ enum QueueSchema {
         ALTER TABLE jobs ADD COLUMN frame_end INTEGER;
         CREATE INDEX jobs_parent ON jobs (parent_id, state) WHERE parent_id IS NOT NULL;
         """,
+        // 4: batches: the jobs one `kiln enqueue` queued share the first one's id, so they can be
+        // cancelled or retried together (`kiln cancel --batch N`). A job's end is announced once
+        // (`kiln worker --on-done`): announced_at is its finished_at when announced, so a retried
+        // job that ends again is announced again.
+        """
+        ALTER TABLE jobs ADD COLUMN batch_id INTEGER;
+        ALTER TABLE jobs ADD COLUMN announced_at REAL;
+        CREATE INDEX jobs_batch ON jobs (batch_id) WHERE batch_id IS NOT NULL;
+        """,
     ]
 
     static var currentVersion: Int { migrations.count }

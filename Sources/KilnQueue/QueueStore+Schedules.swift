@@ -170,7 +170,8 @@ extension QueueStore: ScheduleStore {
                     schedule.nextFire.map { .real($0) } ?? .null,
                 ])
             guard db.changes == 1 else { return false }
-            for request in jobs { _ = try insert(request, now: now) }
+            var batch: Int64?
+            for request in jobs { _ = try insert(request, now: now, batch: &batch) }
             return true
         }
     }

@@ -57,14 +57,16 @@ public final class QueueStore: JobStore {
         let now = clock.wall()
         return try db.write { () throws -> [Int64] in
             var ids: [Int64] = []
-            for request in requests { ids.append(try insert(request, now: now)) }
+            var batch: Int64?
+            for request in requests { ids.append(try insert(request, now: now, batch: &batch)) }
             return ids
         }
     }
 
     /// Inserts one job inside the caller's transaction, or returns the job its idempotency key
-    /// or schedule fire already made.
-    func insert(_ request: EnqueueRequest, now: Double) throws -> Int64 {
+    /// or schedule fire already made. The first job inserted names the batch (`batch` is nil until
+    /// then); every later one joins it.
+    func insert(_ request: EnqueueRequest, now: Double, batch: inout Int64?) throws -> Int64 {
         if let existing = try existingID(for: request) { return existing }
         let runAt = request.runAt ?? now
         let waiting = runAt > now ? JobState.scheduled : JobState.available
@@ -73,6 +75,9 @@ public final class QueueStore: JobStore {
         let id = try insertRow(
             request, state: split ? .scheduled : waiting, runAt: runAt, now: now,
             segment: split ? (parent: nil, index: nil, count: request.segments.count, frames: nil) : nil)
+        let batchID = batch ?? id
+        batch = batchID
+        try db.query("UPDATE jobs SET batch_id = ? WHERE id = ?", [.integer(batchID), .integer(id)])
         let origin =
             request.schedule.map { " by schedule \($0.id) for its fire at \(Self.iso($0.fireTime))" } ?? ""
         let parts = split ? " in \(request.segments.count) segments" : ""
@@ -444,6 +449,30 @@ public final class QueueStore: JobStore {
             if split { try showSegments(of: id) }
             try insertEvent(id, now, "retry requested")
             return true
+        }
+    }
+
+    public func currentTime() -> Double { clock.wall() }
+
+    public func takeUnannouncedEnds(since: Double, limit: Int) throws -> [QueuedJob] {
+        let unannounced = """
+            finished_at IS NOT NULL AND (announced_at IS NULL OR announced_at < finished_at)
+            """
+        return try db.write { () throws -> [QueuedJob] in
+            // The condition is repeated in the UPDATE: PostgreSQL re-checks it on a row another
+            // worker announced meanwhile, so that worker's announcement is not made twice.
+            try db.query(
+                """
+                UPDATE jobs SET announced_at = finished_at
+                WHERE id IN (
+                    SELECT id FROM jobs
+                    WHERE parent_id IS NULL AND state IN ('completed', 'discarded', 'cancelled')
+                      AND finished_at >= ? AND \(unannounced)
+                    ORDER BY finished_at, id LIMIT ?)
+                  AND \(unannounced)
+                RETURNING \(JobRow.columns)
+                """, [.real(since), .integer(Int64(max(1, limit)))]
+            ).map(JobRow.decode).sorted { ($0.finishedAt ?? 0, $0.id) < ($1.finishedAt ?? 0, $1.id) }
         }
     }
 

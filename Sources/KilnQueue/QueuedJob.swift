@@ -30,6 +30,9 @@ public struct QueuedJob: Sendable, Equatable, Codable {
     public var frameRange: Range<Int>?
     /// How many segments the job (or the job this segment is part of) is split into; 0 = none.
     public var segmentCount: Int
+    /// The id of the first job queued by the same `kiln enqueue` (its own id when alone); nil
+    /// for a segment, and for rows queued before batches existed.
+    public var batchID: Int64?
 
     /// One piece of a split job (a frame range, or the soundtrack).
     public var isSegment: Bool { parentID != nil }

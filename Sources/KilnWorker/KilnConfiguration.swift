@@ -11,10 +11,14 @@ public struct KilnConfiguration: Sendable, Equatable {
     /// The `"limits"` object as written (limit name → value), checked by `ResourceLimits` when
     /// the file is parsed, so a wrong name is reported against this file.
     public var limitOverrides: [String: Double] = [:]
+    /// `"onDone"`: a shell command a worker runs for each job that ends.
+    public var onDone: String?
+    /// `"onDoneURL"`: a local address a worker posts each ended job to.
+    public var onDoneURL: LoopbackURL?
     /// The file it was read from; nil when there was none.
     public var file: String?
 
-    public static let keys = ["assetRoots", "outputRoots", "limits"]
+    public static let keys = ["assetRoots", "outputRoots", "limits", "onDone", "onDoneURL"]
     /// A configuration is a few lines; more is a mistake.
     public static let maximumSize = 1 << 20
 
@@ -83,6 +87,22 @@ public struct KilnConfiguration: Sendable, Equatable {
             object["assetRoots"], key: "assetRoots", file: file, relativeTo: directory)
         configuration.outputRoots = try paths(
             object["outputRoots"], key: "outputRoots", file: file, relativeTo: directory)
+        if let command = object["onDone"] {
+            guard let text = command as? String, !text.trimmingCharacters(in: .whitespaces).isEmpty else {
+                throw Failure(file: file, reason: "'onDone' must be a shell command (a non-empty string)")
+            }
+            configuration.onDone = text
+        }
+        if let address = object["onDoneURL"] {
+            guard let text = address as? String else {
+                throw Failure(file: file, reason: "'onDoneURL' must be a string: http://127.0.0.1:PORT/PATH")
+            }
+            do {
+                configuration.onDoneURL = try LoopbackURL(text)
+            } catch {
+                throw Failure(file: file, reason: "onDoneURL: \(error)")
+            }
+        }
         if let limits = object["limits"] {
             guard let table = limits as? [String: Any] else {
                 throw Failure(file: file, reason: "'limits' must be an object of numbers")

@@ -38,6 +38,8 @@ public final class QueueWorker: Sendable {
         /// Told each attempt's progress as its render process reports it: the job's id, 0…1
         /// (`kiln run` draws its bar from this).
         public var progress: (@Sendable (_ jobID: Int64, _ fraction: Double) -> Void)?
+        /// Run for each job that ends while this worker runs, whoever ended it (`--on-done`).
+        public var completionHook = CompletionHook()
 
         public init() {}
     }
@@ -51,6 +53,11 @@ public final class QueueWorker: Sendable {
     /// How often the cron tick runs; fires are at minute granularity.
     static let tickSeconds = 5.0
     private let summary = Mutex(WorkerSummary())
+    /// Ends at or after this (the store's clock) are announced; earlier ones are history.
+    private let announceSince = Mutex(0.0)
+    /// Hooks run one at a time, in the order the jobs ended, off the slots' threads.
+    private let hookQueue = DispatchQueue(label: "kiln-completion-hooks")
+    private let hooksRunning = DispatchGroup()
 
     public init(
         options: Options, stop: CancellationFlag, log: @escaping @Sendable (String) -> Void,
@@ -66,7 +73,9 @@ public final class QueueWorker: Sendable {
     /// Runs the slots to the end of the mode (or a stop signal) and returns what they did; throws
     /// only when the queue itself cannot be opened.
     public func run() throws -> WorkerSummary {
-        _ = try openStore()  // fail fast on a bad queue location, before any thread starts
+        // Fail fast on a bad queue location, before any thread starts.
+        let startTime = try openStore().currentTime()
+        announceSince.withLock { $0 = startTime }
         // A render process that died leaves a closed pipe; writing to it must fail, not kill the worker.
         signal(SIGPIPE, SIG_IGN)
         let slots = options.mode == .once ? 1 : max(1, options.concurrency)
@@ -89,6 +98,8 @@ public final class QueueWorker: Sendable {
             thread.start()
         }
         group.wait()
+        // The last jobs' hooks, each bounded by its own timeout.
+        _ = hooksRunning.wait(timeout: .now() + options.completionHook.timeoutSeconds + 5)
         if let first = failures.withLock({ $0.first }) {
             throw QueueError.unavailable(reason: first)
         }
@@ -98,6 +109,8 @@ public final class QueueWorker: Sendable {
     /// One slot: reap now and then, tick the scheduler (slot 0), claim, render, repeat.
     private func slotLoop(threads: Int, runsScheduler: Bool) throws {
         let connection = try StoreConnection(open: openStore, log: log)
+        // Ends since the last look (a drained queue's last cancel) are announced before exiting.
+        defer { if runsScheduler { announceEnds(connection) } }
         var nextReap = 0.0, nextTick = 0.0
         while stop.cancelledBySignal == nil {
             let now = ProcessInfo.processInfo.systemUptime
@@ -112,6 +125,8 @@ public final class QueueWorker: Sendable {
                         log("scheduler: \(error)")
                     }
                     nextTick = now + Self.tickSeconds * Double.random(in: 0.8...1.2)
+                    // Jobs ended elsewhere: cancelled while waiting, reclaimed, or by another worker.
+                    announceEnds(connection)
                 }
                 if now >= nextReap {
                     let reaped = try connection.run { try $0.reap() }
@@ -137,6 +152,7 @@ public final class QueueWorker: Sendable {
                 continue
             }
             execute(claim, connection: connection, threads: threads)
+            announceEnds(connection)
             if options.mode == .once { return }
         }
     }
@@ -152,6 +168,23 @@ public final class QueueWorker: Sendable {
             return true
         }
         return try connection.run { try $0.unrenewedLeaseCount() } > 0
+    }
+
+    /// Hands each job that ended (and that no other worker took) to the completion hook.
+    private func announceEnds(_ connection: StoreConnection) {
+        let hook = options.completionHook
+        guard !hook.isEmpty else { return }
+        let since = announceSince.withLock { $0 }
+        let ended: [QueuedJob]
+        do {
+            ended = try connection.run { try $0.takeUnannouncedEnds(since: since, limit: 50) }
+        } catch {
+            log("could not read ended jobs for the on-done hook: \(error)")
+            return
+        }
+        for job in ended {
+            hookQueue.async(group: hooksRunning) { [log] in hook.announce(job, log: log) }
+        }
     }
 
     /// `options.progress` for one job's attempt.

@@ -82,13 +82,23 @@ enum EnqueueCommand: KilnSubcommand {
             }
         }
         let ids = try store.enqueue(requests)
+        let batches = try Set(ids.compactMap { try store.job(id: $0)?.batchID })
         if args.flag(json) {
             try printJSON(
-                zip(ids, requests).map {
-                    ["id": $0, "job": $1.jobFile, "output": $1.output, "segments": max(1, $1.segments.count)]
+                try zip(ids, requests).map {
+                    [
+                        "id": $0, "job": $1.jobFile, "output": $1.output,
+                        "segments": max(1, $1.segments.count),
+                        "batch": try store.job(id: $0)?.batchID ?? NSNull(),
+                    ] as [String: Any]
                 })
         } else {
             for id in ids { print(id) }
+        }
+        if ids.count > 1, batches.count == 1, let batch = batches.first {
+            Output.stderr(
+                "kiln: queued \(ids.count) jobs as batch \(batch) (`kiln cancel --batch \(batch)` stops them all)"
+            )
         }
         return ExitCode.ok
     }

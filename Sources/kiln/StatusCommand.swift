@@ -7,62 +7,152 @@ enum StatusCommand: KilnSubcommand {
     static let state = OptionSpec(
         "--state", kind: .string, placeholder: "S[,S…]",
         help: "only jobs in these states: " + JobState.allCases.map(\.rawValue).joined(separator: ", "))
+    static let watch = OptionSpec.flag(
+        "--watch", short: "w",
+        help: "show it again every --interval seconds until Ctrl-C (with ID: until the job ends); on a "
+            + "terminal the screen is redrawn, otherwise a listing is printed each time it changes "
+            + "(with --json: one JSON value per line)")
+    static let interval = OptionSpec(
+        "--interval", kind: .double(minimum: 0.1), placeholder: "SECONDS", default: .double(1),
+        help: "how often --watch looks")
     static let spec = CommandSpec(
         "status", summary: "jobs with state, progress, attempts, output and errors",
         description: """
             Lists queued jobs (id, state, progress, attempts, output), or one job in detail with its
-            attempts and last error.
+            attempts, batch and last error. With --watch, keeps the listing current.
             """,
-        options: [json, state, .queue],
+        options: [json, state, watch, interval, .queue],
         positionals: [
             PositionalSpec("ID", kind: PositionalSpec.jobID.kind, count: .optional, help: "one job in detail")
         ])
 
+    /// One look at the queue: what to print, and whether a watched job has ended.
+    struct Snapshot: Equatable {
+        var lines: [String] = []
+        /// Said on stderr once (or as a line while watching): "no jobs".
+        var note: String?
+        var ended = false
+        var exitCode = ExitCode.ok
+    }
+
     static func run(_ args: ParsedArguments) throws -> Int32 {
         let store = try QueueLocation.open(try QueueLocation.databasePath(args))
+        var id: Int64?
         if let idText = args.positionals.first {
-            guard let id = Int64(idText) else { throw args.usageError("status takes at most one job id") }
-            guard let job = try store.job(id: id) else {
-                Output.error("no job \(id) in the queue")
-                return ExitCode.noInput
-            }
-            let attempts = try store.attempts(jobID: id)
-            if args.flag(json) {
-                try printJSON(describe(job, attempts: attempts))
-            } else {
-                printDetails(job, attempts: attempts)
-            }
-            return ExitCode.ok
+            guard let parsed = Int64(idText) else { throw args.usageError("status takes at most one job id") }
+            id = parsed
         }
-        var states: [JobState]?
-        if let filter = args.string(state) {
-            states = try filter.split(separator: ",").map { name in
-                guard let state = JobState(rawValue: String(name)) else {
+        let states = try parseStates(args)
+        let asJSON = args.flag(json)
+        guard args.flag(watch) else {
+            let snapshot = try look(store, id: id, states: states, json: asJSON, compact: false)
+            if let note = snapshot.note { Output.stderr(note) }
+            emit(snapshot.lines, json: asJSON)
+            return snapshot.exitCode
+        }
+        installInterruptHandlers()
+        let seconds = args.double(interval) ?? 1
+        let terminal = isatty(1) == 1
+        var previous: Snapshot?
+        while interruption.cancelledBySignal == nil {
+            let snapshot = try look(store, id: id, states: states, json: asJSON, compact: !terminal)
+            if snapshot.exitCode != ExitCode.ok {
+                Output.stderr(snapshot.note ?? "")
+                return snapshot.exitCode
+            }
+            let lines = snapshot.lines + (snapshot.note.map { [$0] } ?? [])
+            if terminal {
+                let clock = Date().formatted(.iso8601.time(includingFractionalSeconds: false))
+                print("\u{1B}[H\u{1B}[2J", terminator: "")
+                Output.line(
+                    "kiln status, every \(String(format: "%g", seconds)) s (Ctrl-C to stop)  \(clock)")
+                emit(lines, json: asJSON)
+            } else if snapshot != previous {
+                if previous != nil && !asJSON { Output.line("") }
+                emit(lines, json: asJSON)
+            }
+            fflush(nil)  // every stream: a pipe must see each listing as it is printed
+            previous = snapshot
+            if snapshot.ended { return snapshot.exitCode }
+            // In short steps, so Ctrl-C is answered at once.
+            let until = ProcessInfo.processInfo.systemUptime + seconds
+            while interruption.cancelledBySignal == nil && ProcessInfo.processInfo.systemUptime < until {
+                Thread.sleep(forTimeInterval: min(0.1, seconds))
+            }
+        }
+        return 128 + (interruption.cancelledBySignal ?? 0)
+    }
+
+    /// JSON is printed as it is (it escapes control characters itself); text rows are escaped.
+    static func emit(_ lines: [String], json: Bool) {
+        for line in lines {
+            if json { print(line) } else { Output.line(line) }
+        }
+    }
+
+    static func parseStates(_ args: ParsedArguments) throws -> [JobState]? {
+        try args.string(state).map { filter in
+            try filter.split(separator: ",").map { name in
+                let word = name.trimmingCharacters(in: .whitespaces)
+                guard let state = JobState(rawValue: word) else {
+                    let names = JobState.allCases.map(\.rawValue)
                     throw args.usageError(
-                        "--state expects \(JobState.allCases.map(\.rawValue).joined(separator: ", "))")
+                        "--state expects \(names.joined(separator: ", ")), got '\(word)'"
+                            + NameSuggestion.hint(for: word, among: names))
                 }
                 return state
             }
         }
+    }
+
+    /// The listing (or one job's details) as it is now; `compact` JSON is one line per value.
+    static func look(_ store: QueueStore, id: Int64?, states: [JobState]?, json: Bool, compact: Bool) throws
+        -> Snapshot
+    {
+        var snapshot = Snapshot()
+        if let id {
+            guard let job = try store.job(id: id) else {
+                return Snapshot(
+                    note: "kiln: error: no job \(id) in the queue", ended: true, exitCode: ExitCode.noInput)
+            }
+            snapshot.ended = job.state.isTerminal
+            let attempts = try store.attempts(jobID: id)
+            if json {
+                snapshot.lines = [try jsonText(describe(job, attempts: attempts), compact: compact)]
+            } else {
+                let batchSize =
+                    try job.batchID.map { batch in
+                        try store.jobs(states: nil).count { $0.batchID == batch }
+                    } ?? 0
+                snapshot.lines = details(job, attempts: attempts, batchSize: batchSize)
+            }
+            return snapshot
+        }
         let jobs = try store.jobs(states: states)
-        if args.flag(json) {
-            try printJSON(try jobs.map { describe($0, attempts: try store.attempts(jobID: $0.id)) })
-            return ExitCode.ok
+        if json {
+            snapshot.lines = [
+                try jsonText(
+                    try jobs.map { describe($0, attempts: try store.attempts(jobID: $0.id)) },
+                    compact: compact)
+            ]
+            return snapshot
         }
         guard !jobs.isEmpty else {
-            Output.stderr("kiln: no jobs" + (args.string(state).map { " in state \($0)" } ?? ""))
-            return ExitCode.ok
+            snapshot.note =
+                "kiln: no jobs"
+                + (states.map { " in state " + $0.map(\.rawValue).joined(separator: ",") } ?? "")
+            return snapshot
         }
-        Output.line(
+        snapshot.lines.append(
             pad("ID", 6) + pad("STATE", 11) + pad("PROGRESS", 10) + pad("ATTEMPTS", 10) + pad("JOB", 18)
                 + "OUTPUT")
         for job in jobs {
-            Output.line(
+            snapshot.lines.append(
                 pad("\(job.id)", 6) + pad(displayState(job), 11)
                     + pad(String(format: "%.0f%%", job.progress * 100), 10)
                     + pad("\(job.attempt)/\(job.maxAttempts)", 10) + pad(displayName(job), 18) + job.output)
         }
-        return ExitCode.ok
+        return snapshot
     }
 
     /// A split job's own row is `scheduled` in the store while it waits for its segments.
@@ -102,7 +192,7 @@ enum StatusCommand: KilnSubcommand {
             "error": job.lastError ?? NSNull(), "idempotencyKey": job.idempotencyKey ?? NSNull(),
             "scheduleID": job.scheduleID ?? NSNull(), "fireTime": iso(job.fireTime),
             "parentID": job.parentID ?? NSNull(), "segmentIndex": job.segmentIndex ?? NSNull(),
-            "segmentCount": job.segmentCount,
+            "segmentCount": job.segmentCount, "batch": job.batchID ?? NSNull(),
             "frames": job.frameRange.map { [$0.lowerBound, $0.upperBound] } ?? NSNull(),
             "attempts": attempts.map { attempt in
                 [
@@ -115,37 +205,42 @@ enum StatusCommand: KilnSubcommand {
         ]
     }
 
-    static func printDetails(_ job: QueuedJob, attempts: [AttemptRecord]) {
-        Output.line(
+    static func details(_ job: QueuedJob, attempts: [AttemptRecord], batchSize: Int) -> [String] {
+        var lines: [String] = []
+        lines.append(
             "job \(job.id): \(job.state.rawValue)"
                 + (job.cancelRequested && !job.state.isTerminal ? " (cancel requested)" : ""))
-        Output.line("  file:      \(job.jobFile)")
-        Output.line("  output:    \(job.output)")
+        lines.append("  file:      \(job.jobFile)")
+        lines.append("  output:    \(job.output)")
         if job.isSoundtrack {
-            Output.line(
+            lines.append(
                 "  piece:     the soundtrack of job \(job.parentID ?? 0), encoded while its segments render")
         } else if let parent = job.parentID, let index = job.segmentIndex, let frames = job.frameRange {
-            Output.line(
+            lines.append(
                 "  segment:   \(index + 1) of \(job.segmentCount) of job \(parent), frames \(frames.lowerBound)"
                     + "..<\(frames.upperBound)")
         } else if job.isAssembly {
-            Output.line("  segments:  \(job.segmentCount) (the job's own row assembles them)")
+            lines.append("  segments:  \(job.segmentCount) (the job's own row assembles them)")
         }
-        Output.line(
+        lines.append(
             "  progress:  \(String(format: "%.1f", job.progress * 100))%"
                 + (shownStage(job).map { " (\($0))" } ?? ""))
-        Output.line("  attempts:  \(job.attempt) of \(job.maxAttempts)")
-        Output.line("  run at:    \(iso(job.runAt))")
+        lines.append("  attempts:  \(job.attempt) of \(job.maxAttempts)")
+        if let batch = job.batchID, batch != job.id || batchSize > 1 {
+            lines.append("  batch:     \(batch) (\(batchSize) jobs queued together)")
+        }
+        lines.append("  run at:    \(iso(job.runAt))")
         if !job.variables.isEmpty {
-            Output.line(
+            lines.append(
                 "  variables: "
                     + job.variables.sorted { $0.key < $1.key }.map { "\($0)=\($1)" }.joined(separator: " "))
         }
-        if let error = job.lastError { Output.line("  error:     \(error)") }
+        if let error = job.lastError { lines.append("  error:     \(error)") }
         for attempt in attempts {
-            Output.line(
+            lines.append(
                 "  attempt \(attempt.number): \(attempt.outcome?.rawValue ?? "running") on \(attempt.worker)"
                     + (attempt.error.map { ": \($0)" } ?? ""))
         }
+        return lines
     }
 }

@@ -24,6 +24,16 @@ enum WorkerCommand: KilnSubcommand {
     static let frameHashes = OptionSpec(
         "--frame-hashes", kind: .path, placeholder: "FILE",
         help: "append \"FRAME DIGEST\" for every frame rendered to FILE (as kiln render)")
+    static let onDone = OptionSpec(
+        "--on-done", kind: .string, placeholder: "CMD",
+        help:
+            "run CMD (with /bin/sh) for each job that ends while this worker runs: the job as JSON on stdin, "
+            + "KILN_JOB_ID, _STATE, _NAME, _FILE, _OUTPUT, _ERROR and _BATCH in its environment "
+            + "(default: the config file's onDone)")
+    static let onDoneURL = OptionSpec(
+        "--on-done-url", kind: .string, placeholder: "URL",
+        help: "POST each ended job as JSON to URL, a local address: http://127.0.0.1:PORT/PATH, "
+            + "http://localhost… or http://[::1]… (default: the config file's onDoneURL)")
     static let spec = CommandSpec(
         "worker", summary: "run queued jobs",
         description: """
@@ -36,11 +46,20 @@ enum WorkerCommand: KilnSubcommand {
             missing files are discarded at once. SIGINT/SIGTERM hands running jobs back to the queue
             and exits (a second signal exits at once; after --grace seconds the worker exits anyway).
             """,
-        options: [concurrency, drain, once, .jobThreads, name, grace, stallSeconds, frameHashes, .limit]
+        options: [
+            concurrency, drain, once, .jobThreads, name, grace, stallSeconds, frameHashes, onDone, onDoneURL,
+            .limit,
+        ]
             + OptionSpec.queueRoots,
         notes: """
             A job that reads outside the asset roots or writes outside the output roots is discarded
             before any work, with the reason in `kiln status ID`.
+
+            Completion hooks: each job that ends (completed, discarded, or cancelled, by whoever)
+            while a worker with --on-done or --on-done-url runs is announced once, by one such
+            worker, within about 5 s; jobs that ended before it started are not. A hook has 30 s;
+            its failure is logged and never changes the job. Values in KILN_JOB_* come from jobs:
+            quote them ("$KILN_JOB_OUTPUT"). Hooks are the worker's, never a job's.
             """)
 
     static func run(_ args: ParsedArguments) throws -> Int32 {
@@ -63,6 +82,22 @@ enum WorkerCommand: KilnSubcommand {
         options.stopGraceSeconds = max(1, WorkerSignals.graceSeconds * 0.8)
         let path = try QueueLocation.databasePath(args)
         options.roots = try PathOptions.queueRoots(args, queueLocation: path)
+        let configuration = try KilnConfiguration.load(explicit: args.string(.config))
+        // An empty --on-done '' turns off the configuration's command.
+        if let command = args.string(onDone) {
+            options.completionHook.command = command.isEmpty ? nil : command
+        } else {
+            options.completionHook.command = configuration.onDone
+        }
+        if let text = args.string(onDoneURL) {
+            do {
+                options.completionHook.url = try LoopbackURL(text)
+            } catch {
+                throw args.usageError("--on-done-url: \(error)")
+            }
+        } else {
+            options.completionHook.url = configuration.onDoneURL
+        }
         return runWorker(path: path, options: options)
     }
 

@@ -51,6 +51,14 @@ final class PostgresQueueStoreTests: XCTestCase {
     func testBatchEnqueueIsAllOrNothing() throws {
         try StoreContract.batchEnqueueIsAllOrNothing(try fixture())
     }
+
+    func testOneEnqueueIsOneBatch() throws {
+        try StoreContract.oneEnqueueIsOneBatch(try fixture())
+    }
+
+    func testEachEndIsAnnouncedOnce() throws {
+        try StoreContract.eachEndIsAnnouncedOnce(try fixture())
+    }
     func testReopeningKeepsTheSchemaAndData() throws {
         try StoreContract.reopeningKeepsTheSchemaAndData(try fixture())
     }

@@ -49,6 +49,7 @@ final class QueueSchemaUpgradeTests: XCTestCase {
         XCTAssertEqual(job.lastError, "disk full")
         XCTAssertEqual([job.attempt, job.priority, job.segmentCount], [1, 3, 0])
         XCTAssertFalse(job.isSegment || job.isAssembly)
+        XCTAssertNil(job.batchID, "queued before batches")
         let split = try store.enqueue([StoreContract.split()])[0]
         XCTAssertEqual(try store.segments(ofJob: split).count, 3)
         let claim = try XCTUnwrap(try store.claim(as: .test("w")))

@@ -331,6 +331,52 @@ enum StoreContract {
         XCTAssertEqual(try store.jobs(states: nil), [])
     }
 
+    /// One `enqueue` is one batch, named by its first job; an idempotent repeat keeps its job's
+    /// batch; a split job's segments belong to no batch (they follow their job).
+    static func oneEnqueueIsOneBatch(_ fixture: StoreFixture) throws {
+        let store = try fixture.store()
+        let first = try store.enqueue([StoreFixture.request("a", key: "k"), StoreFixture.request("b")])
+        let second = try store.enqueue([StoreFixture.request("c"), split()])
+        XCTAssertEqual(try first.map { try store.job(id: $0)?.batchID }, [first[0], first[0]])
+        XCTAssertEqual(try second.map { try store.job(id: $0)?.batchID }, [second[0], second[0]])
+        XCTAssertEqual(try store.segments(ofJob: second[1]).map(\.batchID), [nil, nil, nil])
+        let repeated = try store.enqueue([StoreFixture.request("d"), StoreFixture.request("a", key: "k")])
+        XCTAssertEqual(repeated[1], first[0], "the idempotency key returns the first job")
+        XCTAssertEqual(try store.job(id: first[0])?.batchID, first[0], "and leaves its batch alone")
+        XCTAssertEqual(try store.job(id: repeated[0])?.batchID, repeated[0])
+    }
+
+    /// Each job's end is handed out once, whoever asks; ends before `since` and segments never;
+    /// a retried job that ends again is handed out again.
+    static func eachEndIsAnnouncedOnce(_ fixture: StoreFixture) throws {
+        let store = try fixture.store()
+        let old = try store.enqueue([StoreFixture.request("old")])[0]
+        XCTAssertTrue(try store.cancel(id: old))
+        fixture.clock.advance(10)
+        let since = store.currentTime()
+        let ids = try store.enqueue([StoreFixture.request("a"), StoreFixture.request("b"), split()])
+        XCTAssertEqual(try store.takeUnannouncedEnds(since: since, limit: 10), [], "nothing has ended")
+        let claim = try XCTUnwrap(try store.claim(as: .test("w")))
+        XCTAssertEqual(claim.job.id, ids[0])
+        XCTAssertTrue(try store.complete(claim))
+        fixture.clock.advance(1)
+        XCTAssertTrue(try store.cancel(id: ids[1]))
+        XCTAssertTrue(try store.cancel(id: ids[2]), "the split job and its segments")
+        let other = try fixture.store()
+        let taken = try store.takeUnannouncedEnds(since: since, limit: 2)
+        XCTAssertEqual(taken.map(\.id), [ids[0], ids[1]], "oldest end first, at most the limit")
+        XCTAssertEqual(taken.map(\.state), [.completed, .cancelled])
+        XCTAssertEqual(try other.takeUnannouncedEnds(since: since, limit: 10).map(\.id), [ids[2]])
+        XCTAssertEqual(try store.takeUnannouncedEnds(since: since, limit: 10), [], "each end once")
+        XCTAssertEqual(try other.takeUnannouncedEnds(since: 0, limit: 10).map(\.id), [old])
+        fixture.clock.advance(1)
+        XCTAssertTrue(try store.retry(id: ids[1]))
+        XCTAssertEqual(try store.takeUnannouncedEnds(since: since, limit: 10), [], "running again")
+        fixture.clock.advance(1)
+        XCTAssertTrue(try store.cancel(id: ids[1]))
+        XCTAssertEqual(try other.takeUnannouncedEnds(since: since, limit: 10).map(\.id), [ids[1]])
+    }
+
     static func reopeningKeepsTheSchemaAndData(_ fixture: StoreFixture) throws {
         let id = try fixture.store().enqueue([StoreFixture.request()])[0]
         let reopened = try fixture.store()
