@@ -59,6 +59,10 @@ final class GoldenImageTests: XCTestCase {
     /// and a crease.
     func testShowcaseFrames() throws { try checkJob("showcase", at: [0.9, 3.3, 5.0, 9.3]) }
 
+    /// The podcast demo over its warped cover, where the wrap once left one-word lines
+    /// ("offline.", "audio.") and the timestamp touched the next line.
+    func testPodcastFrames() throws { try checkJob("podcast", at: [4.0, 24.0]) }
+
     /// Each symbol behaviour at a key moment (half size, so a symbol's layers stay legible):
     /// mid-bounce and at rest; pulse dimmed; variable colour part-way; scaled up and down; the
     /// moon hidden in place and leaving the stack; a replace under way; variable value 0.34 and
