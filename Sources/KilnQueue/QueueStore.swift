@@ -483,7 +483,7 @@ public final class QueueStore: JobStore {
             let running = try db.query(
                 """
                 SELECT id, lease_token, attempt, max_attempts, lease_expires, lease_boot, lease_host, lease_pid,
-                       lease_pid_start, parent_id, segment_index, segment_count, frame_start
+                       lease_pid_start, parent_id, segment_index, segment_count, frame_start, cancel_requested
                 FROM jobs WHERE state = 'running'
                 """)
             var reclaimed = 0
@@ -500,6 +500,25 @@ public final class QueueStore: JobStore {
                         || !ProcessTable.isAlive(
                             pid: Int32(row[7].int ?? 0), start: UInt64(bitPattern: row[8].int ?? 0)))
                 guard expired || ownerGone else { continue }
+                let why = ownerGone ? "worker process died" : "lease expired"
+                if row[13].int == 1 {
+                    // Its cancel was asked for before the worker died: it ends here, not in a new render.
+                    try db.query(
+                        """
+                        UPDATE jobs SET state = 'cancelled', finished_at = ?, lease_owner = NULL, lease_expires = NULL,
+                               \(Self.notUnderWay)
+                        WHERE id = ? AND lease_token = ? AND state = 'running'
+                        """, [.real(now), .integer(id), .integer(token)])
+                    guard db.changes == 1 else { continue }
+                    try closeAttempt(id, token: token, at: now, outcome: .crashed, error: why)
+                    try insertEvent(
+                        id, now, "attempt \(attempt) crashed (\(why)); cancelled, as was requested")
+                    if row[9].int == nil && (row[11].int ?? 0) > 1 {
+                        try endFamily(id, as: .cancelled, reason: "cancelled", now: now)
+                    }
+                    reclaimed += 1
+                    continue
+                }
                 let exhausted = attempt >= maximum
                 try db.query(
                     """

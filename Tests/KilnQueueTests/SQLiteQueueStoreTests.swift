@@ -52,6 +52,10 @@ final class SQLiteQueueStoreTests: XCTestCase {
         try StoreContract.batchEnqueueIsAllOrNothing(try fixture())
     }
 
+    func testAReapedJobWithAPendingCancelEndsCancelled() throws {
+        try StoreContract.aReapedJobWithAPendingCancelEndsCancelled(try fixture())
+    }
+
     func testOneEnqueueIsOneBatch() throws {
         try StoreContract.oneEnqueueIsOneBatch(try fixture())
     }

@@ -144,7 +144,7 @@ enum StoreContract {
         XCTAssertEqual(try store.reportProgress(claim, 0.97), .leaseLost)
         XCTAssertEqual(try store.reportProgress(claim, nil), .leaseLost)
         job = try XCTUnwrap(try store.job(id: id))
-        XCTAssertEqual(job.state, .available)
+        XCTAssertEqual(job.state, .cancelled, "its cancel was pending")
         XCTAssertEqual(job.progress, 0, "the fenced-off owner wrote nothing")
     }
 
@@ -274,6 +274,28 @@ enum StoreContract {
         XCTAssertEqual(second.attempt, 2)
         XCTAssertTrue(try store.complete(second))
         XCTAssertEqual(try store.attempts(jobID: id).map(\.outcome), [.crashed, .completed])
+    }
+
+    /// A running job whose cancel was pending when its worker died is cancelled by the reaper,
+    /// never rendered again; a split job's waiting segments end with it.
+    static func aReapedJobWithAPendingCancelEndsCancelled(_ fixture: StoreFixture) throws {
+        let store = try fixture.store()
+        let ids = try store.enqueue([StoreFixture.request("a"), split()])
+        let claim = try XCTUnwrap(try store.claim(as: .test("w1")))
+        XCTAssertEqual(claim.job.id, ids[0])
+        XCTAssertTrue(try store.cancel(id: ids[0]))
+        fixture.clock.advance(61)
+        XCTAssertEqual(try store.reap(), 1)
+        XCTAssertEqual(try store.job(id: ids[0])?.state, .cancelled)
+        XCTAssertEqual(try store.attempts(jobID: ids[0]).map(\.outcome), [.crashed])
+        let segment = try XCTUnwrap(try store.claim(as: .test("w2")))
+        XCTAssertEqual(segment.job.parentID, ids[1], "the cancelled job is not claimed again")
+        XCTAssertTrue(try store.cancel(id: ids[1]))
+        fixture.clock.advance(61)
+        XCTAssertEqual(try store.reap(), 1)
+        XCTAssertEqual(try store.job(id: ids[1])?.state, .cancelled)
+        XCTAssertEqual(Set(try store.segments(ofJob: ids[1]).map(\.state)), [.cancelled])
+        XCTAssertNil(try store.claim(as: .test("w3")), "nothing is left to render")
     }
 
     static func wallClockJumpsDoNotExpireLeases(_ fixture: StoreFixture) throws {
