@@ -56,7 +56,8 @@ let package = Package(
             name: "KilnSymbols", dependencies: ["CLibXML2", "KilnRaster", "KilnModel"], swiftSettings: strict),
         .target(name: "KilnQueue", dependencies: ["CSQLite", "CLibPQ"], swiftSettings: strict),
         .target(
-            name: "KilnExport", dependencies: ["KilnModel", "KilnRaster", "KilnScene", "KilnMedia"],
+            name: "KilnExport",
+            dependencies: ["KilnModel", "KilnRaster", "KilnScene", "KilnMedia", "KilnText"],
             swiftSettings: strict),
         .target(
             name: "KilnWorker", dependencies: ["KilnQueue", "KilnExport", "KilnModel"], swiftSettings: strict),
@@ -64,6 +65,7 @@ let package = Package(
             name: "kiln",
             dependencies: [
                 "KilnCommandLine", "KilnExport", "KilnScene", "KilnMedia", "KilnModel", "KilnQueue",
+                "KilnRaster",
                 "KilnWorker", "KilnSymbols",
             ],
             swiftSettings: strict),

@@ -41,16 +41,8 @@ public struct FramePreview: Sendable {
     /// Writes frame `frame` to `url` as `format`, through a temporary file renamed into place, so
     /// `url` is either the whole image or untouched.
     public func writeStill(frame: Int, as format: ImageFormat, to url: URL) throws(ExportError) {
+        // The file is opened first: an output that cannot be written fails before the render.
         let file = try AtomicOutputFile(finalURL: url)
-        let image = try render(frame: frame)
-        let bytes: [UInt8]
-        do {
-            bytes = try StillImageEncoder.encode(
-                format, rgba: image.bytes, width: image.width, height: image.height, stride: image.stride)
-        } catch {
-            throw .media(error)
-        }
-        try file.write(bytes)
-        try file.commit()
+        try StillImageFile.write(try render(frame: frame), as: format, to: file)
     }
 }

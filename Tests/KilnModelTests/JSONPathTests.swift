@@ -17,6 +17,23 @@ final class JSONPathTests: XCTestCase {
         XCTAssertEqual(JSONPath.root.key("").description, #"[""]"#)
     }
 
+    /// What `kiln sweep --vary` reads: any path as it is printed, and back.
+    func testParsesWhatItPrints() {
+        let paths = [
+            JSONPath.root.key("layers").index(2).key("effects").index(0).key("ripple").key("amplitude"),
+            JSONPath.root.key("output").key("width"), JSONPath.root.index(0).index(3),
+            JSONPath.root.key("comment").key("my key"), JSONPath.root.key("a\"b\\c").key("x"),
+            JSONPath.root.key("1st"), JSONPath.root.key("line\nbreak"),
+        ]
+        for path in paths {
+            XCTAssertEqual(JSONPath(parsing: path.description), path, path.description)
+        }
+        XCTAssertEqual(JSONPath(parsing: "$.output.fps"), JSONPath.root.key("output").key("fps"))
+        for bad in ["", "$", ".a", "a..b", "a.", "a[", "a[x]", "a[1", #"a["b"#, "a b[0]x", "[-1]"] {
+            XCTAssertNil(JSONPath(parsing: bad), bad)
+        }
+    }
+
     func testDiagnosticDescription() {
         let path = JSONPath.root.key("layers").index(1).key("points").index(4)
         let located = Diagnostic(

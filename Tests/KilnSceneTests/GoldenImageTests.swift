@@ -1,6 +1,7 @@
 import Foundation
 import KilnExport
 import KilnMedia
+import KilnModel
 import KilnRaster
 import XCTest
 
@@ -62,6 +63,40 @@ final class GoldenImageTests: XCTestCase {
     /// The podcast demo over its warped cover, where the wrap once left one-word lines
     /// ("offline.", "audio.") and the timestamp touched the next line.
     func testPodcastFrames() throws { try checkJob("podcast", at: [4.0, 24.0]) }
+
+    /// `kiln sheet`: six showcase frames with their times, under a title.
+    func testContactSheet() throws {
+        let job = try JobFiles.load(
+            file: Fixture.repositoryRoot.appendingPathComponent("jobs/showcase.json").path)
+        let sheet = ContactSheet(job: job, threads: 2)
+        let frames = try XCTUnwrap(sheet.frames(.count(6)))
+        XCTAssertEqual(frames, [0, 60, 120, 179, 239, 299])
+        try check(
+            "sheet-showcase",
+            try sheet.render(
+                frames: frames,
+                grid: FrameGrid(title: "showcase.json", columns: 3, cellWidth: 240, cellHeight: 135)))
+    }
+
+    /// `kiln sweep`: the ripple's amplitude against its decay, labelled.
+    func testParameterSweep() throws {
+        let file = Fixture.repositoryRoot.appendingPathComponent("jobs/ripple.json").path
+        let sweep = ParameterSweep(variations: [
+            try ParameterSweep.variation("layers[1].effects[0].ripple.amplitude=4,24"),
+            try ParameterSweep.variation("layers[1].effects[0].ripple.decay=1,8"),
+        ])
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: file)))
+        let documents = try sweep.combinations.map { try sweep.document(bytes, combination: $0) }
+        let job = try JobFiles.load(file: file)
+        let frame = try XCTUnwrap(FramePreview(job: job).frameIndex(atSeconds: 1.2))
+        try check(
+            "sweep-ripple",
+            try sweep.render(
+                documents: documents, file: file, options: JobLoadOptions(), frames: [frame],
+                timeLabels: ["1.2 s"],
+                grid: FrameGrid(title: "ripple.json at 1.2 s", columns: 2, cellWidth: 240, cellHeight: 135),
+                threads: 2))
+    }
 
     /// Each symbol behaviour at a key moment (half size, so a symbol's layers stay legible):
     /// mid-bounce and at rest; pulse dimmed; variable colour part-way; scaled up and down; the
