@@ -19,6 +19,13 @@ public struct FramesDone: Sendable, Equatable {
     }
 }
 
+/// What an export is doing: rendering frames (the encoder keeps pace behind), flushing the
+/// encoder's last frames into the file, finishing a split render's soundtrack, joining its
+/// segments, or done.
+public enum ExportStage: String, Sendable {
+    case render, encode, audio, assemble, done
+}
+
 /// Progress of one export: reported as frames are rendered and as they reach the file, and
 /// once more when the file is complete.
 public struct ExportProgress: Sendable {
@@ -31,20 +38,36 @@ public struct ExportProgress: Sendable {
     /// Frames already done when the clock started (segments kept from an interrupted run): they
     /// took no time now, so the rate and the estimate count only the work since.
     public let framesBefore: Int
+    public let stage: ExportStage
+    /// The video's frame rate, for the real-time factor; 0 when unknown.
+    public let videoFrameRate: Double
 
     public init(
-        frame: Int, written: Int? = nil, totalFrames: Int, elapsedSeconds: Double, framesBefore: Int = 0
+        frame: Int, written: Int? = nil, totalFrames: Int, elapsedSeconds: Double, framesBefore: Int = 0,
+        stage: ExportStage? = nil, videoFrameRate: Double = 0
     ) {
         (self.frame, self.totalFrames, self.elapsedSeconds) = (frame, totalFrames, elapsedSeconds)
         self.written = written ?? frame
         self.framesBefore = min(framesBefore, frame, self.written)
+        self.stage = stage ?? (frame < totalFrames ? .render : self.written < totalFrames ? .encode : .done)
+        self.videoFrameRate = videoFrameRate
     }
 
-    public init(_ done: FramesDone, totalFrames: Int, elapsedSeconds: Double, framesBefore: Int = 0) {
+    public init(
+        _ done: FramesDone, totalFrames: Int, elapsedSeconds: Double, framesBefore: Int = 0,
+        stage: ExportStage? = nil, videoFrameRate: Double = 0
+    ) {
         self.init(
             frame: done.rendered, written: done.written, totalFrames: totalFrames,
-            elapsedSeconds: elapsedSeconds,
-            framesBefore: framesBefore)
+            elapsedSeconds: elapsedSeconds, framesBefore: framesBefore, stage: stage,
+            videoFrameRate: videoFrameRate)
+    }
+
+    /// Seconds of video made per second of wall time (2.0: twice as fast as playback); nil before
+    /// any frame or without the frame rate.
+    public var realTimeFactor: Double? {
+        guard videoFrameRate > 0, framesPerSecond > 0 else { return nil }
+        return framesPerSecond / videoFrameRate
     }
 
     /// 0…1: rendering and writing each count for half.

@@ -213,12 +213,13 @@ public struct SegmentedExport: Sendable {
             reused += 1
         }
         let kept = done
-        func report(_ frames: FramesDone) {
-            guard frames.written < total else { return }
+        let rate = export.job.output.frameRate.doubleValue
+        func report(_ frames: FramesDone, stage: ExportStage? = nil) {
+            guard frames.written < total || stage != nil else { return }
             progress?(
                 ExportProgress(
                     frames, totalFrames: total, elapsedSeconds: Date().timeIntervalSince(start),
-                    framesBefore: kept))
+                    framesBefore: kept, stage: stage, videoFrameRate: rate))
         }
         if reused > 0 { report(FramesDone(rendered: done, written: done)) }
         // The soundtrack is encoded on its own thread while the segments render (it is one thread
@@ -240,10 +241,17 @@ public struct SegmentedExport: Sendable {
             _ = soundtrack?.wait()
             throw error
         }
-        if let failure = soundtrack?.wait() { throw failure }
+        if let soundtrack {
+            report(FramesDone(rendered: total, written: total), stage: .audio)
+            if let failure = soundtrack.wait() { throw failure }
+        }
+        report(FramesDone(rendered: total, written: total), stage: .assemble)
         let frames = try assemble()
         let elapsed = Date().timeIntervalSince(start)
-        progress?(ExportProgress(frame: total, totalFrames: total, elapsedSeconds: elapsed))
+        progress?(
+            ExportProgress(
+                frame: total, totalFrames: total, elapsedSeconds: elapsed, framesBefore: kept,
+                videoFrameRate: rate))
         return SegmentedSummary(
             output: output, frames: frames, segments: plan.count, reused: reused, rendered: rendered,
             elapsedSeconds: elapsed)

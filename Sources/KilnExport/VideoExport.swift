@@ -68,14 +68,18 @@ public struct VideoExport: Sendable {
             if done.written < o.frameCount {
                 progress?(
                     ExportProgress(
-                        done, totalFrames: o.frameCount, elapsedSeconds: Date().timeIntervalSince(start)))
+                        done, totalFrames: o.frameCount, elapsedSeconds: Date().timeIntervalSince(start),
+                        videoFrameRate: o.frameRate.doubleValue))
             }
         }
         if let signal = cancellation.cancelledBySignal { throw .cancelled(signal: signal) }
         if let beforeCommit, !beforeCommit() { throw .cancelled(signal: CancellationFlag.leaseLost) }
         try file.commit()
         let elapsed = Date().timeIntervalSince(start)
-        progress?(ExportProgress(frame: o.frameCount, totalFrames: o.frameCount, elapsedSeconds: elapsed))
+        progress?(
+            ExportProgress(
+                frame: o.frameCount, totalFrames: o.frameCount, elapsedSeconds: elapsed,
+                videoFrameRate: o.frameRate.doubleValue))
         return ExportSummary(output: output, frames: o.frameCount, elapsedSeconds: elapsed)
     }
 

@@ -25,17 +25,23 @@ final class ProgressReporter: Sendable {
         switch mode {
         case .none: return
         case .json:
-            var object = "{\"event\":\"progress\",\"frame\":\(p.frame),\"written\":\(p.written),"
-            object += "\"total\":\(p.totalFrames),"
-            object += String(
-                format: "\"fraction\":%.4f,\"elapsed\":%.3f,\"fps\":%.2f", fraction, p.elapsedSeconds,
-                p.framesPerSecond)
-            if let eta = p.etaSeconds { object += String(format: ",\"eta\":%.1f", eta) }
-            emit(object + "}")
+            var object: [String: Any] = [
+                "event": "progress", "stage": p.stage.rawValue, "frame": p.frame, "written": p.written,
+                "total": p.totalFrames, "fraction": rounded(fraction, 4),
+                "elapsed": rounded(p.elapsedSeconds, 3),
+                "fps": rounded(p.framesPerSecond, 2),
+            ]
+            if let speed = p.realTimeFactor { object["speed"] = rounded(speed, 3) }
+            if let eta = p.etaSeconds { object["eta"] = rounded(eta, 1) }
+            emit(jsonLine(object))
         case .bar:
+            var detail = String(
+                format: "%@ %d/%d frames  %.1f fps", p.stage.rawValue,
+                p.stage == .render ? p.frame : p.written,
+                p.totalFrames, p.framesPerSecond)
+            if let speed = p.realTimeFactor { detail += String(format: "  %.2fx real time", speed) }
             draw(
-                fraction: fraction, elapsed: p.elapsedSeconds, last: p.written == p.totalFrames,
-                detail: String(format: "%d/%d frames  %.1f fps", p.frame, p.totalFrames, p.framesPerSecond),
+                fraction: fraction, elapsed: p.elapsedSeconds, last: p.stage == .done, detail: detail,
                 eta: p.etaSeconds)
         }
     }

@@ -118,13 +118,18 @@ enum StatusCommand: KilnSubcommand {
             snapshot.ended = job.state.isTerminal
             let attempts = try store.attempts(jobID: id)
             if json {
-                snapshot.lines = [try jsonText(describe(job, attempts: attempts), compact: compact)]
+                snapshot.lines = [
+                    try jsonText(
+                        describe(job, attempts: attempts, now: store.currentTime()), compact: compact)
+                ]
             } else {
                 let batchSize =
                     try job.batchID.map { batch in
                         try store.jobs(states: nil).count { $0.batchID == batch }
                     } ?? 0
-                snapshot.lines = details(job, attempts: attempts, batchSize: batchSize)
+                snapshot.lines = details(
+                    job, attempts: attempts, batchSize: batchSize,
+                    remaining: remainingSeconds(job, attempts: attempts, now: store.currentTime()))
             }
             return snapshot
         }
@@ -132,7 +137,9 @@ enum StatusCommand: KilnSubcommand {
         if json {
             snapshot.lines = [
                 try jsonText(
-                    try jobs.map { describe($0, attempts: try store.attempts(jobID: $0.id)) },
+                    try jobs.map {
+                        describe($0, attempts: try store.attempts(jobID: $0.id), now: store.currentTime())
+                    },
                     compact: compact)
             ]
             return snapshot
@@ -147,9 +154,15 @@ enum StatusCommand: KilnSubcommand {
             pad("ID", 6) + pad("STATE", 11) + pad("PROGRESS", 10) + pad("ATTEMPTS", 10) + pad("JOB", 18)
                 + "OUTPUT")
         for job in jobs {
+            let remaining =
+                job.state == .running
+                ? remainingSeconds(job, attempts: try store.attempts(jobID: job.id), now: store.currentTime())
+                : nil
             snapshot.lines.append(
                 pad("\(job.id)", 6) + pad(displayState(job), 11)
-                    + pad(String(format: "%.0f%%", job.progress * 100), 10)
+                    + pad(
+                        String(format: "%.0f%%", job.progress * 100)
+                            + (remaining.map { " ~" + ProgressReporter.clock($0) } ?? ""), 10)
                     + pad("\(job.attempt)/\(job.maxAttempts)", 10) + pad(displayName(job), 18) + job.output)
         }
         return snapshot
@@ -181,8 +194,19 @@ enum StatusCommand: KilnSubcommand {
         seconds.map(QueueStore.iso) ?? NSNull()
     }
 
-    static func describe(_ job: QueuedJob, attempts: [AttemptRecord]) -> [String: Any] {
+    /// Seconds left for a running job at the pace of its current attempt; nil when it is not
+    /// running or has not moved yet (an estimate from under 1 % is noise).
+    static func remainingSeconds(_ job: QueuedJob, attempts: [AttemptRecord], now: Double) -> Double? {
+        guard job.state == .running, job.progress >= 0.01, job.progress < 1,
+            let started = attempts.last(where: { $0.endedAt == nil })?.startedAt, now > started
+        else { return nil }
+        return (now - started) / job.progress * (1 - job.progress)
+    }
+
+    static func describe(_ job: QueuedJob, attempts: [AttemptRecord], now: Double) -> [String: Any] {
         [
+            "eta": remainingSeconds(job, attempts: attempts, now: now).map { ($0 * 10).rounded() / 10 }
+                ?? NSNull(),
             "id": job.id, "state": job.state.rawValue, "name": job.name, "job": job.jobFile,
             "output": job.output,
             "progress": (job.progress * 1000).rounded() / 10, "stage": shownStage(job) ?? NSNull(),
@@ -205,7 +229,9 @@ enum StatusCommand: KilnSubcommand {
         ]
     }
 
-    static func details(_ job: QueuedJob, attempts: [AttemptRecord], batchSize: Int) -> [String] {
+    static func details(_ job: QueuedJob, attempts: [AttemptRecord], batchSize: Int, remaining: Double?)
+        -> [String]
+    {
         var lines: [String] = []
         lines.append(
             "job \(job.id): \(job.state.rawValue)"
@@ -224,7 +250,8 @@ enum StatusCommand: KilnSubcommand {
         }
         lines.append(
             "  progress:  \(String(format: "%.1f", job.progress * 100))%"
-                + (shownStage(job).map { " (\($0))" } ?? ""))
+                + (shownStage(job).map { " (\($0))" } ?? "")
+                + (remaining.map { ", about \(ProgressReporter.clock($0)) left" } ?? ""))
         lines.append("  attempts:  \(job.attempt) of \(job.maxAttempts)")
         if let batch = job.batchID, batch != job.id || batchSize > 1 {
             lines.append("  batch:     \(batch) (\(batchSize) jobs queued together)")

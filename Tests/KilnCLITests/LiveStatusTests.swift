@@ -47,12 +47,16 @@ final class LiveStatusTests: QueueTestCase {
             return (40..<80).contains(progress)
         }
         XCTAssertEqual(try job(1)?["stage"] as? String, "rendering")
+        // Some 12 s of work, 40-80 % done: between one and twenty seconds to go.
+        let eta = try XCTUnwrap(try job(1)?["eta"] as? Double, "a running job's estimate")
+        XCTAssertTrue((0.5...20).contains(eta), "eta \(eta) s")
         let table = try kiln(["status"]).stdout
         XCTAssertTrue(
             table.split(separator: "\n").contains {
-                $0.hasPrefix("1 ") && $0.contains("running") && !$0.contains(" 0%")
+                $0.hasPrefix("1 ") && $0.contains("running") && !$0.contains(" 0%") && $0.contains(" ~0:")
             },
             table)
+        XCTAssertNotNil(try kiln(["status", "1"]).stdout.firstMatch(of: #/about 0:\d\d left/#))
         XCTAssertTrue(KilnProcess.waitForExit(worker, timeout: 60), workerLog("paced"))
         XCTAssertEqual(try job(1)?["progress"] as? Double, 100)
     }

@@ -185,6 +185,9 @@ final class RenderCommandTests: TemporaryDirectoryTestCase {
         XCTAssertTrue(result.stdout.contains("fps"), result.stdout)
         XCTAssertTrue(result.stdout.contains("ETA"), result.stdout)
         XCTAssertTrue(result.stdout.contains("100%"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("render "), "the stage: \(result.stdout)")
+        XCTAssertTrue(result.stdout.contains("done 60/60 frames"), result.stdout)
+        XCTAssertNotNil(result.stdout.firstMatch(of: #/\d+\.\d\dx real time/#), result.stdout)
     }
 
     func testProgressJSONAndPreview() throws {
@@ -210,13 +213,24 @@ final class RenderCommandTests: TemporaryDirectoryTestCase {
         XCTAssertGreaterThanOrEqual(
             lines.count, 10, "a progress object per frame rendered and per frame written")
         var fractions: [Double] = []
+        var stages: [String] = []
         for line in lines {
             let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
             XCTAssertEqual(object?["event"] as? String, "progress")
             XCTAssertEqual(object?["total"] as? Int, 10)
-            XCTAssertNotNil(object?["fps"])
+            let fps = try XCTUnwrap(object?["fps"] as? Double)
+            if fps > 0 {
+                // Seconds of video per second: frames per second over the video's 25.
+                XCTAssertEqual(try XCTUnwrap(object?["speed"] as? Double), fps / 25, accuracy: 0.01)
+            }
             fractions.append(try XCTUnwrap(object?["fraction"] as? Double))
+            stages.append(try XCTUnwrap(object?["stage"] as? String))
         }
+        let order = ["render", "encode", "done"]
+        XCTAssertEqual(stages.first, "render")
+        XCTAssertEqual(stages.last, "done")
+        XCTAssertEqual(
+            stages.compactMap(order.firstIndex), stages.compactMap(order.firstIndex).sorted(), "\(stages)")
         XCTAssertEqual(fractions, fractions.sorted())
         XCTAssertEqual(fractions.last, 1)
         XCTAssertEqual(
