@@ -18,7 +18,7 @@ enum CommandCatalog {
         RenderCommand.self, PreviewCommand.self, ValidateCommand.self, LayersCommand.self,
         SymbolsCommand.self,
         LimitsCommand.self,
-        DocsCommand.self,
+        DocsCommand.self, SchemaCommand.self,
         EnqueueCommand.self, WorkerCommand.self, StatusCommand.self, LogsCommand.self, CancelCommand.self,
         RetryCommand.self, PruneCommand.self, RunCommand.self, ScheduleCommand.self, HelpCommand.self,
         VersionCommand.self, CompletionCommand.self, RenderAttemptCommand.self, CheckDescriptionsCommand.self,
