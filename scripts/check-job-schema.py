@@ -54,6 +54,8 @@ def main():
         print(f"check-job-schema: {options.schema}: {error}", file=sys.stderr)
         sys.exit(2)
     validator = Draft202012Validator(schema)
+    # Layers nest (groups in groups); each level is a few dozen frames of the validator's recursion.
+    sys.setrecursionlimit(100_000)
     all_valid = True
     for job in options.jobs:
         try:
@@ -65,6 +67,9 @@ def main():
             ]
         except (OSError, ValueError) as error:
             errors = [{"path": "", "message": f"not a JSON document: {error}"}]
+        except RecursionError:
+            print(f"check-job-schema: {job}: nested too deeply for the validator", file=sys.stderr)
+            sys.exit(2)
         all_valid = all_valid and not errors
         if options.json:
             print(json.dumps({"file": job, "valid": not errors, "errors": errors[:5]}))

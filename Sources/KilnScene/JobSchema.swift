@@ -70,12 +70,11 @@ public enum JobSchema {
         precondition(
             Set(parameters.map(\.name)).count == parameters.count, "layer '\(kind.name)' repeats a key")
         let type = JSONSchema.enumeration([kind.name]).describing(kind.summary)
-        var schema = JSONSchema.object(
+        let schema = JSONSchema.object(
             [("type", type)] + parameters.map { ($0.name, ValueSchema.parameter($0)) },
             required: ["type"] + parameters.filter(\.isRequired).map(\.name)
         ).describing(kind.name + ": " + kind.summary)
-        if !kind.schemaRules.isEmpty { schema = schema.with("allOf", kind.schemaRules) }
-        return schema
+        return schema.with("allOf", LayerKind.commonSchemaRules + kind.schemaRules)
     }
 
     // MARK: Effects

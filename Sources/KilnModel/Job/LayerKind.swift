@@ -78,6 +78,13 @@ public struct LayerKind: Sendable {
             help: "drops the symbol effects inherited from enclosing layers"),
     ]
 
+    /// What the loader checks between the common keys that a schema can state too.
+    public static let commonSchemaRules: [JSONSchema] = [
+        .when(
+            .anyOf([.requiring(["transition"]), .requiring(["transitionAnimation"])]),
+            then: .anyOf([.requiring(["appear"]), .requiring(["disappear"])]))
+    ]
+
     /// Keys every layer has, handled by the loader rather than by the kind's table.
     public static let commonKeys = Set(["type"] + commonParameters.map(\.name))
 
