@@ -32,12 +32,7 @@ public enum JobFormatDocs {
     /// A container's `layers` key is decoded by the loader, not by its table, but belongs in its docs.
     static func documentedParameters(_ kind: LayerKind) -> ParameterTable {
         guard kind.containsLayers else { return kind.parameters }
-        let children = Parameter(
-            "layers", .structured("array of layers"),
-            help:
-                "the children, bottom to top (along the axis in a stack or scroll); any kind, containers included"
-        )
-        return ParameterTable([children] + kind.parameters.parameters)
+        return ParameterTable([LayerKind.childrenParameter] + kind.parameters.parameters)
     }
 
     public static var regions: GeneratedRegions {

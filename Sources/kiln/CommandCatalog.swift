@@ -19,7 +19,7 @@ enum CommandCatalog {
         LayersCommand.self,
         SymbolsCommand.self,
         LimitsCommand.self,
-        DocsCommand.self,
+        DocsCommand.self, SchemaCommand.self,
         EnqueueCommand.self, WorkerCommand.self, StatusCommand.self, LogsCommand.self, CancelCommand.self,
         RetryCommand.self, PruneCommand.self, RunCommand.self, ScheduleCommand.self, HelpCommand.self,
         VersionCommand.self, CompletionCommand.self, RenderAttemptCommand.self, CheckDescriptionsCommand.self,

@@ -3,7 +3,7 @@ import KilnCommandLine
 import KilnScene
 
 /// `kiln docs`: the parameter tables of docs/job-format.md, generated from the registry
-/// (`JobFormatDocs`).
+/// (`JobFormatDocs`), and with the default FILE the job schema beside it (`JobSchema`).
 enum DocsCommand: KilnSubcommand {
     enum Mode {
         /// The document with fresh tables on stdout.
@@ -20,13 +20,14 @@ enum DocsCommand: KilnSubcommand {
         "FILE", kind: .path, count: .optional, help: "the document to regenerate (default docs/job-format.md)"
     )
     static let spec = CommandSpec(
-        "docs", summary: "regenerate the parameter tables of docs/job-format.md",
+        "docs", summary: "regenerate the parameter tables of docs/job-format.md and the job schema",
         description: """
             Regenerates the marked regions (<!-- BEGIN GENERATED: ID --> … <!-- END GENERATED -->) of
             FILE from the parameter tables Kiln decodes jobs with: the output and audio settings, the
             transform keys, every layer kind, every effect and every transition. The text outside the
             regions is left as written. With neither --write nor --check, prints FILE with its tables
-            regenerated.
+            regenerated. Without FILE, --write and --check also cover docs/kiln-job.schema.json, the
+            job schema generated from the same tables (kiln schema).
             """,
         options: [write, check], positionals: [file])
 
@@ -35,7 +36,11 @@ enum DocsCommand: KilnSubcommand {
             throw args.usageError("--write and --check cannot be combined")
         }
         let mode: Mode = args.flag(write) ? .write : args.flag(check) ? .check : .print
-        return run(mode, file: args.positionals.first ?? JobFormatDocs.file)
+        let status = run(mode, file: args.positionals.first ?? JobFormatDocs.file)
+        guard args.positionals.isEmpty, mode != .print else { return status }
+        // The schema comes from the same tables: one command keeps both in step with the code.
+        let schema = SchemaCommand.update(JobSchema.file, to: JobSchema.text, checkOnly: mode == .check)
+        return status != ExitCode.ok ? status : schema
     }
 
     static func run(_ mode: Mode, file: String) -> Int32 {

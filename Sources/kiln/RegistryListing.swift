@@ -195,7 +195,7 @@ enum RegistryListing {
         case .colorList: return "array of colors"
         case .pointList: return "array of points"
         case .assetPath: return "file path relative to the job"
-        case .structured(let shape): return shape
+        case .structured(let shape, _): return shape
         }
     }
 

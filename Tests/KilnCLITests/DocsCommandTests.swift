@@ -26,6 +26,22 @@ final class DocsCommandTests: TemporaryDirectoryTestCase {
         XCTAssertEqual(try KilnProcess.run(["docs", "--check", path]).status, 0)
     }
 
+    /// Without FILE, --check and --write also cover the job schema, generated from the same tables.
+    func testTheDefaultFilesIncludeTheJobSchema() throws {
+        let docs = directory.appendingPathComponent("docs")
+        try FileManager.default.createDirectory(at: docs, withIntermediateDirectories: true)
+        try Data(try repositoryDocument().utf8).write(to: docs.appendingPathComponent("job-format.md"))
+        let schema = docs.appendingPathComponent("kiln-job.schema.json")
+        try Data("{}\n".utf8).write(to: schema)
+        let checked = try KilnProcess.run(["docs", "--check"], cwd: directory)
+        XCTAssertEqual(checked.status, 1)
+        XCTAssertTrue(checked.stderr.contains("docs/kiln-job.schema.json is stale"), checked.stderr)
+        XCTAssertEqual(try KilnProcess.run(["docs", "--write"], cwd: directory).status, 0)
+        XCTAssertEqual(
+            try String(contentsOf: schema, encoding: .utf8), try KilnProcess.run(["schema"]).stdout)
+        XCTAssertEqual(try KilnProcess.run(["docs", "--check"], cwd: directory).status, 0)
+    }
+
     func testPrintingChangesNothing() throws {
         let path = try write(
             "job-format.md", "intro\n<!-- BEGIN GENERATED: output -->\nold\n<!-- END GENERATED -->\n")

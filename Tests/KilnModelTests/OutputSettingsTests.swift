@@ -117,7 +117,7 @@ final class OutputSettingsTests: XCTestCase {
     func testAnimatedCrfIsRejected() {
         XCTAssertEqual(
             output(#""fps": 30, "duration": 1, "crf": {"keyframes": [{"t": 0, "v": 18}]}"#).1.map(\.message),
-            ["crf cannot be animated"])
+            ["expected a number, got an object (this value cannot be animated)"])
     }
 
     func testFrameTimesAreExact() throws {

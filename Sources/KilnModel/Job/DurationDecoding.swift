@@ -35,6 +35,19 @@ enum DurationDecoding {
         }
     }
 
+    /// Seconds (a number or `{"seconds": S}`) or `{"frames": N}`; the frame count that seconds
+    /// make at the job's rate is checked on the value.
+    static let schema: JSONSchema = {
+        let seconds = ValueSchema.number(
+            NumberBounds(0...Double(OutputSettings.maximumDurationSeconds), excludesLower: true))
+        let frames = ValueSchema.integer(1...OutputSettings.maximumFrameCount)
+        return .anyOf([
+            seconds,
+            JSONSchema.object([("seconds", seconds), ("frames", frames)])
+                .with("oneOf", [.requiring(["seconds"]), .requiring(["frames"])]),
+        ])
+    }()
+
     /// Converts to a frame count, checking the limits that only make sense once the rate is known.
     static func frameCount(
         _ written: Written, rate: Rational, node: JSONNode, path: JSONPath, context: DecodeContext

@@ -55,6 +55,15 @@ enum FrameRateDecoding {
         return rate
     }
 
+    /// A positive number up to the limit, or "n" / "n/d" with positive whole parts (the limit and
+    /// the denominator's bound are checked on the value, not the text).
+    static let schema = JSONSchema.anyOf([
+        ValueSchema.boundedNumber(
+            NumberBounds(0...Double(OutputSettings.maximumFrameRate), excludesLower: true)),
+        .pattern(#"^\s*\+?0*[1-9][0-9]*\s*(?:/\s*\+?0*[1-9][0-9]*\s*)?$"#),
+        ValueSchema.interpolated, ValueSchema.variable,
+    ])
+
     static func fromDecimal(_ value: Double) -> Rational? {
         guard value > 0, value <= Double(OutputSettings.maximumFrameRate) else { return nil }
         if value == value.rounded() { return Rational(numerator: Int(value), denominator: 1) }

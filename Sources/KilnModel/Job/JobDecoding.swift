@@ -130,7 +130,7 @@ struct JobDecoding {
         if let opacityNode = node["opacity"] {
             opacity =
                 ValueDecoding.decodeNumber(
-                    opacityNode, path: path.key("opacity"), range: 0...1, context: context)
+                    opacityNode, path: path.key("opacity"), range: LayerKind.opacityRange, context: context)
                 ?? opacity
         }
 

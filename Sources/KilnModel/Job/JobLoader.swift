@@ -5,7 +5,41 @@ public enum JobLoader {
     /// Job files are small; the cap (the default json-bytes limit) keeps a mistaken or hostile
     /// input from exhausting memory.
     public static let maximumFileSize = Int(ResourceLimits.Name.jsonBytes.defaultValue)
-    public static let topLevelKeys = ["kiln", "output", "layers", "audio", "variables", "comment"]
+    /// The keys of a job, decoded by hand (`JobDecoding`, `JobVariables`); described here for the
+    /// schema, and `topLevelKeys` comes from this list so a new one cannot be missing from either.
+    public static let topLevelParameters: [Parameter] = [
+        Parameter(
+            "$schema", .string, default: .string(""), defaultDescription: "none",
+            help: "the address of the job schema (docs/kiln-job.schema.json), for editors; ignored by Kiln"),
+        Parameter(
+            "kiln",
+            .structured(
+                "number",
+                schema: .anyOf([
+                    JSONSchema([.init("const", .number(Double(Job.formatVersion)))]), ValueSchema.variable,
+                ])),
+            help: "the job format version: \(Job.formatVersion)"),
+        Parameter(
+            "output", .structured("object", schema: ValueSchema.object(JobFormatTables.output)),
+            help: "the output file and its encoding settings"),
+        Parameter(
+            "layers", .structured("array of layers", schema: .array(of: .reference(.layer))),
+            help: "layers painted bottom to top in array order; may be empty (black frames)"),
+        Parameter(
+            "audio", .structured("object", schema: ValueSchema.object(JobFormatTables.audio)),
+            default: .string("none"),
+            help: "the soundtrack; without it the MP4 has no audio stream"),
+        Parameter(
+            "variables", .structured("object of declarations", schema: JobVariables.schema),
+            default: .string("none"),
+            help:
+                "named values with defaults, set from the command line or a batch: {\"var\": name} and ${name} use them"
+        ),
+        Parameter(
+            "comment", .structured("any", schema: .anything), default: .string("none"),
+            help: "ignored; for notes"),
+    ]
+    public static let topLevelKeys = topLevelParameters.map(\.name)
 
     public static func load(
         file: String, kinds: [LayerKind], effects: [EffectKind] = [], transitions: [TransitionKind] = [],

@@ -3,6 +3,53 @@ import Foundation
 enum JobVariables {
     static let maximumCount = 256
     static let maximumValueLength = 4096
+    static let declarationKeys = ["type", "default", "min", "max", "help"]
+
+    /// What `resolve` reads from `variables`; the value checks that depend on the declared type
+    /// are conditions on `type`.
+    static let schema: JSONSchema = {
+        let text = JSONSchema.type("string").with("maxLength", .number(Double(maximumValueLength)))
+        let decimal = #"^[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$"#
+        let hexadecimal = #"^[+-]?0[xX](?:[0-9A-Fa-f]+\.?[0-9A-Fa-f]*|\.[0-9A-Fa-f]+)(?:[pP][+-]?[0-9]+)?$"#
+        let byType: [VariableDeclaration.Kind: JSONSchema] = [
+            .text: .anyOf([text, .type("number")]),
+            .number: .anyOf([.type("number"), .pattern(decimal), .pattern(hexadecimal)]),
+            .color: ValueSchema.colorText,
+            .path: .anyOf([
+                JSONSchema.pattern("^[^\\u0000]+$").with("maxLength", .number(Double(maximumValueLength))),
+                .type("number"),
+            ]),
+        ]
+        let typed = JSONSchema.object(
+            [
+                (
+                    "type",
+                    JSONSchema.enumeration(VariableDeclaration.Kind.allCases.map(\.rawValue))
+                        .describing("text, number, color or path")
+                ),
+                (
+                    "default",
+                    JSONSchema.anyOf([.type("string"), .type("number")]).describing("the value unless set")
+                ),
+                ("min", JSONSchema.type("number").describing("number variables: the smallest value allowed")),
+                ("max", JSONSchema.type("number").describing("number variables: the largest value allowed")),
+                ("help", JSONSchema.anything.describing("a note for people; ignored")),
+            ], required: ["type", "default"]
+        ).with(
+            "allOf",
+            VariableDeclaration.Kind.allCases.map { kind in
+                .when(.having("type", .enumeration([kind.rawValue])), then: .having("default", byType[kind]!))
+            })
+        let declaration = JSONSchema.anyOf([
+            JSONSchema.type("string").describing("a text variable and its default"),
+            JSONSchema.type("number").describing("a number variable and its default"),
+            typed,
+        ])
+        return JSONSchema.type("object")
+            .with("propertyNames", JSONSchema.pattern("^[A-Za-z_][A-Za-z0-9_]{0,63}$"))
+            .with("maxProperties", .number(Double(maximumCount)))
+            .with("additionalProperties", declaration)
+    }()
 
     /// Reads the `variables` object (declarations) and applies the overrides; reports every
     /// problem. Returns the final value of each variable as text, checked against its kind.
@@ -71,7 +118,7 @@ enum JobVariables {
                 name: name, kind: .number, defaultValue: NumberText.format(number), range: nil)
         case .object(let members):
             ObjectKeys.check(
-                members, path: path, allowed: ["type", "default", "min", "max", "help"], context: context)
+                members, path: path, allowed: declarationKeys, context: context)
             let node = member.value
             guard let typeNode = node["type"], let typeName = typeNode.string,
                 let kind = VariableDeclaration.Kind(rawValue: typeName)
@@ -80,6 +127,14 @@ enum JobVariables {
                     "expected 'type': one of \(VariableDeclaration.Kind.allCases.map(\.rawValue).joined(separator: ", "))",
                     at: node["type"] ?? node, path: path.key("type"))
                 return nil
+            }
+            for key in ["min", "max"] {
+                // Ignoring `"min": "5"` would quietly lift the bound its author meant to set.
+                if let bound = node[key], bound.number == nil {
+                    context.error(
+                        "expected a number, got \(bound.value.typeName)", at: bound, path: path.key(key))
+                    return nil
+                }
             }
             var range: ClosedRange<Double>?
             if kind == .number, node["min"] != nil || node["max"] != nil {

@@ -14,10 +14,13 @@ public struct LayerKind: Sendable {
     public let containsLayers: Bool
     /// A scroll container: its descendants may use `scrollTransition`.
     public let providesScrollPhase: Bool
+    /// Conditions between keys that `make` checks and a JSON Schema can state as well (exactly
+    /// one of two keys), so the job schema flags them too.
+    public let schemaRules: [JSONSchema]
 
     public init(
         name: String, summary: String, parameters: ParameterTable, containsLayers: Bool = false,
-        providesScrollPhase: Bool = false,
+        providesScrollPhase: Bool = false, schemaRules: [JSONSchema] = [],
         make: @escaping @Sendable (DecodedParameters, JSONPath, DecodeContext) -> (any LayerContent)?
     ) {
         self.name = name
@@ -25,12 +28,70 @@ public struct LayerKind: Sendable {
         self.parameters = parameters
         self.containsLayers = containsLayers
         self.providesScrollPhase = providesScrollPhase
+        self.schemaRules = schemaRules
         self.make = make
     }
 
-    /// Keys every layer has, handled by the loader rather than by the kind's table.
-    public static let commonKeys: Set<String> = [
-        "type", "name", "opacity", "effects", "appear", "disappear", "transition", "transitionAnimation",
-        "scrollTransition", "visualEffect", "symbolEffects", "symbolEffectsRemoved",
+    /// Seconds within which a layer appears and disappears.
+    static let lifetimeRange: ClosedRange<Double> = 0...86_400
+    static let opacityRange: ClosedRange<Double> = 0...1
+
+    /// The keys every layer has besides `type`, decoded by the loader rather than by the kind's
+    /// table; described here for the schema, and `commonKeys` comes from this list so a new one
+    /// cannot be missing from either.
+    public static let commonParameters: [Parameter] = [
+        Parameter(
+            "name", .string, default: .string(""), defaultDescription: "none",
+            help: "a label for messages and tools"),
+        Parameter(
+            "opacity", .number(opacityRange), default: .number(1), help: "multiplies the layer's alpha"),
+        Parameter(
+            "effects", .structured("array of effect stages", schema: .array(of: .reference(.effectStage))),
+            default: .string("none"), help: "effect stages applied to the layer's pixels, in order"),
+        Parameter(
+            "appear", .constantNumber(lifetimeRange), default: .number(0),
+            defaultDescription: "none: present from the start", help: "seconds at which the layer enters"),
+        Parameter(
+            "disappear", .constantNumber(lifetimeRange), default: .number(0),
+            defaultDescription: "none: never leaves", help: "seconds at which the layer leaves, after appear"),
+        Parameter(
+            "transition", .structured("string, object or array", schema: .reference(.transition)),
+            default: .string("opacity"), help: "how it enters and leaves; needs appear or disappear"),
+        Parameter(
+            "transitionAnimation", .structured("object", schema: ModifierDecoding.animationSchema),
+            default: .string("SwiftUI's default spring"),
+            help: "the curve the transition follows; needs appear or disappear"),
+        Parameter(
+            "scrollTransition",
+            .structured("object of property mappings", schema: ModifierDecoding.mappingsSchema),
+            default: .string("none"),
+            help: "only inside a scroll layer: properties driven by the item's scroll phase"),
+        Parameter(
+            "visualEffect",
+            .structured("object of property mappings", schema: ModifierDecoding.mappingsSchema),
+            default: .string("none"), help: "properties driven by the layer's position on screen"),
+        Parameter(
+            "symbolEffects", .structured("array of symbol effects", schema: SymbolEffectDecoding.listSchema),
+            default: .string("none"), help: "SF Symbols' animations of the symbols in the layer"),
+        Parameter(
+            "symbolEffectsRemoved", .boolean, default: .boolean(false),
+            help: "drops the symbol effects inherited from enclosing layers"),
     ]
+
+    /// What the loader checks between the common keys that a schema can state too.
+    public static let commonSchemaRules: [JSONSchema] = [
+        .when(
+            .anyOf([.requiring(["transition"]), .requiring(["transitionAnimation"])]),
+            then: .anyOf([.requiring(["appear"]), .requiring(["disappear"])]))
+    ]
+
+    /// Keys every layer has, handled by the loader rather than by the kind's table.
+    public static let commonKeys = Set(["type"] + commonParameters.map(\.name))
+
+    /// A container's `layers`, decoded by the loader (each child through the registry).
+    public static let childrenParameter = Parameter(
+        "layers", .structured("array of layers", schema: .array(of: .reference(.layer))),
+        help:
+            "the children, bottom to top (along the axis in a stack or scroll); any kind, containers included"
+    )
 }

@@ -16,7 +16,7 @@ enum OutputDecoding {
         Parameter(
             "height", .integer(OutputSettings.dimensionRange), help: "frame height in pixels; even (yuv420p)"),
         Parameter(
-            "crf", .number(OutputSettings.crfRange), default: .number(18),
+            "crf", .constantNumber(OutputSettings.crfRange), default: .number(18),
             help: "x264 constant rate factor: lower is better quality and larger files; a constant"),
         Parameter(
             "preset", .choice(OutputSettings.presets), default: .string("medium"),
@@ -26,18 +26,19 @@ enum OutputDecoding {
     /// new hand-decoded key cannot be missing from them.
     static let handledParameters: [Parameter] = [
         Parameter(
-            "fps", .structured("number or string"),
+            "fps", .structured("number or string", schema: FrameRateDecoding.schema),
             help:
                 "frames per second, 0 < fps ≤ \(OutputSettings.maximumFrameRate): an integer, 23.976, 29.97 or "
                 + "59.94 (exactly n/1001), another decimal (rounded to thousandths) or \"numerator/denominator\""
         ),
         Parameter(
-            "duration", .structured("number or object"),
+            "duration", .structured("number or object", schema: DurationDecoding.schema),
             help:
                 "seconds, > 0, or {\"seconds\": s} or {\"frames\": n}; at most 24 hours and "
                 + "\(OutputSettings.maximumFrameCount) frames"),
         Parameter(
-            "gop", .integer(OutputSettings.gopRange),
+            // The default depends on fps; the value here only marks the key optional.
+            "gop", .integer(OutputSettings.gopRange), default: .integer(60),
             defaultDescription: "2 seconds of frames, round(2 × fps): 60 at 30 fps",
             help: "frames between keyframes"),
     ]
@@ -57,9 +58,6 @@ enum OutputDecoding {
                     "must be even (yuv420p needs even dimensions), got \(value)",
                     at: parameters.node(dimension), path: parameters.path(dimension))
             }
-        }
-        if let crfNode = parameters.node("crf"), crfNode.members != nil {
-            context.error("crf cannot be animated", at: crfNode, path: parameters.path("crf"))
         }
 
         var outputURL = context.resolvePath(defaultOutputName(for: jobFile))

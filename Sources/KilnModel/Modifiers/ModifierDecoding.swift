@@ -2,6 +2,63 @@
 /// (`scrollTransition`, `visualEffect`, custom transitions); transitions themselves decode through
 /// `TransitionDecoder`.
 enum ModifierDecoding {
+    /// The longest eased transition, in seconds.
+    static let durationRange: ClosedRange<Double> = 0...60
+
+    /// What `decodeAnimation` reads.
+    static let animationSchema = JSONSchema.reference(
+        "transitionAnimation",
+        to: .anyOf([
+            JSONSchema.object(
+                [
+                    (
+                        "duration",
+                        ValueSchema.number(durationRange).describing("seconds; 0 is instant")
+                    ),
+                    ("ease", ValueSchema.easing.describing("the curve (default easeInOut)")),
+                ], required: ["duration"]),
+            JSONSchema.object(
+                [("spring", ValueSchema.springObject(value: nil, limits: .transition))], required: ["spring"]),
+        ]).describing(
+            "{\"duration\": seconds, \"ease\": …} or {\"spring\": {…}} (default: SwiftUI's default spring)"))
+
+    /// What `decodeMapping` reads for one property.
+    static let mappingSchema: JSONSchema = {
+        let table = JSONSchema.array(of: ValueSchema.point(nil), count: 1...Int.max)
+            .describing("[[input, value], …], inputs strictly increasing")
+        let input = ValueSchema.choice(MappingInput.allCases.map(\.rawValue))
+            .describing("the input it reads (default phase)")
+        let line = ValueSchema.number(nil)
+        return .anyOf([
+            JSONSchema.type("number").describing("a constant"),
+            ValueSchema.variable,
+            table,
+            JSONSchema.object([
+                ("of", input), ("map", table), ("times", line.describing("default 1")),
+                ("plus", line.describing("default 0")),
+            ]).with(
+                "oneOf",
+                [
+                    .requiring(["map"]),
+                    JSONSchema.anyOf([.requiring(["times"]), .requiring(["plus"])])
+                        .with("not", .requiring(["map"])),
+                ]),
+        ])
+    }()
+
+    /// What `decodeMappings` reads: at least one property, each a mapping.
+    static let mappingsSchema = JSONSchema.reference(
+        "mappings",
+        to: JSONSchema.object(
+            ModifierProperty.allCases.map { property in
+                (
+                    property.rawValue,
+                    JSONSchema.reference("mapping", to: mappingSchema).describing(
+                        property.help + ", clamped to " + NumberText.format(property.range))
+                )
+            }
+        ).with("minProperties", .number(1)).describing(
+            "properties (opacity, scale, rotation, …) mapped from the phase or the layer's on-screen box"))
     /// `{"duration": 0.35, "ease": "easeInOut"}` or `{"spring": {"response": …, "dampingFraction": …}}`
     /// (or `{"spring": {"duration": …, "bounce": …}}`).
     static func decodeAnimation(_ node: JSONNode, path: JSONPath, context: DecodeContext)
@@ -38,7 +95,7 @@ enum ModifierDecoding {
             return nil
         }
         let duration = ValueDecoding.constantNumber(
-            durationNode, path: path.key("duration"), range: 0...60, context: context)
+            durationNode, path: path.key("duration"), range: durationRange, context: context)
         let easing = node["ease"].map {
             ValueDecoding.decodeEasing($0, path: path.key("ease"), context: context)
         }
@@ -154,7 +211,8 @@ enum ModifierDecoding {
         let before = context.diagnostics.count
         func seconds(_ key: String) -> Double? {
             node[key].flatMap {
-                ValueDecoding.constantNumber($0, path: path.key(key), range: 0...86_400, context: context)
+                ValueDecoding.constantNumber(
+                    $0, path: path.key(key), range: LayerKind.lifetimeRange, context: context)
             }
         }
         let appear = seconds("appear"), disappear = seconds("disappear")

@@ -22,8 +22,9 @@ public enum ParameterKind: Sendable, CustomStringConvertible {
     /// A string naming a file relative to the job file, which must exist.
     case assetPath
     /// A JSON value with a shape of its own (a list of trigger objects, a noise source) that the
-    /// owner decodes from `DecodedParameters.node`; the text describes the shape for the docs.
-    case structured(String)
+    /// owner decodes from `DecodedParameters.node`; the text describes the shape for the docs and
+    /// the schema for the job schema, written beside the decoder that reads it.
+    case structured(String, schema: JSONSchema)
 
     public var isAnimatable: Bool {
         switch self {
@@ -55,7 +56,7 @@ public enum ParameterKind: Sendable, CustomStringConvertible {
         case .pointList(let range):
             text = "array of points" + (range.map { " with x, y in \(Self.rangeText($0))" } ?? "")
         case .assetPath: text = "file path"
-        case .structured(let shape): text = shape
+        case .structured(let shape, _): text = shape
         }
         return isAnimatable ? text + " (animatable)" : text
     }

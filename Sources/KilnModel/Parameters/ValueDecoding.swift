@@ -68,7 +68,8 @@ public enum ValueDecoding {
         _ node: JSONNode, path: JSONPath, range: ClosedRange<Double>?, context: DecodeContext
     ) -> Double? {
         guard let number = node.number else {
-            context.error("expected a number, got \(node.value.typeName)", at: node, path: path)
+            context.error(
+                "expected a number, got \(node.value.typeName)\(notAnimatable(node))", at: node, path: path)
             return nil
         }
         let range = range ?? magnitudeRange
@@ -362,8 +363,7 @@ public enum ValueDecoding {
         }
         let from = required("from")
         let to = required("to")
-        let start = checkedNumber(
-            node, "at", path: path, fallback: 0, .init({ $0 >= 0 }, "≥ 0 seconds"), context)
+        let start = checkedNumber(node, "at", path: path, fallback: 0, springStart, context)
         let spring = springParameters(node, path: path, limits: .animatedValue, context: context)
         guard let from, let to, context.diagnostics.count == before else { return nil }
         return .spring(from: from, to: to, start: start, spring: spring)
@@ -371,13 +371,15 @@ public enum ValueDecoding {
 
     /// A rule a number must keep, and how a message states it.
     struct NumberRule: Sendable {
-        let isValid: @Sendable (Double) -> Bool
+        let bounds: NumberBounds
         let text: String
 
-        init(_ isValid: @escaping @Sendable (Double) -> Bool, _ text: String) {
-            self.isValid = isValid
+        init(_ bounds: NumberBounds, _ text: String) {
+            self.bounds = bounds
             self.text = text
         }
+
+        func isValid(_ value: Double) -> Bool { bounds.contains(value) }
     }
 
     /// The limits of a spring's parameters. Transitions are stricter than animated values: a
@@ -388,14 +390,17 @@ public enum ValueDecoding {
         let bounce: NumberRule
 
         static let animatedValue = SpringLimits(
-            duration: NumberRule({ $0 > 0 && $0 <= 10 }, "in (0, 10] seconds"),
-            dampingFraction: NumberRule({ $0 >= 0 && $0 <= 10 }, "in 0…10"),
-            bounce: NumberRule({ $0 > -1 && $0 < 1 }, "in (-1, 1)"))
+            duration: NumberRule(NumberBounds(0...10, excludesLower: true), "in (0, 10] seconds"),
+            dampingFraction: NumberRule(NumberBounds(0...10), "in 0…10"),
+            bounce: NumberRule(NumberBounds(-1...1, excludesLower: true, excludesUpper: true), "in (-1, 1)"))
         static let transition = SpringLimits(
-            duration: NumberRule({ $0 >= 0.01 && $0 <= 10 }, "in 0.01…10 seconds"),
-            dampingFraction: NumberRule({ $0 >= 0.05 && $0 <= 10 }, "in 0.05…10"),
-            bounce: NumberRule({ $0 >= -0.99 && $0 <= 0.99 }, "in −0.99…0.99"))
+            duration: NumberRule(NumberBounds(0.01...10), "in 0.01…10 seconds"),
+            dampingFraction: NumberRule(NumberBounds(0.05...10), "in 0.05…10"),
+            bounce: NumberRule(NumberBounds(-0.99...0.99), "in −0.99…0.99"))
     }
+
+    /// A spring's `at`: any time on the timeline (the magnitude range still bounds it).
+    static let springStart = NumberRule(NumberBounds(0...Double.infinity), "≥ 0 seconds")
 
     /// SwiftUI's two spring parametrisations, `response`/`dampingFraction` or
     /// `duration`/`bounce`, read from `node` (not both; neither gives the default spring). The

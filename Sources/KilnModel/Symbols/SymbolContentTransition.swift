@@ -11,6 +11,17 @@ public struct SymbolContentTransition: Sendable, Hashable, CustomStringConvertib
     /// SF Symbols' default replace: `replace.downUp.byLayer`.
     public static let `default` = SymbolContentTransition(style: .downUp, scope: .byLayer)
 
+    /// Every spelling `init(parsing:)` accepts: `replace`, then at most one style and one scope
+    /// in either order.
+    public static var names: [String] {
+        let styles = Style.allCases.map(\.rawValue), scopes = SymbolEffectName.Scope.allCases.map(\.rawValue)
+        var options: [[String]] = [[]] + styles.map { [$0] } + scopes.map { [$0] }
+        for style in styles {
+            for scope in scopes { options += [[style, scope], [scope, style]] }
+        }
+        return options.map { (["replace"] + $0).joined(separator: ".") }
+    }
+
     public init(style: Style = .downUp, scope: SymbolEffectName.Scope = .byLayer) {
         self.style = style
         self.scope = scope

@@ -8,6 +8,74 @@ public enum SymbolEffectDecoding {
     /// Times in a job are within a day (like `appear`).
     static let timeRange: ClosedRange<Double> = 0...86_400
 
+    /// What `decodeList` reads; the rules between keys that depend on the effect's kind are
+    /// stated with the kinds' sets, so a new kind or option is in the schema by itself.
+    public static let listSchema: JSONSchema = {
+        let kinds = SymbolEffectName.Kind.allCases
+        func names(_ included: (SymbolEffectName.Kind) -> Bool) -> [String] {
+            kinds.filter(included).flatMap(SymbolEffectName.spellings(of:))
+        }
+        func effect(is included: (SymbolEffectName.Kind) -> Bool) -> JSONSchema {
+            let bases = kinds.filter(included).map(\.rawValue).joined(separator: "|")
+            return .having("effect", .pattern("^(?:\(bases))(?:\\.|$)"))
+        }
+        let anyName = ValueSchema.choice(names { _ in true }).describing(
+            "the dot name, e.g. bounce.up.byLayer")
+        let discrete = JSONSchema.anyOf([.requiring(["at"]), .requiring(["value"])])
+        let object = JSONSchema.object(
+            [
+                ("effect", anyName),
+                ("at", ValueSchema.triggerTimes.describing("discrete: trigger times in seconds")),
+                (
+                    "value",
+                    ValueSchema.kind(.number(ValueDecoding.magnitudeRange))
+                        .describing("discrete: a trigger at every change of this animated number")
+                ),
+                (
+                    "active",
+                    JSONSchema.array(
+                        of: JSONSchema.type("array").with(
+                            "prefixItems",
+                            [
+                                ValueSchema.number(timeRange),
+                                JSONSchema.anyOf([ValueSchema.number(timeRange), .type("null")]),
+                            ]
+                        ).with("items", .bool(false)).with("minItems", .number(1)),
+                        count: 1...maximumIntervalCount
+                    ).describing("indefinite: [start, end] intervals in seconds, in order; [start] stays on")
+                ),
+                (
+                    "repeat",
+                    ValueSchema.integer(SymbolEffect.repeatRange).describing(
+                        "discrete: cycles per trigger; indefinite pulse and variableColor: cycles per activation"
+                    )
+                ),
+                (
+                    "speed",
+                    ValueSchema.number(SymbolEffect.speedRange).describing("multiplies the rate (default 1)")
+                ),
+                (
+                    "animated",
+                    ValueSchema.boolean.describing("indefinite only: false switches at once (default true)")
+                ),
+            ], required: ["effect"]
+        ).with(
+            "allOf",
+            [
+                JSONSchema().with("not", .requiring(["at", "value"])),
+                .when(discrete, then: .forbidding(["active", "animated"])),
+                .when(effect { !SymbolEffect.indefiniteKinds.contains($0) }, then: discrete),
+                .when(
+                    effect { !SymbolEffect.discreteKinds.contains($0) }, then: .forbidding(["at", "value"])),
+                .when(
+                    effect { !SymbolEffect.cyclingKinds.contains($0) },
+                    then: .when(.requiring(["repeat"]), then: discrete)),
+            ])
+        let always = ValueSchema.choice(names(SymbolEffect.indefiniteKinds.contains))
+            .describing("an indefinite effect, always on")
+        return JSONSchema.array(of: .reference("symbolEffect", to: .anyOf([always, object])))
+    }()
+
     /// The list, or nil after reporting every problem in it.
     public static func decodeList(_ node: JSONNode, path: JSONPath, context: DecodeContext) -> [SymbolEffect]?
     {

@@ -55,6 +55,21 @@ public struct SymbolEffectName: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// Every dot name of `kind` that `parse` accepts: the base, then at most one option of each
+    /// group, the groups in any order.
+    public static func spellings(of kind: Kind) -> [String] {
+        func options(_ groups: [[String]]) -> [[String]] {
+            var result: [[String]] = [[]]
+            for (index, group) in groups.enumerated() {
+                var rest = groups
+                rest.remove(at: index)
+                for option in group { result += options(rest).map { [option] + $0 } }
+            }
+            return result
+        }
+        return options(optionGroups(of: kind)).map { ([kind.rawValue] + $0).joined(separator: ".") }
+    }
+
     /// Reads `text`, reporting the first problem with the accepted spellings.
     public static func parse(_ text: String) throws(SymbolEffectNameError) -> SymbolEffectName {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false).map(String.init)

@@ -6,8 +6,12 @@ public struct AsymmetricTransition: TransitionContent {
         summary:
             "one transition to enter, another to leave; usually written as {\"insertion\": …, \"removal\": …}",
         parameters: ParameterTable([
-            Parameter("insertion", .structured("transition"), help: "how the layer enters (phases −1 … 0)"),
-            Parameter("removal", .structured("transition"), help: "how the layer leaves (phases 0 … 1)"),
+            Parameter(
+                "insertion", .structured("transition", schema: .reference(.transition)),
+                help: "how the layer enters (phases −1 … 0)"),
+            Parameter(
+                "removal", .structured("transition", schema: .reference(.transition)),
+                help: "how the layer leaves (phases 0 … 1)"),
         ]), example: #"{"insertion": {"move": "top"}, "removal": "opacity"}"#
     ) { parameters, decoder in
         let insertion = parameters.node("insertion").map {

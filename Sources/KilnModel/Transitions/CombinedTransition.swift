@@ -5,7 +5,9 @@ public struct CombinedTransition: TransitionContent {
         name: "combined", summary: "several transitions at once; usually written as a plain array of them",
         parameters: ParameterTable([
             Parameter(
-                "transitions", .structured("array of transitions"),
+                "transitions",
+                .structured(
+                    "array of transitions", schema: .array(of: .reference(.transition), count: 1...Int.max)),
                 help: "the value itself: factors multiply, offsets and angles add, blurs combine")
         ]), shorthand: "transitions", example: #"["opacity", {"scale": 0.5}]"#
     ) { parameters, decoder in

@@ -5,7 +5,8 @@ public struct CustomTransition: TransitionContent {
         name: "custom", summary: "property mappings over the phase (−1 … 0 … 1), as in visualEffect",
         parameters: ParameterTable([
             Parameter(
-                "mappings", .structured("object of property mappings"),
+                "mappings",
+                .structured("object of property mappings", schema: ModifierDecoding.mappingsSchema),
                 help: "the value itself: properties mapped from the phase or the layer's box")
         ]), shorthand: "mappings", example: #"{"custom": {"opacity": [[-1, 0], [0, 1], [1, 0]]}}"#
     ) { parameters, decoder in

@@ -6,7 +6,9 @@ public struct OffsetTransition: TransitionContent {
         name: "offset", summary: "comes in from an offset in pixels and leaves towards it",
         parameters: ParameterTable([
             Parameter(
-                "offset", .structured("point [x, y] with x, y in \(NumberText.format(limit))"),
+                "offset",
+                .structured(
+                    "point [x, y] with x, y in \(NumberText.format(limit))", schema: ValueSchema.point(limit)),
                 help: "pixels right and down at the far phases")
         ]), shorthand: "offset", example: #"{"offset": [0, 120]}"#
     ) { parameters, decoder in

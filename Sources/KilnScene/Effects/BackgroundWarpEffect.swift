@@ -50,7 +50,9 @@ public struct BackgroundWarpEffect: PixelStageEffect {
             Parameter(
                 "noise",
                 .structured(
-                    "{\"generate\": {\"seed\", \"size\", \"cells\", \"octaves\"}} or {\"path\": image}"),
+                    "{\"generate\": {\"seed\", \"size\", \"cells\", \"octaves\"}} or {\"path\": image}",
+                    schema: ValueSchema.object(noiseTable).with(
+                        "oneOf", [.requiring(["generate"]), .requiring(["path"])])),
                 default: .string("generated: seed 1, 256 px, 4 cells, 4 octaves"),
                 help: "the noise texture: generated (tileable) or an image's red and green"),
             edgesParameter,
@@ -73,7 +75,10 @@ public struct BackgroundWarpEffect: PixelStageEffect {
 
     static let noiseTable = ParameterTable([
         Parameter(
-            "generate", .structured("{\"seed\", \"size\", \"cells\", \"octaves\"}"), default: .string("none"),
+            "generate",
+            .structured(
+                "{\"seed\", \"size\", \"cells\", \"octaves\"}", schema: ValueSchema.object(generateTable)),
+            default: .string("none"),
             help: "procedural, tileable noise"),
         Parameter(
             "path", .assetPath, default: .string(""),

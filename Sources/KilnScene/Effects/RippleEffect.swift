@@ -39,7 +39,10 @@ public struct RippleEffect: PixelStageEffect {
                 "duration", .constantNumber(0.001...3600), default: .number(3),
                 help: "seconds each ripple runs after its trigger"),
             Parameter(
-                "triggers", .structured("array of {\"at\": seconds, \"origin\": [x, y]}"),
+                "triggers",
+                .structured(
+                    "array of {\"at\": seconds, \"origin\": [x, y]}",
+                    schema: .array(of: ValueSchema.object(triggerTable), count: 1...maximumTriggerCount)),
                 help: "1 to 10000 triggers: when and where ripples start (below)"),
             edgesParameter,
         ])
@@ -53,6 +56,8 @@ public struct RippleEffect: PixelStageEffect {
             speed: p.number("speed"), duration: p.number("duration").value(at: 0), triggers: triggers,
             edges: PlanarSampler.Edges(rawValue: p.string("edges")) ?? .transparent)
     }
+
+    static let maximumTriggerCount = 10_000
 
     static let triggerTable = ParameterTable([
         Parameter(
@@ -68,8 +73,9 @@ public struct RippleEffect: PixelStageEffect {
                 at: node, path: path)
             return nil
         }
-        guard elements.count <= 10_000 else {
-            context.error("at most 10000 triggers, got \(elements.count)", at: node, path: path)
+        guard elements.count <= maximumTriggerCount else {
+            context.error(
+                "at most \(maximumTriggerCount) triggers, got \(elements.count)", at: node, path: path)
             return nil
         }
         let before = context.diagnostics.count

@@ -88,7 +88,13 @@ public struct ScrollLayer: LayerContent {
     public static let kind = LayerKind(
         name: "scroll",
         summary: "a scroll view of items with paging and scroll phases that drive scrollTransition",
-        parameters: parameters, containsLayers: true, providesScrollPhase: true
+        parameters: parameters, containsLayers: true, providesScrollPhase: true,
+        schemaRules: [
+            JSONSchema().with("not", .requiring(["page", "offset"])),
+            .when(
+                .having("advanceEvery", JSONSchema.type("number").with("exclusiveMinimum", .number(0))),
+                then: .forbidding(["page", "offset"])),
+        ]
     ) { params, path, context in
         let before = context.diagnostics.count
         if params.isPresent("page") && params.isPresent("offset") {

@@ -102,7 +102,15 @@ public struct ShapeLayer: LayerRendering {
 
     public static let kind = LayerKind(
         name: "shape", summary: "a rectangle, rounded rectangle, circle or capsule, filled and stroked",
-        parameters: parameters
+        parameters: parameters,
+        schemaRules: [
+            .when(.having("shape", .enumeration([Form.path.rawValue])), then: .requiring(["path"])),
+            .when(
+                .anyOf([
+                    JSONSchema.forbidding(["shape"]),
+                    .having("shape", .enumeration(Form.allCases.filter { $0 != .path }.map(\.rawValue))),
+                ]), then: .forbidding(["path"])),
+        ]
     ) { params, jsonPath, context in
         let form = Form(rawValue: params.string("shape")) ?? .roundedRect
         var outline = VectorPath()

@@ -60,14 +60,23 @@ public struct SymbolLayer: LayerRendering {
                 "0…1: variable layers are lit when the value reaches their threshold, dimmed below it; "
                 + "a change cross-fades"),
         Parameter(
-            "replacements", .structured("array of {\"at\": seconds, \"symbol\" | \"file\"}"),
+            "replacements",
+            .structured(
+                "array of {\"at\": seconds, \"symbol\" | \"file\"}",
+                schema: .array(of: ValueSchema.object(replacementTable).with("oneOf", namingOneSymbol))),
             default: .string("none"),
             help: "the symbol changes to another at these times, through `contentTransition`"),
         Parameter(
-            "contentTransition", .structured("replace[.downUp|.upUp|.offUp][.byLayer|.wholeSymbol]"),
+            "contentTransition",
+            .structured(
+                "replace[.downUp|.upUp|.offUp][.byLayer|.wholeSymbol]",
+                schema: ValueSchema.choice(SymbolContentTransition.names)),
             default: .string("replace.downUp.byLayer"),
             help: "how a replacement animates: replace[.downUp|.upUp|.offUp][.byLayer|.wholeSymbol]"),
     ])
+
+    /// A replacement names exactly one symbol (`artwork(_:path:context:)`).
+    static let namingOneSymbol: [JSONSchema] = [.requiring(["symbol"]), .requiring(["file"])]
 
     static let replacementTable = ParameterTable([
         Parameter("at", .constantNumber(0...(24 * 3600)), help: "seconds on the timeline"),
@@ -82,7 +91,7 @@ public struct SymbolLayer: LayerRendering {
     public static let kind = LayerKind(
         name: "symbol",
         summary: "an icon of named layers (shipped or your own SVG) with symbol effects, on a baseline",
-        parameters: parameters
+        parameters: parameters, schemaRules: [JSONSchema().with("oneOf", namingOneSymbol)]
     ) { p, path, context in
         let before = context.diagnostics.count
         let first = artwork(p, path: path, context: context)

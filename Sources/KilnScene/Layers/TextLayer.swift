@@ -81,12 +81,20 @@ public struct TextLayer: LayerRendering {
             "lineHeight", .constantNumber(0...10), default: .number(0),
             help: "baseline-to-baseline distance as a multiple of the size; 0 = the font's own"),
         Parameter(
-            "emphasis", .structured("array of [from, to] character ranges"), default: .string("none"),
+            "emphasis",
+            .structured(
+                "array of [from, to] character ranges",
+                schema: .array(
+                    of: .array(of: ValueSchema.integer(0...Int.max), count: 2...2), count: 1...Int.max)),
+            default: .string("none"),
             help:
                 "with a reveal: these characters (0-based, to excluded) reveal glyph by glyph, the rest fades in over 0.2 s"
         ),
         Parameter(
-            "reveal", .structured("{\"by\": line|glyph, \"at\", \"elementDuration\", \"totalDuration\"}"),
+            "reveal",
+            .structured(
+                "{\"by\": line|glyph, \"at\", \"elementDuration\", \"totalDuration\"}",
+                schema: ValueSchema.object(revealTable)),
             default: .string("none"),
             help:
                 "SwiftUI's text transition from the visual-effects session: elements fade, sharpen and spring in, one after another"
@@ -109,7 +117,8 @@ public struct TextLayer: LayerRendering {
     ])
 
     public static let kind = LayerKind(
-        name: "text", summary: "shaped text in any script, wrapped and aligned", parameters: parameters
+        name: "text", summary: "shaped text in any script, wrapped and aligned", parameters: parameters,
+        schemaRules: [.when(.requiring(["emphasis"]), then: .requiring(["reveal"]))]
     ) { p, _, context in
         let descriptor = FontDescriptor(
             family: p.string("font"), weight: FontDescriptor.weightNames[p.string("weight")] ?? 400,
