@@ -104,7 +104,8 @@ public struct MeshGradientLayer: LayerRendering {
             })
         var mesh = GouraudMesh()
         grid.tessellate(
-            into: &mesh, smoothColors: smoothsColors, targetEdge: tessellationEdge,
+            // The full size's triangles in a draft too, so its shading is the full picture's.
+            into: &mesh, smoothColors: smoothsColors, targetEdge: tessellationEdge * canvas.lengthScale,
             frame: SIMD2(Double(canvas.width), Double(canvas.height)))
         let background = background.value(at: time).premultiplied
         mesh.underlay = background.simd
