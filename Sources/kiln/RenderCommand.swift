@@ -5,7 +5,8 @@ import KilnModel
 
 enum RenderCommand: KilnSubcommand {
     static let output = OptionSpec(
-        "--output", short: "o", kind: .path, help: "output file (default: the job's output.path)")
+        "--output", short: "o", kind: .path,
+        help: "output file (default: the job's output.path; for a draft, NAME.draft.mp4 beside it)")
     static let progress = OptionSpec(
         "--progress", kind: .choice(["auto", "bar", "json", "none"]), placeholder: "MODE",
         default: .string("auto"),
