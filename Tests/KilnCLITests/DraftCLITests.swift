@@ -122,6 +122,16 @@ final class DraftCLITests: TemporaryDirectoryTestCase {
         // blurred card that are a large part of so small a frame.
         XCTAssertLessThan(worstMean, 1.0, "mean luma error against the full render box-filtered")
 
+        // 128 × 0.3 = 38.4 and 72 × 0.3 = 21.6: rounded to the nearest even sides, and said so.
+        let rounded = try render(job, ["--scale", "0.3", "--duration", "0.1", "-o", path("rounded.mp4")])
+        XCTAssertEqual(rounded.status, 0, rounded.stderr)
+        XCTAssertTrue(
+            rounded.stderr.contains(
+                "kiln: draft: 38x22 of the job's 128x72 (×0.3 is 38.40x21.60, rounded to even sides for H.264 "
+                    + "yuv420p); 0-0.1 s (frames 0-2 of 90)"), rounded.stderr)
+        assertKilnVideo(
+            try VideoDecodeBack.decode(path: path("rounded.mp4")), width: 38, height: 22, frames: 3)
+
         let sized = try render(job, ["--size", "x20", "-o", path("small.mp4")])
         XCTAssertEqual(sized.status, 0, sized.stderr)
         XCTAssertTrue(sized.stderr.contains("36x20 of the job's 128x72"), sized.stderr)
