@@ -8,3 +8,21 @@ public struct FingerprintedJob: Sendable {
     public let job: Job
     public let fingerprint: String
 }
+
+extension FingerprintedJob {
+    /// The job rendered as `draft`. Its fingerprint covers the draft's size and frames too, so a
+    /// draft never reuses a full-size render's segments or soundtrack, nor they a draft's; a draft
+    /// that comes out as the whole job keeps the job's fingerprint.
+    public func drafted(_ draft: Draft) throws(DraftError) -> FingerprintedJob {
+        let drafted = try job.drafted(draft)
+        let o = drafted.output
+        guard o != job.output else { return self }
+        var digest = ContentDigest()
+        digest.update("kiln draft")
+        digest.update(fingerprint)
+        for value in [o.width, o.height, o.layoutWidth, o.layoutHeight, o.startFrame, o.frameCount] {
+            digest.update(value)
+        }
+        return FingerprintedJob(job: drafted, fingerprint: digest.hex)
+    }
+}

@@ -19,10 +19,10 @@ public struct FramePreview: Sendable {
     public func render(frame: Int) throws(ExportError) -> RGBA8Frame {
         let o = job.output
         let renderer = SceneRenderer(
-            layers: job.layers, canvas: Canvas(width: o.width, height: o.height), threads: threads,
+            layers: job.layers, canvas: Canvas(output: o), threads: threads,
             limits: job.limits)
         let image = RGBA8Frame(width: o.width, height: o.height)
-        renderer.render(at: o.time(ofFrame: frame), yuv: nil, rgba: image)
+        renderer.render(at: o.timelineTime(ofFrame: frame), yuv: nil, rgba: image)
         if let refusal = renderer.refusal { throw .overLimit(file: job.file, refusal) }
         return image
     }

@@ -83,7 +83,8 @@ public struct SegmentedExport: Sendable {
         let o = export.job.output
         do {
             try AACTrackFile.write(
-                source: try VideoExport.soundtrack(track), frameRateNumerator: o.frameRate.numerator,
+                source: try VideoExport.soundtrack(track, output: o),
+                frameRateNumerator: o.frameRate.numerator,
                 frameRateDenominator: o.frameRate.denominator, videoFrames: o.frameCount,
                 to: file.temporaryURL.path, shouldStop: { cancellation.cancelledBySignal != nil })
         } catch {

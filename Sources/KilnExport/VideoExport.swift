@@ -32,14 +32,17 @@ public struct VideoExport: Sendable {
             frameRateDenominator: o.frameRate.denominator, crf: o.crf, preset: o.preset, gop: o.gop)
     }
 
-    /// The job's audio file as the writer's sample source.
-    static func soundtrack(_ track: AudioTrack) throws(MediaError) -> PlacedAudioFile {
+    /// The job's audio file as the writer's sample source, from the job time of the video's first
+    /// frame (a draft of part of the job hears that part).
+    static func soundtrack(_ track: AudioTrack, output: OutputSettings) throws(MediaError) -> PlacedAudioFile
+    {
         try PlacedAudioFile(
             path: track.path.path,
             placement: AudioPlacement(
                 offset: track.offset, trimStart: track.trimStart, trimEnd: track.trimEnd,
                 volume: track.volume,
-                fadeIn: track.fadeIn, fadeOut: track.fadeOut))
+                fadeIn: track.fadeIn, fadeOut: track.fadeOut),
+            from: output.timelineTime(ofFrame: 0))
     }
 
     /// `beforeCommit` runs once the file is complete, just before it is renamed into place; false
@@ -56,7 +59,9 @@ public struct VideoExport: Sendable {
         do {
             writer = try MP4VideoWriter(
                 path: file.temporaryURL.path, settings: videoSettings,
-                audio: try job.audio.map(Self.soundtrack))
+                audio: try job.audio.map { track throws(MediaError) in
+                    try Self.soundtrack(track, output: job.output)
+                })
         } catch {
             throw .media(error)
         }
@@ -85,7 +90,7 @@ public struct VideoExport: Sendable {
 
     func makeRenderer() -> SceneRenderer {
         SceneRenderer(
-            layers: job.layers, canvas: Canvas(width: job.output.width, height: job.output.height),
+            layers: job.layers, canvas: Canvas(output: job.output),
             threads: threads, limits: job.limits)
     }
 
@@ -121,13 +126,14 @@ public struct VideoExport: Sendable {
                 break
             }
             guard let frame = encoder.takeFreeFrame() else { break }  // the encoder failed
-            let next = n + 1 < range.upperBound ? o.time(ofFrame: n + 1) : nil
-            renderer.render(at: o.time(ofFrame: n), prefetching: next, yuv: frame, rgba: nil)
+            let next = n + 1 < range.upperBound ? o.timelineTime(ofFrame: n + 1) : nil
+            renderer.render(at: o.timelineTime(ofFrame: n), prefetching: next, yuv: frame, rgba: nil)
             if let refusal = renderer.refusal {
                 failure = .overLimit(file: job.file, refusal)
                 break
             }
-            frameHashes?.record(frame: n, frame)
+            // Numbered as the job's frames, so a draft's log lines up with the full render's.
+            frameHashes?.record(frame: o.startFrame + n, frame)
             encoder.submit(frame)
             if let delay = FaultInjection.frameDelay { Thread.sleep(forTimeInterval: delay) }
             count { $0.rendered = n + 1 - range.lowerBound }

@@ -14,11 +14,15 @@ public final class PlacedAudioFile: AudioSampleSource {
     private let trimSamples: Int
     private var ended = false
 
-    public init(path: String, placement: AudioPlacement) throws(MediaError) {
+    /// `timelineStart`: the timeline second of the first sample filled (the start of a video
+    /// that shows only part of the timeline); the content before it is skipped, its gain and fades
+    /// still counted from the content's own start.
+    public init(path: String, placement: AudioPlacement, from timelineStart: Double = 0) throws(MediaError) {
         reader = try AudioFileReader(path: path)
         let rate = Double(AudioFormat.sampleRate)
         func samples(_ seconds: Double) -> Int { Int((max(0, seconds) * rate).rounded()) }
         start = samples(placement.offset)
+        position = samples(timelineStart)
         trimSamples = samples(placement.trimStart)
         length = placement.trimEnd.map { max(0, samples($0) - samples(placement.trimStart)) }
         gain = Float(placement.volume)
@@ -53,7 +57,8 @@ public final class PlacedAudioFile: AudioSampleSource {
                 continue
             }
             if !trimmed {
-                _ = try reader.skip(trimSamples)
+                // Past the content's start already when the timeline starts inside it.
+                _ = try reader.skip(trimSamples + intoContent)
                 trimmed = true
             }
             var want = remaining

@@ -78,7 +78,7 @@ enum BenchChild {
         let job = try job(args[0], seconds: seconds)
         let o = job.output
         let renderer = SceneRenderer(
-            layers: job.layers, canvas: Canvas(width: o.width, height: o.height),
+            layers: job.layers, canvas: Canvas(output: o),
             threads: ProcessInfo.processInfo.activeProcessorCount, limits: job.limits)
         guard let out = FileHandle(forWritingAtPath: args[2]) ?? create(args[2]) else {
             fail("cannot write \(args[2])")

@@ -22,8 +22,12 @@ enum PreviewCommand: KilnSubcommand {
             chroma, quantiser scale 2; close to the PNG, flat colour within a few code values, but not
             exact at sharp edges). Any other extension, or none, is refused (exit 64). --at must be
             before the job's end (its duration, frames / fps) and --frame below its frame count.
+            --scale F or --size WxH renders the frame as a draft, the same picture in fewer pixels
+            (as `kiln render` does).
             """,
-        options: [at, frame, output, .threads, .set, .limit] + OptionSpec.localRoots, positionals: [.job])
+        options: [at, frame, output] + OptionSpec.draftSize + [.threads, .set, .limit]
+            + OptionSpec.localRoots,
+        positionals: [.job])
 
     static func run(_ args: ParsedArguments) throws -> Int32 {
         guard let out = args.string(output) else {
@@ -45,13 +49,19 @@ enum PreviewCommand: KilnSubcommand {
             return ExitCode.unavailable
         }
         let threads = args.int(.threads)
+        let draft = try draftSettings(args)
         let job: Job
         let rules = try PathOptions.localRules(args)
         switch loadJob(
             args.positionals[0], variables: try variableSettings(args), limits: try limitSettings(args),
             rules: rules)
         {
-        case .success(let loaded): job = loaded
+        case .success(let loaded):
+            do {
+                job = try loaded.drafted(draft)
+            } catch {
+                throw args.usageError(error.message)
+            }
         case .failure(let error): return report(error)
         }
         if let problem = rules.outputProblem(outURL, jobFile: job.file, inputs: job.inputFiles) {
@@ -87,13 +97,5 @@ enum PreviewCommand: KilnSubcommand {
             Output.error(error.description)
             return error.exitCode
         }
-    }
-
-    /// Seconds to the microsecond without trailing zeros: 3 → "3", frame 89 at 30 fps → "2.966667".
-    private static func secondsText(_ seconds: Double) -> String {
-        var text = String(format: "%.6f", seconds)
-        while text.hasSuffix("0") { text.removeLast() }
-        if text.hasSuffix(".") { text.removeLast() }
-        return text
     }
 }

@@ -5,7 +5,8 @@ import KilnModel
 
 enum RenderCommand: KilnSubcommand {
     static let output = OptionSpec(
-        "--output", short: "o", kind: .path, help: "output file (default: the job's output.path)")
+        "--output", short: "o", kind: .path,
+        help: "output file (default: the job's output.path; for a draft, NAME.draft.mp4 beside it)")
     static let progress = OptionSpec(
         "--progress", kind: .choice(["auto", "bar", "json", "none"]), placeholder: "MODE",
         default: .string("auto"),
@@ -25,9 +26,24 @@ enum RenderCommand: KilnSubcommand {
             with the audio encoded once. An interrupted render (Ctrl-C, kill, crash) keeps its
             finished segments, and running the same command again renders only the rest. A changed
             job, range or Kiln version never reuses an old segment.
+
+            Drafts render a job smaller or in part without editing it. --scale F (0.05…1) or
+            --size WxH renders the same picture in fewer pixels: the job is laid out at its own size
+            and mapped into the smaller frame, so every position, size, font, stroke, offset and
+            blur scales together and the result looks like the full render made smaller. Both sides
+            are rounded to the nearest even number of pixels (H.264 yuv420p needs even sides), and a
+            --size must have the job's shape within 1 % (give one side, Wx or xH, to have the other
+            follow it). --range A-B or --duration S renders part of the timeline: the first frame is
+            the one the job shows at A, every frame has the time it has in the whole render, and
+            the audio is cut to the same span and as long as the video. A range outside the job is
+            a usage error (exit 64). Without -o a draft is written beside the job's output as
+            NAME.draft.mp4, never over the full render; a draft's segments are keyed by its size
+            and frames too, so drafts and full renders never reuse each other's segments.
+            --frame-hashes numbers a draft's frames as the job's.
             """,
-        options: [output, .threads, progress, .set, .segments, .segmentSeconds, .frameHashes, .limit]
-            + OptionSpec.localRoots,
+        options: [output, .threads, progress]
+            + OptionSpec.draftSize + OptionSpec.draftSpan
+            + [.set, .segments, .segmentSeconds, .frameHashes, .limit] + OptionSpec.localRoots,
         positionals: [.job],
         notes: """
             An output is never the job file, one of its inputs, the queue database ($KILN_QUEUE or the
@@ -40,6 +56,7 @@ enum RenderCommand: KilnSubcommand {
             throw args.usageError("--progress expects auto, bar, json or none")
         }
         let request = try segmentRequest(args)
+        let draft = try draftSettings(args)
         let variables = try variableSettings(args)
         let limits = try limitSettings(args)
         let rules = try PathOptions.localRules(args)
@@ -56,8 +73,19 @@ enum RenderCommand: KilnSubcommand {
             return report(error)
         }
         if let signal = interruption.cancelledBySignal { return interruptedWhileLoading(signal) }
-        let job = loaded.job
-        let output = args.string(Self.output).map { URL(fileURLWithPath: $0) }
+        let drafted: FingerprintedJob
+        do {
+            drafted = try loaded.drafted(draft)
+        } catch {
+            throw args.usageError(error.message)
+        }
+        let job = drafted.job
+        if let note = draftNote(job: loaded.job.output, draft: job.output, size: draft.size) {
+            Output.stderr(note)
+        }
+        let output =
+            args.string(Self.output).map { URL(fileURLWithPath: $0) }
+            ?? (draft == Draft() ? nil : Draft.outputPath(besides: job.output.path))
         if let output, let problem = rules.outputProblem(output, jobFile: job.file, inputs: job.inputFiles) {
             Output.error(problem)
             return ExitCode.cannotCreate
@@ -88,7 +116,7 @@ enum RenderCommand: KilnSubcommand {
             let written: URL, frames: Int, seconds: Double
             var detail = "", segments: Int?
             if plan.isSegmented {
-                let segmented = SegmentedExport(export: export, fingerprint: loaded.fingerprint, plan: plan)
+                let segmented = SegmentedExport(export: export, fingerprint: drafted.fingerprint, plan: plan)
                 segmented.removeStaleTemporaries { _ in }
                 let summary = try segmented.run(cancellation: interruption) { reporter.update($0) }
                 (written, frames, seconds) = (summary.output, summary.frames, summary.elapsedSeconds)

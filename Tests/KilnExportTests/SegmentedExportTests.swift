@@ -210,6 +210,59 @@ final class SegmentedExportTests: ScratchDirectoryTestCase {
         XCTAssertEqual(try AudioFileReader(path: second.output.path).readAll().left, left)
     }
 
+    /// A draft's pieces and soundtrack are keyed by its size and frames: a draft never takes a
+    /// full-size piece for its own, nor a full render a draft's, though both write beside one
+    /// output with the same plan. A draft that is the whole job is the job.
+    func testDraftsAndFullRendersNeverShareSegments() throws {
+        try Self.writeTone(to: directory.appendingPathComponent("tone.wav"), seconds: 2)
+        let loaded = try JobFiles.loadFingerprinted(file: try jobFile(audio: true))
+        func split(_ draft: Draft, hashes: String? = nil) throws -> SegmentedExport {
+            let drafted = try loaded.drafted(draft)
+            return SegmentedExport(
+                export: VideoExport(
+                    job: drafted.job, output: directory.appendingPathComponent("out.mp4"), threads: 2,
+                    frameHashes: try hashes.map { try FrameHashLog(path: $0) }),
+                fingerprint: drafted.fingerprint,
+                plan: SegmentPlan(
+                    frameCount: drafted.job.output.frameCount, framesPerSecond: 30, request: .count(3)))
+        }
+        let full = try split(Draft()), half = try split(Draft(size: .scale(0.5)))
+        let firstHalf = try split(Draft(span: .range(from: 0, to: 0.5)))
+        XCTAssertEqual(firstHalf.plan.ranges, [0..<5, 5..<10, 10..<15])
+        let others = [half, firstHalf, try split(Draft(span: .range(from: 0.5, to: nil)))]
+        for other in others {
+            XCTAssertNotEqual(other.fingerprint, full.fingerprint)
+            XCTAssertNotEqual(other.audioURL, full.audioURL)
+            for index in 0..<3 { XCTAssertNotEqual(other.url(ofSegment: index), full.url(ofSegment: index)) }
+        }
+        XCTAssertEqual(
+            try split(Draft(size: .scale(1), span: .range(from: 0, to: 1))).fingerprint, full.fingerprint,
+            "the whole job at its own size is the job")
+
+        XCTAssertTrue(try full.renderSegment(0))
+        XCTAssertFalse(half.isFinished(0), "a full-size piece is not a draft's")
+        XCTAssertTrue(try half.renderSegment(0))
+        XCTAssertTrue(full.isFinished(0), "and the draft's piece did not replace it")
+        let piece = try SegmentFile.probe(path: half.url(ofSegment: 0).path)
+        XCTAssertEqual([piece.width, piece.height, piece.frameCount], [80, 48, 10])
+
+        // A segmented draft of the second half: the full render's frames 15…29, pixel for pixel,
+        // with the soundtrack cut from 0.5 s.
+        _ = try VideoExport(
+            job: loaded.job, output: directory.appendingPathComponent("whole.mp4"), threads: 2,
+            frameHashes: try FrameHashLog(path: hashesPath("whole.txt"))
+        ).run()
+        let secondHalf = try split(Draft(span: .range(from: 0.5, to: nil)), hashes: hashesPath("draft.txt"))
+        let summary = try secondHalf.run()
+        XCTAssertEqual(summary.frames, 15)
+        let whole = try FrameHashLog.read(path: hashesPath("whole.txt"))
+        XCTAssertEqual(try FrameHashLog.read(path: hashesPath("draft.txt")), whole.filter { $0.key >= 15 })
+        let (left, _) = try AudioFileReader(path: summary.output.path).readAll()
+        XCTAssertEqual(Double(left.count), 24_000, accuracy: 1024, "as long as the 0.5 s video")
+        XCTAssertGreaterThan(
+            Self.rms(left[0..<4000]), 0.1, "the tone from the start: 0.5 s is past its offset")
+    }
+
     static func rms(_ samples: ArraySlice<Float>) -> Double {
         (samples.reduce(0.0) { $0 + Double($1 * $1) } / Double(max(1, samples.count))).squareRoot()
     }

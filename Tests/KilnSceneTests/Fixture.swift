@@ -33,8 +33,9 @@ enum Fixture {
             """)
     }
 
+    /// A draft (`Job.drafted`) renders at its own size, its layout mapped into it.
     static func render(_ job: Job, at time: Double = 0, threads: Int = 2) -> RGBA8Frame {
-        let canvas = Canvas(width: job.output.width, height: job.output.height)
+        let canvas = Canvas(output: job.output)
         let frame = RGBA8Frame(width: canvas.width, height: canvas.height)
         SceneRenderer(layers: job.layers, canvas: canvas, threads: threads).render(
             at: time, yuv: nil, rgba: frame)
@@ -42,7 +43,7 @@ enum Fixture {
     }
 
     static func renderYUV(_ job: Job, at time: Double = 0, threads: Int) -> [UInt8] {
-        let canvas = Canvas(width: job.output.width, height: job.output.height)
+        let canvas = Canvas(output: job.output)
         let frame = YUV420Frame(width: canvas.width, height: canvas.height)
         SceneRenderer(layers: job.layers, canvas: canvas, threads: threads).render(
             at: time, yuv: frame, rgba: nil)

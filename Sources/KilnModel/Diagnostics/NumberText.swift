@@ -1,3 +1,5 @@
+import Foundation
+
 /// Formats numbers in messages the way users wrote them: `12`, not `12.0`.
 enum NumberText {
     static func format(_ value: Double) -> String {
@@ -13,5 +15,13 @@ enum NumberText {
 
     static func format(_ range: ClosedRange<Int>) -> String {
         "\(range.lowerBound)…\(range.upperBound)"
+    }
+
+    /// Seconds to the microsecond without trailing zeros: 3 → "3", frame 89 at 30 fps → "2.966667".
+    static func seconds(_ value: Double) -> String {
+        var text = String(format: "%.6f", value)
+        while text.hasSuffix("0") { text.removeLast() }
+        if text.hasSuffix(".") { text.removeLast() }
+        return text
     }
 }

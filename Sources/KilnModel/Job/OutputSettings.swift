@@ -14,6 +14,12 @@ public struct OutputSettings: Sendable, Hashable {
     public var preset: String
     /// Keyframe interval in frames.
     public var gop: Int
+    /// The size the job's layers are laid out in: the job's own width and height. A draft
+    /// (`Draft`) renders the same layout into a smaller `width` × `height`.
+    public var layoutWidth: Int
+    public var layoutHeight: Int
+    /// The job frame the video's first frame shows: 0, or where a draft of part of the job starts.
+    public var startFrame: Int = 0
 
     public init(
         path: URL, width: Int, height: Int, frameRate: Rational, frameCount: Int,
@@ -27,6 +33,8 @@ public struct OutputSettings: Sendable, Hashable {
         self.crf = crf
         self.preset = preset
         self.gop = gop ?? Self.defaultGOP(for: frameRate)
+        layoutWidth = width
+        layoutHeight = height
     }
 
     public static let presets = [
@@ -53,5 +61,10 @@ public struct OutputSettings: Sendable, Hashable {
         return Double(product) / Double(frameRate.numerator)
     }
 
+    /// The video's duration (frameCount / fps).
     public var durationSeconds: Double { time(ofFrame: frameCount) }
+
+    /// The job's time that the video's frame n shows: the same as `time(ofFrame:)` unless a
+    /// draft starts part-way into the job.
+    public func timelineTime(ofFrame n: Int) -> Double { time(ofFrame: startFrame + n) }
 }

@@ -1,17 +1,57 @@
+import KilnModel
+import KilnRaster
+
 /// The frame a scene is rendered into, and how it is cut into bands.
+///
+/// Layers are laid out in `layoutSize` (the job's own width and height: every position, size,
+/// radius and offset a job writes is in its units) and `frameFromLayout` maps that into the
+/// frame's pixels. It is the identity for a full-size render; a draft (`Draft`) renders the same
+/// layout into fewer pixels, so the picture is the full-size one made smaller.
 public struct Canvas: Sendable, Hashable {
+    /// Frame pixels.
     public let width: Int
     public let height: Int
     public let bandHeight: Int
     /// When pixel stages over a large blur run on a reduced grid (`ReducedPipelineLayer`).
     public let reducedEvaluation: ReducedEvaluation
+    /// The space layers are placed in: the job's own size.
+    public let layoutSize: SIMD2<Double>
 
+    /// `layoutSize` nil: the frame's own size, for a full-size render.
     public init(
-        width: Int, height: Int, bandHeight: Int = 8, reducedEvaluation: ReducedEvaluation = .whenSafe
+        width: Int, height: Int, bandHeight: Int = 8, reducedEvaluation: ReducedEvaluation = .whenSafe,
+        layoutSize: SIMD2<Double>? = nil
     ) {
         self.width = width
         self.height = height
         self.bandHeight = bandHeight
         self.reducedEvaluation = reducedEvaluation
+        self.layoutSize = layoutSize ?? SIMD2(Double(width), Double(height))
     }
+
+    /// The canvas a job's output is rendered on, drafts included.
+    public init(output: OutputSettings) {
+        self.init(
+            width: output.width, height: output.height,
+            layoutSize: SIMD2(Double(output.layoutWidth), Double(output.layoutHeight)))
+    }
+
+    /// Frame pixels per layout unit along each axis (they differ only by the rounding of a
+    /// draft's size to even pixels).
+    public var pixelScale: SIMD2<Double> { SIMD2(Double(width), Double(height)) / layoutSize }
+
+    /// Places the layout in the frame: the parent transform of every top-level layer.
+    public var frameFromLayout: Affine2D { .scale(pixelScale.x, pixelScale.y) }
+
+    /// `frameFromLocal` with the layout's units on the left: where a layer is in the terms its
+    /// job is written in (geometry that modifiers read). Unchanged at full size.
+    public func layoutFromLocal(_ frameFromLocal: Affine2D) -> Affine2D {
+        let scale = pixelScale
+        guard scale != SIMD2(1, 1) else { return frameFromLocal }
+        return Affine2D.scale(1 / scale.x, 1 / scale.y).concatenating(frameFromLocal)
+    }
+
+    /// Frame pixels per layout unit for lengths with no direction, which a layer's transform
+    /// does not reach (blur radii are frame pixels): the mean of the two axes' scales.
+    public var lengthScale: Double { (pixelScale.x * pixelScale.y).squareRoot() }
 }

@@ -11,8 +11,8 @@ public protocol LayerRendering: LayerContent {
     func prepare(at time: Double, canvas: Canvas, transform: Affine2D) -> any PreparedLayer
 
     /// The size of the content's own space, which anchors refer to. Content that is defined in
-    /// frame coordinates (solids, mesh gradients) has the frame's size, so the default transform
-    /// is the identity.
+    /// frame coordinates (solids, mesh gradients) has the layout's size (the job's width and
+    /// height), so its default transform is the canvas's `frameFromLayout`.
     func contentSize(at time: Double, canvas: Canvas) -> SIMD2<Double>
 
     /// Where the content's first baseline lies, from the top of its box, for stacks that align
@@ -24,17 +24,17 @@ extension LayerRendering {
     public func firstBaseline(at time: Double, canvas: Canvas) -> Double? { nil }
 
     public func contentSize(at time: Double, canvas: Canvas) -> SIMD2<Double> {
-        SIMD2(Double(canvas.width), Double(canvas.height))
+        canvas.layoutSize
     }
 
     public func prepare(at time: Double, canvas: Canvas) -> any PreparedLayer {
-        prepare(at: time, canvas: canvas, transform: .identity)
+        prepare(at: time, canvas: canvas, transform: canvas.frameFromLayout)
     }
 }
 
 extension LayerTransform {
     public func affine(at time: Double, contentSize size: SIMD2<Double>, canvas: Canvas) -> Affine2D {
-        affine(at: time, contentSize: size, container: canvas.size)
+        affine(at: time, contentSize: size, container: canvas.layoutSize)
     }
 
     /// container ← translate(position) · rotate · skew · scale · translate(−anchor · size); without

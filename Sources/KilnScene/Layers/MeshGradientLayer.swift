@@ -88,9 +88,10 @@ public struct MeshGradientLayer: LayerRendering {
     }
 
     public func prepare(at time: Double, canvas: Canvas, transform: Affine2D) -> any PreparedLayer {
-        let scale = SIMD2(Double(canvas.width), Double(canvas.height))
-        // Points are placed in the frame, then moved by the layer's transform: an affine map of
-        // the control points is the same map of the whole surface.
+        let scale = canvas.layoutSize
+        // Points are placed in the layout, then moved by the layer's transform (which places the
+        // layout in the frame): an affine map of the control points is the same map of the whole
+        // surface.
         let grid = MeshGrid(
             columns: columns, rows: rows,
             positions: points.map {
@@ -102,7 +103,10 @@ public struct MeshGradientLayer: LayerRendering {
                 return SIMD4(Double(p.r), Double(p.g), Double(p.b), Double(p.a))
             })
         var mesh = GouraudMesh()
-        grid.tessellate(into: &mesh, smoothColors: smoothsColors, targetEdge: tessellationEdge, frame: scale)
+        grid.tessellate(
+            // The full size's triangles in a draft too, so its shading is the full picture's.
+            into: &mesh, smoothColors: smoothsColors, targetEdge: tessellationEdge * canvas.lengthScale,
+            frame: SIMD2(Double(canvas.width), Double(canvas.height)))
         let background = background.value(at: time).premultiplied
         mesh.underlay = background.simd
         mesh.bin(bandHeight: canvas.bandHeight, frameHeight: canvas.height)

@@ -279,7 +279,8 @@ public struct TextLayer: LayerRendering {
         // The pictures start `offset` into the box grown by `margin` on every side.
         let corner = SIMD2<Double>(picture.offset) - Double(picture.margin)
         let frameFromImage = transform.concatenating(.translation(corner.x, corner.y))
-        let gaussian = GaussianBlur(radius: blur)
+        // `blur` is in the text's units, which are frame pixels at full size.
+        let gaussian = GaussianBlur(radius: blur * canvas.lengthScale)
         var items: [PreparedItem] = []
         let pictures: [(RasterImage?, ColorMatrix?)] = [(picture.coverage, tint), (picture.colour, nil)]
         for (image, matrix) in pictures {

@@ -16,14 +16,15 @@ public struct PlacementContext: Sendable {
     /// innermost first.
     public let symbolEffects: [SymbolEffect]
 
+    /// `container` and `parent` nil: the whole layout, placed in the frame (top-level layers).
     public init(
-        time: Double, canvas: Canvas, container: SIMD2<Double>? = nil, parent: Affine2D = .identity,
+        time: Double, canvas: Canvas, container: SIMD2<Double>? = nil, parent: Affine2D? = nil,
         scrollPhase: Double? = nil, symbolEffects: [SymbolEffect] = []
     ) {
         self.time = time
         self.canvas = canvas
-        self.container = container ?? canvas.size
-        self.parent = parent
+        self.container = container ?? canvas.layoutSize
+        self.parent = parent ?? canvas.frameFromLayout
         self.scrollPhase = scrollPhase
         self.symbolEffects = symbolEffects
     }
@@ -85,7 +86,7 @@ extension LayerNode {
             case let color as any ColorEffect:
                 pipeline.add(color: color.matrix(at: time))
             case let blur as BlurEffect:
-                pipeline.add(blurRadius: max(blur.radius.value(at: time), 0))
+                pipeline.add(blurRadius: max(blur.radius.value(at: time), 0) * context.canvas.lengthScale)
             case let stage as any PixelStageEffect:
                 pipeline.add(stage: stage.stage(at: time, layerSize: size), edges: stage.edges)
             default:
@@ -94,7 +95,7 @@ extension LayerNode {
         }
         // The modifiers (transitions, scroll transitions, visual effects) act on the layer with
         // its effects, as SwiftUI's outer modifiers do: their blur comes after every stage.
-        pipeline.add(blurRadius: modifiers.blur)
+        pipeline.add(blurRadius: modifiers.blur * context.canvas.lengthScale)
         return pipeline.item(opacity: opacity, modifierColors: modifiers.colorMatrix)
     }
 
@@ -108,7 +109,8 @@ extension LayerNode {
             || visualEffect != nil
         var frame = SIMD4<Double>.zero
         if readsGeometry {
-            let box = context.parent.concatenating(local).bounds(ofSize: size)
+            // In the job's units, as everything it writes: a draft reads what the full size does.
+            let box = context.canvas.layoutFromLocal(context.parent.concatenating(local)).bounds(ofSize: size)
             frame = SIMD4(box.min.x, box.min.y, box.max.x, box.max.y)
         }
         if let lifetime {
@@ -197,7 +199,7 @@ extension LayerNode {
         if let content = content as? any LayerRendering {
             return content.contentSize(at: time, canvas: canvas)
         }
-        return canvas.size
+        return canvas.layoutSize
     }
 }
 
@@ -221,10 +223,6 @@ extension LayerNode {
         }
         return (content as? any LayerRendering)?.firstBaseline(at: time, canvas: canvas)
     }
-}
-
-extension Canvas {
-    public var size: SIMD2<Double> { SIMD2(Double(width), Double(height)) }
 }
 
 extension ModifierValues {
