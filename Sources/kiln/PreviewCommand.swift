@@ -30,15 +30,8 @@ enum PreviewCommand: KilnSubcommand {
         positionals: [.job])
 
     static func run(_ args: ParsedArguments) throws -> Int32 {
-        guard let out = args.string(output) else {
-            throw args.usageError("preview needs -o OUT.png, OUT.jpg or OUT.webp")
-        }
-        let outURL = URL(fileURLWithPath: out)
-        guard let format = ImageFormat(fileExtension: outURL.pathExtension) else {
-            throw args.usageError(
-                "cannot tell the image format of -o \(out): its extension must be "
-                    + "\(ImageFormat.writableExtensionList) (any case)")
-        }
+        let (outURL, format) = try StillOutput.target(args)
+        let out = outURL.path
         let at = args.double(Self.at)
         let frameArg = args.int(frame)
         guard (at == nil) != (frameArg == nil) else {
