@@ -1,0 +1,104 @@
+import Foundation
+import KilnExport
+import KilnMedia
+import KilnModel
+import KilnQueue
+import KilnRaster
+
+/// One video on the review page: what its file says, what the queue knows of how it was made,
+/// and pictures of its job's frames. Every part that could not be found is nil, with the reason
+/// in `notes`, so the page says "unknown" instead of guessing.
+struct ReviewItem {
+    /// Absolute path of the MP4.
+    var path: String
+    var facts: VideoFileFacts?
+    var bytes: Int64?
+    /// The queue's record of the job that wrote it (nil for a file the queue does not know).
+    var job: QueuedJob?
+    /// Wall seconds from the completed attempt's start (a split job's first segment's) to its end.
+    var renderSeconds: Double?
+    /// JPEG bytes: the job's middle frame, and its contact sheet.
+    var poster: [UInt8]?
+    var sheet: [UInt8]?
+    var notes: [String] = []
+
+    /// Real-time factor: seconds of video per second of rendering.
+    var realTimeFactor: Double? {
+        guard let seconds = facts?.durationSeconds, let render = renderSeconds, render > 0 else { return nil }
+        return seconds / render
+    }
+
+    static let sheetCells = 8
+    static let sheetCellWidth = 240
+
+    init(path: String, job: QueuedJob?, store: QueueStore?, threads: Int?) {
+        self.path = path
+        self.job = job
+        do {
+            facts = try VideoFileFacts.probe(path: path)
+        } catch {
+            notes.append("the file could not be read: \(error.description)")
+        }
+        bytes = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.int64Value
+        guard let job, let store else {
+            notes.append("no queue record names this file: render time and job unknown")
+            return
+        }
+        do {
+            renderSeconds = try Self.renderSeconds(job, store: store)
+        } catch {
+            notes.append("the queue's attempts could not be read: \(error)")
+        }
+        drawPictures(job, threads: threads)
+    }
+
+    /// The completed attempt's wall time; for a split job, from its first segment's start.
+    static func renderSeconds(_ job: QueuedJob, store: QueueStore) throws -> Double? {
+        guard let done = try store.attempts(jobID: job.id).last(where: { $0.outcome == .completed }),
+            let end = done.endedAt
+        else { return nil }
+        var start = done.startedAt
+        if job.isAssembly {
+            for piece in try store.segments(ofJob: job.id) {
+                for attempt in try store.attempts(jobID: piece.id) where attempt.outcome == .completed {
+                    start = min(start, attempt.startedAt)
+                }
+            }
+        }
+        return end - start
+    }
+
+    /// The poster and the sheet, rendered from the queued job (its snapshot and variables, so they
+    /// show what the worker rendered even if the job file has changed since).
+    private mutating func drawPictures(_ queued: QueuedJob, threads: Int?) {
+        let job: Job
+        do {
+            job = try JobFiles.decode(
+                bytes: Array(queued.jobJSON.utf8), file: queued.jobFile,
+                baseDirectory: URL(fileURLWithPath: queued.baseDirectory),
+                options: JobLoadOptions(variables: queued.variables))
+        } catch {
+            notes.append("the job could not be loaded for its pictures: \(error.description)")
+            return
+        }
+        do {
+            let frame = try FramePreview(job: job, threads: threads).render(frame: job.output.frameCount / 2)
+            poster = try Self.jpeg(frame)
+            let sheet = ContactSheet(job: job, threads: threads)
+            let frames = sheet.frames(.count(Self.sheetCells)) ?? [0]
+            let width = min(Self.sheetCellWidth, job.output.width)
+            let grid = FrameGrid(
+                title: "\(queued.name)  ·  \(frames.count) frames", columns: min(4, frames.count),
+                cellWidth: width,
+                cellHeight: max(1, Int((Double(width * job.output.height) / Double(job.output.width)).rounded())))
+            self.sheet = try Self.jpeg(try sheet.render(frames: frames, grid: grid))
+        } catch {
+            notes.append("the job's frames could not be rendered: \(error)")
+        }
+    }
+
+    static func jpeg(_ frame: RGBA8Frame) throws -> [UInt8] {
+        try StillImageEncoder.encode(
+            .jpeg, rgba: frame.bytes, width: frame.width, height: frame.height, stride: frame.stride)
+    }
+}
