@@ -36,7 +36,8 @@ extension VideoFileFacts {
         guard let context else { throw MediaError.failure("avformat_open_input", "\(path): returned NULL") }
         // The MP4 header has everything read here; stream info fills in what a header left unset.
         try check(avformat_find_stream_info(context, nil), "avformat_find_stream_info")
-        let streams = UnsafeBufferPointer(start: context.pointee.streams, count: Int(context.pointee.nb_streams))
+        let streams = UnsafeBufferPointer(
+            start: context.pointee.streams, count: Int(context.pointee.nb_streams))
         let index = av_find_best_stream(context, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0)
         guard index >= 0, let stream = streams[Int(index)] else {
             throw MediaError.failure("VideoFileFacts", "\(path): no video stream")
@@ -62,7 +63,9 @@ extension VideoFileFacts {
             durationSeconds: streamSeconds > 0 ? streamSeconds : containerSeconds,
             frameCount: Int(max(0, stream.pointee.nb_frames)),
             frameRateNumerator: Int(max(0, rate.num)), frameRateDenominator: Int(max(0, rate.den)),
-            audioCodec: audio.flatMap { $0.map { name(avcodec_get_name($0.pointee.codecpar.pointee.codec_id)) } })
+            audioCodec: audio.flatMap {
+                $0.map { name(avcodec_get_name($0.pointee.codecpar.pointee.codec_id)) }
+            })
     }
 
     private static func name(_ cString: UnsafePointer<CChar>?) -> String {

@@ -12,6 +12,10 @@ enum ReviewCommand: KilnSubcommand {
     static let batch = OptionSpec(
         "--batch", kind: .int(1...Int.max), placeholder: "ID",
         help: "the queue's completed jobs of batch ID (the id of its first job; see `kiln status ID`)")
+    static let ifEnded = OptionSpec.flag(
+        "--if-ended",
+        help: "with --batch: write nothing (and exit 0) while a job of the batch has yet to end; for a "
+            + "worker's --on-done hook, so the page is written when the batch's last job ends")
     static let output = OptionSpec(
         "--output", short: "o", kind: .path, help: "the page to write, ending in .html (required)")
     static let spec = CommandSpec(
@@ -23,8 +27,10 @@ enum ReviewCommand: KilnSubcommand {
             saves as [{video, verdict, note}]. Videos are linked relative to the page; posters and
             sheets are inlined, rendered from the queued job. Give MP4 files, --since or --batch:
             a file the queue has no completed job for shows its render time and job as unknown.
+            Written when a batch or a schedule run ends by the worker's hook: `kiln worker
+            --on-done 'kiln review --batch "$KILN_JOB_BATCH" --if-ended -o DIR/review.html'`.
             """,
-        options: [since, batch, output, .threads, .queue],
+        options: [since, batch, ifEnded, output, .threads, .queue],
         positionals: [PositionalSpec("OUTPUT", kind: .path, count: .zeroOrMore, help: "MP4 files to review")])
 
     static func run(_ args: ParsedArguments) throws -> Int32 {
@@ -33,13 +39,31 @@ enum ReviewCommand: KilnSubcommand {
         guard ["html", "htm"].contains(page.pathExtension.lowercased()) else {
             throw args.usageError("-o \(pagePath): the page's name must end in .html")
         }
-        let forms = [!args.positionals.isEmpty, args.string(since) != nil, args.int(batch) != nil].count { $0 }
-        guard forms == 1 else { throw args.usageError("give MP4 files, --since DURATION or --batch ID (one of them)") }
+        let forms = [!args.positionals.isEmpty, args.string(since) != nil, args.int(batch) != nil].count {
+            $0
+        }
+        guard forms == 1 else {
+            throw args.usageError("give MP4 files, --since DURATION or --batch ID (one of them)")
+        }
+        if args.flag(ifEnded) && args.int(batch) == nil {
+            throw args.usageError("--if-ended goes with --batch")
+        }
         let picked: [(path: String, job: QueuedJob?)]
-        var store: QueueStore?
+        let store: QueueStore?
         if args.positionals.isEmpty {
             let opened = try QueueLocation.open(try QueueLocation.databasePath(args))
             store = opened
+            if let id = args.int(batch), args.flag(ifEnded) {
+                let waiting = try opened.jobs(states: nil).count {
+                    $0.batchID == Int64(id) && !$0.isSegment && !$0.state.isTerminal
+                }
+                if waiting > 0 {
+                    Output.stderr(
+                        "kiln: batch \(id) has \(waiting) job\(waiting == 1 ? "" : "s") yet to end: no page yet"
+                    )
+                    return ExitCode.ok
+                }
+            }
             guard let jobs = try queuedVideos(args, store: opened) else { return ExitCode.noInput }
             picked = jobs.map { ($0.output, $0) }
         } else {
@@ -47,16 +71,21 @@ enum ReviewCommand: KilnSubcommand {
             let completed = try store?.jobs(states: [.completed]).filter { !$0.isSegment } ?? []
             picked = args.positionals.map { given in
                 let path = URL(fileURLWithPath: given).standardizedFileURL.path
-                let job = completed.filter { URL(fileURLWithPath: $0.output).standardizedFileURL.path == path }
-                    .max { ($0.finishedAt ?? 0) < ($1.finishedAt ?? 0) }
+                let job = completed.filter {
+                    URL(fileURLWithPath: $0.output).standardizedFileURL.path == path
+                }
+                .max { ($0.finishedAt ?? 0) < ($1.finishedAt ?? 0) }
                 return (path, job)
             }
         }
         if let missing = picked.first(where: { !FileManager.default.fileExists(atPath: $0.path) }) {
-            Output.error("\(missing.path): no such file" + (missing.job.map { " (job \($0.id)'s output)" } ?? ""))
+            Output.error(
+                "\(missing.path): no such file" + (missing.job.map { " (job \($0.id)'s output)" } ?? ""))
             return ExitCode.noInput
         }
-        let items = picked.map { ReviewItem(path: $0.path, job: $0.job, store: store, threads: args.int(.threads)) }
+        let items = picked.map {
+            ReviewItem(path: $0.path, job: $0.job, store: store, threads: args.int(.threads))
+        }
         for item in items {
             for note in item.notes { Output.stderr("kiln: \(item.path): \(note)") }
         }

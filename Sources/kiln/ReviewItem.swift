@@ -90,7 +90,8 @@ struct ReviewItem {
             let grid = FrameGrid(
                 title: "\(queued.name)  ·  \(frames.count) frames", columns: min(4, frames.count),
                 cellWidth: width,
-                cellHeight: max(1, Int((Double(width * job.output.height) / Double(job.output.width)).rounded())))
+                cellHeight: max(
+                    1, Int((Double(width * job.output.height) / Double(job.output.width)).rounded())))
             self.sheet = try Self.jpeg(try sheet.render(frames: frames, grid: grid))
         } catch {
             notes.append("the job's frames could not be rendered: \(error)")

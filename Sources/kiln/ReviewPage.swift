@@ -61,20 +61,35 @@ struct ReviewPage {
         rows.append(("Duration", facts.map { Self.seconds($0.durationSeconds) } ?? "unknown"))
         if let facts {
             rows.append(
-                ("Frames", "\(facts.frameCount) at \(String(format: "%g", (facts.frameRate * 1000).rounded() / 1000)) fps"))
+                (
+                    "Frames",
+                    "\(facts.frameCount) at \(String(format: "%g", (facts.frameRate * 1000).rounded() / 1000)) fps"
+                ))
             rows.append(("Size", "\(facts.width) × \(facts.height)"))
-            rows.append(("Codec", "\(facts.codec), \(facts.pixelFormat)" + (facts.audioCodec.map { " + \($0) audio" } ?? ", no audio")))
             rows.append(
-                ("Colour", "primaries \(facts.colorPrimaries) · transfer \(facts.colorTransfer) · matrix \(facts.colorSpace) · range \(facts.colorRange)"))
+                (
+                    "Codec",
+                    "\(facts.codec), \(facts.pixelFormat)"
+                        + (facts.audioCodec.map { " + \($0) audio" } ?? ", no audio")
+                ))
+            rows.append(
+                (
+                    "Colour",
+                    "primaries \(facts.colorPrimaries) · transfer \(facts.colorTransfer) · matrix \(facts.colorSpace) · range \(facts.colorRange)"
+                ))
         }
         rows.append(("File size", item.bytes.map(Self.fileSize) ?? "unknown"))
         rows.append(("Render time", item.renderSeconds.map(Self.seconds) ?? "unknown"))
-        rows.append(("Real-time factor", item.realTimeFactor.map { String(format: "%.2f×", $0) } ?? "unknown"))
+        rows.append(
+            ("Real-time factor", item.realTimeFactor.map { String(format: "%.2f×", $0) } ?? "unknown"))
         if let job = item.job {
             rows.append(("Job", "\(job.name) (\(job.jobFile))"))
             rows.append(
-                ("Queue", "job \(job.id)" + (job.batchID.map { " · batch \($0)" } ?? "")
-                    + (job.finishedAt.map { " · finished \(QueueStore.iso($0))" } ?? "")))
+                (
+                    "Queue",
+                    "job \(job.id)" + (job.batchID.map { " · batch \($0)" } ?? "")
+                        + (job.finishedAt.map { " · finished \(QueueStore.iso($0))" } ?? "")
+                ))
         } else {
             rows.append(("Job", "unknown (not found in the queue)"))
         }
@@ -158,7 +173,9 @@ struct ReviewPage {
     }
 
     static func seconds(_ value: Double) -> String {
-        value < 60 ? String(format: "%.2f s", value) : String(format: "%d min %.1f s", Int(value / 60), value.truncatingRemainder(dividingBy: 60))
+        value < 60
+            ? String(format: "%.2f s", value)
+            : String(format: "%d min %.1f s", Int(value / 60), value.truncatingRemainder(dividingBy: 60))
     }
 
     static func fileSize(_ bytes: Int64) -> String {
