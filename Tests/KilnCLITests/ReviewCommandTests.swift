@@ -16,7 +16,7 @@ final class ReviewCommandTests: QueueTestCase {
             {"kiln": 1, "variables": {"title": "x", "color": {"type": "color", "default": "#ff5a36"}, "label": "none"},
              "output": {"path": "out/clip-{title}.mp4", "width": \##(Self.width), "height": \##(Self.height), "fps": 30,
                         "duration": {"frames": \##(Self.frames)}, "preset": "ultrafast"},
-             "layers": [{"type": "meshGradient", "width": 2, "height": 2,
+             "layers": [{"type": "solid", "color": "#20243a"}, {"type": "meshGradient", "width": 2, "height": 2,
                          "points": [[0, 0], [1, 0], [0, 1], {"keyframes": [{"t": 0, "v": [1, 1]}, {"t": 1.5, "v": [0.45, 0.55]}]}],
                          "colors": [{"var": "color"}, "#3a1c71", "#00a8cc", "#ffb347"]}]}
             """##)
