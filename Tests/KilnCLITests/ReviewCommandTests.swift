@@ -109,7 +109,8 @@ final class ReviewCommandTests: QueueTestCase {
             FileManager.default.fileExists(atPath: directory.appendingPathComponent("waiting.html").path))
 
         let pattern = directory.appendingPathComponent("auto-$KILN_JOB_BATCH.html").path
-        let hook = "'\(KilnProcess.binary.path)' review --batch \"$KILN_JOB_BATCH\" --if-ended -o \"\(pattern)\""
+        let hook =
+            "'\(KilnProcess.binary.path)' review --batch \"$KILN_JOB_BATCH\" --if-ended -o \"\(pattern)\""
         let worker = try kiln(["worker", "--drain", "--on-done", hook])
         XCTAssertEqual(worker.status, 0, worker.stderr)
         let written = directory.appendingPathComponent("auto-\(newBatch).html")
