@@ -25,7 +25,8 @@ enum ReviewCommand: KilnSubcommand {
             size, codec and colour tags (read from the file), render time and real-time factor, its
             job and variables, a contact sheet, and an approve / needs-changes note that Export JSON
             saves as [{video, verdict, note}]. Videos are linked relative to the page; posters and
-            sheets are inlined, rendered from the queued job. Give MP4 files, --since or --batch:
+            sheets are inlined, rendered from the queued job (decoded from the file when
+            no job is known). Give MP4 files, --since or --batch:
             a file the queue has no completed job for shows its render time and job as unknown.
             Written when a batch or a schedule run ends by the worker's hook: `kiln worker
             --on-done 'kiln review --batch "$KILN_JOB_BATCH" --if-ended -o DIR/review.html'`.

@@ -17,7 +17,8 @@ struct ReviewItem {
     var job: QueuedJob?
     /// Wall seconds from the completed attempt's start (a split job's first segment's) to its end.
     var renderSeconds: Double?
-    /// JPEG bytes: the job's middle frame, and its contact sheet.
+    /// JPEG bytes: the middle frame and the contact sheet, rendered from the job, or decoded from
+    /// the file when the job is unknown or cannot be loaded.
     var poster: [UInt8]?
     var sheet: [UInt8]?
     var notes: [String] = []
@@ -40,16 +41,17 @@ struct ReviewItem {
             notes.append("the file could not be read: \(error.description)")
         }
         bytes = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.int64Value
-        guard let job, let store else {
+        if let job, let store {
+            do {
+                renderSeconds = try Self.renderSeconds(job, store: store)
+            } catch {
+                notes.append("the queue's attempts could not be read: \(error)")
+            }
+            drawPictures(job, threads: threads)
+        } else {
             notes.append("no queue record names this file: render time and job unknown")
-            return
         }
-        do {
-            renderSeconds = try Self.renderSeconds(job, store: store)
-        } catch {
-            notes.append("the queue's attempts could not be read: \(error)")
-        }
-        drawPictures(job, threads: threads)
+        if poster == nil || sheet == nil { grabPictures() }
     }
 
     /// The completed attempt's wall time; for a split job, from its first segment's start.
@@ -96,6 +98,46 @@ struct ReviewItem {
         } catch {
             notes.append("the job's frames could not be rendered: \(error)")
         }
+    }
+
+    /// Without a job to render, the poster and sheet are the file's own decoded frames (the
+    /// sheet's title says so).
+    private mutating func grabPictures() {
+        guard let facts, facts.frameCount > 0, facts.frameRate > 0 else { return }
+        let last = facts.frameCount - 1
+        let shown = min(Self.sheetCells, facts.frameCount)
+        let indices =
+            shown == 1 ? [0] : (0..<shown).map { Int((Double($0 * last) / Double(shown - 1)).rounded()) }
+        // Half a frame in: the middle of the time each frame is shown, clear of rounding either way.
+        let times = ([last / 2] + indices).map { (Double($0) + 0.5) / facts.frameRate }
+        do {
+            let images = try VideoFrameGrab.frames(path: path, atSeconds: times).map(Self.frame)
+            if poster == nil { poster = try Self.jpeg(images[0]) }
+            guard sheet == nil else { return }
+            let width = min(Self.sheetCellWidth, facts.width)
+            let grid = FrameGrid(
+                title:
+                    "\(URL(fileURLWithPath: path).lastPathComponent)  ·  \(shown) frames decoded from the file",
+                columns: min(4, shown), cellWidth: width,
+                cellHeight: max(1, Int((Double(width * facts.height) / Double(facts.width)).rounded())))
+            let cells = zip(images.dropFirst(), indices).map { image, index in
+                let seconds = Double(index) / facts.frameRate
+                let minutes = Int(seconds / 60)
+                return FrameGrid.Cell(
+                    frame: image,
+                    caption: String(
+                        format: "%d:%05.2f · frame %d", minutes, seconds - Double(minutes * 60), index))
+            }
+            sheet = try Self.jpeg(try grid.compose(cells))
+        } catch {
+            notes.append("the file's frames could not be decoded for its pictures: \(error)")
+        }
+    }
+
+    static func frame(_ image: DecodedImage) -> RGBA8Frame {
+        let frame = RGBA8Frame(width: image.width, height: image.height)
+        image.rgba.withUnsafeBufferPointer { frame.bytes.update(from: $0.baseAddress!, count: $0.count) }
+        return frame
     }
 
     static func jpeg(_ frame: RGBA8Frame) throws -> [UInt8] {

@@ -34,7 +34,7 @@ final class ReviewCommandTests: QueueTestCase {
         let queued = try kiln(["enqueue", "clip.json", "--batch", "rows.jsonl"])
         XCTAssertEqual(queued.status, 0, queued.stderr)
         XCTAssertEqual(try kiln(["worker", "--drain"]).status, 0)
-        let rendered = try kiln(["render", "clip.json", "--set", "title=solo", "-o", "out/solo.mp4"])
+        let rendered = try kiln(["render", "clip.json", "--set", "title=solo", "-o", "out/solo #1 & co.mp4"])
         XCTAssertEqual(rendered.status, 0, rendered.stderr)
         return try XCTUnwrap(try status().first?["batch"] as? Int)
     }
@@ -51,17 +51,21 @@ final class ReviewCommandTests: QueueTestCase {
         XCTAssertEqual(recent.status, 0, recent.stderr)
         XCTAssertEqual(articles(try page("recent.html")), ["out/clip-sunrise.mp4", "out/clip-dusk.mp4"])
 
-        let files = ["out/clip-sunrise.mp4", "out/clip-dusk.mp4", "out/solo.mp4"]
+        let files = ["out/clip-sunrise.mp4", "out/clip-dusk.mp4", "out/solo #1 & co.mp4"]
+        // Linked relative to the page, percent-encoded for a URL and escaped for HTML.
+        let links = ["out/clip-sunrise.mp4", "out/clip-dusk.mp4", "out/solo%20%231%20&%20co.mp4"]
         let given = try kiln(["review"] + files + ["-o", "review.html"])
         XCTAssertEqual(given.status, 0, given.stderr)
-        XCTAssertTrue(given.stderr.contains("solo.mp4: no queue record"), given.stderr)
+        XCTAssertTrue(given.stderr.contains("co.mp4: no queue record"), given.stderr)
         let html = try page("review.html")
-        XCTAssertEqual(articles(html), files)
+        XCTAssertEqual(articles(html), links.map { $0.replacingOccurrences(of: "&", with: "&amp;") })
+        XCTAssertTrue(html.contains("solo #1 &amp; co.mp4</h2>"), "the name, escaped")
         XCTAssertEqual(
             html.components(separatedBy: "<dt>Render time</dt><dd>unknown</dd>").count - 1, 1, "solo's only")
         XCTAssertEqual(
-            html.components(separatedBy: "<details class=\"sheet\"").count - 1, 2, "queued jobs' sheets")
-        XCTAssertEqual(html.components(separatedBy: "poster=\"data:image/jpeg;base64,").count - 1, 2)
+            html.components(separatedBy: "<details class=\"sheet\"").count - 1, 3,
+            "sheets: 2 rendered, 1 decoded")
+        XCTAssertEqual(html.components(separatedBy: "poster=\"data:image/jpeg;base64,").count - 1, 3)
         for fact in [
             "<dd>1.50 s</dd>", "<dd>45 at 30 fps</dd>", "<dd>192 × 108</dd>",
             "<dd>h264, yuv420p, no audio</dd>",
@@ -70,14 +74,14 @@ final class ReviewCommandTests: QueueTestCase {
             XCTAssertEqual(html.components(separatedBy: fact).count - 1, 3, fact)
         }
 
-        try assertChromiumPlays(page: "review.html", videos: files)
+        try assertChromiumPlays(page: "review.html", videos: links)
     }
 
     func testRefusesMixedFormsAndAnUnknownBatch() throws {
         _ = try renderVideos()
-        let both = try kiln(["review", "out/solo.mp4", "--since", "1h", "-o", "x.html"])
+        let both = try kiln(["review", "out/clip-dusk.mp4", "--since", "1h", "-o", "x.html"])
         XCTAssertEqual(both.status, 64, both.stderr)
-        let notHTML = try kiln(["review", "out/solo.mp4", "-o", "x.png"])
+        let notHTML = try kiln(["review", "out/clip-dusk.mp4", "-o", "x.png"])
         XCTAssertEqual(notHTML.status, 64, notHTML.stderr)
         let unknown = try kiln(["review", "--batch", "999", "-o", "x.html"])
         XCTAssertEqual(unknown.status, 66, unknown.stderr)
