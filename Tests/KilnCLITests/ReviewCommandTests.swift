@@ -123,6 +123,21 @@ final class ReviewCommandTests: QueueTestCase {
             articles(try page(written.lastPathComponent)), ["out/clip-sunrise.mp4", "out/clip-dusk.mp4"])
     }
 
+    /// A split job is one video on the page (its segments are not), and its render time, from
+    /// its first segment's start to the assembly's end, is known.
+    func testASplitJobIsOneVideoWithItsRenderTime() throws {
+        _ = try renderVideos()
+        let queued = try kiln(["enqueue", "clip.json", "--set", "title=split", "--segments", "3"])
+        XCTAssertEqual(queued.status, 0, queued.stderr)
+        XCTAssertEqual(try kiln(["worker", "--drain"]).status, 0)
+        let recent = try kiln(["review", "--since", "1h", "-o", "recent.html"])
+        XCTAssertEqual(recent.status, 0, recent.stderr)
+        let html = try page("recent.html")
+        XCTAssertEqual(articles(html), ["out/clip-sunrise.mp4", "out/clip-dusk.mp4", "out/clip-split.mp4"])
+        XCTAssertFalse(html.contains("<dd>unknown"), "every fact is known for queued jobs")
+        XCTAssertEqual(html.components(separatedBy: "<dt>Real-time factor</dt><dd>").count - 1, 3)
+    }
+
     /// The page's text, checked for what every page must be: nothing fetched from elsewhere, and
     /// job text escaped (the hostile label appears only escaped).
     func page(_ name: String) throws -> String {
