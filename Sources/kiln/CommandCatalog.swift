@@ -15,7 +15,8 @@ import KilnCommandLine
 
 enum CommandCatalog {
     static let commands: [any KilnSubcommand.Type] = [
-        RenderCommand.self, PreviewCommand.self, SheetCommand.self, SweepCommand.self, ValidateCommand.self,
+        RenderCommand.self, PreviewCommand.self, SheetCommand.self, SweepCommand.self, StudioCommand.self,
+        ValidateCommand.self,
         LayersCommand.self,
         SymbolsCommand.self,
         LimitsCommand.self,
