@@ -14,7 +14,7 @@ enum StudioPage {
         header h1 { font-size: 16px; margin: 0; }
         main { display: grid; grid-template-columns: 1fr 320px; gap: 16px; padding: 16px; }
         #stage { background: #000; display: flex; align-items: center; justify-content: center; min-height: 300px; }
-        #frame { max-width: 100%; max-height: 60vh; image-rendering: auto; }
+        #frame { width: 100%; max-height: 65vh; object-fit: contain; }
         #transport { display: flex; gap: 8px; align-items: center; margin-top: 8px; }
         #scrub { flex: 1; }
         #time { width: 80px; }
