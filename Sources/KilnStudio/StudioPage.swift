@@ -53,7 +53,7 @@ enum StudioPage {
         "use strict";
         const $ = (id) => document.getElementById(id);
         const state = { job: null, version: -1, variables: {}, pins: {}, frame: 0, playing: false,
-          busy: false, queued: null, renders: 0, last: null, waiters: [] };
+          busy: false, queued: null, renders: 0, draftRenders: 0, last: null, waiters: [] };
         const DRAFT_WIDTH = 480;
 
         function fnv1a(bytes) {
@@ -63,7 +63,8 @@ enum StudioPage {
         }
         function draftScale() {
           if (!state.job) return 1;
-          return Math.min(1, Math.max(0.05, DRAFT_WIDTH / state.job.width));
+          // At most half size, and no wider than DRAFT_WIDTH: quick enough to follow a drag.
+              return Math.min(0.5, Math.max(0.05, DRAFT_WIDTH / state.job.width));
         }
         function secondsOf(frame) { return frame / state.job.fps; }
         function showProblem(text) {
@@ -96,8 +97,10 @@ enum StudioPage {
               await new Promise((done) => { img.onload = done; img.onerror = done; img.src = url; });
               if (old.startsWith("blob:")) URL.revokeObjectURL(old);
               state.renders += 1;
+              if (wish.scale < 1) state.draftRenders += 1;
               result = { frame: wish.frame, t: secondsOf(wish.frame), scale: wish.scale, bytes: bytes.length,
-                hash: fnv1a(bytes), version: state.version, renders: state.renders };
+                hash: fnv1a(bytes), version: state.version, renders: state.renders,
+                draftRenders: state.draftRenders };
               state.last = result;
               document.body.dataset.frameHash = result.hash;
               $("status").textContent = `frame ${wish.frame}` + (wish.scale < 1 ? " (draft)" : "");
@@ -268,6 +271,18 @@ enum StudioPage {
             field.value = String(value);
             state.pins[path] = Number(value);
             return render(1);
+          },
+          // Play for `ms`, then pause; resolves once the full-size frame at the playhead is shown.
+          playFor: async (ms) => {
+            $("play").click();
+            await new Promise((done) => setTimeout(done, ms));
+            $("play").click();
+            await new Promise((done) => {
+              const check = () => ($("play").textContent === "Play" && !state.busy && !state.queued
+                ? done() : setTimeout(check, 20));
+              check();
+            });
+            return state.last;
           },
           nextVersion: (version) => new Promise((resolve) => {
             if (state.version > version) resolve(state.last); else state.waiters.push(() => resolve(state.last));

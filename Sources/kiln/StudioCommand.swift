@@ -23,9 +23,9 @@ enum StudioCommand: KilnSubcommand {
         "studio", summary: "serve a local page to scrub, play and tune a job, reloading as it changes",
         description: """
             Serves a page at http://127.0.0.1:PORT/ (printed on stdout) showing JOB's frame at the
-            playhead: a scrubber renders the frame there on demand (a draft about 480 pixels wide
-            while dragging, full size on release), Play plays at that draft size, and sliders and
-            fields set the job's variables and any number pinned by its JSON path
+            playhead: a scrubber renders the frame there on demand (a draft at most half size and
+            480 pixels wide while dragging, full size on release), Play plays at that draft size,
+            and sliders and fields set the job's variables and any number pinned by its JSON path
             (layers[1].effects[0].ripple.amplitude, as errors print paths). The job file is re-read
             twice a second; a change reloads the page's job, and one that does not load shows its
             errors while the last good frame stays. A frame at full size is the pixels `kiln preview

@@ -14,6 +14,7 @@ final class StudioBrowserTests: TemporaryDirectoryTestCase {
         let scale: Double
         let hash: String
         let version: Int
+        let draftRenders: Int
     }
 
     func testThePageScrubsTunesAndReloadsShowingPreviewPixels() throws {
@@ -53,19 +54,34 @@ final class StudioBrowserTests: TemporaryDirectoryTestCase {
             ["eval": "window.seenVersion = kilnStudio.state().version"],
             ["write": job.path, "text": edited],
             ["eval": "kilnStudio.nextVersion(window.seenVersion)"],
+            ["eval": "kilnStudio.playFor(700)"],
+            ["eval": "window.seenVersion = kilnStudio.state().version"],
+            ["write": job.path, "text": "{ \"kiln\": 1, \"output\": "],
+            ["eval": "kilnStudio.nextVersion(window.seenVersion).then(() => kilnStudio.state())"],
         ]
         let report = try drive(studio.url, steps)
         XCTAssertEqual(report.errors, [], "the page logged errors")
         let shown = report.shown
-        XCTAssertEqual(shown.count, 9)
-        guard shown.count == 9 else { return }
+        XCTAssertEqual(shown.count, 13)
+        guard shown.count == 13 else { return }
         XCTAssertEqual(shown[1]?.frame, 36)
         XCTAssertEqual(shown[1]?.scale, 1)
+        XCTAssertGreaterThan(shown[1]?.draftRenders ?? 0, 0, "dragging the scrubber rendered no draft")
         XCTAssertEqual(shown[1]?.hash, expected[0], "the scrubber at 1.2 s is not preview --at 1.2")
         XCTAssertEqual(shown[2]?.hash, expected[1], "a variable did not re-render as --set does")
         XCTAssertEqual(shown[4]?.hash, expected[2], "a pinned number did not render as the edited job")
         XCTAssertEqual(shown[8]?.hash, expected[3], "editing the job file did not reload it")
         XCTAssertGreaterThan(shown[8]?.version ?? 0, shown[4]?.version ?? 0)
+        // Playing renders drafts, then the frame where it paused at full size.
+        XCTAssertGreaterThan(
+            (shown[9]?.draftRenders ?? 0) - (shown[8]?.draftRenders ?? 0), 0, "Play rendered no draft")
+        XCTAssertEqual(shown[9]?.scale, 1)
+        // An edit that does not load: its error on the page, the last good frame kept.
+        let broken = report.results[12] as? [String: Any]
+        XCTAssertTrue(
+            (broken?["problem"] as? String ?? "").contains("does not load"), "\(String(describing: broken))")
+        let kept = (broken?["last"] as? [String: Any])?["hash"] as? String
+        XCTAssertNotNil(kept)
         let png = try Data(contentsOf: screenshot)
         XCTAssertEqual(Array(png.prefix(4)), [0x89, 0x50, 0x4E, 0x47], "the screenshot is not a PNG")
     }
