@@ -32,7 +32,8 @@ enum StudioCommand: KilnSubcommand {
             --at T` writes for the same values. Ctrl-C stops the server (exit 130); nothing is
             written to disk.
             """,
-        options: [port, host, .threads, .set, .limit] + OptionSpec.localRoots,
+        // --asset-root only: the studio writes nothing, so an output root would confine nothing.
+        options: [port, host, .threads, .set, .limit, .assetRoot],
         positionals: [.job])
 
     /// How often the job file is re-read.
@@ -42,7 +43,7 @@ enum StudioCommand: KilnSubcommand {
         let file = args.positionals[0]
         let options = JobLoadOptions(
             variables: try variableSettings(args), limits: try limitSettings(args),
-            pathRules: try PathOptions.localRules(args))
+            pathRules: PathRules(assetRoots: try assetRoots(args)))
         // The first load must succeed: a studio for a job that never loaded has nothing to show.
         if case .failure(let error) = loadJob(
             file, variables: options.variables, limits: options.limits, rules: options.pathRules)
@@ -79,6 +80,12 @@ enum StudioCommand: KilnSubcommand {
         server.stop()
         return 128 + (interruption.cancelledBySignal ?? SIGINT)
     }
+}
+
+/// The --asset-root directories, resolved as `render` resolves them; nil when none is given.
+private func assetRoots(_ args: ParsedArguments) throws -> [String]? {
+    let roots = try PathOptions.directories(args, .assetRoot)
+    return roots.isEmpty ? nil : roots
 }
 
 /// Set once, before the first request can be answered usefully; read by MHD's threads.
