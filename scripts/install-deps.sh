@@ -30,7 +30,8 @@ demo=(python3 espeak-ng)
 # zsh, fish: the completion script tests check `kiln completion zsh|fish` with the shells themselves.
 # groff-base: the man page test reads docs/kiln.1's roff with groff -ww (no warnings allowed).
 # chromium: the browser test plays the showcase videos in headless Chromium (Debian's build
-# decodes H.264 and AAC).
+# decodes H.264 and AAC); the studio test drives `kiln studio`'s page in it over the DevTools
+# protocol (Tests/KilnCLITests/Fixtures/studio-driver.py, standard-library Python).
 # python3-jsonschema: the schema test checks every job against docs/kiln-job.schema.json with a
 # standard validator (Debian 12's 4.10 has Draft202012Validator), run by /usr/bin/python3.
 test=(ffmpeg python3-pip python3-venv python3-jsonschema postgresql time zsh fish groff-base chromium)
