@@ -11,6 +11,7 @@ import PackageDescription
 // CFFmpeg; it uses KilnMedia's `package` helpers (error checks, swscale) rather than copies of them.
 // KilnSymbols (symbol SVG files → vector paths, the shipped set embedded) is the only module that
 // imports CLibXML2; it builds on KilnRaster's vector types and KilnModel's symbol layer facts.
+// KilnStudio (`kiln studio`'s HTTP server and page) is the only module that imports CMicroHTTPD.
 let strict: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
 
 let package = Package(
@@ -40,6 +41,8 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+        .systemLibrary(
+            name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .target(name: "KilnModel", swiftSettings: strict),
         // Declarative command descriptions: parsing, help, completion scripts, the man page.
         .target(name: "KilnCommandLine", swiftSettings: strict),
@@ -59,6 +62,10 @@ let package = Package(
             name: "KilnExport",
             dependencies: ["KilnModel", "KilnRaster", "KilnScene", "KilnMedia", "KilnText"],
             swiftSettings: strict),
+        // `kiln studio`: the local preview server (libmicrohttpd) and its page.
+        .target(
+            name: "KilnStudio", dependencies: ["CMicroHTTPD", "KilnExport", "KilnModel", "KilnMedia"],
+            swiftSettings: strict),
         .target(
             name: "KilnWorker", dependencies: ["KilnQueue", "KilnExport", "KilnModel"], swiftSettings: strict),
         .executableTarget(
@@ -66,7 +73,7 @@ let package = Package(
             dependencies: [
                 "KilnCommandLine", "KilnExport", "KilnScene", "KilnMedia", "KilnModel", "KilnQueue",
                 "KilnRaster",
-                "KilnWorker", "KilnSymbols",
+                "KilnWorker", "KilnSymbols", "KilnStudio",
             ],
             swiftSettings: strict),
         .executableTarget(

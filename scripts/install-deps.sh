@@ -16,11 +16,12 @@ esac
 
 # Text: FreeType, HarfBuzz, fontconfig and libunibreak, and the Noto fonts (Latin, CJK, colour
 # emoji) that jobs and tests name by family. Symbols: libxml2 parses the symbol SVG files.
+# Studio: libmicrohttpd serves `kiln studio`'s page.
 fonts=(fontconfig fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji)
 runtime=(libavcodec59 libavformat59 libavutil57 libswscale6 libswresample4 libsqlite3-0 libpq5 tzdata libfreetype6 libharfbuzz0b libfontconfig1
-  libunibreak1 libxml2 "${fonts[@]}" ca-certificates)
+  libunibreak1 libxml2 libmicrohttpd12 "${fonts[@]}" ca-certificates)
 build=(pkg-config libavcodec-dev libavformat-dev libavutil-dev libswscale-dev libswresample-dev libsqlite3-dev libpq-dev libfreetype-dev
-  libharfbuzz-dev libfontconfig-dev libunibreak-dev libxml2-dev)
+  libharfbuzz-dev libfontconfig-dev libunibreak-dev libxml2-dev libmicrohttpd-dev)
 # The podcast demo's voice: scripts/make-podcast.py speaks its transcript with espeak-ng.
 demo=(python3 espeak-ng)
 # postgresql: the throwaway cluster the store tests also run against (scripts/postgres-test-cluster.sh).
@@ -29,7 +30,8 @@ demo=(python3 espeak-ng)
 # zsh, fish: the completion script tests check `kiln completion zsh|fish` with the shells themselves.
 # groff-base: the man page test reads docs/kiln.1's roff with groff -ww (no warnings allowed).
 # chromium: the browser test plays the showcase videos in headless Chromium (Debian's build
-# decodes H.264 and AAC).
+# decodes H.264 and AAC); the studio test drives `kiln studio`'s page in it over the DevTools
+# protocol (Tests/KilnCLITests/Fixtures/studio-driver.py, standard-library Python).
 # python3-jsonschema: the schema test checks every job against docs/kiln-job.schema.json with a
 # standard validator (Debian 12's 4.10 has Draft202012Validator), run by /usr/bin/python3.
 test=(ffmpeg python3-pip python3-venv python3-jsonschema postgresql time zsh fish groff-base chromium)

@@ -16,6 +16,7 @@ import KilnCommandLine
 enum CommandCatalog {
     static let commands: [any KilnSubcommand.Type] = [
         RenderCommand.self, PreviewCommand.self, SheetCommand.self, SweepCommand.self, ReviewCommand.self,
+        StudioCommand.self,
         ValidateCommand.self,
         LayersCommand.self,
         SymbolsCommand.self,

@@ -40,7 +40,7 @@ enum PathOptions {
         return files
     }
 
-    private static func directories(_ args: ParsedArguments, _ option: OptionSpec) throws -> [String] {
+    static func directories(_ args: ParsedArguments, _ option: OptionSpec) throws -> [String] {
         try args.strings(option).map { written in
             let path = URL(fileURLWithPath: written).standardizedFileURL.path
             // An output root may not exist yet: the worker creates output directories.

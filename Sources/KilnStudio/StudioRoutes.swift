@@ -1,0 +1,98 @@
+import Foundation
+import KilnMedia
+
+/// The studio's endpoints: the page, the job's summary, frames and the value at a path. Inputs
+/// come from a browser, so every one is bounded before it reaches the renderer.
+public struct StudioRoutes: Sendable {
+    public static let maximumVariables = 64
+    public static let maximumPins = 16
+    public static let maximumValueBytes = 4096
+    public static let scales: ClosedRange<Double> = 0.05...1
+
+    let session: StudioSession
+    /// The Host header values accepted on loopback: the address and localhost, with the port. nil
+    /// (any) when --host widened the address on purpose, as the machine's names are not known here.
+    let hosts: Set<String>?
+
+    public init(session: StudioSession, host: String, port: Int) {
+        self.session = session
+        hosts = host.hasPrefix("127.") ? ["\(host):\(port)", "localhost:\(port)", "127.0.0.1:\(port)"] : nil
+    }
+
+    public func respond(_ request: HTTPRequest) -> HTTPResponse {
+        guard request.method == "GET" || request.method == "HEAD" else {
+            return .text("the studio only answers GET", status: 405)
+        }
+        if let hosts, !hosts.contains(request.host?.lowercased() ?? "") {
+            return .text("unexpected Host header", status: 421)
+        }
+        switch request.path {
+        case "/":
+            return HTTPResponse(contentType: "text/html; charset=utf-8", body: Array(StudioPage.html.utf8))
+        case "/job": return .json(session.summary())
+        case "/frame": return frame(request.query)
+        case "/value":
+            do {
+                return .json(["value": try session.number(at: request.query["path"] ?? "")])
+            } catch {
+                return .json(["problem": error.description], status: 422)
+            }
+        default: return .text("not found", status: 404)
+        }
+    }
+
+    func frame(_ query: [String: String]) -> HTTPResponse {
+        let frameRequest: StudioSession.FrameRequest
+        do {
+            frameRequest = try Self.frameRequest(query)
+        } catch {
+            return .text(error.description, status: 400)
+        }
+        do {
+            let bytes = try session.frame(frameRequest)
+            return HTTPResponse(
+                contentType: frameRequest.format == .png ? "image/png" : "image/jpeg", body: bytes)
+        } catch {
+            // The job refuses these values: the page shows why and keeps its last frame.
+            return .text(error.description, status: 422)
+        }
+    }
+
+    /// `t=SECONDS&scale=F&format=png|jpeg&var.NAME=VALUE&pin.PATH=NUMBER`.
+    static func frameRequest(_ query: [String: String]) throws(StudioSession.Problem)
+        -> StudioSession.FrameRequest
+    {
+        guard let seconds = Double(query["t"] ?? "0"), seconds.isFinite, seconds >= 0 else {
+            throw .init(description: "t must be a time in seconds, 0 or more")
+        }
+        guard let scale = Double(query["scale"] ?? "1"), scale.isFinite, scales.contains(scale) else {
+            throw .init(description: "scale must be within 0.05…1")
+        }
+        let format: ImageFormat
+        switch query["format"] ?? "png" {
+        case "png": format = .png
+        case "jpeg": format = .jpeg
+        default: throw .init(description: "format must be png or jpeg")
+        }
+        var variables: [String: String] = [:]
+        var pins: [String: Double] = [:]
+        for (key, value) in query {
+            guard value.utf8.count <= maximumValueBytes else {
+                throw .init(description: "\(key): at most \(maximumValueBytes) bytes")
+            }
+            if key.hasPrefix("var.") {
+                variables[String(key.dropFirst(4))] = value
+            } else if key.hasPrefix("pin.") {
+                guard let number = Double(value), number.isFinite else {
+                    throw .init(description: "\(key.dropFirst(4)): a pinned value must be a finite number")
+                }
+                pins[String(key.dropFirst(4))] = number
+            }
+        }
+        guard variables.count <= maximumVariables, pins.count <= maximumPins else {
+            throw .init(description: "at most \(maximumVariables) variables and \(maximumPins) pins")
+        }
+        return StudioSession.FrameRequest(
+            seconds: seconds, scale: scale, variables: variables, pins: pins, format: format)
+    }
+}

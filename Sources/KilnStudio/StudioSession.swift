@@ -1,0 +1,204 @@
+import Foundation
+import KilnExport
+import KilnMedia
+import KilnModel
+import KilnRaster
+
+/// The job the studio shows: the file's last readable bytes, reloaded when the file changes,
+/// and frames rendered from them with the page's variable values and pinned numbers.
+public final class StudioSession: @unchecked Sendable {
+    // @unchecked: every stored var is read and written under `lock`.
+
+    /// What a frame request asks for (already bounded by the routes).
+    public struct FrameRequest: Hashable, Sendable {
+        public var seconds: Double
+        public var scale: Double
+        public var variables: [String: String]
+        /// JSON path text → the number written there (`layers[1].effects[0].ripple.amplitude`).
+        public var pins: [String: Double]
+        public var format: ImageFormat
+    }
+
+    public struct Problem: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    public let file: String
+    let options: JobLoadOptions
+    let threads: Int
+    private let lock = NSLock()
+    /// Serialises renders: each already uses every core, and the page waits for one at a time.
+    private let renderLock = NSLock()
+    private var readBytes: [UInt8]?
+    /// The newest bytes that loaded; frames render from these while the file is invalid.
+    private var goodBytes: [UInt8]?
+    private var goodJob: Job?
+    private var problem: String?
+    private var version = 0
+    private var cached: (key: String, job: Job)?
+
+    public init(file: String, options: JobLoadOptions, threads: Int? = nil) {
+        self.file = file
+        self.options = options
+        self.threads = max(1, threads ?? ProcessInfo.processInfo.activeProcessorCount)
+    }
+
+    /// Reads the file and, when its bytes changed, loads it and bumps the version (also when
+    /// the new bytes are invalid: the page then shows the problem and keeps its last frame).
+    /// True when something changed.
+    @discardableResult
+    public func reloadIfChanged() -> Bool {
+        let bytes: [UInt8]
+        do {
+            bytes = try JobLoader.readBytes(file: file, limits: options.limits)
+        } catch {
+            return record(bytes: nil, job: nil, problem: error.description)
+        }
+        if lock.withLock({ bytes == readBytes }) { return false }
+        do {
+            let job = try decode(bytes)
+            return record(bytes: bytes, job: job, problem: nil)
+        } catch {
+            return record(bytes: bytes, job: nil, problem: error.description)
+        }
+    }
+
+    private func record(bytes: [UInt8]?, job: Job?, problem: String?) -> Bool {
+        lock.withLock {
+            if bytes == nil, self.problem == problem, readBytes == nil, version > 0 { return false }
+            readBytes = bytes
+            if let job, let bytes {
+                goodBytes = bytes
+                goodJob = job
+                cached = nil
+            }
+            self.problem = problem
+            version += 1
+            return true
+        }
+    }
+
+    /// The current job for the page: its timing and size, its variables, the version and any problem.
+    public func summary() -> [String: Any] {
+        lock.withLock {
+            var object: [String: Any] = [
+                "file": URL(fileURLWithPath: file).lastPathComponent, "version": version,
+            ]
+            if let problem { object["problem"] = problem }
+            if let job = goodJob, let bytes = goodBytes {
+                let o = job.output
+                object["width"] = o.width
+                object["height"] = o.height
+                object["frames"] = o.frameCount
+                object["duration"] = o.durationSeconds
+                object["fps"] = Double(o.frameRate.numerator) / Double(o.frameRate.denominator)
+                object["variables"] = StudioVariable.declared(in: bytes).map(\.json)
+            }
+            return object
+        }
+    }
+
+    /// The number at `pathText` in the last good document, for a new pin's starting value.
+    public func number(at pathText: String) throws(Problem) -> Double {
+        guard let path = JSONPath(parsing: pathText) else {
+            throw Problem(description: "'\(pathText)' is not a JSON path (write it as errors print it)")
+        }
+        guard let bytes = lock.withLock({ goodBytes }),
+            var node = try? JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed])
+        else { throw Problem(description: "the job has not loaded") }
+        for component in path.components {
+            switch component {
+            case .key(let key):
+                guard let child = (node as? [String: Any])?[key] else {
+                    throw Problem(
+                        description: "\(path) is not in the job (a missing parameter can still be pinned)")
+                }
+                node = child
+            case .index(let index):
+                guard let array = node as? [Any], array.indices.contains(index) else {
+                    throw Problem(description: "\(path) is not in the job")
+                }
+                node = array[index]
+            }
+        }
+        guard let number = node as? NSNumber, !(node is String) else {
+            throw Problem(
+                description: "\(path) is not a number (an animated value pins by its keyframe's path)")
+        }
+        return number.doubleValue
+    }
+
+    /// The frame `kiln preview --at SECONDS` writes for the same values (`--scale` when below 1),
+    /// encoded as asked. A time at or past the end shows the last frame.
+    public func frame(_ request: FrameRequest) throws(Problem) -> [UInt8] {
+        let job = try job(for: request)
+        let preview = FramePreview(job: job, threads: threads)
+        let index = preview.frameIndex(atSeconds: max(0, request.seconds)) ?? job.output.frameCount - 1
+        renderLock.lock()
+        defer { renderLock.unlock() }
+        let image: RGBA8Frame
+        do {
+            image = try preview.render(frame: index)
+        } catch {
+            throw Problem(description: error.description)
+        }
+        // As StillImageFile writes `kiln preview`'s file, so the bytes are the same.
+        do {
+            return try StillImageEncoder.encode(
+                request.format, rgba: image.bytes, width: image.width, height: image.height,
+                stride: image.stride)
+        } catch {
+            throw Problem(description: error.description)
+        }
+    }
+
+    /// The job with the request's variables and pins, drafted to its scale; the last one is kept
+    /// (a scrub or playback asks for many frames of the same job).
+    private func job(for request: FrameRequest) throws(Problem) -> Job {
+        let key = [
+            "\(request.scale)", request.variables.sorted { $0.key < $1.key }.description,
+            request.pins.sorted { $0.key < $1.key }.description,
+        ].joined(separator: "|")
+        guard let bytes = lock.withLock({ () -> [UInt8]? in goodBytes }) else {
+            throw Problem(description: lock.withLock { problem } ?? "the job has not loaded")
+        }
+        let versionKey = "\(lock.withLock { version })|" + key
+        if let cached = lock.withLock({ cached }), cached.key == versionKey { return cached.job }
+        var document = bytes
+        if !request.pins.isEmpty {
+            do throws(ParameterSweep.Problem) {
+                let pins = request.pins.sorted { $0.key < $1.key }
+                let sweep = ParameterSweep(
+                    variations: try pins.map { path, value throws(ParameterSweep.Problem) in
+                        try ParameterSweep.variation("\(path)=\(value)")
+                    })
+                document = try sweep.document(bytes, combination: Array(repeating: 0, count: pins.count))
+            } catch {
+                throw Problem(description: error.description)
+            }
+        }
+        var options = options
+        options.variables.merge(request.variables) { $1 }
+        let job: Job
+        do {
+            job = try decode(document, options: options)
+        } catch {
+            throw Problem(description: error.description)
+        }
+        let drafted: Job
+        do {
+            drafted = request.scale < 1 ? try job.drafted(Draft(size: .scale(request.scale))) : job
+        } catch {
+            throw Problem(description: error.message)
+        }
+        lock.withLock { cached = (versionKey, drafted) }
+        return drafted
+    }
+
+    private func decode(_ bytes: [UInt8], options: JobLoadOptions? = nil) throws(JobLoadError) -> Job {
+        let url = URL(fileURLWithPath: file)
+        return try JobFiles.decode(
+            bytes: bytes, file: file, baseDirectory: url.deletingLastPathComponent().standardizedFileURL,
+            options: options ?? self.options)
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import KilnCommandLine
+import KilnExport
+import KilnModel
+import KilnStudio
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `kiln studio JOB [--port P]`: a local page to scrub, play and tune a job, re-rendering as the
+/// job file changes. Served by libmicrohttpd (KilnStudio) on the loopback address unless --host
+/// widens it.
+enum StudioCommand: KilnSubcommand {
+    static let port = OptionSpec(
+        "--port", kind: .int(0...65535), default: .int(0),
+        help: "the TCP port to listen on; 0 (the default) picks a free one; the URL is printed")
+    static let host = OptionSpec(
+        "--host", kind: .string, placeholder: "ADDRESS", default: .string("127.0.0.1"),
+        help: "the IPv4 address to listen on; only this machine can connect to the default 127.0.0.1, "
+            + "and the studio has no password: widen it (0.0.0.0) only on a network you trust")
+    static let spec = CommandSpec(
+        "studio", summary: "serve a local page to scrub, play and tune a job, reloading as it changes",
+        description: """
+            Serves a page at http://127.0.0.1:PORT/ (printed on stdout) showing JOB's frame at the
+            playhead: a scrubber renders the frame there on demand (a draft at most half size and
+            480 pixels wide while dragging, full size on release), Play plays at that draft size,
+            and sliders and fields set the job's variables and any number pinned by its JSON path
+            (layers[1].effects[0].ripple.amplitude, as errors print paths). The job file is re-read
+            twice a second; a change reloads the page's job, and one that does not load shows its
+            errors while the last good frame stays. A frame at full size is the pixels `kiln preview
+            --at T` writes for the same values. Ctrl-C stops the server (exit 130); nothing is
+            written to disk.
+            """,
+        // --asset-root only: the studio writes nothing, so an output root would confine nothing.
+        options: [port, host, .threads, .set, .limit, .assetRoot],
+        positionals: [.job])
+
+    /// How often the job file is re-read.
+    static let pollSeconds = 0.5
+
+    static func run(_ args: ParsedArguments) throws -> Int32 {
+        let file = args.positionals[0]
+        let options = JobLoadOptions(
+            variables: try variableSettings(args), limits: try limitSettings(args),
+            pathRules: PathRules(assetRoots: try assetRoots(args)))
+        // The first load must succeed: a studio for a job that never loaded has nothing to show.
+        if case .failure(let error) = loadJob(
+            file, variables: options.variables, limits: options.limits, rules: options.pathRules)
+        {
+            return report(error)
+        }
+        let session = StudioSession(file: file, options: options, threads: args.int(.threads))
+        session.reloadIfChanged()
+        let address = args.string(host) ?? "127.0.0.1"
+        installInterruptHandlers()
+        let server: HTTPServer
+        do {
+            // The routes need the bound port (for the Host check), known only once listening.
+            let router = RouterBox()
+            server = try HTTPServer(host: address, port: args.int(port) ?? 0) { request in
+                router.routes?.respond(request) ?? .text("starting", status: 503)
+            }
+            router.routes = StudioRoutes(session: session, host: address, port: server.port)
+        } catch {
+            Output.error(error.description)
+            return ExitCode.unavailable
+        }
+        // Unbuffered: a script reading the URL from a pipe gets it now, not at exit.
+        FileHandle.standardOutput.write(Data("kiln studio: http://\(address):\(server.port)/\n".utf8))
+        Output.stderr("kiln: watching \(file); Ctrl-C stops")
+        var lastPoll = Date.distantPast
+        while interruption.cancelledBySignal == nil {
+            if Date().timeIntervalSince(lastPoll) >= pollSeconds {
+                lastPoll = Date()
+                if session.reloadIfChanged() { Output.stderr("kiln: reloaded \(file)") }
+            }
+            usleep(50_000)
+        }
+        server.stop()
+        return 128 + (interruption.cancelledBySignal ?? SIGINT)
+    }
+}
+
+/// The --asset-root directories, resolved as `render` resolves them; nil when none is given.
+private func assetRoots(_ args: ParsedArguments) throws -> [String]? {
+    let roots = try PathOptions.directories(args, .assetRoot)
+    return roots.isEmpty ? nil : roots
+}
+
+/// Set once, before the first request can be answered usefully; read by MHD's threads.
+private final class RouterBox: @unchecked Sendable {
+    // @unchecked: `routes` is written once under `lock` and read under it.
+    private let lock = NSLock()
+    private var stored: StudioRoutes?
+    var routes: StudioRoutes? {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
+    }
+}
