@@ -592,6 +592,12 @@ public final class QueueStore: JobStore {
             JobRow.decode)
     }
 
+    public func jobs(inBatch batch: Int64) throws -> [QueuedJob] {
+        try db.query("SELECT \(JobRow.columns) FROM jobs WHERE batch_id = ? ORDER BY id", [.integer(batch)])
+            .map(
+                JobRow.decode)
+    }
+
     public func segments(ofJob id: Int64) throws -> [QueuedJob] {
         try db.query(
             "SELECT \(JobRow.columns) FROM jobs WHERE parent_id = ? ORDER BY segment_index", [.integer(id)]

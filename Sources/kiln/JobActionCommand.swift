@@ -70,14 +70,14 @@ enum JobActionCommand {
         var exitCode = ExitCode.ok
         if selects {
             let states = try parseStates(stateFilter, for: action, args) ?? action.selectableStates
-            let everyJob = try store.jobs(states: nil).filter { $0.parentID == nil }
-            if let batchID, !everyJob.contains(where: { $0.batchID == batchID }) {
+            let candidates =
+                try batchID.map { try store.jobs(inBatch: $0) }
+                ?? store.jobs(states: states).filter { !$0.isSegment }
+            if let batchID, candidates.isEmpty {
                 Output.error("no batch \(batchID) in the queue (a batch is named by its first job's id)")
                 return ExitCode.noInput
             }
-            targets = everyJob.filter { job in
-                states.contains(job.state) && (batchID.map { job.batchID == $0 } ?? true)
-            }
+            targets = candidates.filter { states.contains($0.state) }
         } else {
             for id in ids {
                 if let job = try store.job(id: id) {
@@ -138,22 +138,7 @@ enum JobActionCommand {
     static func parseStates(_ filter: String?, for action: Action, _ args: ParsedArguments) throws
         -> [JobState]?
     {
-        try filter.map { text in
-            try text.split(separator: ",").map { name in
-                let word = name.trimmingCharacters(in: .whitespaces)
-                guard let state = JobState(rawValue: word) else {
-                    throw args.usageError(
-                        "--state expects \(action.applicableStates.map(\.rawValue).joined(separator: ", ")), got '\(word)'"
-                            + NameSuggestion.hint(for: word, among: JobState.allCases.map(\.rawValue)))
-                }
-                guard action.applicableStates.contains(state) else {
-                    throw args.usageError(
-                        "\(action) does not apply to \(state.rawValue) jobs; --state expects "
-                            + action.applicableStates.map(\.rawValue).joined(separator: ", "))
-                }
-                return state
-            }
-        }
+        try filter.map { try StateFilter.parse($0, allowed: action.applicableStates, args) }
     }
 
     static func describe(_ states: String?, _ batch: Int64?) -> String {

@@ -55,9 +55,7 @@ enum ReviewCommand: KilnSubcommand {
             let opened = try QueueLocation.open(try QueueLocation.databasePath(args))
             store = opened
             if let id = args.int(batch), args.flag(ifEnded) {
-                let waiting = try opened.jobs(states: nil).count {
-                    $0.batchID == Int64(id) && !$0.isSegment && !$0.state.isTerminal
-                }
+                let waiting = try opened.jobs(inBatch: Int64(id)).count { !$0.state.isTerminal }
                 if waiting > 0 {
                     Output.stderr(
                         "kiln: batch \(id) has \(waiting) job\(waiting == 1 ? "" : "s") yet to end: no page yet"
@@ -111,10 +109,9 @@ enum ReviewCommand: KilnSubcommand {
     /// The completed jobs `--batch` or `--since` names, oldest first; the rest of a batch is
     /// reported, since a page missing a video should say why. Nil (said on stderr) when none.
     static func queuedVideos(_ args: ParsedArguments, store: QueueStore) throws -> [QueuedJob]? {
-        let jobs = try store.jobs(states: nil).filter { !$0.isSegment }
         var chosen: [QueuedJob]
         if let id = args.int(batch) {
-            let members = jobs.filter { $0.batchID == Int64(id) }
+            let members = try store.jobs(inBatch: Int64(id))
             guard !members.isEmpty else {
                 Output.error("no batch \(id) in the queue")
                 return nil
@@ -128,7 +125,9 @@ enum ReviewCommand: KilnSubcommand {
                 throw args.usageError("--since expects a duration such as 90, 45s, 30m, 12h or 1h30m")
             }
             let after = store.currentTime() - seconds
-            chosen = jobs.filter { $0.state == .completed && ($0.finishedAt ?? 0) >= after }
+            chosen = try store.jobs(states: [.completed]).filter {
+                !$0.isSegment && ($0.finishedAt ?? 0) >= after
+            }
         }
         chosen.sort { ($0.finishedAt ?? 0, $0.id) < ($1.finishedAt ?? 0, $1.id) }
         guard !chosen.isEmpty else {

@@ -91,18 +91,7 @@ enum StatusCommand: KilnSubcommand {
     }
 
     static func parseStates(_ args: ParsedArguments) throws -> [JobState]? {
-        try args.string(state).map { filter in
-            try filter.split(separator: ",").map { name in
-                let word = name.trimmingCharacters(in: .whitespaces)
-                guard let state = JobState(rawValue: word) else {
-                    let names = JobState.allCases.map(\.rawValue)
-                    throw args.usageError(
-                        "--state expects \(names.joined(separator: ", ")), got '\(word)'"
-                            + NameSuggestion.hint(for: word, among: names))
-                }
-                return state
-            }
-        }
+        try args.string(state).map { try StateFilter.parse($0, allowed: JobState.allCases, args) }
     }
 
     /// The listing (or one job's details) as it is now; `compact` JSON is one line per value.
@@ -110,6 +99,7 @@ enum StatusCommand: KilnSubcommand {
         -> Snapshot
     {
         var snapshot = Snapshot()
+        let now = store.currentTime()
         if let id {
             guard let job = try store.job(id: id) else {
                 return Snapshot(
@@ -120,16 +110,16 @@ enum StatusCommand: KilnSubcommand {
             if json {
                 snapshot.lines = [
                     try jsonText(
-                        describe(job, attempts: attempts, now: store.currentTime()), compact: compact)
+                        describe(job, attempts: attempts, now: now), compact: compact)
                 ]
             } else {
                 let batchSize =
                     try job.batchID.map { batch in
-                        try store.jobs(states: nil).count { $0.batchID == batch }
+                        try store.jobs(inBatch: batch).count
                     } ?? 0
                 snapshot.lines = details(
                     job, attempts: attempts, batchSize: batchSize,
-                    remaining: remainingSeconds(job, attempts: attempts, now: store.currentTime()))
+                    remaining: remainingSeconds(job, attempts: attempts, now: now))
             }
             return snapshot
         }
@@ -138,7 +128,7 @@ enum StatusCommand: KilnSubcommand {
             snapshot.lines = [
                 try jsonText(
                     try jobs.map {
-                        describe($0, attempts: try store.attempts(jobID: $0.id), now: store.currentTime())
+                        describe($0, attempts: try store.attempts(jobID: $0.id), now: now)
                     },
                     compact: compact)
             ]
@@ -156,7 +146,7 @@ enum StatusCommand: KilnSubcommand {
         for job in jobs {
             let remaining =
                 job.state == .running
-                ? remainingSeconds(job, attempts: try store.attempts(jobID: job.id), now: store.currentTime())
+                ? remainingSeconds(job, attempts: try store.attempts(jobID: job.id), now: now)
                 : nil
             snapshot.lines.append(
                 pad("\(job.id)", 6) + pad(displayState(job), 11)

@@ -366,6 +366,8 @@ enum StoreContract {
         XCTAssertEqual(repeated[1], first[0], "the idempotency key returns the first job")
         XCTAssertEqual(try store.job(id: first[0])?.batchID, first[0], "and leaves its batch alone")
         XCTAssertEqual(try store.job(id: repeated[0])?.batchID, repeated[0])
+        XCTAssertEqual(
+            try store.jobs(inBatch: second[0]).map(\.id), second, "the split job, not its segments")
     }
 
     /// Each job's end is handed out once, whoever asks; ends before `since` and segments never;
