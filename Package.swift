@@ -12,6 +12,7 @@ import PackageDescription
 // KilnSymbols (symbol SVG files → vector paths, the shipped set embedded) is the only module that
 // imports CLibXML2; it builds on KilnRaster's vector types and KilnModel's symbol layer facts.
 // KilnStudio (`kiln studio`'s HTTP server and page) is the only module that imports CMicroHTTPD.
+// KilnMedia also imports CEBUR128 (libebur128), the loudness meter of the soundtrack mix.
 let strict: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
 
 let package = Package(
@@ -43,6 +44,7 @@ let package = Package(
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .systemLibrary(
             name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        .systemLibrary(name: "CEBUR128", pkgConfig: "libebur128", providers: [.apt(["libebur128-dev"])]),
         .target(name: "KilnModel", swiftSettings: strict),
         // Declarative command descriptions: parsing, help, completion scripts, the man page.
         .target(name: "KilnCommandLine", swiftSettings: strict),
@@ -54,7 +56,7 @@ let package = Package(
         .target(
             name: "KilnScene", dependencies: ["KilnModel", "KilnRaster", "KilnText", "KilnSymbols"],
             swiftSettings: strict),
-        .target(name: "KilnMedia", dependencies: ["CFFmpeg"], swiftSettings: strict),
+        .target(name: "KilnMedia", dependencies: ["CFFmpeg", "CEBUR128"], swiftSettings: strict),
         .target(
             name: "KilnSymbols", dependencies: ["CLibXML2", "KilnRaster", "KilnModel"], swiftSettings: strict),
         .target(name: "KilnQueue", dependencies: ["CSQLite", "CLibPQ"], swiftSettings: strict),

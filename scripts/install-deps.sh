@@ -16,12 +16,13 @@ esac
 
 # Text: FreeType, HarfBuzz, fontconfig and libunibreak, and the Noto fonts (Latin, CJK, colour
 # emoji) that jobs and tests name by family. Symbols: libxml2 parses the symbol SVG files.
-# Studio: libmicrohttpd serves `kiln studio`'s page.
+# Studio: libmicrohttpd serves `kiln studio`'s page. Audio: libebur128 measures a mix's loudness
+# (EBU R128) for `audio.loudness`.
 fonts=(fontconfig fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji)
 runtime=(libavcodec59 libavformat59 libavutil57 libswscale6 libswresample4 libsqlite3-0 libpq5 tzdata libfreetype6 libharfbuzz0b libfontconfig1
-  libunibreak1 libxml2 libmicrohttpd12 "${fonts[@]}" ca-certificates)
+  libunibreak1 libxml2 libmicrohttpd12 libebur128-1 "${fonts[@]}" ca-certificates)
 build=(pkg-config libavcodec-dev libavformat-dev libavutil-dev libswscale-dev libswresample-dev libsqlite3-dev libpq-dev libfreetype-dev
-  libharfbuzz-dev libfontconfig-dev libunibreak-dev libxml2-dev libmicrohttpd-dev)
+  libharfbuzz-dev libfontconfig-dev libunibreak-dev libxml2-dev libmicrohttpd-dev libebur128-dev)
 # The podcast demo's voice: scripts/make-podcast.py speaks its transcript with espeak-ng.
 demo=(python3 espeak-ng)
 # postgresql: the throwaway cluster the store tests also run against (scripts/postgres-test-cluster.sh).

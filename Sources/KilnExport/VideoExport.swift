@@ -32,17 +32,10 @@ public struct VideoExport: Sendable {
             frameRateDenominator: o.frameRate.denominator, crf: o.crf, preset: o.preset, gop: o.gop)
     }
 
-    /// The job's audio file as the writer's sample source, from the job time of the video's first
+    /// The job's soundtrack as the writer's sample source, from the job time of the video's first
     /// frame (a draft of part of the job hears that part).
-    static func soundtrack(_ track: AudioTrack, output: OutputSettings) throws(MediaError) -> PlacedAudioFile
-    {
-        try PlacedAudioFile(
-            path: track.path.path,
-            placement: AudioPlacement(
-                offset: track.offset, trimStart: track.trimStart, trimEnd: track.trimEnd,
-                volume: track.volume,
-                fadeIn: track.fadeIn, fadeOut: track.fadeOut),
-            from: output.timelineTime(ofFrame: 0))
+    static func soundtrack(_ soundtrack: Soundtrack, output: OutputSettings) throws(MediaError) -> AudioMix {
+        try SoundtrackMix.source(soundtrack, output: output)
     }
 
     /// `beforeCommit` runs once the file is complete, just before it is renamed into place; false

@@ -11,10 +11,15 @@ public struct AudioPlacement: Sendable, Hashable {
     /// Seconds of linear fade at the start and end of the placed audio.
     public var fadeIn: Double
     public var fadeOut: Double
+    /// The trimmed part plays again and again until `loopEnd`.
+    public var loop: Bool
+    /// Timeline seconds where a looped track stops (the video's end), which its fade-out
+    /// counts back from.
+    public var loopEnd: Double
 
     public init(
         offset: Double = 0, trimStart: Double = 0, trimEnd: Double? = nil, volume: Double = 1,
-        fadeIn: Double = 0, fadeOut: Double = 0
+        fadeIn: Double = 0, fadeOut: Double = 0, loop: Bool = false, loopEnd: Double = 0
     ) {
         self.offset = offset
         self.trimStart = trimStart
@@ -22,5 +27,7 @@ public struct AudioPlacement: Sendable, Hashable {
         self.volume = volume
         self.fadeIn = fadeIn
         self.fadeOut = fadeOut
+        self.loop = loop
+        self.loopEnd = loopEnd
     }
 }

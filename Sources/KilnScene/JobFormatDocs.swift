@@ -18,6 +18,7 @@ public enum JobFormatDocs {
     static var tables: [(id: String, table: ParameterTable)] {
         [
             ("output", JobFormatTables.output), ("audio", JobFormatTables.audio),
+            ("audio.mix", JobFormatTables.audioMix), ("audio.duck", JobFormatTables.audioDuck),
             ("transform", JobFormatTables.transform), ("modifiers", JobFormatTables.modifiers),
         ]
             + LayerRegistry.kinds.map { ("layer.\($0.name)", documentedParameters($0)) }

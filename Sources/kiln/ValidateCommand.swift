@@ -25,7 +25,9 @@ enum ValidateCommand: KilnSubcommand {
                     Output.line(
                         "\(path): ok (\(job.output.width)×\(job.output.height), \(job.output.frameRate) fps, "
                             + "\(job.output.frameCount) frames, \(job.layers.count) layers"
-                            + (job.audio.map { ", audio \($0.path.lastPathComponent)" } ?? "") + ")")
+                            + (job.audio.map {
+                                ", audio " + $0.tracks.map(\.path.lastPathComponent).joined(separator: " + ")
+                            } ?? "") + ")")
                 }
                 results.append(["file": path, "valid": true, "errors": [Any]()])
             case .failure(let error):

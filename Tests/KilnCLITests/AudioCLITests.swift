@@ -89,6 +89,50 @@ final class AudioCLITests: TemporaryDirectoryTestCase {
         XCTAssertTrue(late.stderr.contains("past the end of the audio"), late.stderr)
     }
 
+    /// A voice, looped music ducked under it, and the mix normalised to −16 LUFS: decoded back,
+    /// the soundtrack is as long as the video, its loudness is within 1 LU of the target (read by
+    /// libebur128 here and by FFmpeg's own ebur128 filter when the ffmpeg program is installed),
+    /// and the music (a 250 Hz tone; the voice is 1 kHz) is at least 10 dB lower while the voice
+    /// speaks than between its phrases.
+    func testAMixDucksTheMusicUnderTheVoiceAndMeetsItsLoudness() throws {
+        let voice = WAVWriter.sine(frequency: 1000, amplitude: 0.3, seconds: 6, on: [1.0...2.5, 4.0...5.0])
+        try WAVWriter.write(left: voice, right: voice, to: directory.appendingPathComponent("voice.wav"))
+        let music = WAVWriter.sine(frequency: 250, amplitude: 0.05, seconds: 1)
+        try WAVWriter.write(left: music, right: music, to: directory.appendingPathComponent("music.wav"))
+        let file = try job(
+            audio: """
+                {"tracks": [
+                  {"path": "voice.wav", "name": "voice"},
+                  {"path": "music.wav", "loop": true, "duck": {"under": "voice", "amount": 14}}],
+                 "loudness": -16}
+                """, seconds: 6)
+        let out = directory.appendingPathComponent("mix.mp4").path
+        let result = try KilnProcess.run(["render", file, "-o", out, "--progress", "none"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        assertKilnVideo(try VideoDecodeBack.decode(path: out), width: 128, height: 72, frames: 150)
+        let (left, right) = try AudioFileReader(path: out).readAll()
+        XCTAssertEqual(Double(left.count), 6 * 48_000, accuracy: 1024, "one AAC frame of the video's 6 s")
+
+        let meter = try LoudnessMeter()
+        try meter.add(left: left, right: right, count: left.count)
+        XCTAssertEqual(meter.integratedLoudness, -16, accuracy: 1)
+        if let ffmpeg = try KilnProcess.tool(
+            "/usr/bin/ffmpeg", ["-hide_banner", "-nostats", "-i", out, "-af", "ebur128", "-f", "null", "-"])
+        {
+            let summary = ffmpeg.stderr.components(separatedBy: "Integrated loudness:").last ?? ""
+            let value = summary.split(separator: "\n").first { $0.contains("I:") }
+                .flatMap { Double($0.split(separator: " ").dropFirst().first ?? "") }
+            XCTAssertEqual(try XCTUnwrap(value, ffmpeg.stderr), -16, accuracy: 1, "FFmpeg's own meter")
+        }
+
+        func musicLevel(_ from: Double, _ to: Double) -> Double {
+            AudioLevels.decibels(ofFrequency: 250, in: left[Int(from * 48_000)..<Int(to * 48_000)])
+        }
+        let under = [musicLevel(1.05, 2.45), musicLevel(4.05, 4.95)].max()!
+        let between = [musicLevel(0.2, 0.8), musicLevel(3.3, 3.8), musicLevel(5.6, 5.9)].min()!
+        XCTAssertGreaterThanOrEqual(between - under, 10, "ducked by \(between - under) dB")
+    }
+
     /// The README's podcast demo: the voice made by scripts/make-podcast.py under the transcript.
     /// Three seconds of it at a small size, decoded back with its sound.
     func testPodcastDemoRendersWithItsVoice() throws {

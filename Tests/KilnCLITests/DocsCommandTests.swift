@@ -48,7 +48,9 @@ final class DocsCommandTests: TemporaryDirectoryTestCase {
         let printed = try KilnProcess.run(["docs", path])
         XCTAssertEqual(printed.status, 65, "the other regions have no place: \(printed.stderr)")
         XCTAssertTrue(
-            printed.stderr.contains("no place for generated region(s) audio, transform"), printed.stderr)
+            printed.stderr.contains(
+                "no place for generated region(s) audio, audio.mix, audio.duck, transform"),
+            printed.stderr)
         XCTAssertTrue(try String(contentsOfFile: path, encoding: .utf8).contains("\nold\n"))
     }
 

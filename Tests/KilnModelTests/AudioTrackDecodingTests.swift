@@ -46,22 +46,70 @@ final class AudioTrackDecodingTests: ScratchDirectoryTestCase {
     }
 
     func testDefaultsAndExplicitValues() throws {
-        let plain = try XCTUnwrap(try decode(#"{"path": "voice.wav"}"#).audio)
+        let soundtrack = try XCTUnwrap(try decode(#"{"path": "voice.wav"}"#).audio)
+        XCTAssertNil(soundtrack.loudness)
+        let plain = try XCTUnwrap(soundtrack.tracks.first)
+        XCTAssertEqual(soundtrack.tracks.count, 1)
         XCTAssertEqual(plain.path.path, voice)
         XCTAssertEqual(
-            [plain.offset, plain.trimStart, plain.volume, plain.fadeIn, plain.fadeOut], [0, 0, 1, 0, 0])
+            [plain.offset, plain.trimStart, plain.volume.value(at: 0), plain.fadeIn, plain.fadeOut],
+            [0, 0, 1, 0, 0])
         XCTAssertNil(plain.trimEnd)
+        XCTAssertNil(plain.name)
+        XCTAssertNil(plain.duck)
+        XCTAssertFalse(plain.loop)
         let placed = try XCTUnwrap(
             try decode(
-                #"{"path": "voice.wav", "offset": 1.5, "trimStart": 2, "trimEnd": 7, "volume": 0.5, "fadeIn": 0.25, "fadeOut": 1}"#,
+                #"{"path": "voice.wav", "offset": 1.5, "trimStart": 2, "trimEnd": 7, "volume": 0.5, "fadeIn": 0.25, "fadeOut": 1, "loop": true}"#,
                 probe: FixedProbe(duration: 10)
-            ).audio)
+            ).audio?.tracks.first)
         XCTAssertEqual(
-            placed,
-            AudioTrack(
-                path: URL(fileURLWithPath: voice), offset: 1.5, trimStart: 2, trimEnd: 7, volume: 0.5,
-                fadeIn: 0.25,
-                fadeOut: 1))
+            [
+                placed.offset, placed.trimStart, placed.trimEnd, placed.volume.value(at: 3), placed.fadeIn,
+                placed.fadeOut,
+            ],
+            [1.5, 2, 7, 0.5, 0.25, 1])
+        XCTAssertTrue(placed.loop)
+    }
+
+    func testAListOfTracksAndTheMixObject() throws {
+        try Data("RIFF".utf8).write(to: directory.appendingPathComponent("music.wav"))
+        let list = try XCTUnwrap(
+            try decode(
+                #"[{"path": "voice.wav", "name": "voice"}, {"path": "music.wav", "volume": {"keyframes": [{"t": 0, "v": 0}, {"t": 2, "v": 0.5}]}, "duck": {"under": "voice", "amount": 15}}]"#
+            ).audio)
+        XCTAssertEqual(list.tracks.map(\.path.lastPathComponent), ["voice.wav", "music.wav"])
+        XCTAssertEqual(
+            list.tracks[1].volume.value(at: 1), 0.25, accuracy: 1e-9, "animated on the timeline's clock")
+        XCTAssertEqual(list.tracks[1].duck, Ducking(under: "voice", amount: 15))
+        XCTAssertNil(list.loudness)
+        let mix = try XCTUnwrap(
+            try decode(#"{"tracks": [{"path": "voice.wav"}], "loudness": -16, "truePeak": -2}"#).audio)
+        XCTAssertEqual(mix.loudness, LoudnessTarget(integrated: -16, truePeak: -2))
+        XCTAssertEqual(
+            try XCTUnwrap(try decode(#"{"tracks": [{"path": "voice.wav"}], "loudness": -23}"#).audio)
+                .loudness,
+            LoudnessTarget(integrated: -23, truePeak: -1))
+    }
+
+    func testMixProblemsNameTheirTrack() {
+        XCTAssertEqual(
+            errors(#"[{"path": "voice.wav", "duck": {"under": "voice"}}]"#),
+            [#"audio[0].duck.under: no track is named 'voice' (give the voice track a "name")"#])
+        XCTAssertEqual(
+            errors(#"[{"path": "voice.wav", "name": "a", "duck": {"under": "a"}}]"#),
+            ["audio[0].duck.under: a track cannot duck under itself"])
+        XCTAssertEqual(
+            errors(#"[{"path": "voice.wav", "name": "a"}, {"path": "voice.wav", "name": "a"}]"#),
+            ["audio[1].name: the name 'a' is already track 0's; names must be unique"])
+        XCTAssertEqual(errors(#"[]"#), ["audio: expected 1 to 32 tracks, found 0"])
+        let loud = errors(#"{"tracks": [{"path": "voice.wav"}], "loudness": 3}"#)
+        XCTAssertTrue(loud.contains { $0.hasPrefix("audio.loudness:") }, "\(loud)")
+        let nested = errors(#"{"tracks": [{"path": "voice.wav", "duck": {"amount": 6}}]}"#)
+        XCTAssertEqual(nested, ["audio.tracks[0].duck: missing required key 'under'"])
+        XCTAssertEqual(
+            errors(#"[{"path": "nowhere.wav"}, {"path": "voice.wav", "fadeIn": -1}]"#).count, 2,
+            "every track's problems are reported")
     }
 
     func testNoAudioKeyMeansNoTrack() throws {
@@ -82,7 +130,11 @@ final class AudioTrackDecodingTests: ScratchDirectoryTestCase {
         XCTAssertEqual(
             errors(#"{"path": "voice.wav", "trimStart": 3, "trimEnd": 3}"#),
             ["audio.trimEnd: trimEnd (3 s) must be after trimStart (3 s)"])
-        XCTAssertEqual(errors(#""voice.wav""#), ["audio: expected an object, got a string"])
+        XCTAssertEqual(
+            errors(#""voice.wav""#),
+            [
+                #"audio: expected an object (one track, or {"tracks": […]}) or an array of tracks, got a string"#
+            ])
     }
 
     func testMissingFileIsAMissingInput() {

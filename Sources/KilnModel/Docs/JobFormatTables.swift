@@ -5,6 +5,8 @@ public enum JobFormatTables {
     public static let output = ParameterTable(
         OutputDecoding.table.parameters + OutputDecoding.handledParameters)
     public static let audio = AudioDecoding.parameters
+    public static let audioMix = AudioDecoding.mixTable
+    public static let audioDuck = AudioDecoding.duckTable
     /// The keys every layer takes for its placement.
     public static let transform = ParameterTable(LayerTransform.parameters)
     /// The properties transitions, scroll transitions and visual effects drive; the default of each

@@ -6,8 +6,8 @@ public struct Job: Sendable {
     public let file: String
     public let output: OutputSettings
     public let layers: [LayerNode]
-    /// nil: the MP4 has no audio stream.
-    public let audio: AudioTrack?
+    /// The soundtrack (one or more tracks mixed); nil: the MP4 has no audio stream.
+    public let audio: Soundtrack?
     /// The limits it was validated under; rendering holds to them too (offscreen memory).
     public let limits: ResourceLimits
     /// Every file the job reads (images, audio, transcripts), as resolved while loading: its
@@ -15,7 +15,7 @@ public struct Job: Sendable {
     public internal(set) var inputFiles: [URL] = []
 
     public init(
-        file: String, output: OutputSettings, layers: [LayerNode], audio: AudioTrack? = nil,
+        file: String, output: OutputSettings, layers: [LayerNode], audio: Soundtrack? = nil,
         limits: ResourceLimits = ResourceLimits()
     ) {
         self.file = file

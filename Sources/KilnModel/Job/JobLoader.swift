@@ -26,9 +26,11 @@ public enum JobLoader {
             "layers", .structured("array of layers", schema: .array(of: .reference(.layer))),
             help: "layers painted bottom to top in array order; may be empty (black frames)"),
         Parameter(
-            "audio", .structured("object", schema: ValueSchema.object(JobFormatTables.audio)),
+            "audio", .structured("object or array of tracks", schema: AudioDecoding.schema),
             default: .string("none"),
-            help: "the soundtrack; without it the MP4 has no audio stream"),
+            help:
+                "the soundtrack: one track, a list of tracks, or {\"tracks\": […], \"loudness\": LUFS}; without it the MP4 has no audio stream"
+        ),
         Parameter(
             "variables", .structured("object of declarations", schema: JobVariables.schema),
             default: .string("none"),
