@@ -13,7 +13,7 @@ struct LoadCancelled: Error, CustomStringConvertible {
 
 /// The media decoders behind a cancellation check, so a signal during a long load (many or large
 /// images, a long soundtrack) stops it at the next file instead of after the whole job.
-final class CancellableAssets: ImageDecoding, AudioProbing {
+final class CancellableAssets: ImageDecoding, AudioProbing, AudioAnalyzing {
     private let cancellation: CancellationFlag?
     private let images = MediaImageDecoder()
     private let audio = MediaAudioProbe()
@@ -44,6 +44,13 @@ final class CancellableAssets: ImageDecoding, AudioProbing {
     func audioDuration(at url: URL) throws -> Double {
         try check(url)
         return try audio.audioDuration(at: url)
+    }
+
+    func levels(
+        of soundtrack: Soundtrack, track: Int?, bands: [ClosedRange<Double>?], duration: Double, hop: Double
+    ) throws -> [[Float]] {
+        if let signal = cancellation?.cancelledBySignal { throw LoadCancelled(signal: signal) }
+        return try audio.levels(of: soundtrack, track: track, bands: bands, duration: duration, hop: hop)
     }
 
     private func check(_ url: URL) throws {

@@ -25,3 +25,26 @@ public struct MediaAudioProbe: AudioProbing {
         return reader.info.durationSeconds
     }
 }
+
+extension MediaAudioProbe: AudioAnalyzing {
+    /// Decodes the track (or the whole mix) as placed on the timeline and measures it every hop.
+    public func levels(
+        of soundtrack: Soundtrack, track: Int?, bands: [ClosedRange<Double>?], duration: Double, hop: Double
+    ) throws -> [[Float]] {
+        let hopSamples = max(1, Int((hop * Double(AudioFormat.sampleRate)).rounded()))
+        let hops = Int((duration / hop).rounded(.up)) + 1
+        let source =
+            if let track {
+                // The track alone, as placed, before any ducking under another.
+                try SoundtrackMix.mix(
+                    Soundtrack(
+                        tracks: [soundtrack.tracks[track]].map {
+                            var t = $0; t.duck = nil; return t
+                        }),
+                    from: 0, to: duration)
+            } else {
+                try SoundtrackMix.mix(soundtrack, from: 0, to: duration)
+            }
+        return try AudioAnalysis(bands: bands).levels(of: source, hops: hops, hop: hopSamples)
+    }
+}

@@ -29,10 +29,14 @@ enum SoundtrackMix {
 
     private static func mix(
         _ soundtrack: Soundtrack, output: OutputSettings, from start: Double, gain: Float = 1
-    )
+    ) throws(MediaError) -> AudioMix {
+        try mix(soundtrack, from: start, to: output.timelineTime(ofFrame: output.frameCount), gain: gain)
+    }
+
+    /// The tracks placed from timeline second `start` (a looped track stops at `end`) and mixed.
+    static func mix(_ soundtrack: Soundtrack, from start: Double, to end: Double, gain: Float = 1)
         throws(MediaError) -> AudioMix
     {
-        let end = output.timelineTime(ofFrame: output.frameCount)
         var inputs: [AudioMix.Input] = []
         for track in soundtrack.tracks {
             // A constant volume is applied as the file is placed, as a single track always was.

@@ -19,6 +19,7 @@ public enum JobFormatDocs {
         [
             ("output", JobFormatTables.output), ("audio", JobFormatTables.audio),
             ("audio.mix", JobFormatTables.audioMix), ("audio.duck", JobFormatTables.audioDuck),
+            ("audio.driven", JobFormatTables.audioDriven),
             ("transform", JobFormatTables.transform), ("modifiers", JobFormatTables.modifiers),
         ]
             + LayerRegistry.kinds.map { ("layer.\($0.name)", documentedParameters($0)) }

@@ -16,6 +16,7 @@ public enum LayerRegistry {
         TextLayer.kind,
         TranscriptLayer.kind,
         SymbolLayer.kind,
+        AudiogramLayer.kind,
     ]
 
     public static let effects: [EffectKind] = [
@@ -81,6 +82,10 @@ public enum LayerRegistry {
         var services = DecodeServices()
         if let images { services.register(images, as: (any ImageDecoding).self) }
         if let audio { services.register(audio, as: (any AudioProbing).self) }
+        // The probe that opens the files usually analyses them too (soundtrack-driven values).
+        if let analyzer = audio as? any AudioAnalyzing {
+            services.register(analyzer, as: (any AudioAnalyzing).self)
+        }
         return services
     }
 }

@@ -164,6 +164,39 @@ final class AudioCLITests: TemporaryDirectoryTestCase {
         XCTAssertGreaterThan(speech, 0.05, "the voice is heard after its 0.6 s lead-in")
     }
 
+    /// The audiogram demo as a draft (quarter size, its first 3 s): it renders with its sound, the
+    /// draft's mix is normalised to the job's −16 LUFS, and the bars move: frames 1 s apart differ
+    /// in the bars' corner while the voice speaks.
+    func testAudiogramDemoRendersWithItsVoiceAndMovingBars() throws {
+        let jobs = KilnProcess.repositoryRoot.appendingPathComponent("jobs")
+        guard FileManager.default.fileExists(atPath: jobs.appendingPathComponent("podcast/voice.wav").path)
+        else {
+            throw XCTSkip("run scripts/make-podcast.py first (scripts/test.sh does)")
+        }
+        let out = directory.appendingPathComponent("audiogram.mp4").path
+        let result = try KilnProcess.run([
+            "render", jobs.appendingPathComponent("audiogram.json").path, "--scale", "0.25", "--range", "0-3",
+            "-o", out, "--progress", "none",
+        ])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        // The bars' box: 130×45 around (390, 225) at quarter size, in frames 1 s and 2 s.
+        var corners: [Int: [UInt8]] = [:]
+        var index = 0
+        let video = try VideoDecodeBack.decode(path: out) { f in
+            if index == 30 || index == 60 {
+                corners[index] = (205..<246).flatMap { y in (325..<455).map { x in f.y[y * f.yStride + x] } }
+            }
+            index += 1
+        }
+        assertKilnVideo(video, width: 480, height: 270, frames: 90)
+        let (left, right) = try AudioFileReader(path: out).readAll()
+        let meter = try LoudnessMeter()
+        try meter.add(left: left, right: right, count: left.count)
+        XCTAssertEqual(meter.integratedLoudness, -16, accuracy: 1)
+        XCTAssertEqual(corners.count, 2)
+        XCTAssertNotEqual(corners[30], corners[60], "the bars move with the voice")
+    }
+
     /// make-podcast.py's segments match its voice: each line's start is where speech resumes
     /// after a pause (quiet just before, voice just after).
     func testPodcastSegmentsStartWhereTheVoiceDoes() throws {

@@ -49,7 +49,7 @@ final class DocsCommandTests: TemporaryDirectoryTestCase {
         XCTAssertEqual(printed.status, 65, "the other regions have no place: \(printed.stderr)")
         XCTAssertTrue(
             printed.stderr.contains(
-                "no place for generated region(s) audio, audio.mix, audio.duck, transform"),
+                "no place for generated region(s) audio, audio.mix, audio.duck, audio.driven, transform"),
             printed.stderr)
         XCTAssertTrue(try String(contentsOfFile: path, encoding: .utf8).contains("\nold\n"))
     }

@@ -9,6 +9,8 @@ public enum Animated<Value: Interpolatable>: Sendable {
     /// The animation run on another clock (since the layer appeared, since a trigger): job time
     /// is mapped through the source before the animation is sampled.
     indirect case retimed(Animated<Value>, TimeSource)
+    /// Read from a curve sampled on the timeline (a value driven by the soundtrack).
+    case sampled(SampledCurve<Value>)
 
     public func value(at time: Double) -> Value {
         switch self {
@@ -21,6 +23,8 @@ public enum Animated<Value: Interpolatable>: Sendable {
             return Value.interpolate(from, to, spring.progress(at: time - start))
         case .retimed(let animation, let source):
             return animation.value(at: source.localTime(at: time))
+        case .sampled(let curve):
+            return curve.value(at: time)
         }
     }
 
@@ -31,6 +35,7 @@ public enum Animated<Value: Interpolatable>: Sendable {
         case .keyframes(let keyframes): keyframes.count <= 1
         case .spring: false
         case .retimed(let animation, _): animation.isConstant
+        case .sampled(let curve): curve.values.count <= 1
         }
     }
 

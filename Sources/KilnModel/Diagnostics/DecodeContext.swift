@@ -28,6 +28,10 @@ public final class DecodeContext {
     var outputPathNode: (node: JSONNode?, path: JSONPath)?
     /// The variables whose values the output path was built from, named when it is refused.
     var outputPathVariables: [String] = []
+    /// The job's soundtrack, decoded before the layers, for values driven by it.
+    public var soundtrack: Soundtrack?
+    /// Analyses of the soundtrack made so far, shared by the values that read them.
+    var audioAnalyses: [AudioAnalysisKey: [Float]] = [:]
     /// `appear` of each layer being decoded, outermost first (inherited when a layer has none).
     private var layerStarts: [Double] = []
 

@@ -7,6 +7,7 @@ public enum JobFormatTables {
     public static let audio = AudioDecoding.parameters
     public static let audioMix = AudioDecoding.mixTable
     public static let audioDuck = AudioDecoding.duckTable
+    public static let audioDriven = AudioDrivenDecoding.table
     /// The keys every layer takes for its placement.
     public static let transform = ParameterTable(LayerTransform.parameters)
     /// The properties transitions, scroll transitions and visual effects drive; the default of each

@@ -40,6 +40,11 @@ struct JobDecoding {
             context.error("missing required key 'output'", at: root, path: .root)
         }
         context.timelineDuration = output?.durationSeconds
+        // Before the layers: values driven by the soundtrack read it.
+        let audio = root["audio"].flatMap {
+            AudioDecoding.decode($0, path: .root.key("audio"), context: context)
+        }
+        context.soundtrack = audio
 
         var layers: [LayerNode] = []
         if let layersNode = root["layers"] {
@@ -56,10 +61,6 @@ struct JobDecoding {
             }
         } else {
             context.error("missing required key 'layers'", at: root, path: .root)
-        }
-
-        let audio = root["audio"].flatMap {
-            AudioDecoding.decode($0, path: .root.key("audio"), context: context)
         }
 
         guard let output else { return nil }
@@ -244,11 +245,13 @@ struct JobDecoding {
             return nil
         }
         var parametersNode = member.value
-        // A bare number or a bare animation ({"keyframes": …} / {"spring": …}, perhaps with a
-        // "time") sets the shorthand.
+        // A bare number, a bare animation ({"keyframes": …} / {"spring": …}, perhaps with a
+        // "time") or a soundtrack-driven value ({"audio": …}) sets the shorthand.
         let isAnimation =
             member.value.members.map { members in
-                !members.isEmpty && members.allSatisfy { ValueDecoding.animationKeys.contains($0.key) }
+                !members.isEmpty
+                    && (members.allSatisfy { ValueDecoding.animationKeys.contains($0.key) }
+                        || members.contains { $0.key == "audio" })
             } ?? false
         if member.value.number != nil || (isAnimation && kind.shorthand != nil) {
             guard let shorthand = kind.shorthand else {

@@ -12,7 +12,10 @@ public enum ValueDecoding {
     public static func decodeNumber(
         _ node: JSONNode, path: JSONPath, range: ClosedRange<Double>?, context: DecodeContext
     ) -> Animated<Double>? {
-        decodeAnimated(node, path: path, context: context) { node, path in
+        if node["audio"] != nil {
+            return AudioDrivenDecoding.decode(node, path: path, range: range, context: context)
+        }
+        return decodeAnimated(node, path: path, context: context) { node, path in
             constantNumber(node, path: path, range: range, context: context)
         }
     }

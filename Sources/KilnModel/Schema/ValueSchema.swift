@@ -158,6 +158,12 @@ public enum ValueSchema {
 
     // MARK: Animations
 
+    /// A number that follows the soundtrack (`AudioDrivenDecoding`).
+    public static let audioDriven = JSONSchema.reference(
+        "audioDriven",
+        to: ValueSchema.object(AudioDrivenDecoding.table).describing(
+            "a number driven by the soundtrack: {\"audio\": \"level\" | \"band\", \"track\", \"range\", …}"))
+
     /// A constant (`constant`) or an animation of it: keyframes or a spring, either on an
     /// optional clock. `name` names the definition, one per constant shape.
     public static func animated(_ constant: JSONSchema, name: String) -> JSONSchema {
@@ -212,7 +218,8 @@ public enum ValueSchema {
     /// The forms a parameter of `kind` accepts.
     public static func kind(_ kind: ParameterKind) -> JSONSchema {
         switch kind {
-        case .number(let range): animated(number(range), name: "Number" + rangeName(range))
+        case .number(let range):
+            .anyOf([animated(number(range), name: "Number" + rangeName(range)), audioDriven])
         case .constantNumber(let range): number(range)
         case .integer(let range): integer(range)
         case .boolean: boolean

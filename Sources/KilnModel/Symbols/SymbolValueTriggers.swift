@@ -3,6 +3,7 @@
 ///   moment the new value is reached; a keyframe repeating the previous value fires nothing);
 /// - a spring whose `from` and `to` differ: its start;
 /// - a constant: never;
+/// - a soundtrack-driven value: each analysis sample that differs from the one before;
 /// - on a `"layer"` clock: those times shifted by the layer's start; on a `{"since": …}` clock:
 ///   each replay's changes that fall before the next replay, plus the replay's own start when
 ///   the value jumps back there (its value just before differs from the value at its start).
@@ -22,6 +23,15 @@ enum SymbolValueTriggers {
             return zip(keyframes, keyframes.dropFirst()).compactMap { $0.value != $1.value ? $1.time : nil }
         case .spring(let from, let to, let start, _):
             return from != to ? [start] : []
+        case .sampled(let curve):
+            // Each sample that differs from the one before (the caller caps how many there may be).
+            var result: [Double] = []
+            for index in curve.values.indices.dropFirst() where curve.values[index] != curve.values[index - 1]
+            {
+                result.append(curve.start + Double(index) * curve.step)
+                if result.count > SymbolEffectDecoding.maximumTriggerCount { break }
+            }
+            return result
         case .retimed(let inner, let source):
             let local = changes(of: inner)
             switch source {
