@@ -10,7 +10,9 @@ import KilnRaster
 ///   waveform of audiogram tools).
 ///
 /// The soundtrack is analysed while the job loads (100 levels a second, smoothed from the
-/// timeline's start), so a frame's bars depend only on its time.
+/// timeline's start), so a frame's bars depend only on its time. Levels are read against the
+/// loudest bar of the whole track (`normalize`): a band holds a small share of a voice's energy,
+/// so against full scale the bars of a normal recording would barely rise.
 public struct AudiogramLayer: LayerRendering {
     public enum Style: String, Sendable, CaseIterable {
         case spectrum, wave
@@ -62,8 +64,15 @@ public struct AudiogramLayer: LayerRendering {
                 "spectrum: dB per octave added above 1 kHz and taken below, so speech's falling spectrum looks even"
         ),
         Parameter(
-            "floor", .constantNumber(-120 ... -6), default: .number(-60),
-            help: "dBFS drawn as an empty bar; 0 dBFS fills the box"),
+            "normalize", .boolean, default: .boolean(true),
+            help:
+                "levels are read against the loudest bar of the whole track, so its loudest moment fills the box"
+        ),
+        Parameter(
+            "floor", .constantNumber(-120 ... -6), default: .number(-45),
+            help:
+                "dB drawn as an empty bar: below the loudest bar with normalize, else dBFS (0 dBFS fills the box)"
+        ),
         Parameter(
             "smoothing", .constantNumber(0...5), default: .number(0.08),
             help: "seconds over which levels are smoothed"),
@@ -110,13 +119,18 @@ public struct AudiogramLayer: LayerRendering {
             )
         else { return nil }
         let tilt = params.number("tilt").value(at: 0)
-        let levels = zip(bands, analysed).map { band, raw in
-            // Tilted about 1 kHz by the band's centre.
-            let lift = band.map { tilt * log2(($0.lowerBound * $0.upperBound).squareRoot() / 1_000) } ?? 0
+        // Tilted about 1 kHz by the band's centre.
+        let lifts = bands.map { band in
+            Float(band.map { tilt * log2(($0.lowerBound * $0.upperBound).squareRoot() / 1_000) } ?? 0)
+        }
+        let loudest = zip(analysed, lifts).map { ($0.max() ?? -200) + $1 }.max() ?? 0
+        let reference = params.boolean("normalize") && loudest > -150 ? loudest : 0
+        let levels = zip(zip(bands, analysed), lifts).map { pair, lift in
+            let (band, raw) = pair
             let reading = AudioReading(
                 track: track.index, band: band, floor: params.number("floor").value(at: 0),
                 smoothing: params.number("smoothing").value(at: 0))
-            let values = reading.normalised(raw.map { $0 + Float(lift) })
+            let values = reading.normalised(raw.map { $0 + lift - reference })
             return SampledCurve(start: 0, step: 1 / AudioReading.rate, values: values.isEmpty ? [0] : values)
         }
         return AudiogramLayer(
