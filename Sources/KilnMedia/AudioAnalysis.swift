@@ -61,6 +61,8 @@ public final class AudioAnalysis {
             right[half + i] = scratch.planes[1][i]
         }
         for k in 0..<hops {
+            // One transform per hop, whatever the number of bands.
+            if transform != nil { spectrum(left, right) }
             for (index, band) in bands.enumerated() {
                 result[index].append(Float(level(left, right, band: band)))
             }
@@ -75,12 +77,18 @@ public final class AudioAnalysis {
         return result
     }
 
+    /// The Hann-windowed spectrum of the channels' mean into `output`.
+    private func spectrum(_ left: [Float], _ right: [Float]) {
+        guard let transform else { return }
+        for i in 0..<Self.window { input[i] = (left[i] + right[i]) * 0.5 * hann[i] }
+        transform(context, output, input, MemoryLayout<Float>.stride)
+    }
+
+    /// A band's level reads the spectrum `spectrum` made for this hop.
     private func level(_ left: [Float], _ right: [Float], band: ClosedRange<Double>?) -> Double {
         let n = Self.window
         var meanSquare: Double
-        if let band, let transform {
-            for i in 0..<n { input[i] = (left[i] + right[i]) * 0.5 * hann[i] }
-            transform(context, output, input, MemoryLayout<Float>.stride)
+        if let band {
             let binWidth = Double(AudioFormat.sampleRate) / Double(n)
             let first = max(1, Int((band.lowerBound / binWidth).rounded(.up)))
             let last = min(n / 2 - 1, Int((band.upperBound / binWidth).rounded(.down)))

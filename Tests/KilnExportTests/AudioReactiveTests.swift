@@ -99,6 +99,16 @@ final class AudioReactiveTests: ScratchDirectoryTestCase {
         XCTAssertEqual(
             errors(layers: solid + #"{"audio": "loudness"}}]"#).first?.hasPrefix("layers[0].rotation.audio:"),
             true)
+        // Every distinct band decodes the track again: a job may ask for 64 of them, not more.
+        let many = (0..<65).map { i in
+            ##"{"type": "solid", "color": "#fff", "rotation": {"audio": "band", "band": [\##(100 + i), 5000]}}"##
+        }
+        XCTAssertEqual(
+            errors(layers: "[" + many.joined(separator: ", ") + "]"),
+            [
+                "layers[64].rotation: more than 64 different soundtrack readings (track and band pairs); "
+                    + "share bands between values"
+            ])
         let json = """
             {"kiln": 1, "output": {"width": 64, "height": 64, "fps": 25, "duration": 3},
              "layers": [{"type": "audiogram", "size": [60, 20]}]}

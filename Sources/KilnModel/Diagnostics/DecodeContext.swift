@@ -32,6 +32,7 @@ public final class DecodeContext {
     public var soundtrack: Soundtrack?
     /// Analyses of the soundtrack made so far, shared by the values that read them.
     var audioAnalyses: [AudioAnalysisKey: [Float]] = [:]
+    var audioAnalysisPasses = 0
     /// `appear` of each layer being decoded, outermost first (inherited when a layer has none).
     private var layerStarts: [Double] = []
 

@@ -106,6 +106,14 @@ extension DecodeContext {
                     path: path)
                 return nil
             }
+            // Each pass decodes the whole track: a job cannot ask for an unbounded number.
+            guard audioAnalysisPasses < Self.maximumAudioAnalysisPasses else {
+                error(
+                    "more than \(Self.maximumAudioAnalysisPasses) different soundtrack readings (track and band pairs); "
+                        + "share bands between values", at: node, path: path)
+                return nil
+            }
+            audioAnalysisPasses += 1
             do {
                 let levels = try analyzer.levels(
                     of: soundtrack, track: track, bands: missing.map { bands[$0] }, duration: duration,
@@ -118,6 +126,10 @@ extension DecodeContext {
         }
         return keys.map { audioAnalyses[$0] ?? [] }
     }
+}
+
+extension DecodeContext {
+    static let maximumAudioAnalysisPasses = 64
 }
 
 struct AudioAnalysisKey: Hashable {
