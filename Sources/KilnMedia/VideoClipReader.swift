@@ -287,14 +287,16 @@ public final class VideoClipReader {
             // bit-exact rounding, so the bytes are the same on every CPU.
             context = try ScaleContext(
                 from: (width, height, pixelFormat), to: (width, height, AV_PIX_FMT_RGBA),
-                flags: SWS_BILINEAR | SWS_FULL_CHR_H_INT | SWS_FULL_CHR_H_INP | SWS_ACCURATE_RND | SWS_BITEXACT)
+                flags: SWS_BILINEAR | SWS_FULL_CHR_H_INT | SWS_FULL_CHR_H_INP | SWS_ACCURATE_RND
+                    | SWS_BITEXACT)
             try context.setColorspace(
                 Int32(colorspace.rawValue), sourceFullRange: fullRange, destinationFullRange: true)
             scaler = (key, context)
         }
         var rgba = [UInt8](repeating: 0, count: width * height * 4 + scalePadding)
         rgba.withUnsafeMutableBufferPointer {
-            context.scale(frame: frame, destination: planes($0.baseAddress), destinationStrides: strides(width * 4))
+            context.scale(
+                frame: frame, destination: planes($0.baseAddress), destinationStrides: strides(width * 4))
         }
         rgba.removeLast(scalePadding)
         return rgba
@@ -390,7 +392,8 @@ private final class ClipInput {
         var duration: Double?
         if stream.pointee.duration != kiln_av_nopts_value(), stream.pointee.duration > 0 {
             duration = Double(stream.pointee.duration) * av_q2d(stream.pointee.time_base)
-        } else if let context, context.pointee.duration != kiln_av_nopts_value(), context.pointee.duration > 0 {
+        } else if let context, context.pointee.duration != kiln_av_nopts_value(), context.pointee.duration > 0
+        {
             duration = Double(context.pointee.duration) / Double(AV_TIME_BASE)
         }
         return VideoClipFacts(

@@ -68,10 +68,14 @@ public struct VideoTiming: Sendable, Equatable {
     public func clipTime(at time: Double) -> ClipTime {
         let length = trimEnd - trimStart
         let played = max(0, (time - offset) * speed)
+        // Frame times computed in floating point land a rounding error short of where they fall
+        // exactly ((71/30 − 0.5) · 1.5 is 2.8 less an ulp): within a nanosecond counts as there.
+        let slack = 1e-9 * max(1, played)
         if loop {
-            return ClipTime(seconds: trimStart + played.truncatingRemainder(dividingBy: length), excluding: false)
+            let into = played.truncatingRemainder(dividingBy: length)
+            return ClipTime(seconds: trimStart + (length - into <= slack ? 0 : into), excluding: false)
         }
-        if played >= length { return ClipTime(seconds: trimEnd, excluding: true) }
+        if played >= length - slack { return ClipTime(seconds: trimEnd, excluding: true) }
         return ClipTime(seconds: trimStart + played, excluding: false)
     }
 }
@@ -128,7 +132,8 @@ public struct VideoLayer: LayerRendering {
     ])
 
     public static let kind = LayerKind(
-        name: "video", summary: "a video clip's frames, trimmed, placed, sped up or looped, fitted into a box",
+        name: "video",
+        summary: "a video clip's frames, trimmed, placed, sped up or looped, fitted into a box",
         parameters: parameters
     ) { params, _, context in
         guard let url = params.asset("path") else { return nil }
@@ -153,7 +158,8 @@ public struct VideoLayer: LayerRendering {
             context.error(problem, at: pathNode, path: path)
             return nil
         }
-        guard let timing = decodeTiming(params, duration: facts.duration, file: url.lastPathComponent, context)
+        guard
+            let timing = decodeTiming(params, duration: facts.duration, file: url.lastPathComponent, context)
         else { return nil }
         let source: any VideoFrameSource
         do {
@@ -193,7 +199,8 @@ public struct VideoLayer: LayerRendering {
             guard let end, start < end else {
                 let what = end.map { "its end (\(ResourceLimits.text($0)) s)" } ?? "its end"
                 context.error(
-                    "trim start \(ResourceLimits.text(start)) s must be before \(what)", at: trim.node("start"),
+                    "trim start \(ResourceLimits.text(start)) s must be before \(what)",
+                    at: trim.node("start"),
                     path: trim.path("start"))
                 return nil
             }
@@ -210,7 +217,8 @@ public struct VideoLayer: LayerRendering {
     }
 
     public init(
-        source: any VideoFrameSource, naturalSize: SIMD2<Double>, size: Animated<Point2>?, fit: ImageLayer.Fit,
+        source: any VideoFrameSource, naturalSize: SIMD2<Double>, size: Animated<Point2>?,
+        fit: ImageLayer.Fit,
         timing: VideoTiming
     ) {
         self.source = source
@@ -227,7 +235,8 @@ public struct VideoLayer: LayerRendering {
     }
 
     public func prepare(at time: Double, canvas: Canvas, transform: Affine2D) -> any PreparedLayer {
-        picture(source.frame(at: timing.clipTime(at: time))).prepare(at: time, canvas: canvas, transform: transform)
+        picture(source.frame(at: timing.clipTime(at: time))).prepare(
+            at: time, canvas: canvas, transform: transform)
     }
 
     /// The frame drawn exactly as an image layer draws a picture.
