@@ -111,12 +111,15 @@ public final class RasterImage: Sendable {
         let texels = [UInt32](unsafeUninitializedCapacity: w * h) { halved, count in
             level.texels.withUnsafeBufferPointer { source in
                 for y in 0..<h {
-                    let row0 = min(2 * y, level.height - 1) * stride, row1 = min(2 * y + 1, level.height - 1) * stride
+                    let row0 = min(2 * y, level.height - 1) * stride,
+                        row1 = min(2 * y + 1, level.height - 1) * stride
                     for x in 0..<w {
                         let x0 = min(2 * x, level.width - 1), x1 = min(2 * x + 1, level.width - 1)
                         // The four texels' channels side by side in 16-bit lanes (even channels
                         // in one word, odd in the other), summed without carries between them.
-                        let taps = (source[row0 + x0], source[row0 + x1], source[row1 + x0], source[row1 + x1])
+                        let taps = (
+                            source[row0 + x0], source[row0 + x1], source[row1 + x0], source[row1 + x1]
+                        )
                         let even =
                             UInt64(taps.0 & 0x00FF_00FF) + UInt64(taps.1 & 0x00FF_00FF)
                             + UInt64(taps.2 & 0x00FF_00FF) + UInt64(taps.3 & 0x00FF_00FF)

@@ -42,7 +42,9 @@ final class VideoInputTests: TemporaryDirectoryTestCase {
         _ = try makeClip()
         let file = try job(
             video: "clip.mp4",
-            extra: #", "speed": 2, "loop": true, "rotation": 10, "effects": [{"blur": 1}, {"grayscale": 1}], "appear": 0.2, "transition": "opacity""#)
+            extra:
+                #", "speed": 2, "loop": true, "rotation": 10, "effects": [{"blur": 1}, {"grayscale": 1}], "appear": 0.2, "transition": "opacity""#
+        )
         let validated = try KilnProcess.run(["validate", file])
         XCTAssertEqual(validated.status, 0, validated.stderr)
         let out = directory.appendingPathComponent("card.mp4").path
@@ -63,14 +65,23 @@ final class VideoInputTests: TemporaryDirectoryTestCase {
         XCTAssertEqual(mkfifo(directory.appendingPathComponent("pipe.mp4").path, 0o600), 0)
         let cases: [(path: String, extra: String, status: Int32, message: String)] = [
             ("nowhere.mp4", "", 66, "layers[1].path: file not found: nowhere.mp4"),
-            ("notes.mp4", "", 65, "layers[1].path: video \(directory.path)/notes.mp4 is corrupt or not a video file"),
+            (
+                "notes.mp4", "", 65,
+                "layers[1].path: video \(directory.path)/notes.mp4 is corrupt or not a video file"
+            ),
             ("voice.wav", "", 65, "layers[1].path: \(directory.path)/voice.wav holds no video stream"),
             ("cut.mp4", "", 65, "layers[1].path: video \(directory.path)/cut.mp4 is truncated"),
             ("folder.mp4", "", 65, "layers[1].path: 'folder.mp4' is a directory"),
             ("pipe.mp4", "", 65, "pipe.mp4 is a FIFO"),
             ("/dev/zero", "", 65, "/dev/zero is a device"),
-            ("clip.mp4", #", "trim": {"end": 2.5}"#, 65, "layers[1].trim.end: trim end 2.5 s is past the end of clip.mp4 (2 s)"),
-            ("clip.mp4", #", "trim": {"start": 1.5, "end": 1}"#, 65, "layers[1].trim.start: trim start 1.5 s must be before its end (1 s)"),
+            (
+                "clip.mp4", #", "trim": {"end": 2.5}"#, 65,
+                "layers[1].trim.end: trim end 2.5 s is past the end of clip.mp4 (2 s)"
+            ),
+            (
+                "clip.mp4", #", "trim": {"start": 1.5, "end": 1}"#, 65,
+                "layers[1].trim.start: trim start 1.5 s must be before its end (1 s)"
+            ),
             ("clip.mp4", #", "speed": 8"#, 65, "layers[1].speed"),
         ]
         for (index, unusable) in cases.enumerated() {
@@ -78,12 +89,15 @@ final class VideoInputTests: TemporaryDirectoryTestCase {
             let out = directory.appendingPathComponent("out\(index).mp4").path
             for command in [["validate", file], ["render", file, "-o", out]] {
                 let (process, stdout, stderr) = try KilnProcess.start(command, cwd: directory)
-                XCTAssertTrue(KilnProcess.waitForExit(process, timeout: 60), "\(command[0]) \(unusable.path) blocked")
+                XCTAssertTrue(
+                    KilnProcess.waitForExit(process, timeout: 60), "\(command[0]) \(unusable.path) blocked")
                 let result = KilnProcess.collect(process, stdout, stderr)
-                XCTAssertEqual(result.status, unusable.status, "\(command[0]) \(unusable.path): \(result.stderr)")
+                XCTAssertEqual(
+                    result.status, unusable.status, "\(command[0]) \(unusable.path): \(result.stderr)")
                 XCTAssertTrue(result.stderr.contains("job\(index).json:"), result.stderr)
                 XCTAssertTrue(result.stderr.contains("layers[1]."), result.stderr)
-                XCTAssertTrue(result.stderr.contains(unusable.message), "\(unusable.message) in: \(result.stderr)")
+                XCTAssertTrue(
+                    result.stderr.contains(unusable.message), "\(unusable.message) in: \(result.stderr)")
             }
             XCTAssertFalse(FileManager.default.fileExists(atPath: out), "\(unusable.path) left output")
         }
@@ -98,7 +112,8 @@ final class VideoInputTests: TemporaryDirectoryTestCase {
         _ = try makeClip(name: "long.mp4", seconds: 40, width: 320, height: 240)
         var peaks: [String: Int] = [:]
         for name in ["short.mp4", "long.mp4"] {
-            let file = try job(video: name, extra: #", "speed": 4, "loop": true"#, seconds: 10, name: "\(name).job.json")
+            let file = try job(
+                video: name, extra: #", "speed": 4, "loop": true"#, seconds: 10, name: "\(name).job.json")
             let run = try KilnProcess.runMeasuringPeakMemory([
                 "render", file, "-o", directory.appendingPathComponent("\(name).out.mp4").path,
             ])
