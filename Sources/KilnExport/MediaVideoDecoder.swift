@@ -42,13 +42,15 @@ final class MediaVideoSource: VideoFrameSource {
             do throws(VideoClipError) {
                 return try state.frame(at: time)
             } catch {
-                // Damage past what loading checked (data that stops decoding partway): the clip
-                // freezes on the last frame that decoded, as a player does, and the render goes on.
-                state.failure = error
+                // The file became unreadable or stopped decoding after it loaded: the renderer
+                // sees `failure` and refuses the frame, so no video is written with a frozen clip.
+                if state.failure == nil { state.failure = error }
                 return state.recent.last?.image ?? state.first
             }
         }
     }
+
+    var failure: String? { state.withLock { $0.failure?.description } }
 
     final class ReaderState {
         static let kept = 3

@@ -29,8 +29,11 @@ public struct VideoFacts: Sendable, Equatable {
 /// job, which may ask from several threads and in any order).
 public protocol VideoFrameSource: AnyObject, Sendable {
     /// The picture shown at `time` (`VideoTiming.ClipTime`). The same time always gives the
-    /// same texels, however the requests before it went.
+    /// same texels, however the requests before it went. When the clip stops decoding (its
+    /// file changed or became unreadable), the last picture is returned and `failure` says why.
     func frame(at time: VideoTiming.ClipTime) -> RasterImage
+    /// Why a frame could not be decoded, once one could not; the renderer then refuses the frame.
+    var failure: String? { get }
 }
 
 /// Where on the clip a timeline time falls: `trim` cuts the clip, `offset` places its start on
