@@ -105,6 +105,40 @@ final class VideoInputTests: TemporaryDirectoryTestCase {
         XCTAssertEqual(left, [], "no output and no temporary files")
     }
 
+    /// Segments start mid-clip and threads race: a render in 3 segments and one on 1 thread give
+    /// the frames (and pixels) of a single render on every core, and each frame shows the clip
+    /// frame its time asks for.
+    func testSegmentsAndThreadCountsRenderTheSameFrames() throws {
+        try BarcodeClip.writeConstantRate(
+            path: directory.appendingPathComponent("barcode.mp4").path, frames: 100, fps: 25)
+        let file = try write(
+            "bars.json",
+            """
+            {"kiln": 1, "output": {"width": 64, "height": 48, "fps": 30, "duration": {"frames": 90},
+                                   "crf": 10, "preset": "veryfast", "gop": 15},
+             "layers": [{"type": "video", "path": "barcode.mp4", "trim": {"start": 0.8}, "speed": 1.25, "loop": true}]}
+            """)
+        var hashes: [String] = []
+        for (name, options) in [
+            ("single", [String]()), ("split", ["--segments", "3"]), ("one", ["--threads", "1"]),
+        ] {
+            let out = directory.appendingPathComponent("\(name).mp4").path
+            let log = directory.appendingPathComponent("\(name).txt").path
+            let result = try KilnProcess.run(["render", file, "-o", out, "--frame-hashes", log] + options)
+            XCTAssertEqual(result.status, 0, result.stderr)
+            hashes.append(try String(contentsOfFile: log, encoding: .utf8))
+            var numbers: [Int?] = []
+            _ = try VideoDecodeBack.decode(path: out) { frame in
+                numbers.append(BarcodeClip.number(luma: { frame.y[$1 * frame.yStride + $0] }))
+            }
+            // Clip frame = 20 + n · 25/30 · 1.25 (= n · 25/24), wrapped in the 80 frames after 20.
+            XCTAssertEqual(numbers, (0..<90).map { 20 + $0 * 25 / 24 % 80 }, name)
+        }
+        XCTAssertEqual(hashes[0].split(separator: "\n").count, 90)
+        XCTAssertEqual(hashes[1], hashes[0], "3 segments")
+        XCTAssertEqual(hashes[2], hashes[0], "1 thread")
+    }
+
     /// A render that plays 40 s of a clip keeps no more memory than one that loops 2 s: frames are
     /// decoded as they are needed and only a few are held, never the clip.
     func testPeakMemoryIsFlatInTheClipsLength() throws {
