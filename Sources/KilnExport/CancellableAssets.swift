@@ -47,9 +47,9 @@ final class CancellableAssets: ImageDecoding, VideoDecoding, AudioProbing {
         return try videos.videoFacts(at: url)
     }
 
-    func openVideo(at url: URL, maxPixels: Int) throws -> any VideoFrameSource {
+    func openVideo(at url: URL, maxPixels: Int, scaledTo size: SIMD2<Int>?) throws -> any VideoFrameSource {
         try check(url)
-        return try videos.openVideo(at: url, maxPixels: maxPixels)
+        return try videos.openVideo(at: url, maxPixels: maxPixels, scaledTo: size)
     }
 
     func audioDuration(at url: URL) throws -> Double {

@@ -15,9 +15,11 @@ public struct MediaVideoDecoder: VideoDecoding {
         return VideoFacts(size: SIMD2(facts.width, facts.height), duration: facts.duration)
     }
 
-    public func openVideo(at url: URL, maxPixels: Int) throws -> any VideoFrameSource {
+    public func openVideo(at url: URL, maxPixels: Int, scaledTo size: SIMD2<Int>?) throws
+        -> any VideoFrameSource
+    {
         try NonRegularInput.refuse(url)
-        return try MediaVideoSource(path: url.path, maxPixels: maxPixels)
+        return try MediaVideoSource(path: url.path, maxPixels: maxPixels, scaledTo: size)
     }
 }
 
@@ -28,8 +30,10 @@ public struct MediaVideoDecoder: VideoDecoding {
 final class MediaVideoSource: VideoFrameSource {
     private let state: Mutex<ReaderState>
 
-    init(path: String, maxPixels: Int) throws(VideoClipError) {
-        state = Mutex(ReaderState(reader: try VideoClipReader(path: path, maxPixels: maxPixels)))
+    init(path: String, maxPixels: Int, scaledTo size: SIMD2<Int>?) throws(VideoClipError) {
+        let reader = try VideoClipReader(
+            path: path, maxPixels: maxPixels, scaledTo: size.map { (width: $0.x, height: $0.y) })
+        state = Mutex(ReaderState(reader: reader))
         // The first frame converts now, so a clip whose pictures do not convert fails at load, and
         // a frame that fails to decode later has a picture to fall back on.
         try state.withLock { state throws(VideoClipError) in

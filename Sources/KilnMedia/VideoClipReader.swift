@@ -41,6 +41,8 @@ public final class VideoClipReader {
     private var inputEnded = false
     private var decoderEnded = false
     private var scaler: (key: ScaleKey, context: ScaleContext)?
+    /// The upright size pictures are converted to, when smaller than the clip's.
+    private let pictureSize: (width: Int, height: Int)?
     /// Seeks done so far (tests check that increasing times do not seek per frame).
     public private(set) var seekCount = 0
 
@@ -52,11 +54,16 @@ public final class VideoClipReader {
 
     /// Opens the clip and decodes its first frame, so a file whose data does not decode fails here
     /// rather than halfway through a render. `maxPixels` bounds the decoder's frames as a second
-    /// guard behind the caller's check of `probe`'s size.
-    public init(path: String, maxPixels: Int) throws(VideoClipError) {
+    /// guard behind the caller's check of `probe`'s size. With `scaledTo` (upright, each side at
+    /// least 1) pictures come out resampled to that size by a prefiltering bicubic as they are
+    /// converted: a clip drawn small costs its drawn size, not its own, in every frame after that.
+    public init(path: String, maxPixels: Int, scaledTo size: (width: Int, height: Int)? = nil)
+        throws(VideoClipError)
+    {
         self.path = path
         let input = try ClipInput(path: path)
         facts = try input.facts()
+        pictureSize = size.map { (max($0.width, 1), max($0.height, 1)) }
         let found = input.stream
         guard let heldFrame = av_frame_alloc(), let aheadFrame = av_frame_alloc() else {
             throw .unreadable(path: path, reason: "out of memory")
@@ -117,10 +124,8 @@ public final class VideoClipReader {
     public func pixels() throws(VideoClipError) -> DecodedImage {
         guard heldTime != nil else { throw .corrupt(path: path, reason: "no frame decodes") }
         do throws(MediaError) {
-            let rgba = try convert(held)
-            return Self.turned(
-                rgba, width: Int(held.pointee.width), height: Int(held.pointee.height),
-                quarterTurns: facts.quarterTurns)
+            let (rgba, width, height) = try convert(held)
+            return Self.turned(rgba, width: width, height: height, quarterTurns: facts.quarterTurns)
         } catch {
             throw VideoClipError(error, path: path)
         }
@@ -254,23 +259,30 @@ public final class VideoClipReader {
         let width: Int32, height: Int32, format: Int32, colorspace: UInt32, fullRange: Bool
     }
 
-    /// YUV (or any other layout) → straight RGBA8, with one swscale context kept while the
-    /// frames' layout stays the same.
-    private func convert(_ frame: UnsafeMutablePointer<AVFrame>) throws(MediaError) -> [UInt8] {
+    /// YUV (or any other layout) → straight RGBA8 in stored orientation, with its size, with one
+    /// swscale context kept while the frames' layout stays the same.
+    private func convert(_ frame: UnsafeMutablePointer<AVFrame>) throws(MediaError) -> (
+        rgba: [UInt8], width: Int, height: Int
+    ) {
         var pixelFormat = AVPixelFormat(rawValue: frame.pointee.format)
+        let width = Int(frame.pointee.width), height = Int(frame.pointee.height)
         guard let descriptor = av_pix_fmt_desc_get(pixelFormat),
             descriptor.pointee.flags & UInt64(AV_PIX_FMT_FLAG_RGB | AV_PIX_FMT_FLAG_PAL) == 0,
             descriptor.pointee.nb_components >= 3
         else {
-            // RGB and grey clips (PNG or QuickTime animation codecs): the still-image path.
-            return try straightRGBA(from: frame)
+            // RGB and grey clips (PNG or QuickTime animation codecs): the still-image path, at
+            // the clip's own size.
+            return (try straightRGBA(from: frame), width, height)
         }
+        // The target in stored orientation: a sideways clip is turned after converting.
+        let sideways = facts.quarterTurns % 2 == 1
+        let target =
+            pictureSize.map { sideways ? ($0.height, $0.width) : ($0.width, $0.height) } ?? (width, height)
         var fullRange = frame.pointee.color_range == AVCOL_RANGE_JPEG
         if let plain = Self.plainYUV(pixelFormat) {
             pixelFormat = plain
             fullRange = true
         }
-        let width = Int(frame.pointee.width), height = Int(frame.pointee.height)
         var colorspace = frame.pointee.colorspace
         if colorspace == AVCOL_SPC_UNSPECIFIED {
             // As players guess: HD is BT.709, standard definition BT.601.
@@ -283,23 +295,24 @@ public final class VideoClipReader {
         if let scaler, scaler.key == key {
             context = scaler.context
         } else {
-            // As for still images: full-resolution chroma interpolated bilinearly, accurate and
-            // bit-exact rounding, so the bytes are the same on every CPU.
+            // As for still images: full-resolution chroma interpolated, accurate and bit-exact
+            // rounding, so the bytes are the same on every CPU; a smaller target is resampled
+            // with a bicubic that swscale widens into a prefilter when shrinking.
+            let filter = target == (width, height) ? SWS_BILINEAR : SWS_BICUBIC
             context = try ScaleContext(
-                from: (width, height, pixelFormat), to: (width, height, AV_PIX_FMT_RGBA),
-                flags: SWS_BILINEAR | SWS_FULL_CHR_H_INT | SWS_FULL_CHR_H_INP | SWS_ACCURATE_RND
-                    | SWS_BITEXACT)
+                from: (width, height, pixelFormat), to: (target.0, target.1, AV_PIX_FMT_RGBA),
+                flags: filter | SWS_FULL_CHR_H_INT | SWS_FULL_CHR_H_INP | SWS_ACCURATE_RND | SWS_BITEXACT)
             try context.setColorspace(
                 Int32(colorspace.rawValue), sourceFullRange: fullRange, destinationFullRange: true)
             scaler = (key, context)
         }
-        var rgba = [UInt8](repeating: 0, count: width * height * 4 + scalePadding)
+        var rgba = [UInt8](repeating: 0, count: target.0 * target.1 * 4 + scalePadding)
         rgba.withUnsafeMutableBufferPointer {
             context.scale(
-                frame: frame, destination: planes($0.baseAddress), destinationStrides: strides(width * 4))
+                frame: frame, destination: planes($0.baseAddress), destinationStrides: strides(target.0 * 4))
         }
         rgba.removeLast(scalePadding)
-        return rgba
+        return (rgba, target.0, target.1)
     }
 
     private static func plainYUV(_ format: AVPixelFormat) -> AVPixelFormat? {

@@ -136,6 +136,26 @@ final class VideoLayerTests: ScratchDirectoryTestCase {
         XCTAssertEqual(try reader.positionFrame(atSeconds: 8, excluding: true), 199 * 512)
     }
 
+    /// A clip in a constant box smaller than itself is converted at the drawn size (prefiltered),
+    /// and still shows the right frame at every time.
+    func testAClipDrawnSmallIsConvertedAtItsDrawnSize() throws {
+        try BarcodeClip.writeConstantRate(path: clip, frames: clipFrames, fps: 25)
+        let placement = Placement(trimStartMilliseconds: 2000, speed: (1, 2), loop: true)
+        let job = try load(
+            layer: #"{"type": "video", "path": "clip.mp4", "size": [32, 24], \#(placement.json)}"#)
+        let layer = try XCTUnwrap(job.layers.last?.content as? VideoLayer)
+        let picture = layer.source.frame(at: VideoTiming.ClipTime(seconds: 0, excluding: false))
+        XCTAssertEqual([picture.width, picture.height], [32, 24])
+        let preview = FramePreview(job: job, threads: 2)
+        for n in stride(from: 0, to: 120, by: 7) {
+            let frame = try preview.render(frame: n)
+            // The half-size box is centred: clip (x, y) is drawn at (16 + x/2, 12 + y/2).
+            let number = BarcodeClip.number(
+                luma: { Self.luma(frame.pixel(x: $0, y: $1)) }, place: { (16 + $0.0 / 2, 12 + $0.1 / 2) })
+            XCTAssertEqual(number, placement.expectedFrame(n, clipFrames: clipFrames), "frame \(n)")
+        }
+    }
+
     func testVariableFrameRateClipShowsEachFrameFromItsOwnTime() throws {
         // Irregular spacing: bursts, a long hold, single-millisecond gaps.
         let times: [Int64] = [

@@ -9,8 +9,9 @@ public protocol VideoDecoding: Sendable {
     /// against the limits before a decoder allocates any.
     func videoFacts(at url: URL) throws -> VideoFacts
     /// The clip opened for rendering; its first frame has decoded. `maxPixels` bounds the frames
-    /// the decoder may allocate.
-    func openVideo(at url: URL, maxPixels: Int) throws -> any VideoFrameSource
+    /// the decoder may allocate; with `scaledTo` (upright) its pictures come at that size,
+    /// resampled with a prefiltering filter.
+    func openVideo(at url: URL, maxPixels: Int, scaledTo size: SIMD2<Int>?) throws -> any VideoFrameSource
 }
 
 public struct VideoFacts: Sendable, Equatable {
@@ -164,17 +165,27 @@ public struct VideoLayer: LayerRendering {
         guard
             let timing = decodeTiming(params, duration: facts.duration, file: url.lastPathComponent, context)
         else { return nil }
+        let naturalSize = SIMD2(Double(facts.size.x), Double(facts.size.y))
+        let size = params.isPresent("size") ? params.point("size") : nil
+        let fit = ImageLayer.Fit(rawValue: params.string("fit")) ?? .fill
+        // As for an image: a constant box that draws the clip smaller has its frames converted at
+        // the drawn size, once each, rather than at the clip's size.
+        var target: SIMD2<Int>?
+        if let size, size.isConstant {
+            let box = size.value(at: 0)
+            let drawn = fit.drawnSize(natural: naturalSize, box: SIMD2(box.x, box.y))
+            if drawn.x < naturalSize.x && drawn.y < naturalSize.y && drawn.x >= 1 && drawn.y >= 1 {
+                target = SIMD2(Int(drawn.x.rounded(.up)), Int(drawn.y.rounded(.up)))
+            }
+        }
         let source: any VideoFrameSource
         do {
-            source = try decoder.openVideo(at: url, maxPixels: pixels)
+            source = try decoder.openVideo(at: url, maxPixels: pixels, scaledTo: target)
         } catch {
             context.error("\(error)", at: pathNode, path: path)
             return nil
         }
-        return VideoLayer(
-            source: source, naturalSize: SIMD2(Double(facts.size.x), Double(facts.size.y)),
-            size: params.isPresent("size") ? params.point("size") : nil,
-            fit: ImageLayer.Fit(rawValue: params.string("fit")) ?? .fill, timing: timing)
+        return VideoLayer(source: source, naturalSize: naturalSize, size: size, fit: fit, timing: timing)
     }
 
     private static func decodeTiming(
