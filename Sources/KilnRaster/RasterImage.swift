@@ -86,11 +86,13 @@ public final class RasterImage: Sendable {
     /// decoders give them); each colour is multiplied by its alpha, rounded to nearest.
     public convenience init(width: Int, height: Int, straightRGBA bytes: [UInt8]) {
         var premultiplied = bytes
-        for i in stride(from: 0, to: premultiplied.count, by: 4) {
-            let a = UInt32(premultiplied[i + 3])
-            guard a < 255 else { continue }
-            for c in i..<(i + 3) {
-                premultiplied[c] = UInt8((UInt32(premultiplied[c]) * a + 127) / 255)
+        premultiplied.withUnsafeMutableBufferPointer { pixels in
+            for i in stride(from: 0, to: pixels.count, by: 4) {
+                let a = UInt32(pixels[i + 3])
+                guard a < 255 else { continue }
+                for c in i..<(i + 3) {
+                    pixels[c] = UInt8((UInt32(pixels[c]) * a + 127) / 255)
+                }
             }
         }
         self.init(width: width, height: height, premultipliedRGBA: premultiplied)
