@@ -13,9 +13,10 @@ struct LoadCancelled: Error, CustomStringConvertible {
 
 /// The media decoders behind a cancellation check, so a signal during a long load (many or large
 /// images, a long soundtrack) stops it at the next file instead of after the whole job.
-final class CancellableAssets: ImageDecoding, AudioProbing, AudioAnalyzing {
+final class CancellableAssets: ImageDecoding, VideoDecoding, AudioProbing, AudioAnalyzing {
     private let cancellation: CancellationFlag?
     private let images = MediaImageDecoder()
+    private let videos = MediaVideoDecoder()
     private let audio = MediaAudioProbe()
     let recorded = Mutex(Set<String>())
 
@@ -39,6 +40,16 @@ final class CancellableAssets: ImageDecoding, AudioProbing, AudioAnalyzing {
     func decodeImage(at url: URL, resizedTo size: SIMD2<Int>?) throws -> RasterImage {
         try check(url)
         return try images.decodeImage(at: url, resizedTo: size)
+    }
+
+    func videoFacts(at url: URL) throws -> VideoFacts {
+        try check(url)
+        return try videos.videoFacts(at: url)
+    }
+
+    func openVideo(at url: URL, maxPixels: Int, scaledTo size: SIMD2<Int>?) throws -> any VideoFrameSource {
+        try check(url)
+        return try videos.openVideo(at: url, maxPixels: maxPixels, scaledTo: size)
     }
 
     func audioDuration(at url: URL) throws -> Double {

@@ -8,8 +8,8 @@ public enum ExportError: Error, Sendable, CustomStringConvertible {
     case media(MediaError)
     case cancelled(signal: Int32)
 
-    /// A frame would pass a limit that only rendering can measure (offscreen memory): the job is
-    /// invalid (65) like one refused while loading.
+    /// A frame would pass a limit that only rendering can measure (offscreen memory), or a video
+    /// layer's clip stopped decoding partway: the job is invalid (65) like one refused while loading.
     static func overLimit(file: String, _ message: String) -> ExportError {
         .job(.invalid([Diagnostic(file: file, path: .root, location: nil, message: message)]))
     }

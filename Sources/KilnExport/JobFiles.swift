@@ -15,7 +15,8 @@ public enum JobFiles {
     ) throws(JobLoadError) -> Job {
         let assets = CancellableAssets(cancellation: cancellation)
         assets.waitForFaultDelay()
-        return try LayerRegistry.load(file: file, images: assets, audio: assets, options: options)
+        return try LayerRegistry.load(
+            file: file, images: assets, videos: assets, audio: assets, options: options)
     }
 
     public static func decode(
@@ -25,7 +26,8 @@ public enum JobFiles {
         let assets = CancellableAssets(cancellation: cancellation)
         assets.waitForFaultDelay()
         return try LayerRegistry.decode(
-            bytes: bytes, file: file, baseDirectory: baseDirectory, images: assets, audio: assets,
+            bytes: bytes, file: file, baseDirectory: baseDirectory, images: assets, videos: assets,
+            audio: assets,
             options: options)
     }
 }
@@ -50,7 +52,8 @@ extension JobFiles {
         let recorder = CancellableAssets(cancellation: cancellation)
         recorder.waitForFaultDelay()
         let job = try LayerRegistry.decode(
-            bytes: bytes, file: file, baseDirectory: baseDirectory, images: recorder, audio: recorder,
+            bytes: bytes, file: file, baseDirectory: baseDirectory, images: recorder, videos: recorder,
+            audio: recorder,
             options: options)
         var digest = ContentDigest()
         digest.update("kiln \(KilnVersion.string) job format \(Job.formatVersion)")

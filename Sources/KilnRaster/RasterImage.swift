@@ -18,12 +18,18 @@ public final class RasterImage: Sendable {
         init(width: Int, height: Int, packed: [UInt32]) {
             self.width = width
             self.height = height
-            var texels = [UInt32](repeating: 0, count: (width + 1) * (height + 1))
-            for y in 0...height {
-                let source = min(y, height - 1) * width
-                for x in 0...width { texels[y * (width + 1) + x] = packed[source + min(x, width - 1)] }
+            // Row by row through raw buffers: a video layer builds one of these per frame shown.
+            texels = [UInt32](unsafeUninitializedCapacity: (width + 1) * (height + 1)) { padded, count in
+                packed.withUnsafeBufferPointer { source in
+                    for y in 0...height {
+                        let from = source.baseAddress! + min(y, height - 1) * width
+                        let to = padded.baseAddress! + y * (width + 1)
+                        to.initialize(from: from, count: width)
+                        (to + width).initialize(to: from[width - 1])
+                    }
+                }
+                count = (width + 1) * (height + 1)
             }
-            self.texels = texels
         }
 
         func texel(x: Int, y: Int) -> UInt32 { texels[y * stride + x] }
@@ -43,23 +49,29 @@ public final class RasterImage: Sendable {
         precondition(width > 0 && height > 0 && bytes.count == width * height * 4, "image size mismatch")
         self.width = width
         self.height = height
-        var texels = [UInt32](repeating: 0, count: width * height)
-        for i in 0..<(width * height) {
-            // Premultiplied storage must keep colour ≤ alpha; decoders' rounding may not.
-            let a = bytes[4 * i + 3]
-            let r = min(bytes[4 * i], a), g = min(bytes[4 * i + 1], a), b = min(bytes[4 * i + 2], a)
-            texels[i] = UInt32(r) | UInt32(g) << 8 | UInt32(b) << 16 | UInt32(a) << 24
+        let texels = [UInt32](unsafeUninitializedCapacity: width * height) { packed, count in
+            bytes.withUnsafeBufferPointer { bytes in
+                for i in 0..<(width * height) {
+                    // Premultiplied storage must keep colour ≤ alpha; decoders' rounding may not.
+                    let a = bytes[4 * i + 3]
+                    let r = min(bytes[4 * i], a), g = min(bytes[4 * i + 1], a), b = min(bytes[4 * i + 2], a)
+                    packed[i] = UInt32(r) | UInt32(g) << 8 | UInt32(b) << 16 | UInt32(a) << 24
+                }
+            }
+            count = width * height
         }
         var spans: [Range<Int>] = []
         spans.reserveCapacity(height)
-        for y in 0..<height {
-            let row = texels[(y * width)..<((y + 1) * width)]
-            if let first = row.firstIndex(where: { $0 >> 24 != 0 }),
-                let last = row.lastIndex(where: { $0 >> 24 != 0 })
-            {
-                spans.append((first - y * width)..<(last - y * width + 1))
-            } else {
-                spans.append(0..<0)
+        texels.withUnsafeBufferPointer { texels in
+            for y in 0..<height {
+                let row = UnsafeBufferPointer(rebasing: texels[(y * width)..<((y + 1) * width)])
+                if let first = row.firstIndex(where: { $0 >> 24 != 0 }),
+                    let last = row.lastIndex(where: { $0 >> 24 != 0 })
+                {
+                    spans.append(first..<(last + 1))
+                } else {
+                    spans.append(0..<0)
+                }
             }
         }
         inkSpans = spans
@@ -74,11 +86,13 @@ public final class RasterImage: Sendable {
     /// decoders give them); each colour is multiplied by its alpha, rounded to nearest.
     public convenience init(width: Int, height: Int, straightRGBA bytes: [UInt8]) {
         var premultiplied = bytes
-        for i in stride(from: 0, to: premultiplied.count, by: 4) {
-            let a = UInt32(premultiplied[i + 3])
-            guard a < 255 else { continue }
-            for c in i..<(i + 3) {
-                premultiplied[c] = UInt8((UInt32(premultiplied[c]) * a + 127) / 255)
+        premultiplied.withUnsafeMutableBufferPointer { pixels in
+            for i in stride(from: 0, to: pixels.count, by: 4) {
+                let a = UInt32(pixels[i + 3])
+                guard a < 255 else { continue }
+                for c in i..<(i + 3) {
+                    pixels[c] = UInt8((UInt32(pixels[c]) * a + 127) / 255)
+                }
             }
         }
         self.init(width: width, height: height, premultipliedRGBA: premultiplied)
@@ -95,22 +109,33 @@ public final class RasterImage: Sendable {
     /// Odd edges repeat their last row or column, which keeps the average unbiased at borders.
     static func halve(_ level: Level) -> Level {
         let w = (level.width + 1) / 2, h = (level.height + 1) / 2
-        var texels = [UInt32](repeating: 0, count: w * h)
-        for y in 0..<h {
-            let y0 = min(2 * y, level.height - 1), y1 = min(2 * y + 1, level.height - 1)
-            for x in 0..<w {
-                let x0 = min(2 * x, level.width - 1), x1 = min(2 * x + 1, level.width - 1)
-                let taps = [
-                    level.texel(x: x0, y: y0), level.texel(x: x1, y: y0), level.texel(x: x0, y: y1),
-                    level.texel(x: x1, y: y1),
-                ]
-                var packed: UInt32 = 0
-                for shift in stride(from: 0 as UInt32, to: 32, by: 8) {
-                    let sum = taps.reduce(UInt32(0)) { $0 + ($1 >> shift & 0xFF) }
-                    packed |= ((sum + 2) / 4) << shift
+        let stride = level.stride
+        let texels = [UInt32](unsafeUninitializedCapacity: w * h) { halved, count in
+            level.texels.withUnsafeBufferPointer { source in
+                for y in 0..<h {
+                    let row0 = min(2 * y, level.height - 1) * stride,
+                        row1 = min(2 * y + 1, level.height - 1) * stride
+                    for x in 0..<w {
+                        let x0 = min(2 * x, level.width - 1), x1 = min(2 * x + 1, level.width - 1)
+                        // The four texels' channels side by side in 16-bit lanes (even channels
+                        // in one word, odd in the other), summed without carries between them.
+                        let taps = (
+                            source[row0 + x0], source[row0 + x1], source[row1 + x0], source[row1 + x1]
+                        )
+                        let even =
+                            UInt64(taps.0 & 0x00FF_00FF) + UInt64(taps.1 & 0x00FF_00FF)
+                            + UInt64(taps.2 & 0x00FF_00FF) + UInt64(taps.3 & 0x00FF_00FF)
+                        let odd =
+                            UInt64(taps.0 >> 8 & 0x00FF_00FF) + UInt64(taps.1 >> 8 & 0x00FF_00FF)
+                            + UInt64(taps.2 >> 8 & 0x00FF_00FF) + UInt64(taps.3 >> 8 & 0x00FF_00FF)
+                        // Each 16-bit lane holds a sum ≤ 1020; + 2 then / 4 rounds to nearest.
+                        let evenMean = ((even + 0x0002_0002) >> 2) & 0x00FF_00FF
+                        let oddMean = ((odd + 0x0002_0002) >> 2) & 0x00FF_00FF
+                        halved[y * w + x] = UInt32(evenMean) | UInt32(oddMean) << 8
+                    }
                 }
-                texels[y * w + x] = packed
             }
+            count = w * h
         }
         return Level(width: w, height: h, packed: texels)
     }

@@ -25,6 +25,7 @@ public enum JobFormatDocs {
             + LayerRegistry.kinds.map { ("layer.\($0.name)", documentedParameters($0)) }
             + [
                 ("text.reveal", TextLayer.revealTable),
+                ("video.trim", VideoLayer.trimTable),
                 ("ripple.triggers", RippleEffect.triggerTable),
                 ("backgroundWarp.noise", BackgroundWarpEffect.noiseTable),
                 ("backgroundWarp.noise.generate", BackgroundWarpEffect.generateTable),

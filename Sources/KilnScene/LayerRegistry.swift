@@ -13,6 +13,7 @@ public enum LayerRegistry {
         StackLayer.kind,
         ScrollLayer.kind,
         ImageLayer.kind,
+        VideoLayer.kind,
         TextLayer.kind,
         TranscriptLayer.kind,
         SymbolLayer.kind,
@@ -56,31 +57,34 @@ public enum LayerRegistry {
 
     /// Loads a job with every registered layer kind, effect and transition.
     /// `images` decodes the files image layers name; without one, a job with images does not load.
+    /// `videos` opens video layers' clips; without one, a job with videos does not load.
     /// `audio` probes the soundtrack; without one, only its existence is checked.
     public static func load(
-        file: String, images: (any ImageDecoding)? = nil, audio: (any AudioProbing)? = nil,
-        options: JobLoadOptions = JobLoadOptions()
+        file: String, images: (any ImageDecoding)? = nil, videos: (any VideoDecoding)? = nil,
+        audio: (any AudioProbing)? = nil, options: JobLoadOptions = JobLoadOptions()
     ) throws(JobLoadError) -> Job {
         try JobLoader.load(
             file: file, kinds: kinds, effects: effects, transitions: transitions,
-            services: services(images, audio),
+            services: services(images, videos, audio),
             options: options)
     }
 
     public static func decode(
         bytes: [UInt8], file: String, baseDirectory: URL, images: (any ImageDecoding)? = nil,
-        audio: (any AudioProbing)? = nil, options: JobLoadOptions = JobLoadOptions()
+        videos: (any VideoDecoding)? = nil, audio: (any AudioProbing)? = nil,
+        options: JobLoadOptions = JobLoadOptions()
     ) throws(JobLoadError) -> Job {
         try JobLoader.decode(
             bytes: bytes, file: file, baseDirectory: baseDirectory, kinds: kinds, effects: effects,
-            transitions: transitions, services: services(images, audio), options: options)
+            transitions: transitions, services: services(images, videos, audio), options: options)
     }
 
-    private static func services(_ images: (any ImageDecoding)?, _ audio: (any AudioProbing)?)
-        -> DecodeServices
-    {
+    private static func services(
+        _ images: (any ImageDecoding)?, _ videos: (any VideoDecoding)?, _ audio: (any AudioProbing)?
+    ) -> DecodeServices {
         var services = DecodeServices()
         if let images { services.register(images, as: (any ImageDecoding).self) }
+        if let videos { services.register(videos, as: (any VideoDecoding).self) }
         if let audio { services.register(audio, as: (any AudioProbing).self) }
         // The probe that opens the files usually analyses them too (soundtrack-driven values).
         if let analyzer = audio as? any AudioAnalyzing {

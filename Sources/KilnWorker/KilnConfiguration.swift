@@ -4,7 +4,7 @@ import KilnModel
 /// `$XDG_CONFIG_HOME/kiln/config.json` (default `~/.config/kiln/config.json`) or `--config FILE`:
 /// a JSON object with the roots a worker and `enqueue` confine jobs to, and limit overrides.
 public struct KilnConfiguration: Sendable, Equatable {
-    /// Directories jobs may read images, audio and transcripts from.
+    /// Directories jobs may read images, video clips, audio and transcripts from.
     public var assetRoots: [String] = []
     /// Directories jobs may write outputs under.
     public var outputRoots: [String] = []

@@ -39,7 +39,8 @@ extension OptionSpec {
     /// For the user's own job (`render`, `preview`, `validate`): no roots unless given.
     static let assetRoot = OptionSpec(
         "--asset-root", kind: .path, placeholder: "DIR", repeatable: true,
-        help: "read images, audio and transcripts only under DIR (repeatable; symbolic links and .. "
+        help:
+            "read images, video clips, audio and transcripts only under DIR (repeatable; symbolic links and .. "
             + "resolved first; default: anywhere)")
     static let outputRoot = OptionSpec(
         "--output-root", kind: .path, placeholder: "DIR", repeatable: true,
@@ -47,7 +48,8 @@ extension OptionSpec {
     /// For queue commands: the configuration's roots, else each job file's directory.
     static let queueAssetRoot = OptionSpec(
         "--asset-root", kind: .path, placeholder: "DIR", repeatable: true,
-        help: "read images, audio and transcripts only under DIR (repeatable; symbolic links and .. "
+        help:
+            "read images, video clips, audio and transcripts only under DIR (repeatable; symbolic links and .. "
             + "resolved first, also in --set and batch values; default: the config file's assetRoots, "
             + "else each job file's own directory tree)")
     static let queueOutputRoot = OptionSpec(

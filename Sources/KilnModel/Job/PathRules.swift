@@ -8,7 +8,7 @@ import Foundation
 /// renders jobs written by other people, so it confines them; `kiln render` on a user's own file
 /// confines only when given roots. The files to protect (the queue database) apply everywhere.
 public struct PathRules: Sendable {
-    /// Directories the job's images, audio and transcripts must lie under, after symlinks are
+    /// Directories the job's images, video clips, audio and transcripts must lie under, after symlinks are
     /// resolved; nil reads anywhere.
     public var assetRoots: [String]?
     /// Directories the job's output must lie under; nil writes anywhere.

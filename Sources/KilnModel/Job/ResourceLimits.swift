@@ -67,7 +67,8 @@ public struct ResourceLimits: Sendable, Equatable {
             case .textPixels: "pixels of one text layer's picture (its box with margins)"
             case .transcriptBytes: "bytes of a transcript file"
             case .transcriptEntries: "lines (cues, segments) of a transcript"
-            case .imagePixels: "pixels of an image file, read from its header before decoding"
+            case .imagePixels:
+                "pixels of an image file or of a video clip's frame, read from its header before decoding"
             case .noisePixels: "pixels of a noise texture, generated or read from an image"
             case .audioSeconds: "seconds of a soundtrack file, read from its header"
             }

@@ -44,10 +44,19 @@ public final class SceneRenderer: @unchecked Sendable {
         self.threads = max(1, threads)
         self.layers = layers
         self.scratchPoison = scratchPoison
+        videos = Self.videoSources(in: layers)
         workers = (0..<max(1, threads)).map { _ in WorkerScratch(canvas: canvas, poison: scratchPoison) }
     }
 
     private let scratchPoison: PremultipliedColor?
+    /// The clips of the job's video layers, whose decoding failures refuse the frame.
+    private let videos: [any VideoFrameSource]
+
+    private static func videoSources(in layers: [LayerNode]) -> [any VideoFrameSource] {
+        layers.flatMap { layer in
+            ((layer.content as? VideoLayer).map { [$0.source] } ?? []) + videoSources(in: layer.children)
+        }
+    }
 
     /// Renders the frame at `time` into `yuv` and/or `rgba` (both hold identical pixels: the YUV
     /// is converted from exactly the dithered RGB). With neither, only composites (benchmarks).
@@ -88,10 +97,14 @@ public final class SceneRenderer: @unchecked Sendable {
                 band: scratch.accumulator, firstRow: firstRow, rows: rows, yuv: yuv, rgba: rgba,
                 scratch: scratch.quantizer)
         }
+        if let failure = videos.lazy.compactMap(\.failure).first {
+            refusal = "at \(ResourceLimits.text(time)) s: \(failure)"
+        }
     }
 
-    /// Why the last `render` drew nothing, if it did not: its offscreens would have passed a
-    /// limit (checked before allocating any of them). Every later render is refused too.
+    /// Why the last `render` drew nothing or must not be used, if so: its offscreens would have
+    /// passed a limit (checked before allocating any of them), or a video layer's clip stopped
+    /// decoding (for this frame or the one prefetched). Every later render is refused too.
     public private(set) var refusal: String?
 
     private func overBudget(_ offscreens: [Offscreen]) -> String? {

@@ -1,0 +1,260 @@
+import Foundation
+import KilnModel
+import KilnRaster
+
+/// Opens the clips video layers name. The scene cannot decode files itself (that is the media
+/// module's job), so whoever loads a job hands one in.
+public protocol VideoDecoding: Sendable {
+    /// The clip's displayed size and duration from its header, without decoding frames: checked
+    /// against the limits before a decoder allocates any.
+    func videoFacts(at url: URL) throws -> VideoFacts
+    /// The clip opened for rendering; its first frame has decoded. `maxPixels` bounds the frames
+    /// the decoder may allocate; with `scaledTo` (upright) its pictures come at that size,
+    /// resampled with a prefiltering filter.
+    func openVideo(at url: URL, maxPixels: Int, scaledTo size: SIMD2<Int>?) throws -> any VideoFrameSource
+}
+
+public struct VideoFacts: Sendable, Equatable {
+    /// Upright, after the clip's rotation.
+    public let size: SIMD2<Int>
+    /// nil when the container does not say.
+    public let duration: Double?
+
+    public init(size: SIMD2<Int>, duration: Double?) {
+        self.size = size
+        self.duration = duration
+    }
+}
+
+/// A clip's frames by time, shared by every frame the job renders (and by every renderer of the
+/// job, which may ask from several threads and in any order).
+public protocol VideoFrameSource: AnyObject, Sendable {
+    /// The picture shown at `time` (`VideoTiming.ClipTime`). The same time always gives the
+    /// same texels, however the requests before it went. When the clip stops decoding (its
+    /// file changed or became unreadable), the last picture is returned and `failure` says why.
+    func frame(at time: VideoTiming.ClipTime) -> RasterImage
+    /// Why a frame could not be decoded, once one could not; the renderer then refuses the frame.
+    var failure: String? { get }
+}
+
+/// Where on the clip a timeline time falls: `trim` cuts the clip, `offset` places its start on
+/// the timeline, `speed` plays it faster or slower and `loop` repeats the trimmed part. Before
+/// `offset` the trimmed clip's first frame is shown and after its end (without `loop`) its last
+/// one: a layer's `appear` and `disappear` decide when it is seen.
+public struct VideoTiming: Sendable, Equatable {
+    public let trimStart: Double
+    public let trimEnd: Double
+    public let offset: Double
+    public let speed: Double
+    public let loop: Bool
+
+    /// Seconds of the clip; `excluding` asks for the last frame strictly before them (the trimmed
+    /// clip's last frame, whose successor is cut away).
+    public struct ClipTime: Sendable, Equatable {
+        public let seconds: Double
+        public let excluding: Bool
+
+        public init(seconds: Double, excluding: Bool) {
+            self.seconds = seconds
+            self.excluding = excluding
+        }
+    }
+
+    public init(trimStart: Double, trimEnd: Double, offset: Double, speed: Double, loop: Bool) {
+        self.trimStart = trimStart
+        self.trimEnd = trimEnd
+        self.offset = offset
+        self.speed = speed
+        self.loop = loop
+    }
+
+    /// clip time = trim.start + (t − offset) · speed, wrapped into the trimmed length when looping.
+    public func clipTime(at time: Double) -> ClipTime {
+        let length = trimEnd - trimStart
+        let played = max(0, (time - offset) * speed)
+        // Frame times computed in floating point land a rounding error short of where they fall
+        // exactly ((71/30 − 0.5) · 1.5 is 2.8 less an ulp): within a nanosecond counts as there.
+        let slack = 1e-9 * max(1, played)
+        if loop {
+            let into = played.truncatingRemainder(dividingBy: length)
+            return ClipTime(seconds: trimStart + (length - into <= slack ? 0 : into), excluding: false)
+        }
+        if played >= length - slack { return ClipTime(seconds: trimEnd, excluding: true) }
+        return ClipTime(seconds: trimStart + played, excluding: false)
+    }
+}
+
+/// A video clip fitted into a box like an image layer, its frame chosen by time: the frame a
+/// player shows at the clip time `VideoTiming` gives. Frames are decoded as the timeline moves
+/// forward, converted once to premultiplied texels and drawn exactly as an image layer draws
+/// its picture, so every transform, effect and transition applies.
+public struct VideoLayer: LayerRendering {
+    public let source: any VideoFrameSource
+    /// The clip's upright size in pixels.
+    public let naturalSize: SIMD2<Double>
+    public let size: Animated<Point2>?
+    public let fit: ImageLayer.Fit
+    public let timing: VideoTiming
+
+    static let trimTable = ParameterTable([
+        Parameter(
+            "start", .constantNumber(0...86_400), default: .number(0),
+            help: "seconds into the clip where the used part begins"),
+        Parameter(
+            "end", .constantNumber(0...86_400), default: .number(0), defaultDescription: "the clip's end",
+            help: "seconds into the clip where the used part ends; after start, at most the clip's duration"),
+    ])
+
+    public static let parameters = ParameterTable([
+        Parameter(
+            "path", .assetPath,
+            help:
+                "video file (MP4, MOV, WebM, Matroska…; any codec FFmpeg decodes), relative to the job "
+                + "file's directory (or absolute); its sound is not used"),
+        Parameter(
+            "trim",
+            .structured(
+                "object {\"start\": s, \"end\": e}", schema: ValueSchema.object(trimTable)),
+            default: .string("none"), defaultDescription: "the whole clip",
+            help: "the part of the clip used, in seconds of the clip"),
+        Parameter(
+            "offset", .constantNumber(0...86_400), default: .number(0),
+            help: "timeline seconds at which the trimmed clip starts playing"),
+        Parameter(
+            "speed", .constantNumber(0.25...4), default: .number(1),
+            help: "playback rate: 0.5 is half speed, 2 double"),
+        Parameter(
+            "loop", .boolean, default: .boolean(false),
+            help: "repeat the trimmed clip; otherwise its last frame stays after it ends"),
+        Parameter(
+            "size", .point(0...16_384), default: .point(Point2(x: 0, y: 0)),
+            defaultDescription: "the clip's own size",
+            help: "[width, height] of the box in pixels"),
+        Parameter(
+            "fit", .choice(ImageLayer.Fit.allCases.map(\.rawValue)), default: .string("fill"),
+            help: "fill (cover, cut), fit (letterbox), stretch, or none (natural size)"),
+    ])
+
+    public static let kind = LayerKind(
+        name: "video",
+        summary: "a video clip's frames, trimmed, placed, sped up or looped, fitted into a box",
+        parameters: parameters
+    ) { params, _, context in
+        guard let url = params.asset("path") else { return nil }
+        let pathNode = params.node("path"), path = params.path("path")
+        guard let decoder = context.services.service((any VideoDecoding).self) else {
+            context.error(
+                "video layers need a video decoder, and this loader has none", at: pathNode, path: path)
+            return nil
+        }
+        let facts: VideoFacts
+        do {
+            facts = try decoder.videoFacts(at: url)
+        } catch {
+            context.error("\(error)", at: pathNode, path: path)
+            return nil
+        }
+        let pixels = facts.size.x * facts.size.y
+        if let problem = context.limits.violation(
+            .imagePixels, pixels,
+            "the size in pixels of a frame of \(url.lastPathComponent) (\(facts.size.x)×\(facts.size.y))")
+        {
+            context.error(problem, at: pathNode, path: path)
+            return nil
+        }
+        guard
+            let timing = decodeTiming(params, duration: facts.duration, file: url.lastPathComponent, context)
+        else { return nil }
+        let naturalSize = SIMD2(Double(facts.size.x), Double(facts.size.y))
+        let size = params.isPresent("size") ? params.point("size") : nil
+        let fit = ImageLayer.Fit(rawValue: params.string("fit")) ?? .fill
+        // As for an image: a constant box that draws the clip smaller has its frames converted at
+        // the drawn size, once each, rather than at the clip's size.
+        var target: SIMD2<Int>?
+        if let size, size.isConstant {
+            let box = size.value(at: 0)
+            let drawn = fit.drawnSize(natural: naturalSize, box: SIMD2(box.x, box.y))
+            if drawn.x < naturalSize.x && drawn.y < naturalSize.y && drawn.x >= 1 && drawn.y >= 1 {
+                target = SIMD2(Int(drawn.x.rounded(.up)), Int(drawn.y.rounded(.up)))
+            }
+        }
+        let source: any VideoFrameSource
+        do {
+            source = try decoder.openVideo(at: url, maxPixels: pixels, scaledTo: target)
+        } catch {
+            context.error("\(error)", at: pathNode, path: path)
+            return nil
+        }
+        return VideoLayer(source: source, naturalSize: naturalSize, size: size, fit: fit, timing: timing)
+    }
+
+    private static func decodeTiming(
+        _ params: DecodedParameters, duration: Double?, file: String, _ context: DecodeContext
+    ) -> VideoTiming? {
+        var start = 0.0
+        var end = duration
+        if let node = params.node("trim") {
+            let trimPath = params.path("trim")
+            let errors = context.diagnostics.count
+            let trim = trimTable.decode(node, path: trimPath, context: context)
+            guard context.diagnostics.count == errors else { return nil }
+            start = trim.number("start").value(at: 0)
+            if trim.isPresent("end") {
+                let written = trim.number("end").value(at: 0)
+                if let duration, written > duration {
+                    context.error(
+                        "trim end \(ResourceLimits.text(written)) s is past the end of \(file) "
+                            + "(\(ResourceLimits.text(duration)) s)",
+                        at: trim.node("end"), path: trim.path("end"))
+                    return nil
+                }
+                end = written
+            }
+            guard let end, start < end else {
+                let what = end.map { "its end (\(ResourceLimits.text($0)) s)" } ?? "its end"
+                context.error(
+                    "trim start \(ResourceLimits.text(start)) s must be before \(what)",
+                    at: trim.node("start"),
+                    path: trim.path("start"))
+                return nil
+            }
+        }
+        guard let end else {
+            context.error(
+                "the duration of \(file) is not known: give \"trim\": {\"end\": seconds}",
+                at: params.node("path"), path: params.path("path"))
+            return nil
+        }
+        return VideoTiming(
+            trimStart: start, trimEnd: end, offset: params.number("offset").value(at: 0),
+            speed: params.number("speed").value(at: 0), loop: params.boolean("loop"))
+    }
+
+    public init(
+        source: any VideoFrameSource, naturalSize: SIMD2<Double>, size: Animated<Point2>?,
+        fit: ImageLayer.Fit,
+        timing: VideoTiming
+    ) {
+        self.source = source
+        self.naturalSize = naturalSize
+        self.size = size
+        self.fit = fit
+        self.timing = timing
+    }
+
+    public func contentSize(at time: Double, canvas: Canvas) -> SIMD2<Double> {
+        guard let size else { return naturalSize }
+        let s = size.value(at: time)
+        return SIMD2(max(s.x, 0), max(s.y, 0))
+    }
+
+    public func prepare(at time: Double, canvas: Canvas, transform: Affine2D) -> any PreparedLayer {
+        picture(source.frame(at: timing.clipTime(at: time))).prepare(
+            at: time, canvas: canvas, transform: transform)
+    }
+
+    /// The frame drawn exactly as an image layer draws a picture.
+    private func picture(_ frame: RasterImage) -> ImageLayer {
+        ImageLayer(image: frame, naturalSize: naturalSize, size: size, fit: fit)
+    }
+}
