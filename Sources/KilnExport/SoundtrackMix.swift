@@ -53,7 +53,7 @@ enum SoundtrackMix {
                 placement: AudioPlacement(
                     offset: track.offset, trimStart: track.trimStart, trimEnd: track.trimEnd,
                     volume: constantVolume, fadeIn: track.fadeIn, fadeOut: track.fadeOut, loop: track.loop,
-                    loopEnd: end),
+                    loopEnd: end, speed: track.speed),
                 from: start)
             let duck = track.duck.flatMap { duck in
                 soundtrack.tracks.firstIndex { $0.name == duck.under }.map {

@@ -28,8 +28,13 @@ public final class AudioFileReader {
     private var endOfInput = false
     private let scratch = StereoScratch()
 
-    public init(path: String) throws(MediaError) {
+    /// Played `speed` times as fast: the samples are resampled as if recorded at `speed` times
+    /// their rate, so the sound is shorter and higher (as a clip's sound when the clip is sped up).
+    public let speed: Double
+
+    public init(path: String, speed: Double = 1) throws(MediaError) {
         self.path = path
+        self.speed = speed.isFinite && speed > 0 ? speed : 1
         try check(avformat_open_input(&formatContext, path, nil, nil), "avformat_open_input")
         guard let formatContext else { throw MediaError.failure("avformat_open_input", "returned NULL") }
         do throws(MediaError) {
@@ -234,7 +239,8 @@ public final class AudioFileReader {
         try check(
             swr_alloc_set_opts2(
                 &resampler, &outputLayout, AV_SAMPLE_FMT_FLTP, Int32(AudioFormat.sampleRate), &inputLayout,
-                AVSampleFormat(rawValue: input.pointee.format), input.pointee.sample_rate, 0, nil),
+                AVSampleFormat(rawValue: input.pointee.format),
+                Int32((Double(input.pointee.sample_rate) * speed).rounded()), 0, nil),
             "swr_alloc_set_opts2")
         try check(swr_init(resampler), "swr_init")
     }

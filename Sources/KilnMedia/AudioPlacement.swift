@@ -16,11 +16,15 @@ public struct AudioPlacement: Sendable, Hashable {
     /// Timeline seconds where a looped track stops (the video's end), which its fade-out
     /// counts back from.
     public var loopEnd: Double
+    /// The file plays this many times as fast (a sped-up clip's sound); `trimStart` and
+    /// `trimEnd` stay in seconds of the file.
+    public var speed: Double
 
     public init(
         offset: Double = 0, trimStart: Double = 0, trimEnd: Double? = nil, volume: Double = 1,
-        fadeIn: Double = 0, fadeOut: Double = 0, loop: Bool = false, loopEnd: Double = 0
+        fadeIn: Double = 0, fadeOut: Double = 0, loop: Bool = false, loopEnd: Double = 0, speed: Double = 1
     ) {
+        self.speed = speed
         self.offset = offset
         self.trimStart = trimStart
         self.trimEnd = trimEnd

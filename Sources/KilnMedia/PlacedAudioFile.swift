@@ -18,19 +18,23 @@ public final class PlacedAudioFile: AudioSampleSource {
     /// Where the current pass began, in content samples (0 unless looped).
     private var passStart = 0
     private var decodeErrorsBefore = 0
+    private let speed: Double
 
     /// `timelineStart`: the timeline second of the first sample filled (the start of a video
     /// that shows only part of the timeline); the content before it is skipped, its gain and fades
     /// still counted from the content's own start.
     public init(path: String, placement: AudioPlacement, from timelineStart: Double = 0) throws(MediaError) {
         self.path = path
-        reader = try AudioFileReader(path: path)
+        speed = placement.speed
+        reader = try AudioFileReader(path: path, speed: placement.speed)
         let rate = Double(AudioFormat.sampleRate)
         func samples(_ seconds: Double) -> Int { Int((max(0, seconds) * rate).rounded()) }
+        // Times in the file last 1/speed on the timeline.
+        let speed = reader.speed
         start = samples(placement.offset)
         position = samples(timelineStart)
-        trimSamples = samples(placement.trimStart)
-        length = placement.trimEnd.map { max(0, samples($0) - samples(placement.trimStart)) }
+        trimSamples = samples(placement.trimStart / speed)
+        length = placement.trimEnd.map { max(0, samples($0 / speed) - samples(placement.trimStart / speed)) }
         gain = Float(placement.volume)
         loop = placement.loop
         fadeInSamples = samples(placement.fadeIn)
@@ -40,7 +44,7 @@ public final class PlacedAudioFile: AudioSampleSource {
         contentLength =
             loop
             ? max(0, samples(placement.loopEnd) - start)
-            : length ?? max(0, samples(reader.info.durationSeconds) - trimSamples)
+            : length ?? max(0, samples(reader.info.durationSeconds / speed) - trimSamples)
     }
 
     /// Samples of content the fade-out counts back from.
@@ -93,14 +97,15 @@ public final class PlacedAudioFile: AudioSampleSource {
 
     /// One pass's samples when looping: the trimmed length, or the file's own from the trim.
     private var passLength: Int? {
-        length ?? Int((reader.info.durationSeconds * Double(AudioFormat.sampleRate)).rounded()) - trimSamples
+        length ?? Int((reader.info.durationSeconds / speed * Double(AudioFormat.sampleRate)).rounded())
+            - trimSamples
     }
 
     /// Opens the file again at the trim: decoders keep state (priming, resampler delay), so a
     /// fresh reader gives each pass exactly the first pass's samples.
     private func startNextPass(at contentIndex: Int) throws(MediaError) {
         decodeErrorsBefore += reader.decodeErrors
-        reader = try AudioFileReader(path: path)
+        reader = try AudioFileReader(path: path, speed: speed)
         _ = try reader.skip(trimSamples)
         passStart = contentIndex
     }

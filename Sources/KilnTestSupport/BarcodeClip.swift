@@ -19,14 +19,16 @@ public enum BarcodeClip {
 
     /// Writes `frames` frames at `fps` through Kiln's own `MP4VideoWriter` (H.264, keyframes every
     /// `gop` frames so seeking has keyframes to land on).
-    public static func writeConstantRate(path: String, frames: Int, fps: Int, gop: Int = 10)
-        throws(MediaError)
-    {
+    /// With `audio`, the clip has a sound track (AAC) from that source, as long as the video.
+    public static func writeConstantRate(
+        path: String, frames: Int, fps: Int, gop: Int = 10, audio: (any AudioSampleSource)? = nil
+    ) throws(MediaError) {
         let writer = try MP4VideoWriter(
             path: path,
             settings: VideoSettings(
                 width: width, height: height, frameRateNumerator: fps, frameRateDenominator: 1, crf: 12,
-                preset: "veryfast", gop: gop, encoderThreads: 1))
+                preset: "veryfast", gop: gop, encoderThreads: 1),
+            audio: audio)
         for number in 0..<frames {
             let planes = yuv(number)
             try writer.append(

@@ -33,6 +33,8 @@ public final class DecodeContext {
     /// Analyses of the soundtrack made so far, shared by the values that read them.
     var audioAnalyses: [AudioAnalysisKey: [Float]] = [:]
     var audioAnalysisPasses = 0
+    /// The sound of video clips, placed as the clips are, joined to the soundtrack after the layers.
+    public internal(set) var clipSounds: [AudioTrack] = []
     /// `appear` of each layer being decoded, outermost first (inherited when a layer has none).
     private var layerStarts: [Double] = []
 

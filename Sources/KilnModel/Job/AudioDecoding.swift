@@ -226,3 +226,18 @@ enum AudioDecoding {
             loop: p.boolean("loop"), duck: duck)
     }
 }
+
+extension DecodeContext {
+    /// Adds a video clip's sound to the mix; the soundtrack holds at most
+    /// `AudioDecoding.maximumTracks` sounds in all.
+    public func addClipSound(_ track: AudioTrack, at node: JSONNode?, path: JSONPath) {
+        let tracks = (soundtrack?.tracks.count ?? 0) + clipSounds.count
+        guard tracks < AudioDecoding.maximumTracks else {
+            error(
+                "more than \(AudioDecoding.maximumTracks) sounds to mix (audio tracks and clips with sound); "
+                    + "mute this clip (\"muted\": true) or others", at: node, path: path)
+            return
+        }
+        clipSounds.append(track)
+    }
+}

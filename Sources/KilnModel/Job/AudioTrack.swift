@@ -20,12 +20,16 @@ public struct AudioTrack: Sendable {
     /// Plays the trimmed part again and again until the video ends.
     public var loop: Bool
     public var duck: Ducking?
+    /// Played this many times as fast (a sped-up video clip's sound); trims stay in the file's
+    /// seconds.
+    public var speed: Double
 
     public init(
         path: URL, name: String? = nil, offset: Double = 0, trimStart: Double = 0, trimEnd: Double? = nil,
         volume: Animated<Double> = .constant(1), fadeIn: Double = 0, fadeOut: Double = 0, loop: Bool = false,
-        duck: Ducking? = nil
+        duck: Ducking? = nil, speed: Double = 1
     ) {
+        self.speed = speed
         self.path = path
         self.name = name
         self.offset = offset

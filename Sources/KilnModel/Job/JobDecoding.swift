@@ -64,8 +64,14 @@ struct JobDecoding {
         }
 
         guard let output else { return nil }
+        // Clips' sounds join the tracks after them; a job with clips and no `audio` gets a soundtrack.
+        var soundtrack = audio
+        if !context.clipSounds.isEmpty {
+            soundtrack = Soundtrack(
+                tracks: (audio?.tracks ?? []) + context.clipSounds, loudness: audio?.loudness)
+        }
         return Job(
-            file: context.file, output: output, layers: layers, audio: audio, limits: context.limits)
+            file: context.file, output: output, layers: layers, audio: soundtrack, limits: context.limits)
     }
 
     private func checkVersion(_ root: JSONNode) {

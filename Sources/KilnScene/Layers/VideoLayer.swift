@@ -110,7 +110,7 @@ public struct VideoLayer: LayerRendering {
             "path", .assetPath,
             help:
                 "video file (MP4, MOV, WebM, Matroska…; any codec FFmpeg decodes), relative to the job "
-                + "file's directory (or absolute); its sound is not used"),
+                + "file's directory (or absolute); its sound joins the soundtrack unless muted"),
         Parameter(
             "trim",
             .structured(
@@ -133,6 +133,12 @@ public struct VideoLayer: LayerRendering {
         Parameter(
             "fit", .choice(ImageLayer.Fit.allCases.map(\.rawValue)), default: .string("fill"),
             help: "fill (cover, cut), fit (letterbox), stretch, or none (natural size)"),
+        Parameter(
+            "muted", .boolean, default: .boolean(false),
+            help: "leave the clip's sound out of the soundtrack"),
+        Parameter(
+            "volume", .constantNumber(0...16), default: .number(1),
+            help: "linear gain of the clip's sound in the mix (1 as recorded)"),
     ])
 
     public static let kind = LayerKind(
@@ -185,7 +191,28 @@ public struct VideoLayer: LayerRendering {
             context.error("\(error)", at: pathNode, path: path)
             return nil
         }
+        if !params.boolean("muted") {
+            addSound(
+                of: url, timing: timing, volume: params.number("volume").value(at: 0), at: pathNode, path,
+                context)
+        }
         return VideoLayer(source: source, naturalSize: naturalSize, size: size, fit: fit, timing: timing)
+    }
+
+    /// The clip's sound, placed as its frames are (trim, offset, speed, loop), joins the job's
+    /// soundtrack. A clip whose audio does not decode plays silent, as players play it.
+    private static func addSound(
+        of url: URL, timing: VideoTiming, volume: Double, at node: JSONNode?, _ path: JSONPath,
+        _ context: DecodeContext
+    ) {
+        guard let probe = context.services.service((any AudioProbing).self),
+            (try? probe.audioDuration(at: url)) != nil
+        else { return }
+        context.addClipSound(
+            AudioTrack(
+                path: url, offset: timing.offset, trimStart: timing.trimStart, trimEnd: timing.trimEnd,
+                volume: .constant(volume), loop: timing.loop, speed: timing.speed),
+            at: node, path: path)
     }
 
     private static func decodeTiming(
