@@ -61,6 +61,12 @@ struct JobDecoding {
         let audio = root["audio"].flatMap {
             AudioDecoding.decode($0, path: .root.key("audio"), context: context)
         }
+        if let format = output?.format, !format.carriesAudio, let audioNode = root["audio"] {
+            // Refused rather than dropped: a soundtrack that silently vanishes is worse than an error.
+            context.error(
+                "format \(format.rawValue) cannot carry audio; remove 'audio' or render to h264, hevc, vp9 or "
+                    + "prores4444", at: audioNode, path: .root.key("audio"))
+        }
 
         guard let output else { return nil }
         return Job(
