@@ -25,13 +25,15 @@ public final class AtomicOutputFolder: @unchecked Sendable {
         }
         let parent = finalURL.deletingLastPathComponent()
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: parent.path, isDirectory: &isDirectory), isDirectory.boolValue
+        guard FileManager.default.fileExists(atPath: parent.path, isDirectory: &isDirectory),
+            isDirectory.boolValue
         else {
             throw .cannotCreateOutput(path: finalURL.path, reason: "directory \(parent.path) does not exist")
         }
         let token = UInt32.random(in: 0...UInt32.max)
         temporaryURL = parent.appendingPathComponent(
-            ".\(finalURL.lastPathComponent).kiln-\(getpid())-\(String(token, radix: 16))@\(AtomicOutputFile.host)")
+            ".\(finalURL.lastPathComponent).kiln-\(getpid())-\(String(token, radix: 16))@\(AtomicOutputFile.host)"
+        )
         guard mkdir(temporaryURL.path, 0o755) == 0 else {
             throw .cannotCreateOutput(
                 path: finalURL.path,
@@ -66,14 +68,16 @@ public final class AtomicOutputFolder: @unchecked Sendable {
             guard rename(finalURL.path, aside.path) == 0 else {
                 let reason = AtomicOutputFile.errnoText()
                 discard()
-                throw .cannotCreateOutput(path: finalURL.path, reason: "cannot move the old frames aside: \(reason)")
+                throw .cannotCreateOutput(
+                    path: finalURL.path, reason: "cannot move the old frames aside: \(reason)")
             }
             previous = aside
         } else if FileKind.nonRegular(atPath: finalURL.path, followingLinks: false) == nil,
             FileManager.default.fileExists(atPath: finalURL.path)
         {
             discard()
-            throw .cannotCreateOutput(path: finalURL.path, reason: "refused: a file is in the way of the folder")
+            throw .cannotCreateOutput(
+                path: finalURL.path, reason: "refused: a file is in the way of the folder")
         }
         guard rename(temporaryURL.path, finalURL.path) == 0 else {
             let reason = AtomicOutputFile.errnoText()

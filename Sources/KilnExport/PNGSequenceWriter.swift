@@ -27,9 +27,11 @@ final class PNGSequenceWriter: FrameSink, @unchecked Sendable {
 
     func append(_ frame: RenderedFrame) throws(MediaError) {
         guard let rgba = frame.rgba else {
-            throw MediaError(function: "PNGSequenceWriter.append", code: -1, message: "no RGBA frame rendered")
+            throw MediaError(
+                function: "PNGSequenceWriter.append", code: -1, message: "no RGBA frame rendered")
         }
-        let bytes = try PNGCodec.encode(rgba: rgba.bytes, width: rgba.width, height: rgba.height, stride: rgba.stride)
+        let bytes = try PNGCodec.encode(
+            rgba: rgba.bytes, width: rgba.width, height: rgba.height, stride: rgba.stride)
         let url = folder.appendingPathComponent(Self.fileName(ofFrame: framesWritten))
         do {
             try Data(bytes).write(to: url, options: .withoutOverwriting)

@@ -33,7 +33,8 @@ extension VideoFileWriter: FrameSink {
             try append(y: yuv.y, yStride: yuv.yStride, u: yuv.u, v: yuv.v, uvStride: yuv.uvStride)
         case .rgba:
             guard let rgba = frame.rgba else {
-                throw MediaError(function: "VideoFileWriter.append", code: -1, message: "no RGBA frame rendered")
+                throw MediaError(
+                    function: "VideoFileWriter.append", code: -1, message: "no RGBA frame rendered")
             }
             try append(rgba: rgba.bytes, stride: rgba.stride)
         }

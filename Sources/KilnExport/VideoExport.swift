@@ -190,7 +190,10 @@ enum Destination {
     case folder(AtomicOutputFolder)
 
     init(output: URL, folder: Bool) throws(ExportError) {
-        self = folder ? .folder(try AtomicOutputFolder(finalURL: output)) : .file(try AtomicOutputFile(finalURL: output))
+        self =
+            folder
+            ? .folder(try AtomicOutputFolder(finalURL: output))
+            : .file(try AtomicOutputFile(finalURL: output))
     }
 
     var temporaryURL: URL {

@@ -37,7 +37,8 @@ final class AudioTrackEncoder {
 
     init(
         source: any AudioSampleSource, formatContext: UnsafeMutablePointer<AVFormatContext>,
-        globalHeader: Bool, frameRateNumerator: Int, frameRateDenominator: Int, codec audioCodec: AudioTrackCodec = .aac
+        globalHeader: Bool, frameRateNumerator: Int, frameRateDenominator: Int,
+        codec audioCodec: AudioTrackCodec = .aac
     ) throws(MediaError) {
         self.source = source
         self.frameRateNumerator = frameRateNumerator

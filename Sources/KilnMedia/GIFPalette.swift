@@ -41,7 +41,9 @@ final class GIFPalette {
         // the least alpha (under half) as the transparent one, which must be `transparentIndex`.
         colours = [UInt32](repeating: 0xFF00_0000, count: 256)
         for (i, entry) in entries.enumerated() {
-            let c = SIMD3<UInt32>((entry.rounded(.toNearestOrEven)).clamped(lowerBound: .zero, upperBound: SIMD3(repeating: 255)))
+            let c = SIMD3<UInt32>(
+                (entry.rounded(.toNearestOrEven)).clamped(
+                    lowerBound: .zero, upperBound: SIMD3(repeating: 255)))
             colours[i] = 0xFF00_0000 | c.x << 16 | c.y << 8 | c.z
         }
         if hasTransparency { colours[Self.transparentIndex] = 0 }
@@ -147,12 +149,17 @@ enum MedianCut {
 
     static func boxes(counts: [Int], sums: [SIMD3<Int>], maximum: Int) -> [Box] {
         var cells: [Cell] = []
-        for key in counts.indices where counts[key] > 0 { cells.append(Cell(count: counts[key], sum: sums[key])) }
+        for key in counts.indices where counts[key] > 0 {
+            cells.append(Cell(count: counts[key], sum: sums[key]))
+        }
         guard !cells.isEmpty else { return [] }
         var boxes = [Box(cells: cells)]
         var errors = [boxes[0].error]
         while boxes.count < maximum {
-            guard let worst = errors.indices.filter({ boxes[$0].cells.count > 1 }).max(by: { errors[$0] < errors[$1] }),
+            guard
+                let worst = errors.indices.filter({ boxes[$0].cells.count > 1 }).max(by: {
+                    errors[$0] < errors[$1]
+                }),
                 errors[worst] > 0
             else { break }
             let (low, high) = split(boxes[worst])

@@ -77,13 +77,16 @@ public enum VideoCodec: String, Sendable, Hashable, CaseIterable {
     /// asked before rendering, so a missing library is reported before any frame is drawn.
     public var missingLibrary: String? {
         if avcodec_find_encoder_by_name(encoderName) == nil {
-            return "this FFmpeg (\(MediaLibraries.versionSummary)) has no \(encoderName) encoder, which writes \(rawValue)"
+            return
+                "this FFmpeg (\(MediaLibraries.versionSummary)) has no \(encoderName) encoder, which writes \(rawValue)"
         }
         if av_guess_format(muxerName, nil, nil) == nil {
-            return "this FFmpeg (\(MediaLibraries.versionSummary)) has no \(muxerName) muxer, which writes \(rawValue)"
+            return
+                "this FFmpeg (\(MediaLibraries.versionSummary)) has no \(muxerName) muxer, which writes \(rawValue)"
         }
         if let audio = audioCodec, avcodec_find_encoder_by_name(audio.encoderName) == nil {
-            return "this FFmpeg (\(MediaLibraries.versionSummary)) has no \(audio.encoderName) encoder for \(rawValue)'s audio"
+            return
+                "this FFmpeg (\(MediaLibraries.versionSummary)) has no \(audio.encoderName) encoder for \(rawValue)'s audio"
         }
         return nil
     }

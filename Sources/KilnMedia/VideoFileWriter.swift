@@ -73,7 +73,9 @@ public final class VideoFileWriter: @unchecked Sendable {
             case .prores4444:
                 converter?.scale(
                     source: planes(rgba), sourceStrides: strides(stride),
-                    destination: planes(frame.pointee.data.0, frame.pointee.data.1, frame.pointee.data.2, frame.pointee.data.3),
+                    destination: planes(
+                        frame.pointee.data.0, frame.pointee.data.1, frame.pointee.data.2, frame.pointee.data.3
+                    ),
                     destinationStrides: withUnsafeBytes(of: frame.pointee.linesize) {
                         Array($0.bindMemory(to: Int32.self).prefix(4))
                     })
@@ -82,7 +84,8 @@ public final class VideoFileWriter: @unchecked Sendable {
                 palette.quantize(rgba: rgba, stride: stride)
                 palette.indices.withUnsafeBufferPointer { indices in
                     av_image_copy_plane(
-                        frame.pointee.data.0, frame.pointee.linesize.0, indices.baseAddress, Int32(settings.width),
+                        frame.pointee.data.0, frame.pointee.linesize.0, indices.baseAddress,
+                        Int32(settings.width),
                         Int32(settings.width), Int32(settings.height))
                 }
                 palette.colours.withUnsafeBytes { colours in
@@ -92,7 +95,8 @@ public final class VideoFileWriter: @unchecked Sendable {
             default:
                 // BGRA for libwebp: swap R and B.
                 for y in 0..<settings.height {
-                    let from = rgba + y * stride, to = frame.pointee.data.0! + y * Int(frame.pointee.linesize.0)
+                    let from = rgba + y * stride,
+                        to = frame.pointee.data.0! + y * Int(frame.pointee.linesize.0)
                     for x in 0..<settings.width {
                         to[4 * x] = from[4 * x + 2]
                         to[4 * x + 1] = from[4 * x + 1]
@@ -207,7 +211,8 @@ public final class VideoFileWriter: @unchecked Sendable {
         case .prores4444:
             converter = try ScaleContext(
                 width: settings.width, height: settings.height, from: AV_PIX_FMT_RGBA,
-                to: AV_PIX_FMT_YUVA444P10LE, flags: SWS_BILINEAR | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INP | SWS_BITEXACT)
+                to: AV_PIX_FMT_YUVA444P10LE,
+                flags: SWS_BILINEAR | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INP | SWS_BITEXACT)
             try converter?.setColorspace(SWS_CS_ITU709, sourceFullRange: true, destinationFullRange: false)
         case .gif:
             palette = GIFPalette(width: settings.width, height: settings.height)

@@ -29,8 +29,10 @@ public struct DecodedRGBAFrame: Sendable {
         var bytes = [UInt8](repeating: 0, count: width * height * 4 + 64)
         bytes.withUnsafeMutableBufferPointer { buffer in
             scaler.scale(
-                frame: frame, destination: planes(buffer.baseAddress), destinationStrides: [Int32(width * 4), 0, 0, 0])
+                frame: frame, destination: planes(buffer.baseAddress),
+                destinationStrides: [Int32(width * 4), 0, 0, 0])
         }
-        return DecodedRGBAFrame(index: index, width: width, height: height, rgba: Array(bytes.prefix(width * height * 4)))
+        return DecodedRGBAFrame(
+            index: index, width: width, height: height, rgba: Array(bytes.prefix(width * height * 4)))
     }
 }

@@ -136,7 +136,9 @@ private final class DecodeSession {
             yStride: yStride, uvStride: uvStride)
     }
 
-    private func rgba(_ frame: UnsafeMutablePointer<AVFrame>, index: Int) throws(MediaError) -> DecodedRGBAFrame {
+    private func rgba(_ frame: UnsafeMutablePointer<AVFrame>, index: Int) throws(MediaError)
+        -> DecodedRGBAFrame
+    {
         let width = Int(frame.pointee.width), height = Int(frame.pointee.height)
         let format = AVPixelFormat(rawValue: frame.pointee.format)
         if rgbaScaler == nil {

@@ -31,7 +31,8 @@ public enum WebPAnimationDecodeBack {
 
     public static func decode(path: String) throws -> Animation {
         let data = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-        guard data.count >= 12, data[0..<4] == [0x52, 0x49, 0x46, 0x46][...], Array(data[8..<12]) == Array("WEBP".utf8)
+        guard data.count >= 12, data[0..<4] == [0x52, 0x49, 0x46, 0x46][...],
+            Array(data[8..<12]) == Array("WEBP".utf8)
         else { throw Failure.malformed("no RIFF WEBP header") }
         let chunks = try Self.chunks(data, from: 12, to: data.count)
         guard let header = chunks.first(where: { $0.tag == "VP8X" }) else {
@@ -47,9 +48,11 @@ public enum WebPAnimationDecodeBack {
                 chunks.filter { ["ALPH", "VP8 ", "VP8L"].contains($0.tag) }.map(\.bytes).reduce([], +),
                 width: width, height: height)
             return Animation(
-                width: width, height: height, isAnimated: false, loopCount: 0, durations: [0], frames: [picture])
+                width: width, height: height, isAnimated: false, loopCount: 0, durations: [0],
+                frames: [picture])
         }
-        let loops = chunks.first { $0.tag == "ANIM" }.map { Int($0.payload[4]) | Int($0.payload[5]) << 8 } ?? 0
+        let loops =
+            chunks.first { $0.tag == "ANIM" }.map { Int($0.payload[4]) | Int($0.payload[5]) << 8 } ?? 0
         var canvas = [UInt8](repeating: 0, count: width * height * 4)
         var durations: [Int] = [], frames: [DecodedRGBAFrame] = []
         for frame in chunks where frame.tag == "ANMF" {
@@ -90,7 +93,8 @@ public enum WebPAnimationDecodeBack {
             }
         }
         return Animation(
-            width: width, height: height, isAnimated: true, loopCount: loops, durations: durations, frames: frames)
+            width: width, height: height, isAnimated: true, loopCount: loops, durations: durations,
+            frames: frames)
     }
 
     struct Chunk {
@@ -104,7 +108,8 @@ public enum WebPAnimationDecodeBack {
         var chunks: [Chunk] = [], i = start
         while i + 8 <= end {
             let tag = String(decoding: data[i..<(i + 4)], as: UTF8.self)
-            let size = Int(data[i + 4]) | Int(data[i + 5]) << 8 | Int(data[i + 6]) << 16 | Int(data[i + 7]) << 24
+            let size =
+                Int(data[i + 4]) | Int(data[i + 5]) << 8 | Int(data[i + 6]) << 16 | Int(data[i + 7]) << 24
             guard i + 8 + size <= end else { throw Failure.malformed("chunk \(tag) runs past its container") }
             chunks.append(Chunk(tag: tag, bytes: Array(data[i..<(i + 8 + size)])))
             i += 8 + size + (size & 1)
@@ -118,7 +123,8 @@ public enum WebPAnimationDecodeBack {
 
     /// A still WebP around `body` (an optional ALPH chunk then VP8/VP8L), decoded to RGBA. With
     /// alpha, a VP8X header announces it, as the decoder needs.
-    static func decodeStill(_ body: [UInt8], width: Int? = nil, height: Int? = nil) throws -> DecodedRGBAFrame {
+    static func decodeStill(_ body: [UInt8], width: Int? = nil, height: Int? = nil) throws -> DecodedRGBAFrame
+    {
         var file = Array("WEBP".utf8)
         if let width, let height, body.count >= 4, String(decoding: body[0..<4], as: UTF8.self) == "ALPH" {
             file += Array("VP8X".utf8) + le32(10) + [0x10, 0, 0, 0] + le24(width - 1) + le24(height - 1)

@@ -95,7 +95,8 @@ enum RenderCommand: KilnSubcommand {
         let format = job.output.format
         if let written = args.string(Self.output), let mismatch = format.pathMismatch(written) {
             throw args.usageError(
-                "-o: \(mismatch) (the job renders \(format.rawValue)\(job.output.formatIsNamed ? ", its output.format" : ", from its output path"))")
+                "-o: \(mismatch) (the job renders \(format.rawValue)\(job.output.formatIsNamed ? ", its output.format" : ", from its output path"))"
+            )
         }
         if let output,
             let problem = rules.outputProblem(
@@ -163,7 +164,8 @@ enum RenderCommand: KilnSubcommand {
 
     /// The job's plan, in one piece for a format that cannot be joined from segments: asked for
     /// segments, that is a usage error; a long video is rendered whole with a note.
-    static func segmentPlan(for output: OutputSettings, request: SegmentPlan.Request, args: ParsedArguments) throws
+    static func segmentPlan(for output: OutputSettings, request: SegmentPlan.Request, args: ParsedArguments)
+        throws
         -> SegmentPlan
     {
         let plan = SegmentPlan(

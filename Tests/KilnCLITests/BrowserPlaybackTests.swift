@@ -90,7 +90,9 @@ final class BrowserPlaybackTests: TemporaryDirectoryTestCase {
             throw XCTSkip("\(Self.chromium) is not installed (scripts/install-deps.sh --test)")
         }
         _ = try tone(seconds: 1)
-        for (name, audio) in [("clip.webm", true), ("clip.hevc.mp4", true), ("clip.gif", false), ("clip.webp", false)] {
+        for (name, audio) in [
+            ("clip.webm", true), ("clip.hevc.mp4", true), ("clip.gif", false), ("clip.webp", false),
+        ] {
             let format = name.hasSuffix(".hevc.mp4") ? #""format": "hevc", "# : ""
             let job = try write(
                 "\(name).json",
@@ -161,7 +163,9 @@ final class BrowserPlaybackTests: TemporaryDirectoryTestCase {
               }
             }));
             """
-        let verdicts = try play(videos, extraScript: script, finish: "imagesDone.then(() => report({videos: verdicts, images: imageVerdicts}))")
+        let verdicts = try play(
+            videos, extraScript: script,
+            finish: "imagesDone.then(() => report({videos: verdicts, images: imageVerdicts}))")
         return try JSONDecoder().decode(Verdicts.self, from: verdicts)
     }
 

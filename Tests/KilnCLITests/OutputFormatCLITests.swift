@@ -25,7 +25,8 @@ final class OutputFormatCLITests: TemporaryDirectoryTestCase {
         let file = try job(#""path": "anim.gif""#)
         let result = try render([file])
         XCTAssertEqual(result.status, 0, result.stderr)
-        let (info, frames) = try VideoDecodeBack.decodeRGBA(path: directory.appendingPathComponent("anim.gif").path)
+        let (info, frames) = try VideoDecodeBack.decodeRGBA(
+            path: directory.appendingPathComponent("anim.gif").path)
         XCTAssertEqual(info.codecName, "gif")
         XCTAssertEqual(frames.count, 10)
         XCTAssertEqual(frames[0].pixel(x: 0, y: 0)[3], 0, "outside the circle is transparent")
@@ -40,8 +41,11 @@ final class OutputFormatCLITests: TemporaryDirectoryTestCase {
         XCTAssertEqual(
             try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted(),
             (1...10).map { String(format: "frame_%05d.png", $0) })
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("out").path), ["frames"])
-        let image = try PNGCodec.decode([UInt8](try Data(contentsOf: folder.appendingPathComponent("frame_00001.png"))))
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("out").path),
+            ["frames"])
+        let image = try PNGCodec.decode(
+            [UInt8](try Data(contentsOf: folder.appendingPathComponent("frame_00001.png"))))
         XCTAssertEqual([image.width, image.height], [64, 36])
         XCTAssertEqual(image.rgba[3], 0, "the corner is transparent")
     }
@@ -63,10 +67,12 @@ final class OutputFormatCLITests: TemporaryDirectoryTestCase {
     func testAFormatThatDoesNotMatchTheExtensionIsRefused() throws {
         try assertRefused(
             #""path": "out.mp4", "format": "vp9""#, path: "output.format",
-            message: "format vp9 cannot be written to a .mp4 file (.mp4 is h264 or hevc); name the file .webm")
+            message: "format vp9 cannot be written to a .mp4 file (.mp4 is h264 or hevc); name the file .webm"
+        )
         try assertRefused(
             #""path": "out.gif", "format": "png-sequence""#, path: "output.format",
-            message: "format png-sequence writes a folder of PNG files, but the path out.gif names a .gif file")
+            message:
+                "format png-sequence writes a folder of PNG files, but the path out.gif names a .gif file")
     }
 
     func testOptionsTheEncoderDoesNotHaveAreRefused() throws {
@@ -87,15 +93,18 @@ final class OutputFormatCLITests: TemporaryDirectoryTestCase {
     func testAudioInAFormatWithoutSoundIsRefused() throws {
         _ = try tone(seconds: 1)
         for (output, format) in [
-            (#""path": "out.gif""#, "gif"), (#""path": "out.webp""#, "webp"), (#""path": "frames/""#, "png-sequence"),
+            (#""path": "out.gif""#, "gif"), (#""path": "out.webp""#, "webp"),
+            (#""path": "frames/""#, "png-sequence"),
         ] {
             try assertRefused(
-                output, audio: true, path: "audio", message: "format \(format) cannot carry audio; remove 'audio'")
+                output, audio: true, path: "audio",
+                message: "format \(format) cannot carry audio; remove 'audio'")
         }
         // The same soundtrack in WebM is fine (Opus).
         let result = try render([try job(#""path": "out.webm""#, audio: true)])
         XCTAssertEqual(result.status, 0, result.stderr)
-        XCTAssertTrue(try VideoDecodeBack.decode(path: directory.appendingPathComponent("out.webm").path).hasAudio)
+        XCTAssertTrue(
+            try VideoDecodeBack.decode(path: directory.appendingPathComponent("out.webm").path).hasAudio)
     }
 
     /// `-o` must suit the job's format: a usage error (64), nothing written.
@@ -105,7 +114,10 @@ final class OutputFormatCLITests: TemporaryDirectoryTestCase {
             ("other.webm", "-o: format h264 cannot be written to a .webm file (.webm is vp9)"),
             ("frames/", "names a folder, which only format png-sequence writes"),
         ] {
-            let result = try render([file, "-o", directory.appendingPathComponent(output).path + (output.hasSuffix("/") ? "/" : "")])
+            let result = try render([
+                file, "-o",
+                directory.appendingPathComponent(output).path + (output.hasSuffix("/") ? "/" : ""),
+            ])
             XCTAssertEqual(result.status, 64, result.stderr)
             XCTAssertTrue(result.stderr.contains(message), result.stderr)
         }
@@ -118,7 +130,8 @@ final class OutputFormatCLITests: TemporaryDirectoryTestCase {
         let file = try job(#""path": "out.gif""#)
         let result = try render([file, "--segments", "2"])
         XCTAssertEqual(result.status, 64, result.stderr)
-        XCTAssertTrue(result.stderr.contains("gif is rendered in one piece; only h264 output is rendered in segments"))
+        XCTAssertTrue(
+            result.stderr.contains("gif is rendered in one piece; only h264 output is rendered in segments"))
         XCTAssertEqual(try contents(), ["formats.json"])
     }
 }

@@ -43,7 +43,9 @@ final class OutputFormatExportTests: ScratchDirectoryTestCase {
 
     /// Mean absolute difference per channel over the covered pixels, in 0…255 codes, and the
     /// largest difference of a 16×16 block's mean colour (where a lossy codec's local error shows).
-    func colourError(_ decoded: DecodedRGBAFrame, _ expected: RGBA8Frame) -> (mean: Double, worstBlock: Double) {
+    func colourError(_ decoded: DecodedRGBAFrame, _ expected: RGBA8Frame) -> (
+        mean: Double, worstBlock: Double
+    ) {
         var total = 0.0, count = 0.0, worst = 0.0
         for by in stride(from: 0, to: expected.height - 15, by: 16) {
             for bx in stride(from: 0, to: expected.width - 15, by: 16) {
@@ -81,8 +83,11 @@ final class OutputFormatExportTests: ScratchDirectoryTestCase {
                 if x >= Self.corner && y >= Self.corner { coveredMin = min(coveredMin, a) }
             }
         }
-        XCTAssertEqual(cornerMax, 0, "frame \(frame.index): the corner is not transparent", file: file, line: line)
-        XCTAssertGreaterThanOrEqual(coveredMin, opaque, "frame \(frame.index): the covered part is not opaque", file: file, line: line)
+        XCTAssertEqual(
+            cornerMax, 0, "frame \(frame.index): the corner is not transparent", file: file, line: line)
+        XCTAssertGreaterThanOrEqual(
+            coveredMin, opaque, "frame \(frame.index): the covered part is not opaque", file: file, line: line
+        )
     }
 
     func assertBT709(_ info: VideoStreamInfo, file: StaticString = #filePath, line: UInt = #line) {
@@ -92,7 +97,8 @@ final class OutputFormatExportTests: ScratchDirectoryTestCase {
     }
 
     func assertStream(
-        _ info: VideoStreamInfo, codec: String, pixelFormat: String, duration: Double = 1, tolerance: Double = 0.001,
+        _ info: VideoStreamInfo, codec: String, pixelFormat: String, duration: Double = 1,
+        tolerance: Double = 0.001,
         file: StaticString = #filePath, line: UInt = #line
     ) {
         XCTAssertEqual(info.codecName, codec, file: file, line: line)
@@ -137,7 +143,8 @@ final class OutputFormatExportTests: ScratchDirectoryTestCase {
         let expected = reference(job)
         for frame in frames {
             // libvpx at its default crf (31) is looser than x265 at 18.
-            XCTAssertLessThan(colourError(frame, expected[frame.index]).worstBlock, 10, "frame \(frame.index)")
+            XCTAssertLessThan(
+                colourError(frame, expected[frame.index]).worstBlock, 10, "frame \(frame.index)")
         }
         let reader = try AudioFileReader(path: output.path)
         XCTAssertEqual(reader.info.codecName, "opus")
@@ -237,7 +244,8 @@ final class OutputFormatExportTests: ScratchDirectoryTestCase {
         XCTAssertEqual(names, (1...Self.frames).map { String(format: "frame_%05d.png", $0) })
         let expected = reference(job)
         for (n, name) in names.enumerated() {
-            let image = try PNGCodec.decode([UInt8](try Data(contentsOf: output.appendingPathComponent(name))))
+            let image = try PNGCodec.decode(
+                [UInt8](try Data(contentsOf: output.appendingPathComponent(name))))
             XCTAssertEqual(image.width, Self.width)
             XCTAssertEqual(image.height, Self.height)
             XCTAssertEqual(image.rgba, expected[n].byteArray, "\(name) differs from the rendered frame")

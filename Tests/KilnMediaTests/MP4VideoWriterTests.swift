@@ -141,7 +141,8 @@ final class MP4VideoWriterTests: XCTestCase {
     func testInvalidSettingsAndUnknownPresetThrow() throws {
         let directory = try TemporaryDirectory()
         XCTAssertThrowsError(
-            try VideoFileWriter(path: directory.path("odd.mp4"), settings: FlatColourClip.settings(width: 321))
+            try VideoFileWriter(
+                path: directory.path("odd.mp4"), settings: FlatColourClip.settings(width: 321))
         )
         var settings = FlatColourClip.settings()
         settings.preset = "no-such-preset"

@@ -89,7 +89,8 @@ public enum JobLoader {
         if let decoded = job {
             job?.inputFiles = context.inputFiles
             OutputDecoding.checkDestination(
-                decoded.output.path, folder: decoded.output.format == .pngSequence, jobFile: file, context: context)
+                decoded.output.path, folder: decoded.output.format == .pngSequence, jobFile: file,
+                context: context)
         }
         guard let job, !context.hasErrors else {
             throw .invalid(sortedByLocation(context.diagnostics))

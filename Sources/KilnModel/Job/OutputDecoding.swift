@@ -171,7 +171,9 @@ enum OutputDecoding {
         return named
     }
 
-    private static func decodeCRF(_ parameters: DecodedParameters, format: OutputFormat, context: DecodeContext)
+    private static func decodeCRF(
+        _ parameters: DecodedParameters, format: OutputFormat, context: DecodeContext
+    )
         -> Double
     {
         guard parameters.isPresent("crf") else { return format.defaultCRF }

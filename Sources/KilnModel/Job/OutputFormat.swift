@@ -58,7 +58,8 @@ public enum OutputFormat: String, Sendable, Hashable, CaseIterable {
         }
         let ext = URL(fileURLWithPath: written).pathExtension.lowercased()
         guard let allowed = Self.formatsByExtension[ext], !allowed.contains(self) else { return nil }
-        let expected = allowed.isEmpty ? "a folder (png-sequence)" : allowed.map(\.rawValue).joined(separator: " or ")
+        let expected =
+            allowed.isEmpty ? "a folder (png-sequence)" : allowed.map(\.rawValue).joined(separator: " or ")
         return "format \(rawValue) cannot be written to a .\(ext) file (.\(ext) is \(expected)); "
             + "name the file .\(fileExtension) or change output.format"
     }
@@ -97,7 +98,10 @@ public enum OutputFormat: String, Sendable, Hashable, CaseIterable {
     public var presets: [String]? {
         switch self {
         case .h264, .hevc:
-            ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow", "placebo"]
+            [
+                "ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower",
+                "veryslow", "placebo",
+            ]
         case .vp9: ["realtime", "good", "best"]
         case .prores4444, .gif, .webp, .pngSequence: nil
         }

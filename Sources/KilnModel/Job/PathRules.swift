@@ -53,7 +53,8 @@ public struct PathRules: Sendable {
         if let kind = FileKind.nonRegular(atPath: url.path, followingLinks: false),
             !(folder && FileKind.isDirectory(atPath: url.path))
         {
-            return "output \(url.path) is \(kind); only a \(folder ? "folder" : "regular file") can be replaced"
+            return
+                "output \(url.path) is \(kind); only a \(folder ? "folder" : "regular file") can be replaced"
         }
         // NAME_MAX (255) for directories; less for the file, whose temp and piece names are longer.
         let directories = url.deletingLastPathComponent().pathComponents
