@@ -28,12 +28,6 @@ enum OutputDecoding {
         Parameter(
             "height", .integer(OutputSettings.dimensionRange), help: "frame height in pixels; even (yuv420p)"),
         Parameter(
-            "crf", .constantNumber(OutputSettings.crfRange), default: .number(18),
-            defaultDescription: "18 for h264 and hevc, 31 for vp9",
-            help:
-                "constant rate factor, lower is better quality and larger files; a constant: 0…51 for h264 "
-                + "(x264) and hevc (x265), 0…63 for vp9 (libvpx); the other formats have none and refuse it"),
-        Parameter(
             "preset", .string, default: .string("medium"),
             defaultDescription: "medium for h264 and hevc, good for vp9",
             help:
@@ -45,6 +39,13 @@ enum OutputDecoding {
     /// The keys decoded by hand, described for the docs; `handledKeys` comes from this list so a
     /// new hand-decoded key cannot be missing from them.
     static let handledParameters: [Parameter] = [
+        Parameter(
+            // Decoded by hand: its range is the format's.
+            "crf", .constantNumber(OutputSettings.crfRange), default: .number(18),
+            defaultDescription: "18 for h264 and hevc, 31 for vp9",
+            help:
+                "constant rate factor, lower is better quality and larger files; a constant: 0…51 for h264 "
+                + "(x264) and hevc (x265), 0…63 for vp9 (libvpx); the other formats have none and refuse it"),
         Parameter(
             "fps", .structured("number or string", schema: FrameRateDecoding.schema),
             help:
@@ -82,7 +83,7 @@ enum OutputDecoding {
 
         let writtenPath = parameters.isPresent("path") ? parameters.string("path") : nil
         let format = decodeFormat(parameters, writtenPath: writtenPath, context: context)
-        let crf = decodeCRF(parameters, format: format, context: context)
+        let crf = decodeCRF(node, path: path, format: format, context: context)
         let preset = decodePreset(parameters, format: format, context: context)
 
         var outputURL = context.resolvePath(defaultOutputName(for: jobFile, format: format))
@@ -172,24 +173,19 @@ enum OutputDecoding {
     }
 
     private static func decodeCRF(
-        _ parameters: DecodedParameters, format: OutputFormat, context: DecodeContext
+        _ output: JSONNode, path: JSONPath, format: OutputFormat, context: DecodeContext
     )
         -> Double
     {
-        guard parameters.isPresent("crf") else { return format.defaultCRF }
-        let crf = parameters.number("crf").value(at: 0)
+        guard let node = output["crf"] else { return format.defaultCRF }
         guard let range = format.crfRange else {
             context.error(
-                "format \(format.rawValue) has no crf (only h264, hevc and vp9 do); remove it",
-                at: parameters.node("crf"), path: parameters.path("crf"))
-            return crf
+                "format \(format.rawValue) has no crf (only h264, hevc and vp9 do); remove it", at: node,
+                path: path.key("crf"))
+            return format.defaultCRF
         }
-        if !range.contains(crf) {
-            context.error(
-                "crf for \(format.rawValue) must be in \(NumberText.format(range)), got \(NumberText.format(crf))",
-                at: parameters.node("crf"), path: parameters.path("crf"))
-        }
-        return crf
+        return ValueDecoding.constantNumber(node, path: path.key("crf"), range: range, context: context)
+            ?? format.defaultCRF
     }
 
     private static func decodePreset(
