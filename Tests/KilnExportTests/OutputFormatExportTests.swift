@@ -255,6 +255,23 @@ final class OutputFormatExportTests: ScratchDirectoryTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: output.path).count, Self.frames)
     }
 
+    /// The temp folder of a render killed part-way (its process gone) is removed with its
+    /// frames, as a temp file is.
+    func testAStalePNGSequenceFolderIsRemoved() throws {
+        let pidMax = try String(contentsOfFile: "/proc/sys/kernel/pid_max", encoding: .utf8)
+        // No process can have a pid above pid_max.
+        let gone = try XCTUnwrap(Int(pidMax.trimmingCharacters(in: .whitespacesAndNewlines))) + 1
+        let host = ProcessInfo.processInfo.hostName.filter { $0 != "/" && $0 != "@" }.prefix(64)
+        let stale = directory.appendingPathComponent(
+            ".frames.kiln-\(gone)-1f2e@\(host.isEmpty ? "localhost" : host)")
+        try FileManager.default.createDirectory(at: stale, withIntermediateDirectories: false)
+        try Data([1, 2, 3]).write(to: stale.appendingPathComponent("frame_00001.png"))
+        var removed: [String] = []
+        StaleTemporaryFiles.remove(besides: directory.appendingPathComponent("frames")) { removed.append($0) }
+        XCTAssertEqual(removed.count, 1, "\(removed)")
+        XCTAssertEqual(try contents(), [])
+    }
+
     /// A folder holding anything but frames is never replaced (nor emptied).
     func testPNGSequenceRefusesAFolderWithOtherFiles() throws {
         let job = try job(format: "png-sequence", path: "frames/")
