@@ -17,19 +17,21 @@ final class GIFPalette {
     /// One palette index per pixel, row after row.
     private(set) var indices: [UInt8]
 
-    // Reused for every frame so an animation allocates these once.
+    // The last frame's histogram, kept for the median cut.
     private var counts = [Int](repeating: 0, count: histogramSize)
     private var sums = [SIMD3<Int>](repeating: .zero, count: histogramSize)
     private var entries: [SIMD3<Float>] = []
+    /// Entry indices in order of green, and their greens: the nearest-colour search starts at
+    /// the wanted green and stops once green alone is farther than the best found.
+    private var byGreen: [Int] = []
+    private var greens: [Float] = []
     private var cacheKeys = [Int32](repeating: -1, count: 1 << 16)
     private var cacheValues = [UInt8](repeating: 0, count: 1 << 16)
-    private var errorRows: [[SIMD3<Float>]]
 
     init(width: Int, height: Int) {
         self.width = width
         self.height = height
         indices = [UInt8](repeating: 0, count: width * height)
-        errorRows = [[SIMD3<Float>]](repeating: [SIMD3<Float>](repeating: .zero, count: width + 2), count: 2)
     }
 
     /// Builds this frame's palette and indices from `rgba` (straight alpha, `stride` bytes a row).
@@ -37,6 +39,8 @@ final class GIFPalette {
         let hasTransparency = buildHistogram(rgba: rgba, stride: stride)
         let boxes = MedianCut.boxes(counts: counts, sums: sums, maximum: hasTransparency ? 255 : 256)
         entries = boxes.map { $0.mean }
+        byGreen = entries.indices.sorted { entries[$0].y < entries[$1].y }
+        greens = byGreen.map { entries[$0].y }
         // Unused entries are opaque black: libavcodec's GIF encoder takes the first entry with
         // the least alpha (under half) as the transparent one, which must be `transparentIndex`.
         colours = [UInt32](repeating: 0xFF00_0000, count: 256)
@@ -52,51 +56,71 @@ final class GIFPalette {
     }
 
     /// Counts opaque pixels per 5-bit cell, with the exact colours' sums; true if any pixel is
-    /// transparent.
+    /// transparent. Works on local buffers: class properties in a per-pixel loop cost an
+    /// exclusivity check per access.
     private func buildHistogram(rgba: UnsafePointer<UInt8>, stride: Int) -> Bool {
-        counts.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
-        sums.withUnsafeMutableBufferPointer { $0.update(repeating: .zero) }
+        var counts = [Int](repeating: 0, count: Self.histogramSize)
+        var sums = [SIMD3<Int>](repeating: .zero, count: Self.histogramSize)
         var transparent = false
-        for y in 0..<height {
-            let row = rgba + y * stride
-            for x in 0..<width {
-                let p = row + 4 * x
-                if p[3] < 128 {
-                    transparent = true
-                    continue
+        let (width, height) = (self.width, self.height)
+        counts.withUnsafeMutableBufferPointer { counts in
+            sums.withUnsafeMutableBufferPointer { sums in
+                for y in 0..<height {
+                    let row = rgba + y * stride
+                    for x in 0..<width {
+                        let p = row + 4 * x
+                        if p[3] < 128 {
+                            transparent = true
+                            continue
+                        }
+                        let key = Int(p[0] >> 3) << 10 | Int(p[1] >> 3) << 5 | Int(p[2] >> 3)
+                        counts[key] += 1
+                        sums[key] &+= SIMD3(Int(p[0]), Int(p[1]), Int(p[2]))
+                    }
                 }
-                let key = Int(p[0] >> 3) << 10 | Int(p[1] >> 3) << 5 | Int(p[2] >> 3)
-                counts[key] += 1
-                sums[key] &+= SIMD3(Int(p[0]), Int(p[1]), Int(p[2]))
             }
         }
+        self.counts = counts
+        self.sums = sums
         return transparent
     }
 
     /// Floyd–Steinberg, left to right: 7/16 right, 3/16 below left, 5/16 below, 1/16 below right.
     private func diffuse(rgba: UnsafePointer<UInt8>, stride: Int) {
-        for i in errorRows.indices { errorRows[i] = [SIMD3<Float>](repeating: .zero, count: width + 2) }
-        for y in 0..<height {
-            let row = rgba + y * stride
-            let current = y & 1, next = 1 - current
-            for i in errorRows[next].indices { errorRows[next][i] = .zero }
-            for x in 0..<width {
-                let p = row + 4 * x
-                if p[3] < 128 || entries.isEmpty {
-                    indices[y * width + x] = UInt8(Self.transparentIndex)
-                    continue
+        let width = self.width, height = self.height
+        var current = [SIMD3<Float>](repeating: .zero, count: width + 2)
+        var next = current
+        var indices = self.indices
+        let entries = self.entries
+        let transparent = UInt8(Self.transparentIndex)
+        indices.withUnsafeMutableBufferPointer { out in
+            for y in 0..<height {
+                let row = rgba + y * stride
+                for i in next.indices { next[i] = .zero }
+                current.withUnsafeMutableBufferPointer { here in
+                    next.withUnsafeMutableBufferPointer { below in
+                        for x in 0..<width {
+                            let p = row + 4 * x
+                            if p[3] < 128 || entries.isEmpty {
+                                out[y * width + x] = transparent
+                                continue
+                            }
+                            let wanted = (SIMD3<Float>(Float(p[0]), Float(p[1]), Float(p[2])) + here[x + 1])
+                                .clamped(lowerBound: .zero, upperBound: SIMD3(repeating: 255))
+                            let index = nearest(wanted)
+                            out[y * width + x] = UInt8(index)
+                            let error = wanted - entries[index]
+                            here[x + 2] += error * (7.0 / 16)
+                            below[x] += error * (3.0 / 16)
+                            below[x + 1] += error * (5.0 / 16)
+                            below[x + 2] += error * (1.0 / 16)
+                        }
+                    }
                 }
-                let wanted = (SIMD3<Float>(Float(p[0]), Float(p[1]), Float(p[2])) + errorRows[current][x + 1])
-                    .clamped(lowerBound: .zero, upperBound: SIMD3(repeating: 255))
-                let index = nearest(wanted)
-                indices[y * width + x] = UInt8(index)
-                let error = wanted - entries[index]
-                errorRows[current][x + 2] += error * (7.0 / 16)
-                errorRows[next][x] += error * (3.0 / 16)
-                errorRows[next][x + 1] += error * (5.0 / 16)
-                errorRows[next][x + 2] += error * (1.0 / 16)
+                swap(&current, &next)
             }
         }
+        self.indices = indices
     }
 
     /// The entry closest to `colour` (squared RGB distance), cached by the rounded colour.
@@ -107,13 +131,27 @@ final class GIFPalette {
         if cacheKeys[slot] == key { return Int(cacheValues[slot]) }
         let exact = SIMD3<Float>(c)
         var best = 0, bestDistance = Float.infinity
-        for (i, entry) in entries.enumerated() {
-            let d = entry - exact
+        // The first entry at or above the wanted green, then outwards both ways.
+        var low = 0, high = greens.count
+        while low < high {
+            let mid = (low + high) / 2
+            if greens[mid] < exact.y { low = mid + 1 } else { high = mid }
+        }
+        var up = low, down = low - 1
+        while up < greens.count || down >= 0 {
+            let upGap = up < greens.count ? greens[up] - exact.y : .infinity
+            let downGap = down >= 0 ? exact.y - greens[down] : .infinity
+            let takeUp = upGap <= downGap
+            let gap = takeUp ? upGap : downGap
+            if gap * gap >= bestDistance { break }
+            let index = byGreen[takeUp ? up : down]
+            let d = entries[index] - exact
             let distance = (d * d).sum()
             if distance < bestDistance {
                 bestDistance = distance
-                best = i
+                best = index
             }
+            if takeUp { up += 1 } else { down -= 1 }
         }
         cacheKeys[slot] = key
         cacheValues[slot] = UInt8(best)
