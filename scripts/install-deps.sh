@@ -18,6 +18,9 @@ esac
 # emoji) that jobs and tests name by family. Symbols: libxml2 parses the symbol SVG files.
 # Studio: libmicrohttpd serves `kiln studio`'s page. Audio: libebur128 measures a mix's loudness
 # (EBU R128) for `audio.loudness`.
+# Output formats: Debian's libavcodec59 depends on libx265, libvpx, libopus and libwebp(mux), so
+# HEVC, VP9, Opus and animated WebP need no package of their own; ProRes, GIF and PNG are FFmpeg's
+# own encoders, and GIF palettes are made by Kiln (no libavfilter).
 fonts=(fontconfig fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji)
 runtime=(libavcodec59 libavformat59 libavutil57 libswscale6 libswresample4 libsqlite3-0 libpq5 tzdata libfreetype6 libharfbuzz0b libfontconfig1
   libunibreak1 libxml2 libmicrohttpd12 libebur128-1 "${fonts[@]}" ca-certificates)

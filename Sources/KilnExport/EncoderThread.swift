@@ -4,16 +4,16 @@ import KilnRaster
 
 /// Owns the writer on its own thread; frames travel through two queues (free → filled → free).
 final class EncoderThread: @unchecked Sendable {
-    private let writer: MP4VideoWriter
+    private let writer: any FrameSink
     private let condition = NSCondition()
-    private var free: [YUV420Frame]
-    private var filled: [YUV420Frame] = []
+    private var free: [RenderedFrame]
+    private var filled: [RenderedFrame] = []
     private var closed = false
     private var error: MediaError?
     private var thread: Thread?
     private let done = DispatchSemaphore(value: 0)
 
-    init(writer: MP4VideoWriter, frames: [YUV420Frame]) {
+    init(writer: any FrameSink, frames: [RenderedFrame]) {
         self.writer = writer
         self.free = frames
     }
@@ -29,14 +29,14 @@ final class EncoderThread: @unchecked Sendable {
     }
 
     /// Blocks until a frame is free; nil once the encoder has failed.
-    func takeFreeFrame() -> YUV420Frame? {
+    func takeFreeFrame() -> RenderedFrame? {
         condition.lock()
         defer { condition.unlock() }
         while free.isEmpty && error == nil { condition.wait() }
         return error == nil ? free.removeLast() : nil
     }
 
-    func submit(_ frame: YUV420Frame) {
+    func submit(_ frame: RenderedFrame) {
         condition.lock()
         filled.append(frame)
         condition.broadcast()
@@ -65,8 +65,7 @@ final class EncoderThread: @unchecked Sendable {
             condition.unlock()
             var failure: MediaError?
             do {
-                try writer.append(
-                    y: frame.y, yStride: frame.yStride, u: frame.u, v: frame.v, uvStride: frame.uvStride)
+                try writer.append(frame)
             } catch {
                 failure = error
             }

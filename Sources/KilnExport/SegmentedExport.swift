@@ -97,6 +97,18 @@ public struct SegmentedExport: Sendable {
 
     /// True when the piece's file exists and holds exactly its frames at the job's size; a file
     /// that does not (truncated by a full disk, edited) is removed so it is rendered again.
+    /// Segments are joined by MP4 stream copy (`SegmentAssembler`): only H.264 output is split.
+    func checkFormat() throws(ExportError) {
+        let format = export.job.output.format
+        guard !format.supportsSegments else { return }
+        throw .job(
+            .invalid([
+                Diagnostic(
+                    file: export.job.file, path: JSONPath.root.key("output").key("format"), location: nil,
+                    message: "\(format.rawValue) cannot be rendered in segments; only h264 can")
+            ]))
+    }
+
     public func isFinished(_ index: Int) -> Bool {
         let url = url(ofSegment: index)
         guard FileManager.default.fileExists(atPath: url.path) else { return false }
@@ -118,15 +130,16 @@ public struct SegmentedExport: Sendable {
         _ index: Int, renderer: SceneRenderer? = nil, cancellation: CancellationFlag = CancellationFlag(),
         progress: @escaping (FramesDone) -> Void = { _ in }, beforeCommit: (() -> Bool)? = nil
     ) throws(ExportError) -> Bool {
+        try checkFormat()
         if isFinished(index) { return false }
         let url = url(ofSegment: index)
         let file = try AtomicOutputFile(finalURL: url)
         defer { file.discard() }
         var settings = export.videoSettings
         settings.faststart = false  // an intermediate file: the assembly writes the index once
-        let writer: MP4VideoWriter
+        let writer: VideoFileWriter
         do {
-            writer = try MP4VideoWriter(path: file.temporaryURL.path, settings: settings)
+            writer = try VideoFileWriter(path: file.temporaryURL.path, settings: settings)
         } catch {
             throw .media(error)
         }
@@ -204,6 +217,7 @@ public struct SegmentedExport: Sendable {
         progress: (@Sendable (ExportProgress) -> Void)? = nil
     ) throws(ExportError) -> SegmentedSummary {
         let start = Date()
+        try checkFormat()
         // Fail on an unwritable directory before rendering anything.
         _ = try AtomicOutputFile(finalURL: output)
         let total = export.job.output.frameCount

@@ -1,7 +1,9 @@
 import Foundation
+import KilnModel
 
 /// Temp files an earlier attempt left beside an output when its process was killed (named
-/// `.NAME.kiln-PID-TOKEN@HOST.EXT` by `AtomicOutputFile`): removed once that process is gone.
+/// `.NAME.kiln-PID-TOKEN@HOST.EXT` by `AtomicOutputFile`, or a PNG sequence's temp folder by
+/// `AtomicOutputFolder`): removed once that process is gone.
 /// Files of other hosts are left alone, since their processes cannot be seen from here.
 public enum StaleTemporaryFiles {
     public static func remove(besides output: URL, log: (String) -> Void) {
@@ -28,7 +30,7 @@ public enum StaleTemporaryFiles {
             guard let at = name.lastIndex(of: "@"),
                 name[name.index(after: at)...].hasPrefix(AtomicOutputFile.host)
             else { continue }
-            if unlink(directory.appendingPathComponent(name).path) == 0 {
+            if removeTemporary(directory.appendingPathComponent(name).path) {
                 log("removed \(name), left by the render process (pid \(pid)) that ended")
             }
         }
@@ -50,9 +52,19 @@ public enum StaleTemporaryFiles {
                     || rest[rest.index(after: at)...] == AtomicOutputFile.host
             else { continue }
             guard !isRunning(pid) else { continue }
-            if unlink(directory.appendingPathComponent(name).path) == 0 {
+            if removeTemporary(directory.appendingPathComponent(name).path) {
                 log("removed \(name), left by a process (pid \(pid)) that is gone")
             }
         }
+    }
+
+    /// Removes a temp file, or a temp folder of a PNG sequence with the frames in it (and
+    /// nothing else: a folder holding anything but frames is kept).
+    static func removeTemporary(_ path: String) -> Bool {
+        if unlink(path) == 0 { return true }
+        guard FileKind.isDirectory(atPath: path) else { return false }
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+        for name in names where PNGSequenceWriter.isFrameFileName(name) { unlink(path + "/" + name) }
+        return rmdir(path) == 0
     }
 }

@@ -5,10 +5,11 @@ import KilnRaster
 import KilnScene
 import Synchronization
 
-/// Renders every frame of a job and encodes it to an MP4, atomically.
+/// Renders every frame of a job and encodes it in the job's `OutputFormat` (a video file, or a
+/// folder of PNGs), atomically.
 ///
 /// The renderer (all cores, band-parallel) fills frame n+1 while a dedicated encoder thread feeds
-/// frame n to libx264; a small fixed pool of YUV frames between them bounds memory whatever the
+/// frame n to the encoder; a small fixed pool of frames between them bounds memory whatever the
 /// video length.
 public struct VideoExport: Sendable {
     public let job: Job
@@ -29,7 +30,27 @@ public struct VideoExport: Sendable {
         let o = job.output
         return VideoSettings(
             width: o.width, height: o.height, frameRateNumerator: o.frameRate.numerator,
-            frameRateDenominator: o.frameRate.denominator, crf: o.crf, preset: o.preset, gop: o.gop)
+            frameRateDenominator: o.frameRate.denominator, crf: o.crf, preset: o.preset, gop: o.gop,
+            codec: Self.codec(for: o.format) ?? .h264)
+    }
+
+    /// The video codec that writes `format`; nil for a PNG sequence.
+    public static func codec(for format: OutputFormat) -> VideoCodec? {
+        switch format {
+        case .h264: .h264
+        case .hevc: .hevc
+        case .vp9: .vp9
+        case .prores4444: .prores4444
+        case .gif: .gif
+        case .webp: .webp
+        case .pngSequence: nil
+        }
+    }
+
+    /// Why this FFmpeg cannot write the job's format, or nil: checked before any frame is drawn.
+    public var missingLibrary: String? {
+        Self.codec(for: job.output.format).flatMap(\.missingLibrary)
+            ?? (job.output.format == .pngSequence ? StillImageEncoder.missingEncoder(for: .png) : nil)
     }
 
     /// The job's soundtrack as the writer's sample source, from the job time of the video's first
@@ -46,15 +67,22 @@ public struct VideoExport: Sendable {
         beforeCommit: (() -> Bool)? = nil
     ) throws(ExportError) -> ExportSummary {
         let start = Date()
-        let file = try AtomicOutputFile(finalURL: output)
-        defer { file.discard() }
-        let writer: MP4VideoWriter
+        if let missing = missingLibrary {
+            throw .media(MediaError(function: "VideoExport", code: -1, message: missing))
+        }
+        let destination = try Destination(output: output, folder: job.output.format == .pngSequence)
+        defer { destination.discard() }
+        let writer: any FrameSink
         do {
-            writer = try MP4VideoWriter(
-                path: file.temporaryURL.path, settings: videoSettings,
-                audio: try job.audio.map { track throws(MediaError) in
-                    try Self.soundtrack(track, output: job.output)
-                })
+            if job.output.format == .pngSequence {
+                writer = PNGSequenceWriter(folder: destination.temporaryURL)
+            } else {
+                writer = try VideoFileWriter(
+                    path: destination.temporaryURL.path, settings: videoSettings,
+                    audio: try job.audio.map { track throws(MediaError) in
+                        try Self.soundtrack(track, output: job.output)
+                    })
+            }
         } catch {
             throw .media(error)
         }
@@ -72,7 +100,7 @@ public struct VideoExport: Sendable {
         }
         if let signal = cancellation.cancelledBySignal { throw .cancelled(signal: signal) }
         if let beforeCommit, !beforeCommit() { throw .cancelled(signal: CancellationFlag.leaseLost) }
-        try file.commit()
+        try destination.commit()
         let elapsed = Date().timeIntervalSince(start)
         progress?(
             ExportProgress(
@@ -92,7 +120,7 @@ public struct VideoExport: Sendable {
     /// and written so far, after each change of either (from this thread and the encoder's, one
     /// call at a time). On any failure or cancellation the writer is aborted.
     func encode(
-        frames range: Range<Int>, renderer: SceneRenderer, writer: MP4VideoWriter,
+        frames range: Range<Int>, renderer: SceneRenderer, writer: any FrameSink,
         cancellation: CancellationFlag, progress: @escaping (FramesDone) -> Void
     ) throws(ExportError) {
         let done = Mutex(FramesDone())
@@ -109,7 +137,7 @@ public struct VideoExport: Sendable {
         let encoder = EncoderThread(
             writer: writer,
             frames: (0..<poolSize).map { _ in
-                YUV420Frame(width: o.width, height: o.height)
+                RenderedFrame(width: o.width, height: o.height, keepsAlpha: o.format.keepsAlpha)
             })
         encoder.start()
         var failure: ExportError?
@@ -120,13 +148,15 @@ public struct VideoExport: Sendable {
             }
             guard let frame = encoder.takeFreeFrame() else { break }  // the encoder failed
             let next = n + 1 < range.upperBound ? o.timelineTime(ofFrame: n + 1) : nil
-            renderer.render(at: o.timelineTime(ofFrame: n), prefetching: next, yuv: frame, rgba: nil)
+            renderer.render(
+                at: o.timelineTime(ofFrame: n), prefetching: next, yuv: frame.yuv, rgba: frame.rgba,
+                straightAlpha: true)
             if let refusal = renderer.refusal {
                 failure = .overLimit(file: job.file, refusal)
                 break
             }
             // Numbered as the job's frames, so a draft's log lines up with the full render's.
-            frameHashes?.record(frame: o.startFrame + n, frame)
+            frameHashes?.record(frame: o.startFrame + n, frame.yuv)
             encoder.submit(frame)
             if let delay = FaultInjection.frameDelay { Thread.sleep(forTimeInterval: delay) }
             count { $0.rendered = n + 1 - range.lowerBound }
@@ -138,10 +168,45 @@ public struct VideoExport: Sendable {
             throw failure
         }
         do {
-            try writer.finish()
+            try writer.complete()
         } catch {
             writer.abort()
             throw .media(error)
+        }
+    }
+}
+
+/// Where an export's output is written until it is complete: a temp file for a video, a temp
+/// folder for a PNG sequence.
+enum Destination {
+    case file(AtomicOutputFile)
+    case folder(AtomicOutputFolder)
+
+    init(output: URL, folder: Bool) throws(ExportError) {
+        self =
+            folder
+            ? .folder(try AtomicOutputFolder(finalURL: output))
+            : .file(try AtomicOutputFile(finalURL: output))
+    }
+
+    var temporaryURL: URL {
+        switch self {
+        case .file(let file): file.temporaryURL
+        case .folder(let folder): folder.temporaryURL
+        }
+    }
+
+    func commit() throws(ExportError) {
+        switch self {
+        case .file(let file): try file.commit()
+        case .folder(let folder): try folder.commit()
+        }
+    }
+
+    func discard() {
+        switch self {
+        case .file(let file): file.discard()
+        case .folder(let folder): folder.discard()
         }
     }
 }

@@ -2,7 +2,7 @@ import CFFmpeg
 
 /// A video's whole soundtrack encoded ahead of assembly into an audio-only MP4 (.m4a), so that a
 /// segmented export encodes it while the segments render (on another thread, or by another
-/// worker) and the assembly only copies packets. Encoded by the same `AACTrackEncoder` as a
+/// worker) and the assembly only copies packets. Encoded by the same `AudioTrackEncoder` as a
 /// monolithic file, so the track is the same: 48 kHz stereo AAC, exactly as long as the video.
 public enum AACTrackFile {
     /// Encodes `source` for a video of `videoFrames` frames at the given rate to `path`; returns
@@ -19,7 +19,7 @@ public enum AACTrackFile {
         )
         defer { Muxer.close(&formatContext) }
         let context = try require(formatContext, "avformat_alloc_output_context2")
-        let encoder = try AACTrackEncoder(
+        let encoder = try AudioTrackEncoder(
             source: source, formatContext: context,
             globalHeader: context.pointee.oformat.pointee.flags & kiln_avfmt_globalheader() != 0,
             frameRateNumerator: frameRateNumerator, frameRateDenominator: frameRateDenominator)

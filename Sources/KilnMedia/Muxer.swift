@@ -1,6 +1,6 @@
 import CFFmpeg
 
-/// What both MP4 writers (`MP4VideoWriter`, `SegmentAssembler`) do with their output context.
+/// What both MP4 writers (`VideoFileWriter`, `SegmentAssembler`) do with their output context.
 enum Muxer {
     /// Hands a packet to the muxer, which orders the tracks by time (it takes the packet's data).
     static func writeInterleaved(

@@ -23,8 +23,13 @@ public enum PNGCodec {
 
     /// Any PNG (palette, grey, 16-bit …) → RGBA8.
     public static func decode(_ bytes: [UInt8]) throws(MediaError) -> DecodedImage {
+        try decodeStill(bytes, codec: AV_CODEC_ID_PNG)
+    }
+
+    /// One picture of any still-image codec libavcodec decodes (PNG, WebP …) → straight RGBA8.
+    package static func decodeStill(_ bytes: [UInt8], codec: AVCodecID) throws(MediaError) -> DecodedImage {
         guard !bytes.isEmpty else { throw MediaError.failure("PNGCodec.decode", "empty input") }
-        let session = try CodecSession(decoder: AV_CODEC_ID_PNG)
+        let session = try CodecSession(decoder: codec)
         let packet = session.packet
         try check(av_new_packet(packet, Int32(bytes.count)), "av_new_packet")
         bytes.withUnsafeBufferPointer { packet.pointee.data.update(from: $0.baseAddress!, count: $0.count) }

@@ -30,7 +30,7 @@ package final class ScaleContext {
     deinit { sws_freeContext(context) }
 
     /// Both sides use the same matrix; `sourceFullRange`/`destinationFullRange` pick JPEG vs MPEG range.
-    func setColorspace(_ colorspace: Int32, sourceFullRange: Bool, destinationFullRange: Bool)
+    package func setColorspace(_ colorspace: Int32, sourceFullRange: Bool, destinationFullRange: Bool)
         throws(MediaError)
     {
         let coefficients = sws_getCoefficients(colorspace)

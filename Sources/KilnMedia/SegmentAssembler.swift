@@ -1,6 +1,6 @@
 import CFFmpeg
 
-/// Joins video-only MP4 segments (as `MP4VideoWriter` writes them: same settings, each starting
+/// Joins video-only MP4 segments (as `VideoFileWriter` writes them: same settings, each starting
 /// with an IDR frame, closed GOPs) into one MP4 by stream copy through libavformat: no decode,
 /// no re-encode. Optionally adds one AAC track for the whole timeline, encoded here once so it has
 /// no seams at the joins.
@@ -44,7 +44,7 @@ public enum SegmentAssembler {
 private final class AssemblyOutput {
     private var formatContext: UnsafeMutablePointer<AVFormatContext>?
     private var packet: UnsafeMutablePointer<AVPacket>?
-    private var audio: AACTrackEncoder?
+    private var audio: AudioTrackEncoder?
     private var audioCopy: AACTrackCopy?
     private let stream: UnsafeMutablePointer<AVStream>
     private let reference: SegmentReader
@@ -82,7 +82,7 @@ private final class AssemblyOutput {
             stream.pointee.r_frame_rate = frameRate
             packet = try require(av_packet_alloc(), "av_packet_alloc")
             if let audioSource {
-                audio = try AACTrackEncoder(
+                audio = try AudioTrackEncoder(
                     source: audioSource, formatContext: formatContext,
                     globalHeader: formatContext.pointee.oformat.pointee.flags & kiln_avfmt_globalheader()
                         != 0,

@@ -1,12 +1,13 @@
-/// Encoder settings for `MP4VideoWriter`.
+/// Encoder settings for `VideoFileWriter`.
 public struct VideoSettings: Sendable, Hashable {
+    public var codec: VideoCodec
     /// Must be even: 4:2:0 chroma halves both dimensions.
     public var width: Int
     public var height: Int
     public var frameRateNumerator: Int
     public var frameRateDenominator: Int
     public var crf: Double
-    /// x264 preset name, e.g. "veryfast", "medium".
+    /// x264/x265 preset name, e.g. "veryfast", "medium", or libvpx's deadline (realtime, good, best).
     public var preset: String
     /// Maximum GOP length (x264 keyint).
     public var gop: Int
@@ -18,8 +19,9 @@ public struct VideoSettings: Sendable, Hashable {
     public init(
         width: Int, height: Int, frameRateNumerator: Int, frameRateDenominator: Int,
         crf: Double = 18, preset: String = "medium", gop: Int = 60, encoderThreads: Int = 0,
-        faststart: Bool = true
+        faststart: Bool = true, codec: VideoCodec = .h264
     ) {
+        self.codec = codec
         self.width = width
         self.height = height
         self.frameRateNumerator = frameRateNumerator
@@ -30,6 +32,9 @@ public struct VideoSettings: Sendable, Hashable {
         self.encoderThreads = encoderThreads
         self.faststart = faststart
     }
+
+    /// libwebp's lossy quality (0…100) for animated WebP: high enough that gradients do not band.
+    public static let webPQuality = 90
 
     func validate() throws(MediaError) {
         func fail(_ message: String) -> MediaError { .failure("VideoSettings", message) }

@@ -73,8 +73,11 @@ public enum Quantizer {
 
     /// Writes dithered 8-bit values of band rows into `yuv` and/or `rgba` at frame rows
     /// `firstRow..<firstRow+rows`. `firstRow` and `rows` must be even when `yuv` is given.
+    /// With `straightAlpha` the RGBA gets the band's coverage as alpha and its colour divided by
+    /// it (formats that keep transparency); otherwise it is the frame over black, opaque.
     public static func write(
-        band: PlanarBand, firstRow: Int, rows: Int, yuv: YUV420Frame?, rgba: RGBA8Frame?, scratch: Scratch
+        band: PlanarBand, firstRow: Int, rows: Int, yuv: YUV420Frame?, rgba: RGBA8Frame?, scratch: Scratch,
+        straightAlpha: Bool = false
     ) {
         let width = band.width
         if let yuv {
@@ -88,8 +91,11 @@ public enum Quantizer {
             for k in 0..<pairRows {
                 let row = pairRow + k
                 writeRow(
-                    band: band, row: row, frameRow: firstRow + row, yuv: yuv, rgba: rgba, scratch: scratch,
-                    accumulate: k == 1)
+                    band: band, row: row, frameRow: firstRow + row, yuv: yuv,
+                    rgba: straightAlpha ? nil : rgba, scratch: scratch, accumulate: k == 1)
+                if straightAlpha, let rgba {
+                    writeStraightRow(band: band, row: row, frameRow: firstRow + row, into: rgba)
+                }
             }
             if let yuv {
                 writeChroma(scratch: scratch, width: width, chromaRow: (firstRow + pairRow) / 2, into: yuv)
@@ -162,6 +168,39 @@ public enum Quantizer {
                     p[2] = bb[i]
                     p[3] = 255
                 }
+            }
+            x &+= 8
+        }
+    }
+
+    /// One row as straight-alpha RGBA: colour c/α and α, each dithered like the opaque path (so a
+    /// fully opaque pixel gets exactly the opaque path's bytes) and clamped, since the division
+    /// may round a hair past 1.
+    private static func writeStraightRow(band: PlanarBand, row: Int, frameRow: Int, into rgba: RGBA8Frame) {
+        let width = band.width
+        let base = row &* band.stride
+        let (inR, inG, inB, inA) = (band.r + base, band.g + base, band.b + base, band.a + base)
+        let ditherRow = ditherTile + (frameRow & (ditherTileSize - 1)) &* ditherTileSize
+        let out = rgba.bytes + frameRow &* rgba.stride
+        var x = 0
+        while x < width {
+            let d = UnsafeRawPointer(ditherRow + (x & (ditherTileSize - 1))).loadUnaligned(
+                as: SIMD8<Float>.self)
+            let alpha = load(inA + x)
+            let covered = alpha .> 0
+            let inverse = SIMD8<Float>(repeating: 1) / alpha.replacing(with: 1, where: .!covered)
+            @inline(__always) func straight(_ c: SIMD8<Float>) -> SIMD8<UInt8> {
+                let value = (c * inverse).replacing(with: 0, where: .!covered)
+                return bytes(roundToInteger(value.clamped(lowerBound: .zero, upperBound: .one) * 255 + d))
+            }
+            let r = straight(load(inR + x)), g = straight(load(inG + x)), b = straight(load(inB + x))
+            let a = bytes(roundToInteger(alpha.clamped(lowerBound: .zero, upperBound: .one) * 255 + d))
+            for i in 0..<min(8, width &- x) {
+                let p = out + (x &+ i) &* 4
+                p[0] = r[i]
+                p[1] = g[i]
+                p[2] = b[i]
+                p[3] = a[i]
             }
             x &+= 8
         }

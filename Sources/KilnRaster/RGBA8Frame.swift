@@ -1,4 +1,5 @@
-/// An 8-bit RGBA frame, non-premultiplied and opaque: what previews and PNGs get.
+/// An 8-bit RGBA frame, non-premultiplied: opaque (over black) for previews, or with the frame's
+/// own alpha when rendered with `straightAlpha` (ProRes 4444, GIF, WebP, PNG sequences).
 public final class RGBA8Frame: @unchecked Sendable {
     public let width: Int
     public let height: Int

@@ -17,13 +17,13 @@ public enum BarcodeClip {
         (margin + bit * block + block / 2, height / 2)
     }
 
-    /// Writes `frames` frames at `fps` through Kiln's own `MP4VideoWriter` (H.264, keyframes every
+    /// Writes `frames` frames at `fps` through Kiln's own `VideoFileWriter` (H.264, keyframes every
     /// `gop` frames so seeking has keyframes to land on).
     /// With `audio`, the clip has a sound track (AAC) from that source, as long as the video.
     public static func writeConstantRate(
         path: String, frames: Int, fps: Int, gop: Int = 10, audio: (any AudioSampleSource)? = nil
     ) throws(MediaError) {
-        let writer = try MP4VideoWriter(
+        let writer = try VideoFileWriter(
             path: path,
             settings: VideoSettings(
                 width: width, height: height, frameRateNumerator: fps, frameRateDenominator: 1, crf: 12,
@@ -41,7 +41,7 @@ public enum BarcodeClip {
     /// variable frame rate; the last frame lasts 40 ms) and, with `displayMatrixDegrees`, a display
     /// matrix made by `av_display_rotation_set` with that angle (ffprobe reports it as the
     /// rotation; -90 is a phone's portrait clip, which FFmpeg's player turns a quarter clockwise).
-    /// libavcodec and libavformat are driven directly because `MP4VideoWriter` only writes
+    /// libavcodec and libavformat are driven directly because `VideoFileWriter` only writes
     /// constant-rate, upright video.
     public static func write(path: String, millisecondTimes: [Int64], displayMatrixDegrees: Double? = nil)
         throws(MediaError)

@@ -10,6 +10,18 @@ public enum VideoDecodeBack {
         let session = try DecodeSession(path: path)
         return try session.run(onFrame: onFrame)
     }
+
+    /// Decodes every frame to straight-alpha RGBA8 (YUV read as BT.709 with the range the
+    /// stream is tagged with), for formats that keep transparency or are RGB to begin with.
+    public static func decodeRGBA(path: String) throws(MediaError) -> (
+        info: VideoStreamInfo, frames: [DecodedRGBAFrame]
+    ) {
+        let session = try DecodeSession(path: path)
+        var frames: [DecodedRGBAFrame] = []
+        session.onRGBA = { frames.append($0) }
+        let info = try session.run(onFrame: nil)
+        return (info, frames)
+    }
 }
 
 /// Owns the demuxer/decoder state of one decode-back pass.
@@ -20,6 +32,8 @@ private final class DecodeSession {
     private var frame: UnsafeMutablePointer<AVFrame>?
     private var converted: UnsafeMutablePointer<AVFrame>?
     private var scaler: ScaleContext?
+    private var rgbaScaler: ScaleContext?
+    var onRGBA: ((DecodedRGBAFrame) -> Void)?
     private let stream: UnsafeMutablePointer<AVStream>
 
     private var decodeErrors = 0
@@ -98,6 +112,7 @@ private final class DecodeSession {
             timestamps.append(
                 pts == kiln_av_nopts_value() ? .nan : Double(pts) * av_q2d(stream.pointee.time_base))
             if let onFrame { try onFrame(planar420(frame, index: timestamps.count - 1)) }
+            if let onRGBA { onRGBA(try rgba(frame, index: timestamps.count - 1)) }
         }
     }
 
@@ -119,6 +134,24 @@ private final class DecodeSession {
             u: UnsafeBufferPointer(start: source.pointee.data.1, count: uvStride * chromaRows),
             v: UnsafeBufferPointer(start: source.pointee.data.2, count: uvStride * chromaRows),
             yStride: yStride, uvStride: uvStride)
+    }
+
+    private func rgba(_ frame: UnsafeMutablePointer<AVFrame>, index: Int) throws(MediaError)
+        -> DecodedRGBAFrame
+    {
+        let width = Int(frame.pointee.width), height = Int(frame.pointee.height)
+        let format = AVPixelFormat(rawValue: frame.pointee.format)
+        if rgbaScaler == nil {
+            rgbaScaler = try ScaleContext(
+                width: width, height: height, from: format, to: AV_PIX_FMT_RGBA,
+                flags: SWS_POINT | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT)
+            if !isRGB(format) {
+                try rgbaScaler!.setColorspace(
+                    SWS_CS_ITU709, sourceFullRange: frame.pointee.color_range == AVCOL_RANGE_JPEG,
+                    destinationFullRange: true)
+            }
+        }
+        return DecodedRGBAFrame.converting(frame, index: index, with: rgbaScaler!)
     }
 
     private func convertTo420(_ frame: UnsafeMutablePointer<AVFrame>, format: AVPixelFormat)
@@ -173,4 +206,10 @@ private final class DecodeSession {
             presentationTimestamps: timestamps, keyFrameIndices: keyFrameIndices,
             hasAudio: streams.contains { $0?.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_AUDIO })
     }
+}
+
+/// Whether libav's `format` holds RGB(A) or palette indices rather than YUV.
+func isRGB(_ format: AVPixelFormat) -> Bool {
+    let name = String(cString: av_get_pix_fmt_name(format))
+    return ["rgb", "bgr", "argb", "abgr", "gbr", "pal8"].contains { name.hasPrefix($0) }
 }

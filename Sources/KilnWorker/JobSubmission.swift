@@ -86,7 +86,8 @@ public enum JobSubmission {
                     let plan = SegmentPlan(
                         frameCount: job.output.frameCount, framesPerSecond: job.output.frameRate.doubleValue,
                         request: options.segments)
-                    if plan.isSegmented {
+                    // Only H.264 is joined from segments; other formats are queued as one job.
+                    if plan.isSegmented, job.output.format.supportsSegments {
                         request.segments = plan.ranges
                         request.soundtrackTask = job.audio != nil
                     }

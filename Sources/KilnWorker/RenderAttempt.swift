@@ -52,7 +52,10 @@ public struct RenderAttempt: Sendable {
         let output = URL(fileURLWithPath: job.output)
         // The queued output was expanded at enqueue time (dates), so it is checked itself,
         // under this worker's roots, which need not be those `enqueue` had.
-        if let problem = rules.outputProblem(output, jobFile: job.jobFile, inputs: loaded.job.inputFiles) {
+        if let problem = rules.outputProblem(
+            output, jobFile: job.jobFile, inputs: loaded.job.inputFiles,
+            folder: loaded.job.output.format == .pngSequence)
+        {
             throw JobLoadError.invalid([
                 Diagnostic(
                     file: job.jobFile, path: JSONPath.root.key("output").key("path"), location: nil,

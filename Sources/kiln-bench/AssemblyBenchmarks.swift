@@ -48,7 +48,7 @@ typealias AssemblyLine = (name: String, seconds: Double, realTime: Double, megab
                 preset: "ultrafast", gop: 60)
             let source = YUV420Frame(width: width, height: height)  // chroma stays neutral grey
             let encodeSeconds = try seconds {
-                let writer = try MP4VideoWriter(path: input, settings: settings)
+                let writer = try VideoFileWriter(path: input, settings: settings)
                 for n in 0..<(segmentSeconds * rate) {
                     // A 64 px bar moving 8 px a frame over a flat background: cheap to draw and to encode.
                     let bar = (n * 8) % (width - 64)

@@ -104,7 +104,7 @@ enum BenchChild {
             width: w, height: h, frameRateNumerator: num, frameRateDenominator: den, crf: crf,
             preset: args[6],
             gop: gop)
-        let writer = try MP4VideoWriter(path: args[1], settings: settings)
+        let writer = try VideoFileWriter(path: args[1], settings: settings)
         let frame = YUV420Frame(width: w, height: h)
         let ySize = w * h, uvSize = (w / 2) * (h / 2)
         var frames = 0

@@ -39,7 +39,7 @@ import KilnScene
             let settings = VideoSettings(
                 width: width, height: height, frameRateNumerator: 30, frameRateDenominator: 1, crf: 18,
                 preset: preset, gop: 60, encoderThreads: 1, faststart: false)
-            let writer = try MP4VideoWriter(path: tmp, settings: settings)
+            let writer = try VideoFileWriter(path: tmp, settings: settings)
             let start = DispatchTime.now().uptimeNanoseconds
             for f in frames {
                 try writer.append(y: f.y, yStride: f.yStride, u: f.u, v: f.v, uvStride: f.uvStride)

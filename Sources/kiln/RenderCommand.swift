@@ -13,15 +13,21 @@ enum RenderCommand: KilnSubcommand {
         help: "auto (a bar on a terminal, silent otherwise), bar, json (on stdout, one JSON object per frame "
             + "written, then {\"event\": \"done\"} with the output, its bytes and the timings) or none")
     static let spec = CommandSpec(
-        "render", summary: "render a job to an H.264 MP4 (BT.709, yuv420p)",
+        "render", summary: "render a job to a video (H.264 MP4 by default), GIF, WebP or PNG sequence",
         description: """
-            Renders every frame of JOB and encodes it with libx264 into an MP4 (yuv420p, BT.709,
-            limited range, +faststart). With the job's `audio`, the file also gets an AAC track
-            (48 kHz stereo) exactly as long as the video. The file appears at its final path only
+            Renders every frame of JOB and encodes it in the job's output.format: by default with
+            libx264 into an MP4 (yuv420p, BT.709, limited range, +faststart); also HEVC MP4 (libx265),
+            VP9 WebM (libvpx), ProRes 4444 MOV with alpha (prores_ks), animated GIF (a palette made
+            per frame), animated WebP (libwebp) or a folder of numbered PNGs. Without output.format the
+            format follows output.path's extension (.mp4 h264, .webm vp9, .mov prores4444, .gif, .webp,
+            a path ending in / png-sequence); an -o whose extension names another format is a usage
+            error (exit 64). With the job's `audio`, the file also gets an AAC track (Opus in WebM;
+            48 kHz stereo) exactly as long as the video; GIF, WebP and PNG sequences refuse audio. The file appears at its final path only
             when complete; folders of its path that do not exist are created (as the queue's workers
             do), and each one created is named on stderr.
 
-            Videos of 60 s or more are rendered in segments of about 30 s: each is encoded on its own
+            H.264 videos of 60 s or more are rendered in segments of about 30 s (other formats are
+            rendered in one piece, and --segments with them is a usage error): each is encoded on its own
             to a hidden file beside the output, then all are joined by stream copy (no re-encode)
             with the audio encoded once. An interrupted render (Ctrl-C, kill, crash) keeps its
             finished segments, and running the same command again renders only the rest. A changed
@@ -86,7 +92,16 @@ enum RenderCommand: KilnSubcommand {
         let output =
             args.string(Self.output).map { URL(fileURLWithPath: $0) }
             ?? (draft == Draft() ? nil : Draft.outputPath(besides: job.output.path))
-        if let output, let problem = rules.outputProblem(output, jobFile: job.file, inputs: job.inputFiles) {
+        let format = job.output.format
+        if let written = args.string(Self.output), let mismatch = format.pathMismatch(written) {
+            throw args.usageError(
+                "-o: \(mismatch) (the job renders \(format.rawValue)\(job.output.formatIsNamed ? ", its output.format" : ", from its output path"))"
+            )
+        }
+        if let output,
+            let problem = rules.outputProblem(
+                output, jobFile: job.file, inputs: job.inputFiles, folder: format == .pngSequence)
+        {
             Output.error(problem)
             return ExitCode.cannotCreate
         }
@@ -108,9 +123,7 @@ enum RenderCommand: KilnSubcommand {
             Output.error(error.description)
             return error.exitCode
         }
-        let plan = SegmentPlan(
-            frameCount: job.output.frameCount, framesPerSecond: job.output.frameRate.doubleValue,
-            request: request)
+        let plan = try segmentPlan(for: job.output, request: request, args: args)
         let reporter = ProgressReporter(mode: mode)
         do throws(ExportError) {
             let written: URL, frames: Int, seconds: Double
@@ -147,6 +160,26 @@ enum RenderCommand: KilnSubcommand {
             }
             return error.exitCode
         }
+    }
+
+    /// The job's plan, in one piece for a format that cannot be joined from segments: asked for
+    /// segments, that is a usage error; a long video is rendered whole with a note.
+    static func segmentPlan(for output: OutputSettings, request: SegmentPlan.Request, args: ParsedArguments)
+        throws
+        -> SegmentPlan
+    {
+        let plan = SegmentPlan(
+            frameCount: output.frameCount, framesPerSecond: output.frameRate.doubleValue, request: request)
+        guard plan.isSegmented, !output.format.supportsSegments else { return plan }
+        guard request == .automatic else {
+            throw args.usageError(
+                "--segments/--segment-seconds: \(output.format.rawValue) is rendered in one piece; only h264 "
+                    + "output is rendered in segments (they are joined by MP4 stream copy)")
+        }
+        Output.stderr(
+            "kiln: note: \(output.format.rawValue) is rendered in one piece (only h264 is rendered in segments), "
+                + "so an interrupted render starts again")
+        return SegmentPlan(ranges: [0..<output.frameCount])
     }
 
     static func interruptedWhileLoading(_ signal: Int32) -> Int32 {

@@ -116,5 +116,21 @@ final class ClipSoundTests: TemporaryDirectoryTestCase {
             XCTAssertEqual(result.status, 0, result.stderr)
             XCTAssertEqual(try VideoDecodeBack.decode(path: out).hasAudio, expectAudio, "muted \(muted)")
         }
+        // A format without sound shows the clip silent instead of refusing it as it refuses `audio`.
+        let gif = directory.appendingPathComponent("clip.gif").path
+        let result = try KilnProcess.run([
+            "render", directory.appendingPathComponent("muting.json").path, "-o", gif, "--progress", "none",
+        ])
+        XCTAssertEqual(result.status, 64, "the job's own format is h264: -o must agree")
+        let silent = try write(
+            "silent.json",
+            """
+            {"kiln": 1, "output": {"path": "silent.gif", "width": 64, "height": 48, "fps": 25, "duration": 1},
+             "layers": [{"type": "video", "path": "clip.mp4"}]}
+            """)
+        let rendered = try KilnProcess.run(["render", silent, "--progress", "none"])
+        XCTAssertEqual(rendered.status, 0, rendered.stderr)
+        XCTAssertTrue(
+            FileManager.default.fileExists(atPath: directory.appendingPathComponent("silent.gif").path))
     }
 }

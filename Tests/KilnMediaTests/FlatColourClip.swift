@@ -22,11 +22,11 @@ struct FlatColourClip {
             frameRateDenominator: frameRate.denominator, crf: 18, preset: "veryfast", gop: gop)
     }
 
-    /// Writes the clip through MP4VideoWriter; returns the frame count reported by finish().
+    /// Writes the clip through VideoFileWriter; returns the frame count reported by finish().
     @discardableResult
     func write(to path: String, settings: VideoSettings, audio: (any AudioSampleSource)? = nil) throws -> Int
     {
-        let writer = try MP4VideoWriter(path: path, settings: settings, audio: audio)
+        let writer = try VideoFileWriter(path: path, settings: settings, audio: audio)
         let uvWidth = width / 2, uvHeight = height / 2
         var y = [UInt8](repeating: 0, count: width * height)
         var u = [UInt8](repeating: 0, count: uvWidth * uvHeight)

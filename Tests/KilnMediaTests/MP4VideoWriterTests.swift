@@ -102,7 +102,7 @@ final class MP4VideoWriterTests: XCTestCase {
     func testAbortLeavesDeletableFileAndIsIdempotent() throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("aborted.mp4")
-        let writer = try MP4VideoWriter(path: path, settings: FlatColourClip.settings(width: 64, height: 48))
+        let writer = try VideoFileWriter(path: path, settings: FlatColourClip.settings(width: 64, height: 48))
         let y = [UInt8](repeating: 100, count: 64 * 48), uv = [UInt8](repeating: 128, count: 32 * 24)
         for _ in 0..<3 { try writer.append(y: y, yStride: 64, u: uv, v: uv, uvStride: 32) }
         writer.abort()
@@ -116,12 +116,12 @@ final class MP4VideoWriterTests: XCTestCase {
     func testAppendAfterFinishThrowsAndAbortAfterFinishIsHarmless() throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("finished.mp4")
-        let writer = try MP4VideoWriter(path: path, settings: FlatColourClip.settings(width: 64, height: 48))
+        let writer = try VideoFileWriter(path: path, settings: FlatColourClip.settings(width: 64, height: 48))
         let y = [UInt8](repeating: 100, count: 64 * 48), uv = [UInt8](repeating: 128, count: 32 * 24)
         try writer.append(y: y, yStride: 64, u: uv, v: uv, uvStride: 32)
         XCTAssertEqual(try writer.finish(), 1)
         XCTAssertThrowsError(try writer.append(y: y, yStride: 64, u: uv, v: uv, uvStride: 32)) { error in
-            XCTAssertEqual((error as? MediaError)?.function, "MP4VideoWriter.append")
+            XCTAssertEqual((error as? MediaError)?.function, "VideoFileWriter.append")
         }
         XCTAssertThrowsError(try writer.finish())
         writer.abort()
@@ -130,7 +130,7 @@ final class MP4VideoWriterTests: XCTestCase {
 
     func testMissingDirectoryThrowsNamingAvioOpen() throws {
         let path = "/nonexistent-kiln-\(UUID().uuidString)/out.mp4"
-        XCTAssertThrowsError(try MP4VideoWriter(path: path, settings: FlatColourClip.settings())) { error in
+        XCTAssertThrowsError(try VideoFileWriter(path: path, settings: FlatColourClip.settings())) { error in
             let mediaError = error as? MediaError
             XCTAssertEqual(mediaError?.function, "avio_open")
             XCTAssertLessThan(mediaError?.code ?? 0, 0)
@@ -141,11 +141,12 @@ final class MP4VideoWriterTests: XCTestCase {
     func testInvalidSettingsAndUnknownPresetThrow() throws {
         let directory = try TemporaryDirectory()
         XCTAssertThrowsError(
-            try MP4VideoWriter(path: directory.path("odd.mp4"), settings: FlatColourClip.settings(width: 321))
+            try VideoFileWriter(
+                path: directory.path("odd.mp4"), settings: FlatColourClip.settings(width: 321))
         )
         var settings = FlatColourClip.settings()
         settings.preset = "no-such-preset"
-        XCTAssertThrowsError(try MP4VideoWriter(path: directory.path("preset.mp4"), settings: settings)) {
+        XCTAssertThrowsError(try VideoFileWriter(path: directory.path("preset.mp4"), settings: settings)) {
             error in
             XCTAssertEqual((error as? MediaError)?.function, "avcodec_open2")
         }

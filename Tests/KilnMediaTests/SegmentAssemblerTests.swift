@@ -33,7 +33,7 @@ private struct BarClip {
         audio: (any AudioSampleSource)? = nil
     ) throws {
         let width = settings.width, height = settings.height
-        let writer = try MP4VideoWriter(path: path, settings: settings, audio: audio)
+        let writer = try VideoFileWriter(path: path, settings: settings, audio: audio)
         var y = [UInt8](repeating: 0, count: width * height)
         var u = [UInt8](repeating: 0, count: width * height / 4)
         var v = [UInt8](repeating: 0, count: width * height / 4)

@@ -32,6 +32,39 @@ final class OutputSettingsTests: XCTestCase {
         }
     }
 
+    /// The format is the one named, else the path's extension's (any case), else H.264; the
+    /// default path takes the format's extension, or is a folder for a PNG sequence.
+    func testFormatFollowsThePathUnlessNamed() throws {
+        func decoded(_ fields: String) throws -> OutputSettings {
+            let (settings, diagnostics) = output(#""fps": 30, "duration": 1, "# + fields)
+            return try XCTUnwrap(settings, "\(diagnostics)")
+        }
+        let cases: [(String, OutputFormat, Bool, String)] = [
+            (#""path": "a.mp4""#, .h264, false, "/work/jobs/a.mp4"),
+            (#""path": "a.M4V""#, .h264, false, "/work/jobs/a.M4V"),
+            (#""path": "a.webm""#, .vp9, false, "/work/jobs/a.webm"),
+            (#""path": "a.MOV""#, .prores4444, false, "/work/jobs/a.MOV"),
+            (#""path": "a.gif""#, .gif, false, "/work/jobs/a.gif"),
+            (#""path": "a.webp""#, .webp, false, "/work/jobs/a.webp"),
+            (#""path": "seq/""#, .pngSequence, false, "/work/jobs/seq"),
+            (#""path": "a.bin""#, .h264, false, "/work/jobs/a.bin"),
+            (#""path": "a.mp4", "format": "hevc""#, .hevc, true, "/work/jobs/a.mp4"),
+            (#""path": "a.bin", "format": "gif""#, .gif, true, "/work/jobs/a.bin"),
+            (#""format": "vp9""#, .vp9, true, "/work/jobs/intro.webm"),
+            (#""format": "png-sequence""#, .pngSequence, true, "/work/jobs/intro-frames"),
+            ("\"crf\": 18", .h264, false, "/work/jobs/intro.mp4"),
+        ]
+        for (fields, format, named, path) in cases {
+            let settings = try decoded(fields)
+            XCTAssertEqual(settings.format, format, fields)
+            XCTAssertEqual(settings.formatIsNamed, named, fields)
+            XCTAssertEqual(settings.path.path, path, fields)
+        }
+        XCTAssertEqual(try decoded(#""path": "a.webm""#).preset, "good", "libvpx's default deadline")
+        XCTAssertEqual(try decoded(#""path": "a.webm""#).crf, 31)
+        XCTAssertEqual(try decoded(#""path": "a.webm", "crf": 40, "preset": "best""#).crf, 40)
+    }
+
     func testFrameRateForms() {
         XCTAssertEqual(
             output(#""fps": 30, "duration": 1"#).0?.frameRate, Rational(numerator: 30, denominator: 1))

@@ -17,6 +17,49 @@ final class QuantizerTests: XCTestCase {
         }
     }
 
+    /// Straight alpha (the formats that keep transparency): colour ÷ coverage and the coverage,
+    /// each the exact value plus the pixel's dither, rounded; no coverage is transparent black,
+    /// and full coverage gives exactly the opaque path's bytes. The YUV is unchanged by it.
+    func testStraightAlphaDividesColourByCoverage() {
+        var rng = SplitMix(state: 7)
+        let width = 70, height = 4
+        let band = PlanarBand(width: width, rows: height)
+        var straight: [SIMD4<Float>] = []
+        fillBand(band, rows: height) { x, _ in
+            let a: Float = x % 7 == 0 ? 0 : (x % 5 == 0 ? 1 : Float.random(in: 0.02...1, using: &rng))
+            let colour = SIMD3<Float>(
+                Float.random(in: 0...1, using: &rng), Float.random(in: 0...1, using: &rng),
+                Float.random(in: 0...1, using: &rng))
+            straight.append(a == 0 ? .zero : SIMD4(colour, a))
+            return PremultipliedColor(r: colour.x * a, g: colour.y * a, b: colour.z * a, a: a)
+        }
+        let kept = RGBA8Frame(width: width, height: height), opaque = RGBA8Frame(width: width, height: height)
+        let yuvKept = YUV420Frame(width: width, height: height),
+            yuvOpaque = YUV420Frame(width: width, height: height)
+        let scratch = Quantizer.Scratch(width: width)
+        Quantizer.write(
+            band: band, firstRow: 0, rows: height, yuv: yuvKept, rgba: kept, scratch: scratch,
+            straightAlpha: true)
+        Quantizer.write(band: band, firstRow: 0, rows: height, yuv: yuvOpaque, rgba: opaque, scratch: scratch)
+        for y in 0..<height {
+            for x in 0..<width {
+                // The exact value plus this pixel's dither, rounded: within half a code of it.
+                let want = straight[y * width + x] * 255 + Quantizer.ditherScalar(x: x, y: y)
+                let got = kept.pixel(x: x, y: y)
+                for c in 0..<4 where straight[y * width + x].w > 0 {
+                    XCTAssertEqual(Float(got[c]), want[c], accuracy: 0.5 + 1e-3, "(\(x), \(y)) channel \(c)")
+                }
+                if straight[y * width + x].w == 0 { XCTAssertEqual(got, .zero, "(\(x), \(y))") }
+                if want.w == 255 { XCTAssertEqual(got, opaque.pixel(x: x, y: y), "(\(x), \(y))") }
+            }
+        }
+        XCTAssertTrue(
+            zip(
+                UnsafeBufferPointer(start: yuvKept.y, count: width * height),
+                UnsafeBufferPointer(start: yuvOpaque.y, count: width * height)
+            ).allSatisfy { $0 == $1 })
+    }
+
     /// The fused SIMD path must agree with the scalar definition applied to its own RGBA output.
     func testFusedYUVMatchesScalarReference() {
         var rng = SplitMix(state: 42)

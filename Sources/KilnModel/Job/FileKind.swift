@@ -23,4 +23,10 @@ public enum FileKind {
         default: return "not a regular file"
         }
     }
+
+    /// True for a real directory (not a link to one).
+    public static func isDirectory(atPath path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
+    }
 }

@@ -45,6 +45,12 @@ struct JobDecoding {
             AudioDecoding.decode($0, path: .root.key("audio"), context: context)
         }
         context.soundtrack = audio
+        if let format = output?.format, !format.carriesAudio, let audioNode = root["audio"] {
+            // Refused rather than dropped: a soundtrack that silently vanishes is worse than an error.
+            context.error(
+                "format \(format.rawValue) cannot carry audio; remove 'audio' or render to h264, hevc, vp9 or "
+                    + "prores4444", at: audioNode, path: .root.key("audio"))
+        }
 
         var layers: [LayerNode] = []
         if let layersNode = root["layers"] {
@@ -66,7 +72,8 @@ struct JobDecoding {
         guard let output else { return nil }
         // Clips' sounds join the tracks after them; a job with clips and no `audio` gets a soundtrack.
         var soundtrack = audio
-        if !context.clipSounds.isEmpty {
+        // A format without sound (GIF, WebP, PNG frames) shows clips silent.
+        if !context.clipSounds.isEmpty && output.format.carriesAudio {
             soundtrack = Soundtrack(
                 tracks: (audio?.tracks ?? []) + context.clipSounds, loudness: audio?.loudness)
         }

@@ -90,7 +90,9 @@ public enum JobLoader {
             .decode(substituted)
         if let decoded = job {
             job?.inputFiles = context.inputFiles
-            OutputDecoding.checkDestination(decoded.output.path, jobFile: file, context: context)
+            OutputDecoding.checkDestination(
+                decoded.output.path, folder: decoded.output.format == .pngSequence, jobFile: file,
+                context: context)
         }
         guard let job, !context.hasErrors else {
             throw .invalid(sortedByLocation(context.diagnostics))

@@ -7,24 +7,45 @@ enum OutputDecoding {
         Parameter(
             "path", .string, default: .string(""),
             defaultDescription:
-                "the job file's name with .mp4, beside the job (jobs/intro.json → jobs/intro.mp4)",
+                "the job file's name with the format's extension, beside the job (jobs/intro.json → "
+                + "jobs/intro.mp4; a png-sequence: jobs/intro-frames/)",
             help:
                 "output file, relative to the job file's directory, or absolute; may hold {job}, {date}, {time}, "
-                + "{schedule} and variables (see Output path templates)"),
+                + "{schedule} and variables (see Output path templates). For png-sequence, a folder (ending in /) "
+                + "that gets frame_00001.png, frame_00002.png, …"),
+        Parameter(
+            "format", .choice(OutputFormat.names), default: .string(OutputFormat.h264.rawValue),
+            defaultDescription:
+                "from the path: .mp4 or .m4v h264, .webm vp9, .mov prores4444, .gif gif, .webp webp, a path "
+                + "ending in / png-sequence, anything else h264",
+            help:
+                "h264 (libx264, MP4), hevc (libx265, MP4), vp9 (libvpx, WebM, Opus audio), prores4444 (prores_ks, "
+                + "MOV, 10-bit 4:4:4 with alpha), gif (generated palette), webp (animated, lossy, with alpha) or "
+                + "png-sequence (a folder of numbered RGBA PNGs). A path whose extension names another format is "
+                + "an error; gif, webp and png-sequence carry no audio, so a job with `audio` is refused (video clips play silent)"),
         Parameter(
             "width", .integer(OutputSettings.dimensionRange), help: "frame width in pixels; even (yuv420p)"),
         Parameter(
             "height", .integer(OutputSettings.dimensionRange), help: "frame height in pixels; even (yuv420p)"),
         Parameter(
-            "crf", .constantNumber(OutputSettings.crfRange), default: .number(18),
-            help: "x264 constant rate factor: lower is better quality and larger files; a constant"),
-        Parameter(
-            "preset", .choice(OutputSettings.presets), default: .string("medium"),
-            help: "x264 speed/size trade-off: slower presets make smaller files of the same quality"),
+            "preset", .string, default: .string("medium"),
+            defaultDescription: "medium for h264 and hevc, good for vp9",
+            help:
+                "speed/size trade-off: for h264 and hevc one of ultrafast, superfast, veryfast, faster, fast, "
+                + "medium, slow, slower, veryslow, placebo (slower presets make smaller files of the same "
+                + "quality); for vp9 one of realtime, good, best (libvpx deadline); the other formats have "
+                + "none and refuse it"),
     ])
     /// The keys decoded by hand, described for the docs; `handledKeys` comes from this list so a
     /// new hand-decoded key cannot be missing from them.
     static let handledParameters: [Parameter] = [
+        Parameter(
+            // Decoded by hand: its range is the format's.
+            "crf", .constantNumber(OutputSettings.crfRange), default: .number(18),
+            defaultDescription: "18 for h264 and hevc, 31 for vp9",
+            help:
+                "constant rate factor, lower is better quality and larger files; a constant: 0…51 for h264 "
+                + "(x264) and hevc (x265), 0…63 for vp9 (libvpx); the other formats have none and refuse it"),
         Parameter(
             "fps", .structured("number or string", schema: FrameRateDecoding.schema),
             help:
@@ -60,7 +81,12 @@ enum OutputDecoding {
             }
         }
 
-        var outputURL = context.resolvePath(defaultOutputName(for: jobFile))
+        let writtenPath = parameters.isPresent("path") ? parameters.string("path") : nil
+        let format = decodeFormat(parameters, writtenPath: writtenPath, context: context)
+        let crf = decodeCRF(node, path: path, format: format, context: context)
+        let preset = decodePreset(parameters, format: format, context: context)
+
+        var outputURL = context.resolvePath(defaultOutputName(for: jobFile, format: format))
         context.outputPathNode = (parameters.node("path") ?? node, parameters.path("path"))
         if parameters.isPresent("path") {
             let written = parameters.string("path")
@@ -127,16 +153,66 @@ enum OutputDecoding {
         guard context.diagnostics.count == before else { return nil }
         return OutputSettings(
             path: outputURL, width: parameters.integer("width"), height: parameters.integer("height"),
-            frameRate: rate, frameCount: frameCount, crf: parameters.number("crf").value(at: 0),
-            preset: parameters.string("preset"), gop: gop)
+            frameRate: rate, frameCount: frameCount, crf: crf, preset: preset, gop: gop, format: format,
+            formatIsNamed: parameters.isPresent("format"))
+    }
+
+    /// `format` as written, else what the path implies, else H.264; a named format must suit
+    /// the path's extension.
+    private static func decodeFormat(
+        _ parameters: DecodedParameters, writtenPath: String?, context: DecodeContext
+    ) -> OutputFormat {
+        guard parameters.isPresent("format"), let named = OutputFormat(rawValue: parameters.string("format"))
+        else {
+            return writtenPath.flatMap(OutputFormat.inferred(fromPath:)) ?? .h264
+        }
+        if let writtenPath, let mismatch = named.pathMismatch(writtenPath) {
+            context.error(mismatch, at: parameters.node("format"), path: parameters.path("format"))
+        }
+        return named
+    }
+
+    private static func decodeCRF(
+        _ output: JSONNode, path: JSONPath, format: OutputFormat, context: DecodeContext
+    )
+        -> Double
+    {
+        guard let node = output["crf"] else { return format.defaultCRF }
+        guard let range = format.crfRange else {
+            context.error(
+                "format \(format.rawValue) has no crf (only h264, hevc and vp9 do); remove it", at: node,
+                path: path.key("crf"))
+            return format.defaultCRF
+        }
+        return ValueDecoding.constantNumber(node, path: path.key("crf"), range: range, context: context)
+            ?? format.defaultCRF
+    }
+
+    private static func decodePreset(
+        _ parameters: DecodedParameters, format: OutputFormat, context: DecodeContext
+    ) -> String {
+        guard parameters.isPresent("preset") else { return format.defaultPreset }
+        let preset = parameters.string("preset")
+        guard let presets = format.presets else {
+            context.error(
+                "format \(format.rawValue) has no preset (only h264, hevc and vp9 do); remove it",
+                at: parameters.node("preset"), path: parameters.path("preset"))
+            return preset
+        }
+        if !presets.contains(preset) {
+            context.error(
+                "\(format.rawValue) has no preset '\(preset)'; expected one of \(presets.joined(separator: ", "))",
+                at: parameters.node("preset"), path: parameters.path("preset"))
+        }
+        return preset
     }
 
     /// Refuses a destination the job must not write (`PathRules.outputProblem`): checked once
     /// every input is known, since the output must not be one of them.
-    static func checkDestination(_ url: URL, jobFile: String, context: DecodeContext) {
+    static func checkDestination(_ url: URL, folder: Bool, jobFile: String, context: DecodeContext) {
         guard
             let problem = context.pathRules.outputProblem(
-                url, jobFile: jobFile, inputs: context.inputFiles)
+                url, jobFile: jobFile, inputs: context.inputFiles, folder: folder)
         else { return }
         let from =
             context.outputPathVariables.isEmpty
@@ -148,9 +224,11 @@ enum OutputDecoding {
             path: context.outputPathNode?.path ?? JSONPath.root.key("output").key("path"))
     }
 
-    /// `jobs/intro.json` renders to `jobs/intro.mp4` unless told otherwise.
-    static func defaultOutputName(for jobFile: String) -> String {
-        let base = URL(fileURLWithPath: jobFile).deletingPathExtension().lastPathComponent
-        return (base.isEmpty || base == "/" ? "output" : base) + ".mp4"
+    /// `jobs/intro.json` renders to `jobs/intro.mp4` (or the format's extension, or the folder
+    /// `jobs/intro-frames/`) unless told otherwise.
+    static func defaultOutputName(for jobFile: String, format: OutputFormat = .h264) -> String {
+        let written = URL(fileURLWithPath: jobFile).deletingPathExtension().lastPathComponent
+        let base = written.isEmpty || written == "/" ? "output" : written
+        return format == .pngSequence ? base + "-frames/" : base + "." + format.fileExtension
     }
 }

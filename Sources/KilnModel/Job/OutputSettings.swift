@@ -1,16 +1,22 @@
 import Foundation
 
-/// What to encode: file, frame geometry, timing and x264 settings.
+/// What to encode: file, format, frame geometry, timing and encoder settings.
 public struct OutputSettings: Sendable, Hashable {
-    /// Resolved relative to the job file.
+    /// Resolved relative to the job file; a folder for a PNG sequence.
     public var path: URL
+    public var format: OutputFormat
+    /// Whether the job named `format` (`output.format`) rather than leaving it to the path: an
+    /// inferred format follows a `-o` path, a named one must match it.
+    public var formatIsNamed: Bool
     /// Even (yuv420p subsamples chroma 2×2), 16…8192.
     public var width: Int
     public var height: Int
     public var frameRate: Rational
     public var frameCount: Int
-    /// x264 constant rate factor, 0…51 (lower is better quality).
+    /// Constant rate factor of x264/x265 (0…51) or libvpx (0…63); lower is better quality.
+    /// Unused by the formats without one (`OutputFormat.crfRange`).
     public var crf: Double
+    /// x264/x265 speed preset or libvpx deadline (`OutputFormat.presets`).
     public var preset: String
     /// Keyframe interval in frames.
     public var gop: Int
@@ -23,9 +29,12 @@ public struct OutputSettings: Sendable, Hashable {
 
     public init(
         path: URL, width: Int, height: Int, frameRate: Rational, frameCount: Int,
-        crf: Double = 18, preset: String = "medium", gop: Int? = nil
+        crf: Double = 18, preset: String = "medium", gop: Int? = nil, format: OutputFormat = .h264,
+        formatIsNamed: Bool = false
     ) {
         self.path = path
+        self.format = format
+        self.formatIsNamed = formatIsNamed
         self.width = width
         self.height = height
         self.frameRate = frameRate
@@ -37,12 +46,9 @@ public struct OutputSettings: Sendable, Hashable {
         layoutHeight = height
     }
 
-    public static let presets = [
-        "ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow",
-        "placebo",
-    ]
     public static let dimensionRange = 16...8192
-    public static let crfRange = 0.0...51.0
+    /// The widest `crf` any encoder takes; each format checks its own (`OutputFormat.crfRange`).
+    public static let crfRange = 0.0...63.0
     public static let gopRange = 1...1000
     public static let maximumFrameRate = 240
     public static let maximumFrameCount = 10_000_000

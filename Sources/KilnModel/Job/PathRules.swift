@@ -46,10 +46,15 @@ public struct PathRules: Sendable {
     }
 
     /// Why writing the output at `url` is refused, or nil: outside the output roots, not a
-    /// regular file, or one of the files the job reads or the queue keeps.
-    public func outputProblem(_ url: URL, jobFile: String?, inputs: [URL]) -> String? {
-        if let kind = FileKind.nonRegular(atPath: url.path, followingLinks: false) {
-            return "output \(url.path) is \(kind); only a regular file can be replaced"
+    /// regular file, or one of the files the job reads or the queue keeps. A `folder` output (a
+    /// PNG sequence) may be an existing directory: `AtomicOutputFolder` decides whether it may
+    /// replace it.
+    public func outputProblem(_ url: URL, jobFile: String?, inputs: [URL], folder: Bool = false) -> String? {
+        if let kind = FileKind.nonRegular(atPath: url.path, followingLinks: false),
+            !(folder && FileKind.isDirectory(atPath: url.path))
+        {
+            return
+                "output \(url.path) is \(kind); only a \(folder ? "folder" : "regular file") can be replaced"
         }
         // NAME_MAX (255) for directories; less for the file, whose temp and piece names are longer.
         let directories = url.deletingLastPathComponent().pathComponents

@@ -64,8 +64,13 @@ public final class SceneRenderer: @unchecked Sendable {
     /// With `next`, the layers for that time are prepared as one more work item alongside this
     /// frame's bands, and the following call for `next` starts painting at once. Preparing is pure,
     /// so prefetching changes when the work happens, never the bytes.
-    public func render(at time: Double, prefetching next: Double? = nil, yuv: YUV420Frame?, rgba: RGBA8Frame?)
-    {
+    ///
+    /// With `straightAlpha`, `rgba` keeps the frame's transparency (straight alpha) instead of
+    /// holding it over black; `yuv` is always over black.
+    public func render(
+        at time: Double, prefetching next: Double? = nil, yuv: YUV420Frame?, rgba: RGBA8Frame?,
+        straightAlpha: Bool = false
+    ) {
         let prepared: LayerStack
         if let ready = prefetched.take(for: time) {
             prepared = ready
@@ -95,7 +100,7 @@ public final class SceneRenderer: @unchecked Sendable {
             guard yuv != nil || rgba != nil else { return }
             Quantizer.write(
                 band: scratch.accumulator, firstRow: firstRow, rows: rows, yuv: yuv, rgba: rgba,
-                scratch: scratch.quantizer)
+                scratch: scratch.quantizer, straightAlpha: straightAlpha)
         }
         if let failure = videos.lazy.compactMap(\.failure).first {
             refusal = "at \(ResourceLimits.text(time)) s: \(failure)"

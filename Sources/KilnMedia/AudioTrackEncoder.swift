@@ -1,13 +1,29 @@
 import CFFmpeg
 
-/// The MP4's audio track: FFmpeg's native AAC-LC encoder at `AudioFormat` (48 kHz stereo), fed
+/// The audio codecs a video's track is encoded with.
+enum AudioTrackCodec: Sendable {
+    /// FFmpeg's native AAC-LC: MP4 and MOV.
+    case aac
+    /// libopus: WebM (which cannot carry AAC).
+    case opus
+
+    var encoderName: String { self == .aac ? "aac" : "libopus" }
+    var bitRate: Int { self == .aac ? 192_000 : 160_000 }
+    /// libopus takes interleaved samples only; the AAC encoder planar ones.
+    var sampleFormat: AVSampleFormat { self == .aac ? AV_SAMPLE_FMT_FLTP : AV_SAMPLE_FMT_FLT }
+}
+
+/// A video's audio track: AAC-LC or Opus (`AudioTrackCodec`) at `AudioFormat` (48 kHz stereo), fed
 /// from an `AudioSampleSource` in step with the video so the muxer interleaves them closely, and
-/// ended exactly where the video ends. Shared by `MP4VideoWriter` and `SegmentAssembler`, so a
+/// ended exactly where the video ends. Shared by `VideoFileWriter` and `SegmentAssembler`, so a
 /// monolithic file and an assembled one get the same track.
-final class AACTrackEncoder {
-    static let bitRate = 192_000
+final class AudioTrackEncoder {
+    static let bitRate = AudioTrackCodec.aac.bitRate
 
     private let source: any AudioSampleSource
+    private let interleaved: Bool
+    /// Planar samples from the source before they are interleaved (Opus only).
+    private var planarScratch: [Float] = []
     private let frameRateNumerator: Int
     private let frameRateDenominator: Int
     private var codecContext: UnsafeMutablePointer<AVCodecContext>?
@@ -21,20 +37,23 @@ final class AACTrackEncoder {
 
     init(
         source: any AudioSampleSource, formatContext: UnsafeMutablePointer<AVFormatContext>,
-        globalHeader: Bool, frameRateNumerator: Int, frameRateDenominator: Int
+        globalHeader: Bool, frameRateNumerator: Int, frameRateDenominator: Int,
+        codec audioCodec: AudioTrackCodec = .aac
     ) throws(MediaError) {
         self.source = source
         self.frameRateNumerator = frameRateNumerator
         self.frameRateDenominator = frameRateDenominator
+        interleaved = audioCodec.sampleFormat == AV_SAMPLE_FMT_FLT
         let codec = try require(
-            avcodec_find_encoder(AV_CODEC_ID_AAC), "avcodec_find_encoder", "no AAC encoder in this FFmpeg")
+            avcodec_find_encoder_by_name(audioCodec.encoderName), "avcodec_find_encoder_by_name",
+            "no \(audioCodec.encoderName) encoder in this FFmpeg")
         stream = try require(avformat_new_stream(formatContext, nil), "avformat_new_stream")
         codecContext = try require(avcodec_alloc_context3(codec), "avcodec_alloc_context3")
         let context = codecContext!
-        context.pointee.sample_fmt = AV_SAMPLE_FMT_FLTP
+        context.pointee.sample_fmt = audioCodec.sampleFormat
         context.pointee.sample_rate = Int32(AudioFormat.sampleRate)
         av_channel_layout_default(&context.pointee.ch_layout, Int32(AudioFormat.channels))
-        context.pointee.bit_rate = Int64(Self.bitRate)
+        context.pointee.bit_rate = Int64(audioCodec.bitRate)
         context.pointee.time_base = AVRational(num: 1, den: Int32(AudioFormat.sampleRate))
         if globalHeader { context.pointee.flags |= kiln_codec_flag_global_header() }
         do throws(MediaError) {
@@ -47,7 +66,7 @@ final class AACTrackEncoder {
             frameSize = variable || context.pointee.frame_size <= 0 ? 1024 : Int(context.pointee.frame_size)
             smallLastFrame = variable || codec.pointee.capabilities & kiln_codec_cap_small_last_frame() != 0
             frame = try require(av_frame_alloc(), "av_frame_alloc")
-            frame!.pointee.format = AV_SAMPLE_FMT_FLTP.rawValue
+            frame!.pointee.format = audioCodec.sampleFormat.rawValue
             frame!.pointee.sample_rate = context.pointee.sample_rate
             frame!.pointee.nb_samples = Int32(frameSize)
             try check(
@@ -55,6 +74,7 @@ final class AACTrackEncoder {
                 "av_channel_layout_copy")
             try check(av_frame_get_buffer(frame, 0), "av_frame_get_buffer")
             packet = try require(av_packet_alloc(), "av_packet_alloc")
+            if interleaved { planarScratch = [Float](repeating: 0, count: 2 * frameSize) }
         } catch {
             release()
             throw error
@@ -110,15 +130,28 @@ final class AACTrackEncoder {
     {
         guard let frame, let codecContext else { return }
         try check(av_frame_make_writable(frame), "av_frame_make_writable")
-        let left = UnsafeMutableRawPointer(frame.pointee.data.0!).assumingMemoryBound(to: Float.self)
-        let right = UnsafeMutableRawPointer(frame.pointee.data.1!).assumingMemoryBound(to: Float.self)
-        try source.fill(left: left, right: right, count: samples)
         // An encoder without small-last-frame support gets the tail padded with silence; the
         // track's duration is then cut back by the packet durations it reports.
         let sent = smallLastFrame ? samples : frameSize
-        if sent > samples {
-            (left + samples).update(repeating: 0, count: sent - samples)
-            (right + samples).update(repeating: 0, count: sent - samples)
+        if interleaved {
+            let frameSize = self.frameSize
+            let out = UnsafeMutableRawPointer(frame.pointee.data.0!).assumingMemoryBound(to: Float.self)
+            try planarScratch.withUnsafeMutableBufferPointer { buffer throws(MediaError) in
+                let left = buffer.baseAddress!, right = left + frameSize
+                try source.fill(left: left, right: right, count: samples)
+                for i in 0..<sent {
+                    out[2 * i] = i < samples ? left[i] : 0
+                    out[2 * i + 1] = i < samples ? right[i] : 0
+                }
+            }
+        } else {
+            let left = UnsafeMutableRawPointer(frame.pointee.data.0!).assumingMemoryBound(to: Float.self)
+            let right = UnsafeMutableRawPointer(frame.pointee.data.1!).assumingMemoryBound(to: Float.self)
+            try source.fill(left: left, right: right, count: samples)
+            if sent > samples {
+                (left + samples).update(repeating: 0, count: sent - samples)
+                (right + samples).update(repeating: 0, count: sent - samples)
+            }
         }
         frame.pointee.nb_samples = Int32(sent)
         frame.pointee.pts = Int64(samplesEncoded)

@@ -1,12 +1,15 @@
 import CFFmpeg
 
-/// H.264 (libx264) in MP4 through libavformat. Input: 8-bit YUV 4:2:0 planes, BT.709, limited range,
-/// chroma sited left (MPEG-2/H.264 default). With an audio source, an AAC track (48 kHz stereo)
-/// is encoded alongside, exactly as long as the video, and interleaved with it.
+/// A video file through libavformat in one of `VideoCodec`'s formats: H.264 (libx264) or HEVC
+/// (libx265) in MP4 and VP9 (libvpx) in WebM from 8-bit YUV 4:2:0 planes (BT.709, limited range,
+/// chroma sited left); ProRes 4444 (prores_ks) in MOV, animated GIF and animated WebP
+/// (libwebp_anim) from straight-alpha RGBA, keeping its transparency. With an audio source, an
+/// AAC (MP4, MOV) or Opus (WebM) track (48 kHz stereo) is encoded alongside, exactly as long as
+/// the video, and interleaved with it.
 ///
 /// `@unchecked Sendable` so it can be handed to an encoder thread; it has no internal locking and
 /// must be used from one thread at a time.
-public final class MP4VideoWriter: @unchecked Sendable {
+public final class VideoFileWriter: @unchecked Sendable {
     private enum State { case open, finished, closed }
 
     public let settings: VideoSettings
@@ -24,7 +27,11 @@ public final class MP4VideoWriter: @unchecked Sendable {
     // Reused for every frame/packet so steady-state appends allocate nothing of ours.
     private var frame: UnsafeMutablePointer<AVFrame>?
     private var packet: UnsafeMutablePointer<AVPacket>?
-    private var audio: AACTrackEncoder?
+    private var audio: AudioTrackEncoder?
+    /// RGBA → YUVA 4:4:4 10-bit for ProRes.
+    private var converter: ScaleContext?
+    /// This frame's palette, for GIF.
+    private var palette: GIFPalette?
 
     public init(path: String, settings: VideoSettings, audio: (any AudioSampleSource)? = nil)
         throws(MediaError)
@@ -42,17 +49,12 @@ public final class MP4VideoWriter: @unchecked Sendable {
 
     deinit { release() }
 
-    /// Appends the next frame; pts = number of frames appended so far (constant frame rate).
+    /// Appends the next frame of a YUV 4:2:0 codec (`VideoCodec.input`); pts = number of frames
+    /// appended so far (constant frame rate).
     public func append(
         y: UnsafePointer<UInt8>, yStride: Int, u: UnsafePointer<UInt8>, v: UnsafePointer<UInt8>, uvStride: Int
     ) throws(MediaError) {
-        guard state == .open, let frame, let codecContext else {
-            throw MediaError.failure(
-                "MP4VideoWriter.append", "writer is \(state == .finished ? "finished" : "closed")")
-        }
-        do throws(MediaError) {
-            // The encoder may still reference the previous buffer; this only copies if it does.
-            try check(av_frame_make_writable(frame), "av_frame_make_writable")
+        try appendFrame(expecting: .yuv420) { frame in
             let width = Int32(settings.width), height = Int32(settings.height)
             av_image_copy_plane(
                 frame.pointee.data.0, frame.pointee.linesize.0, y, Int32(yStride), width, height)
@@ -60,6 +62,67 @@ public final class MP4VideoWriter: @unchecked Sendable {
                 frame.pointee.data.1, frame.pointee.linesize.1, u, Int32(uvStride), width / 2, height / 2)
             av_image_copy_plane(
                 frame.pointee.data.2, frame.pointee.linesize.2, v, Int32(uvStride), width / 2, height / 2)
+        }
+    }
+
+    /// Appends the next frame of an RGBA codec (`VideoCodec.input`): straight-alpha RGBA8,
+    /// `stride` bytes a row.
+    public func append(rgba: UnsafePointer<UInt8>, stride: Int) throws(MediaError) {
+        try appendFrame(expecting: .rgba) { frame in
+            switch settings.codec {
+            case .prores4444:
+                converter?.scale(
+                    source: planes(rgba), sourceStrides: strides(stride),
+                    destination: planes(
+                        frame.pointee.data.0, frame.pointee.data.1, frame.pointee.data.2, frame.pointee.data.3
+                    ),
+                    destinationStrides: withUnsafeBytes(of: frame.pointee.linesize) {
+                        Array($0.bindMemory(to: Int32.self).prefix(4))
+                    })
+            case .gif:
+                guard let palette else { return }
+                palette.quantize(rgba: rgba, stride: stride)
+                palette.indices.withUnsafeBufferPointer { indices in
+                    av_image_copy_plane(
+                        frame.pointee.data.0, frame.pointee.linesize.0, indices.baseAddress,
+                        Int32(settings.width),
+                        Int32(settings.width), Int32(settings.height))
+                }
+                palette.colours.withUnsafeBytes { colours in
+                    frame.pointee.data.1!.update(
+                        from: colours.baseAddress!.assumingMemoryBound(to: UInt8.self), count: colours.count)
+                }
+            default:
+                // BGRA for libwebp: swap R and B.
+                for y in 0..<settings.height {
+                    let from = rgba + y * stride,
+                        to = frame.pointee.data.0! + y * Int(frame.pointee.linesize.0)
+                    for x in 0..<settings.width {
+                        to[4 * x] = from[4 * x + 2]
+                        to[4 * x + 1] = from[4 * x + 1]
+                        to[4 * x + 2] = from[4 * x]
+                        to[4 * x + 3] = from[4 * x + 3]
+                    }
+                }
+            }
+        }
+    }
+
+    private func appendFrame(
+        expecting input: VideoCodec.Input, fill: (UnsafeMutablePointer<AVFrame>) -> Void
+    ) throws(MediaError) {
+        guard state == .open, let frame, let codecContext else {
+            throw MediaError.failure(
+                "VideoFileWriter.append", "writer is \(state == .finished ? "finished" : "closed")")
+        }
+        guard settings.codec.input == input else {
+            throw MediaError.failure(
+                "VideoFileWriter.append", "\(settings.codec.rawValue) is fed \(settings.codec.input) frames")
+        }
+        do throws(MediaError) {
+            // The encoder may still reference the previous buffer; this only copies if it does.
+            try check(av_frame_make_writable(frame), "av_frame_make_writable")
+            fill(frame)
             frame.pointee.pts = Int64(framesAppended)
             try check(avcodec_send_frame(codecContext, frame), "avcodec_send_frame")
             framesAppended += 1
@@ -77,7 +140,7 @@ public final class MP4VideoWriter: @unchecked Sendable {
     public func finish() throws(MediaError) -> Int {
         guard state == .open, let codecContext, let formatContext else {
             throw MediaError.failure(
-                "MP4VideoWriter.finish", "writer is \(state == .finished ? "finished" : "closed")")
+                "VideoFileWriter.finish", "writer is \(state == .finished ? "finished" : "closed")")
         }
         do throws(MediaError) {
             try check(avcodec_send_frame(codecContext, nil), "avcodec_send_frame")
@@ -102,13 +165,15 @@ public final class MP4VideoWriter: @unchecked Sendable {
     // MARK: - Setup
 
     private func open(path: String, audioSource: (any AudioSampleSource)?) throws(MediaError) {
+        let codecChoice = settings.codec
         try check(
-            avformat_alloc_output_context2(&formatContext, nil, "mp4", path), "avformat_alloc_output_context2"
+            avformat_alloc_output_context2(&formatContext, nil, codecChoice.muxerName, path),
+            "avformat_alloc_output_context2"
         )
         let formatContext = try require(formatContext, "avformat_alloc_output_context2")
         let codec = try require(
-            avcodec_find_encoder_by_name("libx264"), "avcodec_find_encoder_by_name",
-            "libx264 is not available")
+            avcodec_find_encoder_by_name(codecChoice.encoderName), "avcodec_find_encoder_by_name",
+            "\(codecChoice.encoderName) is not available")
         let stream = try require(avformat_new_stream(formatContext, nil), "avformat_new_stream")
         self.stream = stream
         codecContext = avcodec_alloc_context3(codec)
@@ -122,6 +187,10 @@ public final class MP4VideoWriter: @unchecked Sendable {
         try check(
             avcodec_parameters_from_context(stream.pointee.codecpar, codecContext),
             "avcodec_parameters_from_context")
+        if codecChoice == .hevc {
+            // hvc1 (parameter sets in the sample entry) is the tag Apple's players and browsers take.
+            stream.pointee.codecpar.pointee.codec_tag = fourCC("hvc1")
+        }
         // A hint only: the MP4 muxer picks its own timescale in avformat_write_header.
         stream.pointee.time_base = codecContext.pointee.time_base
         stream.pointee.avg_frame_rate = codecContext.pointee.framerate
@@ -129,11 +198,26 @@ public final class MP4VideoWriter: @unchecked Sendable {
 
         try allocateFrameAndPacket()
         if let audioSource {
-            audio = try AACTrackEncoder(
+            guard let audioCodec = codecChoice.audioCodec else {
+                throw MediaError.failure("VideoFileWriter", "\(codecChoice.rawValue) cannot carry audio")
+            }
+            audio = try AudioTrackEncoder(
                 source: audioSource, formatContext: formatContext,
                 globalHeader: formatContext.pointee.oformat.pointee.flags & kiln_avfmt_globalheader() != 0,
                 frameRateNumerator: settings.frameRateNumerator,
-                frameRateDenominator: settings.frameRateDenominator)
+                frameRateDenominator: settings.frameRateDenominator, codec: audioCodec)
+        }
+        switch codecChoice {
+        case .prores4444:
+            converter = try ScaleContext(
+                width: settings.width, height: settings.height, from: AV_PIX_FMT_RGBA,
+                to: AV_PIX_FMT_YUVA444P10LE,
+                flags: SWS_BILINEAR | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INP | SWS_BITEXACT)
+            try converter?.setColorspace(SWS_CS_ITU709, sourceFullRange: true, destinationFullRange: false)
+        case .gif:
+            palette = GIFPalette(width: settings.width, height: settings.height)
+        default:
+            break
         }
 
         if formatContext.pointee.oformat.pointee.flags & kiln_avfmt_flag_nofile() == 0 {
@@ -141,7 +225,11 @@ public final class MP4VideoWriter: @unchecked Sendable {
         }
         var options: OpaquePointer? = nil
         defer { av_dict_free(&options) }
-        if settings.faststart {
+        if codecChoice == .webp || codecChoice == .gif {
+            // Animations loop forever, as people expect of a GIF (WebP's muxer would play once).
+            try check(av_dict_set(&options, "loop", "0", 0), "av_dict_set")
+        }
+        if settings.faststart && codecChoice.muxerName == "mp4" {
             try check(av_dict_set(&options, "movflags", "+faststart", 0), "av_dict_set")
         }
         try check(avformat_write_header(formatContext, &options), "avformat_write_header")
@@ -154,26 +242,54 @@ public final class MP4VideoWriter: @unchecked Sendable {
             num: Int32(settings.frameRateNumerator), den: Int32(settings.frameRateDenominator))
         context.pointee.width = Int32(settings.width)
         context.pointee.height = Int32(settings.height)
-        context.pointee.pix_fmt = AV_PIX_FMT_YUV420P
+        context.pointee.pix_fmt = settings.codec.pixelFormat
         context.pointee.time_base = av_inv_q(rate)
         context.pointee.framerate = rate
         context.pointee.gop_size = Int32(settings.gop)
         context.pointee.thread_count = Int32(settings.encoderThreads)
-        BT709Tags.apply(to: context)
+        if settings.codec.carriesColourTags { BT709Tags.apply(to: context) }
         if globalHeader {
             context.pointee.flags |= kiln_codec_flag_global_header()
         }
-        try check(av_opt_set(context.pointee.priv_data, "crf", String(settings.crf), 0), "av_opt_set(crf)")
-        try check(av_opt_set(context.pointee.priv_data, "preset", settings.preset, 0), "av_opt_set(preset)")
+        let options = context.pointee.priv_data
+        func set(_ name: String, _ value: String) throws(MediaError) {
+            try check(av_opt_set(options, name, value, 0), "av_opt_set(\(name)=\(value))")
+        }
+        switch settings.codec {
+        case .h264:
+            try set("crf", String(settings.crf))
+            try set("preset", settings.preset)
+        case .hevc:
+            try set("crf", String(settings.crf))
+            try set("preset", settings.preset)
+            // x265 reports every encode on stderr unless told otherwise.
+            try set("x265-params", "log-level=error")
+        case .vp9:
+            // Constant quality: crf with no bit-rate target.
+            context.pointee.bit_rate = 0
+            try set("crf", String(Int(settings.crf.rounded())))
+            try set("deadline", settings.preset)
+            // libvpx's default cpu-used (1) is several times slower than x264's medium for little gain.
+            try set("cpu-used", settings.preset == "best" ? "1" : settings.preset == "good" ? "4" : "8")
+            try set("row-mt", "1")
+        case .prores4444:
+            try set("profile", "4444")
+            // Apple's vendor code: some editors only trust ProRes that claims it.
+            try set("vendor", "apl0")
+        case .gif:
+            break
+        case .webp:
+            try set("quality", String(VideoSettings.webPQuality))
+        }
     }
 
     private func allocateFrameAndPacket() throws(MediaError) {
         frame = av_frame_alloc()
         let frame = try require(frame, "av_frame_alloc")
-        frame.pointee.format = AV_PIX_FMT_YUV420P.rawValue
+        frame.pointee.format = settings.codec.pixelFormat.rawValue
         frame.pointee.width = Int32(settings.width)
         frame.pointee.height = Int32(settings.height)
-        BT709Tags.apply(to: frame)
+        if settings.codec.carriesColourTags { BT709Tags.apply(to: frame) }
         try check(av_frame_get_buffer(frame, 0), "av_frame_get_buffer")
         packet = try require(av_packet_alloc(), "av_packet_alloc")
     }
@@ -208,6 +324,13 @@ public final class MP4VideoWriter: @unchecked Sendable {
         avcodec_free_context(&codecContext)
         av_frame_free(&frame)
         av_packet_free(&packet)
+        converter = nil
+        palette = nil
         if state == .open { state = .closed }
     }
+}
+
+/// A four-character code as FFmpeg stores it (first character in the low byte).
+func fourCC(_ text: String) -> UInt32 {
+    text.utf8.prefix(4).enumerated().reduce(0) { $0 | UInt32($1.element) << (8 * UInt32($1.offset)) }
 }
