@@ -22,7 +22,8 @@ enum OutputDecoding {
                 "h264 (libx264, MP4), hevc (libx265, MP4), vp9 (libvpx, WebM, Opus audio), prores4444 (prores_ks, "
                 + "MOV, 10-bit 4:4:4 with alpha), gif (generated palette), webp (animated, lossy, with alpha) or "
                 + "png-sequence (a folder of numbered RGBA PNGs). A path whose extension names another format is "
-                + "an error; gif, webp and png-sequence carry no audio, so a job with `audio` is refused (video clips play silent)"),
+                + "an error; gif, webp and png-sequence carry no audio, so a job with `audio` is refused (video clips play silent)"
+        ),
         Parameter(
             "width", .integer(OutputSettings.dimensionRange), help: "frame width in pixels; even (yuv420p)"),
         Parameter(
