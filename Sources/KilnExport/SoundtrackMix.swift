@@ -1,3 +1,4 @@
+import Foundation
 import KilnMedia
 import KilnModel
 
@@ -5,17 +6,31 @@ import KilnModel
 /// video's first frame), mixed, and when the job asks for a loudness, brought to it by one gain
 /// measured on a first pass over the same mix.
 enum SoundtrackMix {
-    static func source(_ soundtrack: Soundtrack, output: OutputSettings) throws(MediaError) -> AudioMix {
+    static func source(_ soundtrack: Soundtrack, output: OutputSettings) throws(MediaError)
+        -> any AudioSampleSource
+    {
         let start = output.timelineTime(ofFrame: 0)
         guard let target = soundtrack.loudness else {
             return try mix(soundtrack, output: output, from: start)
         }
         let samples = Int((output.durationSeconds * Double(AudioFormat.sampleRate)).rounded(.up))
         let measured = try LoudnessMeter.measure(mix(soundtrack, output: output, from: start), count: samples)
-        let gain = LoudnessGain(
-            loudness: measured.loudness, truePeak: measured.truePeak, target: target.integrated,
-            ceiling: target.truePeak)
-        return try mix(soundtrack, output: output, from: start, gain: gain.linear)
+        var gain = LoudnessGain(loudness: measured.loudness, target: target.integrated)
+        // The limiter keeps sample peaks half a dB under the true-peak ceiling: what lies between
+        // samples, and the encoder's ringing, take the rest.
+        let ceiling = Float(pow(10, (target.truePeak - 0.5) / 20))
+        guard measured.truePeak.isFinite, measured.truePeak + gain.decibels > target.truePeak - 0.5 else {
+            return try mix(soundtrack, output: output, from: start, gain: gain.linear)
+        }
+        // Limiting takes a little loudness off the peaks: measured once more through the limiter,
+        // the gain makes that up.
+        let limited = try LoudnessMeter.measure(
+            PeakLimiter(
+                source: mix(soundtrack, output: output, from: start, gain: gain.linear), ceiling: ceiling),
+            count: samples)
+        gain = LoudnessGain(decibels: gain.decibels + (target.integrated - limited.loudness))
+        return PeakLimiter(
+            source: try mix(soundtrack, output: output, from: start, gain: gain.linear), ceiling: ceiling)
     }
 
     /// The measurement `source` normalises with, for reports and tests.

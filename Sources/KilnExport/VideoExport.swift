@@ -55,7 +55,9 @@ public struct VideoExport: Sendable {
 
     /// The job's soundtrack as the writer's sample source, from the job time of the video's first
     /// frame (a draft of part of the job hears that part).
-    static func soundtrack(_ soundtrack: Soundtrack, output: OutputSettings) throws(MediaError) -> AudioMix {
+    static func soundtrack(_ soundtrack: Soundtrack, output: OutputSettings) throws(MediaError)
+        -> any AudioSampleSource
+    {
         try SoundtrackMix.source(soundtrack, output: output)
     }
 

@@ -74,24 +74,19 @@ public final class LoudnessMeter {
     }
 }
 
-/// The one gain that brings a mix to a loudness target.
+/// The one gain that brings a mix to a loudness target; the peaks it raises past the ceiling
+/// are a `PeakLimiter`'s to hold.
 public struct LoudnessGain: Sendable, Equatable {
     /// dB applied to the mix.
     public let decibels: Double
-    /// True when the gain was lowered to keep the true peak under the ceiling, so the mix ends
-    /// quieter than the target.
-    public let limitedByPeak: Bool
 
-    /// From a measurement: `target` − `loudness`, lowered so `truePeak` + gain ≤ `ceiling`.
-    /// Silence (−∞ LUFS) is left alone.
-    public init(loudness: Double, truePeak: Double, target: Double, ceiling: Double) {
-        guard loudness.isFinite else {
-            (decibels, limitedByPeak) = (0, false)
-            return
-        }
-        let wanted = target - loudness
-        let room = truePeak.isFinite ? ceiling - truePeak : .infinity
-        (decibels, limitedByPeak) = wanted > room ? (room, true) : (wanted, false)
+    /// `target` − `loudness`; silence (−∞ LUFS) is left alone.
+    public init(loudness: Double, target: Double) {
+        decibels = loudness.isFinite ? target - loudness : 0
+    }
+
+    public init(decibels: Double) {
+        self.decibels = decibels.isFinite ? decibels : 0
     }
 
     public var linear: Float { Float(pow(10, decibels / 20)) }

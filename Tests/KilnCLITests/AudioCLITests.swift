@@ -193,6 +193,7 @@ final class AudioCLITests: TemporaryDirectoryTestCase {
         let meter = try LoudnessMeter()
         try meter.add(left: left, right: right, count: left.count)
         XCTAssertEqual(meter.integratedLoudness, -16, accuracy: 1)
+        XCTAssertLessThanOrEqual(meter.truePeak, -0.5, "the limiter holds the voice's peaks under -1 dBTP")
         XCTAssertEqual(corners.count, 2)
         XCTAssertNotEqual(corners[30], corners[60], "the bars move with the voice")
     }

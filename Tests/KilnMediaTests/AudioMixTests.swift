@@ -134,17 +134,26 @@ final class AudioMixTests: ScratchDirectoryTestCase {
         XCTAssertEqual(silence.loudness, -.infinity)
     }
 
-    func testTheGainMeetsTheTargetUnlessThePeakForbids() {
-        let plain = LoudnessGain(loudness: -23, truePeak: -10, target: -16, ceiling: -1)
-        XCTAssertEqual(plain.decibels, 7, accuracy: 1e-9)
-        XCTAssertFalse(plain.limitedByPeak)
-        let peaky = LoudnessGain(loudness: -23, truePeak: -4, target: -16, ceiling: -1)
-        XCTAssertEqual(peaky.decibels, 3, accuracy: 1e-9)
-        XCTAssertTrue(peaky.limitedByPeak)
-        XCTAssertEqual(
-            LoudnessGain(loudness: -.infinity, truePeak: -.infinity, target: -16, ceiling: -1).decibels, 0)
-        XCTAssertEqual(
-            LoudnessGain(loudness: -10, truePeak: -2, target: -16, ceiling: -1).linear, 0.5012, accuracy: 1e-3
-        )
+    func testTheGainMeetsTheTarget() {
+        XCTAssertEqual(LoudnessGain(loudness: -23, target: -16).decibels, 7, accuracy: 1e-9)
+        XCTAssertEqual(LoudnessGain(loudness: -.infinity, target: -16).decibels, 0)
+        XCTAssertEqual(LoudnessGain(loudness: -10, target: -16).linear, 0.5012, accuracy: 1e-3)
+    }
+
+    /// Peaks over the ceiling come out at it, the gain ramping down over the look-ahead before
+    /// them (not after) and back up; quiet samples before and after pass untouched; nothing is
+    /// delayed.
+    func testTheLimiterHoldsPeaksAtTheCeilingWithoutDelay() throws {
+        var signal = WAVWriter.sine(frequency: 500, amplitude: 0.3, seconds: 1)
+        for i in 24_000..<24_480 { signal[i] *= 3 }  // a 10 ms burst at 0.9
+        let limiter = PeakLimiter(source: ArraySource(signal), ceiling: 0.5)
+        let out = try pull(limiter, signal.count)
+        XCTAssertLessThanOrEqual(out.map(abs).max()!, 0.5 + 1e-6)
+        XCTAssertTrue(out[0..<20_000].elementsEqual(signal[0..<20_000]), "untouched, not delayed")
+        XCTAssertTrue(out[40_000...].elementsEqual(signal[40_000...]), "released afterwards")
+        XCTAssertLessThan(limiter.deepestGain, 0.6)
+        XCTAssertGreaterThan(limiter.deepestGain, 0.5)
+        // Down before the burst: the 5 ms look-ahead.
+        XCTAssertLessThan(abs(out[23_990]), abs(signal[23_990]) * 0.95 + 1e-6)
     }
 }

@@ -81,7 +81,9 @@ enum AudioDecoding {
         ),
         Parameter(
             "truePeak", .constantNumber(-9...0), default: .number(-1),
-            help: "dBTP the normalised mix's true peak stays under: the gain is lowered if it must be"),
+            help:
+                "dBTP the normalised mix's true peak stays under: a look-ahead limiter holds the peaks the gain raises"
+        ),
     ])
 
     /// The schema of `audio`: one track, a list of tracks, or the mix object.
