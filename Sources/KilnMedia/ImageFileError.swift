@@ -31,14 +31,10 @@ public enum ImageFileError: Error, Sendable, CustomStringConvertible, Equatable 
 }
 
 extension ImageFileError {
-    /// FFmpeg reports trouble reading the file (it vanished or changed permissions after probing)
-    /// as AVERROR(errno); any other failure of the demuxer or decoder means the data did not decode.
     init(_ error: MediaError, path: String) {
-        let readErrors = [ENOENT, EACCES, EPERM, EISDIR, EIO].map { kiln_averror($0) }
-        if readErrors.contains(error.code) {
-            self = .unreadable(path: path, reason: error.message)
-        } else {
-            self = .corrupt(path: path, reason: "\(error.message) (\(error.function))")
-        }
+        self =
+            error.isFileReadFailure
+            ? .unreadable(path: path, reason: error.message)
+            : .corrupt(path: path, reason: "\(error.message) (\(error.function))")
     }
 }

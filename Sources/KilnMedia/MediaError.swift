@@ -1,4 +1,5 @@
 import CFFmpeg
+import Foundation
 
 /// A failed FFmpeg call (or a misuse of a KilnMedia type), named after the C function that failed.
 public struct MediaError: Error, Sendable, CustomStringConvertible {
@@ -46,4 +47,12 @@ package func require<T>(_ value: T?, _ function: String, _ message: String = "re
 {
     guard let value else { throw MediaError.failure(function, message) }
     return value
+}
+
+extension MediaError {
+    /// FFmpeg reports trouble reading a file (it vanished, or lost its permissions after probing)
+    /// as AVERROR(errno); any other failure of a demuxer or decoder means the data did not decode.
+    var isFileReadFailure: Bool {
+        [ENOENT, EACCES, EPERM, EISDIR, EIO].map { kiln_averror($0) }.contains(code)
+    }
 }

@@ -19,6 +19,11 @@ public final class PeakLimiter: AudioSampleSource {
     private var minima: [Float]
     private var minimaSum: Double
     private var released: Float = 1
+    /// Indices (newest last) of the window's samples that may still be its minimum: their
+    /// needed gains increase from first to last.
+    private var candidates: [Int] = []
+    /// The first of `candidates` still in the window (those before it have left).
+    private var head = 0
     /// How many of `minima` are below 1.
     private var limitedTerms = 0
     private var index = 0
@@ -61,12 +66,22 @@ public final class PeakLimiter: AudioSampleSource {
         for i in 0..<count {
             let slot = index % slots
             let peak = max(abs(inLeft[i]), abs(inRight[i]))
-            needed[slot] = peak > ceiling ? ceiling / peak : 1
+            let gain: Float = peak > ceiling ? ceiling / peak : 1
+            needed[slot] = gain
             delayedLeft[slot] = inLeft[i]
             delayedRight[slot] = inRight[i]
-            // The smallest gain any sample of the window needs, released smoothly upwards.
-            var windowMinimum: Float = 1
-            for g in needed where g < windowMinimum { windowMinimum = g }
+            // The smallest gain any sample of the window needs (a monotonic queue of the window's
+            // candidates: O(1) a sample), released smoothly upwards.
+            while candidates.count > head, needed[candidates[candidates.count - 1] % slots] >= gain {
+                candidates.removeLast()
+            }
+            candidates.append(index)
+            while candidates[head] <= index - slots { head += 1 }
+            if head >= 4_096 {
+                candidates.removeFirst(head)
+                head = 0
+            }
+            let windowMinimum = min(1, needed[candidates[head] % slots])
             released = min(windowMinimum, released + Float(Double(1 - released) * releaseStep))
             // Within a hundredth of a dB of free: free, so quiet stretches come out bit for bit.
             if released > windowMinimum * 0.99885 { released = windowMinimum }

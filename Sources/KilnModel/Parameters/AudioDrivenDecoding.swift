@@ -77,12 +77,12 @@ extension DecodeContext {
         return soundtrack
     }
 
-    /// The index of the soundtrack's track called `name` (nil inside: the whole mix, for an
-    /// empty name); nil after an error when no track has that name.
-    public func audioTrack(named name: String, at node: JSONNode?, path: JSONPath) -> (index: Int?, Void)? {
-        guard !name.isEmpty else { return (nil, ()) }
+    /// The soundtrack's track called `name` (the whole mix for an empty name); nil after an error
+    /// when no track has that name.
+    public func audioTrack(named name: String, at node: JSONNode?, path: JSONPath) -> AudioTrackChoice? {
+        guard !name.isEmpty else { return AudioTrackChoice(index: nil) }
         let tracks = soundtrack?.tracks ?? []
-        if let index = tracks.firstIndex(where: { $0.name == name }) { return (index, ()) }
+        if let index = tracks.firstIndex(where: { $0.name == name }) { return AudioTrackChoice(index: index) }
         let names = tracks.compactMap(\.name).map { "'\($0)'" }.joined(separator: ", ")
         error(
             "no audio track is named '\(name)'"
@@ -130,6 +130,11 @@ extension DecodeContext {
 
 extension DecodeContext {
     static let maximumAudioAnalysisPasses = 64
+}
+
+/// The track a soundtrack reading follows: `index` into the soundtrack's tracks, nil for the mix.
+public struct AudioTrackChoice: Sendable, Equatable {
+    public let index: Int?
 }
 
 struct AudioAnalysisKey: Hashable {

@@ -98,7 +98,13 @@ public struct ImageLayer: LayerRendering {
     }
 
     public func contentSize(at time: Double, canvas: Canvas) -> SIMD2<Double> {
-        guard let size else { return naturalSize }
+        Self.box(size, natural: naturalSize, at: time)
+    }
+
+    /// The box a picture is fitted into: `size` at `time` (negative sides as 0), or the picture's
+    /// natural size without one. Video layers box their frames the same way.
+    static func box(_ size: Animated<Point2>?, natural: SIMD2<Double>, at time: Double) -> SIMD2<Double> {
+        guard let size else { return natural }
         let s = size.value(at: time)
         return SIMD2(max(s.x, 0), max(s.y, 0))
     }

@@ -270,9 +270,7 @@ public struct VideoLayer: LayerRendering {
     }
 
     public func contentSize(at time: Double, canvas: Canvas) -> SIMD2<Double> {
-        guard let size else { return naturalSize }
-        let s = size.value(at: time)
-        return SIMD2(max(s.x, 0), max(s.y, 0))
+        ImageLayer.box(size, natural: naturalSize, at: time)
     }
 
     public func prepare(at time: Double, canvas: Canvas, transform: Affine2D) -> any PreparedLayer {
