@@ -158,30 +158,46 @@ extension PixelPipeline {
                     let chunks: UnsafeMutablePointer<Float> = marks.r + (cellRow * marks.stride + firstChunk)
                     let offset = (y &- firstRow) &* band.stride
                     let py = SIMD8<Float>(repeating: Float(y) + 0.5)
-                    var x = span.lowerBound, c = 0
-                    while x < span.upperBound {
-                        // Up to a batch of marked chunks, evaluated together.
-                        var count = 0
-                        while x < span.upperBound && count < StageBatch.groups {
-                            if chunks[c] != 0 {
-                                starts[count] = x
-                                batch.x[count] = lane + Float(x)
-                                batch.y[count] = py
-                                count &+= 1
-                            }
-                            x &+= 8
-                            c &+= 1
-                        }
-                        guard count > 0 else { continue }
+                    // Batches of marked chunks, evaluated together.
+                    var count = 0
+                    @inline(__always) func flush() {
                         evaluate(batch, list, count: count, source: source)
                         for k in 0..<count {
                             write(
                                 starts[k], batch.colour + 4 &* k, offset: offset, columns: columns, into: band
                             )
                         }
+                        count = 0
                     }
+                    forEachMarked(chunks, count: span.count / 8) { c in
+                        let x = span.lowerBound &+ 8 &* c
+                        starts[count] = x
+                        batch.x[count] = lane + Float(x)
+                        batch.y[count] = py
+                        count &+= 1
+                        if count == StageBatch.groups { flush() }
+                    }
+                    if count > 0 { flush() }
                 }
             }
+        }
+    }
+
+    /// `body(k)` for each k < `count`, in order, whose mark `marks[k]` is not 0, eight marks at
+    /// a time: most chunks are unmarked, and a branch per chunk mispredicts around the marked ones.
+    @inline(__always)
+    private func forEachMarked(_ marks: UnsafeMutablePointer<Float>, count: Int, _ body: (Int) -> Void) {
+        var k = 0
+        while k &+ 8 <= count {
+            let hit = load(marks + k) .!= SIMD8()
+            if any(hit) {
+                for l in 0..<8 where hit[l] { body(k &+ l) }
+            }
+            k &+= 8
+        }
+        while k < count {
+            if marks[k] != 0 { body(k) }
+            k &+= 1
         }
     }
 

@@ -64,12 +64,16 @@ public struct PixelPipeline: Sendable {
         into band: PlanarBand, firstRow: Int, rows count: Int, columns: Range<Int>,
         extent: (rows: Range<Int>, columns: Range<Int>), source: PlanarSampler
     ) {
-        band.fill(.transparent, rows: count, columns: columns)
-        let span = band.chunkSpan(columns.clamped(to: extent.columns))
-        guard !span.isEmpty else { return }
         let top = max(firstRow, extent.rows.lowerBound),
             bottom = min(firstRow + count, extent.rows.upperBound)
-        guard top < bottom else { return }
+        // Where the extent holds every pixel asked for, each is written below: clearing them first
+        // would write the band twice.
+        let inside = columns.clamped(to: extent.columns)
+        if top != firstRow || bottom != firstRow + count || inside != columns {
+            band.fill(.transparent, rows: count, columns: columns)
+        }
+        let span = band.chunkSpan(inside)
+        guard !span.isEmpty, top < bottom else { return }
         let lane = SIMD8<Float>(0, 1, 2, 3, 4, 5, 6, 7) + 0.5
         withBatch { batch, list in
             for y in top..<bottom {
