@@ -190,149 +190,193 @@ public struct ImagePainter: Sendable {
                     ty: Double(ity - clipCentre.y))
                 let certain = 0.501 / Double(pixelsPerTexel)
                 let halfX = Double(clipHalf.x), halfY = Double(clipHalf.y)
-                for y in top..<bottom {
-                    let py = Float(y) + 0.5
-                    let offset = (y - firstRow) &* band.stride
-                    if wholePixels, clip == nil, let rowAligned {
-                        // The sampler's row coordinate and weight, computed as it does.
-                        let sv = (py * id + ity) * primary.scale - 0.5
-                        // Rows whose centre lies half a pixel or more inside the visible rows
-                        // are fully covered and need no clamp.
-                        if sv >= clipCentre.y - clipHalf.y, sv <= clipCentre.y + clipHalf.y - 1 {
-                            let v = SIMD8<Float>(repeating: sv)
-                            let fv = floorOfSmall(v)
-                            paintBlendedRow(
-                                into: band, offset: offset, texels: base.baseAddress!, row: Int(fv[0]),
-                                weight: primary.weights(v - fv), columns: columns, place: rowAligned,
-                                scales: scales)
-                            continue
-                        }
-                    }
-                    var outer = spans.columns(
-                        row: y, halfX: halfX + certain, halfY: halfY + certain, limit: columns)
-                    var full = spans.columns(
-                        row: y, halfX: halfX - certain, halfY: halfY - certain, limit: outer)
-                    if let clip {
-                        outer = clip.outerSpan(row: y, within: outer)
-                        full = clip.innerSpan(row: y, within: full.clamped(to: outer))
-                    }
-                    if replacing {
-                        // The cleared columns outside the span (lanes of the span's last chunk
-                        // past it keep what they held, which this clears too).
-                        if outer.isEmpty {
-                            band.clear(row: y - firstRow, columns: cleared)
-                            continue
-                        }
-                        band.clear(row: y - firstRow, columns: cleared.lowerBound..<outer.lowerBound)
-                        band.clear(row: y - firstRow, columns: outer.upperBound..<cleared.upperBound)
-                    }
-                    var x = outer.lowerBound
-                    let rowU = py * ic + itx, rowV = py * id + ity
-                    while x < outer.upperBound {
-                        if interiorReplace && x >= full.lowerBound && x &+ 8 <= full.upperBound {
-                            // The interior run of a replacing paint: nothing underneath to read.
-                            let last = full.upperBound &- 8
-                            while x <= last {
-                                let px = lane + Float(x)
-                                let c = primary.sample(u: px * ia + rowU, v: px * ib + rowV)
-                                let p = offset &+ x
-                                store(c.r * scaleR, band.r + p)
-                                store(c.g * scaleG, band.g + p)
-                                store(c.b * scaleB, band.b + p)
-                                store(c.a * scaleA, band.a + p)
-                                x &+= 8
+                // Rows are gathered a few at a time and painted in tiles of a few chunks across
+                // all of them: a rotated picture's taps for one row wander over many texel rows,
+                // and a tile keeps the texels and band pixels it touches in L1 for the rows
+                // after. Each chunk's arithmetic depends only on its row and column, so the
+                // order changes no byte.
+                let rowGroup = 8, tileWidth = 64
+                withUnsafeTemporaryAllocation(of: PendingRow.self, capacity: rowGroup) { pending in
+                    var nextRow = top
+                    while nextRow < bottom {
+                        var pendingCount = 0
+                        while nextRow < bottom && pendingCount < rowGroup {
+                            let y = nextRow
+                            nextRow &+= 1
+                            let py = Float(y) + 0.5
+                            let offset = (y - firstRow) &* band.stride
+                            if wholePixels, clip == nil, let rowAligned {
+                                // The sampler's row coordinate and weight, computed as it does.
+                                let sv = (py * id + ity) * primary.scale - 0.5
+                                // Rows whose centre lies half a pixel or more inside the visible rows
+                                // are fully covered and need no clamp.
+                                if sv >= clipCentre.y - clipHalf.y, sv <= clipCentre.y + clipHalf.y - 1 {
+                                    let v = SIMD8<Float>(repeating: sv)
+                                    let fv = floorOfSmall(v)
+                                    paintBlendedRow(
+                                        into: band, offset: offset, texels: base.baseAddress!,
+                                        row: Int(fv[0]),
+                                        weight: primary.weights(v - fv), columns: columns, place: rowAligned,
+                                        scales: scales)
+                                    continue
+                                }
                             }
-                            continue
-                        }
-                        if interiorOver && x >= full.lowerBound && x &+ 8 <= full.upperBound {
-                            // The interior run: fully covered, one level, source-over. A loop of
-                            // its own keeps the edge handling's registers out of it.
-                            let last = full.upperBound &- 8
-                            while x <= last {
-                                let px = lane + Float(x)
-                                let c = primary.sample(u: px * ia + rowU, v: px * ib + rowV)
-                                let alpha = c.a * scaleA
-                                let remain = 1 - alpha
-                                let p = offset &+ x
-                                store(c.r * scaleR + load(band.r + p) * remain, band.r + p)
-                                store(c.g * scaleG + load(band.g + p) * remain, band.g + p)
-                                store(c.b * scaleB + load(band.b + p) * remain, band.b + p)
-                                store(alpha + load(band.a + p) * remain, band.a + p)
-                                x &+= 8
+                            var outer = spans.columns(
+                                row: y, halfX: halfX + certain, halfY: halfY + certain, limit: columns)
+                            var full = spans.columns(
+                                row: y, halfX: halfX - certain, halfY: halfY - certain, limit: outer)
+                            if let clip {
+                                outer = clip.outerSpan(row: y, within: outer)
+                                full = clip.innerSpan(row: y, within: full.clamped(to: outer))
                             }
-                            continue
-                        }
-                        let px = lane + Float(x)
-                        let u = px * ia + rowU
-                        let v = px * ib + rowV
-                        let inside = LaneMask.first(min(8, outer.upperBound &- x))
-                        var coverage = SIMD8<Float>(repeating: 1)
-                        if x < full.lowerBound || x &+ 8 > full.upperBound {
-                            // Near the edge: coverage of the visible rectangle from the signed
-                            // distance to it.
-                            let qx = magnitude(u - clipCentre.x) - clipHalf.x
-                            let qy = magnitude(v - clipCentre.y) - clipHalf.y
-                            let ox = positive(qx), oy = positive(qy)
-                            let distance = (squareRoot(ox * ox + oy * oy) + negative(maximum(qx, qy))) * ppt
-                            coverage = unit(half - distance)
-                            if let clip { coverage *= clip.fillCoverage(x: x, y: y) }
-                        }
-                        coverage = unsafeBitCast(
-                            unsafeBitCast(coverage, to: SIMD8<UInt32>.self) & inside, to: SIMD8<Float>.self)
-                        if coverage == SIMD8() {
                             if replacing {
-                                // Nothing of the picture here: zeros within the span.
-                                let p = offset &+ x, keep = ~inside
-                                @inline(__always) func clear(_ plane: UnsafeMutablePointer<Float>) {
-                                    store(LaneMask.select(keep, load(plane + p), SIMD8()), plane + p)
+                                // The cleared columns outside the span (lanes of the span's last chunk
+                                // past it keep what they held, which this clears too).
+                                if outer.isEmpty {
+                                    band.clear(row: y - firstRow, columns: cleared)
+                                    continue
                                 }
-                                clear(band.r)
-                                clear(band.g)
-                                clear(band.b)
-                                clear(band.a)
+                                band.clear(row: y - firstRow, columns: cleared.lowerBound..<outer.lowerBound)
+                                band.clear(row: y - firstRow, columns: outer.upperBound..<cleared.upperBound)
                             }
-                        } else {
-                            var c = primary.sample(u: u, v: v)
-                            if nextWeight > 0 {
-                                let d = secondary.sample(u: u, v: v)
-                                c.r += (d.r - c.r) * nextWeight
-                                c.g += (d.g - c.g) * nextWeight
-                                c.b += (d.b - c.b) * nextWeight
-                                c.a += (d.a - c.a) * nextWeight
-                            }
-                            let p = offset &+ x
-                            let keep = ~inside
-                            if over {
-                                // Source-over: lanes outside the span have k = 0, so they keep
-                                // their value without a select.
-                                let alpha = c.a * (coverage * scaleA)
-                                let remain = 1 - alpha
-                                @inline(__always) func blend(
-                                    _ value: SIMD8<Float>, _ k: SIMD8<Float>,
-                                    _ plane: UnsafeMutablePointer<Float>
-                                ) {
-                                    store(value * (coverage * k) + load(plane + p) * remain, plane + p)
-                                }
-                                blend(c.r, scaleR, band.r)
-                                blend(c.g, scaleG, band.g)
-                                blend(c.b, scaleB, band.b)
-                                store(alpha + load(band.a + p) * remain, band.a + p)
-                            } else {
-                                @inline(__always) func put(
-                                    _ value: SIMD8<Float>, _ k: SIMD8<Float>,
-                                    _ plane: UnsafeMutablePointer<Float>
-                                ) {
-                                    store(
-                                        LaneMask.select(keep, load(plane + p), value * (coverage * k)),
-                                        plane + p)
-                                }
-                                put(c.r, scaleR, band.r)
-                                put(c.g, scaleG, band.g)
-                                put(c.b, scaleB, band.b)
-                                put(c.a, scaleA, band.a)
-                            }
+                            pending[pendingCount] = PendingRow(
+                                y: y, offset: offset, outer: outer, full: full, rowU: py * ic + itx,
+                                rowV: py * id + ity)
+                            pendingCount &+= 1
                         }
-                        x &+= 8
+                        var start = 0
+                        var more = pendingCount > 0
+                        while more {
+                            more = false
+                            for index in 0..<pendingCount {
+                                let (y, offset, outer, full) = (
+                                    pending[index].y, pending[index].offset, pending[index].outer,
+                                    pending[index].full
+                                )
+                                let rowU = pending[index].rowU, rowV = pending[index].rowV
+                                var x = outer.lowerBound &+ start
+                                guard x < outer.upperBound else { continue }
+                                // Tiles start on the row's chunk grid, so every chunk is the one the untiled
+                                // loop would paint.
+                                let tileEnd = min(outer.upperBound, x &+ tileWidth)
+                                if tileEnd < outer.upperBound { more = true }
+                                while x < tileEnd {
+                                    if interiorReplace && x >= full.lowerBound && x &+ 8 <= full.upperBound {
+                                        // The interior run of a replacing paint: nothing underneath to read.
+                                        let last = min(full.upperBound, tileEnd) &- 8
+                                        while x <= last {
+                                            let px = lane + Float(x)
+                                            let c = primary.sample(u: px * ia + rowU, v: px * ib + rowV)
+                                            let p = offset &+ x
+                                            store(c.r * scaleR, band.r + p)
+                                            store(c.g * scaleG, band.g + p)
+                                            store(c.b * scaleB, band.b + p)
+                                            store(c.a * scaleA, band.a + p)
+                                            x &+= 8
+                                        }
+                                        continue
+                                    }
+                                    if interiorOver && x >= full.lowerBound && x &+ 8 <= full.upperBound {
+                                        // The interior run: fully covered, one level, source-over. A loop of
+                                        // its own keeps the edge handling's registers out of it.
+                                        let last = min(full.upperBound, tileEnd) &- 8
+                                        while x <= last {
+                                            let px = lane + Float(x)
+                                            let c = primary.sample(u: px * ia + rowU, v: px * ib + rowV)
+                                            let alpha = c.a * scaleA
+                                            let remain = 1 - alpha
+                                            let p = offset &+ x
+                                            store(c.r * scaleR + load(band.r + p) * remain, band.r + p)
+                                            store(c.g * scaleG + load(band.g + p) * remain, band.g + p)
+                                            store(c.b * scaleB + load(band.b + p) * remain, band.b + p)
+                                            store(alpha + load(band.a + p) * remain, band.a + p)
+                                            x &+= 8
+                                        }
+                                        continue
+                                    }
+                                    let px = lane + Float(x)
+                                    let u = px * ia + rowU
+                                    let v = px * ib + rowV
+                                    let inside = LaneMask.first(min(8, outer.upperBound &- x))
+                                    var coverage = SIMD8<Float>(repeating: 1)
+                                    if x < full.lowerBound || x &+ 8 > full.upperBound {
+                                        // Near the edge: coverage of the visible rectangle from the signed
+                                        // distance to it.
+                                        let qx = magnitude(u - clipCentre.x) - clipHalf.x
+                                        let qy = magnitude(v - clipCentre.y) - clipHalf.y
+                                        let ox = positive(qx), oy = positive(qy)
+                                        let distance =
+                                            (squareRoot(ox * ox + oy * oy) + negative(maximum(qx, qy))) * ppt
+                                        coverage = unit(half - distance)
+                                        if let clip { coverage *= clip.fillCoverage(x: x, y: y) }
+                                    }
+                                    coverage = unsafeBitCast(
+                                        unsafeBitCast(coverage, to: SIMD8<UInt32>.self) & inside,
+                                        to: SIMD8<Float>.self)
+                                    if coverage == SIMD8() {
+                                        if replacing {
+                                            // Nothing of the picture here: zeros within the span.
+                                            let p = offset &+ x, keep = ~inside
+                                            @inline(__always) func clear(_ plane: UnsafeMutablePointer<Float>)
+                                            {
+                                                store(
+                                                    LaneMask.select(keep, load(plane + p), SIMD8()), plane + p
+                                                )
+                                            }
+                                            clear(band.r)
+                                            clear(band.g)
+                                            clear(band.b)
+                                            clear(band.a)
+                                        }
+                                    } else {
+                                        var c = primary.sample(u: u, v: v)
+                                        if nextWeight > 0 {
+                                            let d = secondary.sample(u: u, v: v)
+                                            c.r += (d.r - c.r) * nextWeight
+                                            c.g += (d.g - c.g) * nextWeight
+                                            c.b += (d.b - c.b) * nextWeight
+                                            c.a += (d.a - c.a) * nextWeight
+                                        }
+                                        let p = offset &+ x
+                                        let keep = ~inside
+                                        if over {
+                                            // Source-over: lanes outside the span have k = 0, so they keep
+                                            // their value without a select.
+                                            let alpha = c.a * (coverage * scaleA)
+                                            let remain = 1 - alpha
+                                            @inline(__always) func blend(
+                                                _ value: SIMD8<Float>, _ k: SIMD8<Float>,
+                                                _ plane: UnsafeMutablePointer<Float>
+                                            ) {
+                                                store(
+                                                    value * (coverage * k) + load(plane + p) * remain,
+                                                    plane + p)
+                                            }
+                                            blend(c.r, scaleR, band.r)
+                                            blend(c.g, scaleG, band.g)
+                                            blend(c.b, scaleB, band.b)
+                                            store(alpha + load(band.a + p) * remain, band.a + p)
+                                        } else {
+                                            @inline(__always) func put(
+                                                _ value: SIMD8<Float>, _ k: SIMD8<Float>,
+                                                _ plane: UnsafeMutablePointer<Float>
+                                            ) {
+                                                store(
+                                                    LaneMask.select(
+                                                        keep, load(plane + p), value * (coverage * k)),
+                                                    plane + p)
+                                            }
+                                            put(c.r, scaleR, band.r)
+                                            put(c.g, scaleG, band.g)
+                                            put(c.b, scaleB, band.b)
+                                            put(c.a, scaleA, band.a)
+                                        }
+                                    }
+                                    x &+= 8
+                                }
+                            }
+                            start &+= tileWidth
+                        }
                     }
                 }
             }
@@ -463,6 +507,16 @@ public struct ImagePainter: Sendable {
             }
             x &+= 8
         }
+    }
+
+    /// A row of the bilinear path whose spans are known, waiting to be painted tile by tile.
+    struct PendingRow {
+        let y: Int
+        let offset: Int
+        let outer: Range<Int>
+        let full: Range<Int>
+        let rowU: Float
+        let rowV: Float
     }
 
     /// Bilinear taps of one level, clamped to its edges.
