@@ -1,6 +1,7 @@
 /// Paints an image under an affine map, clipped to a rectangle of it: bilinear sampling at the
-/// mip level matching the map's shrink, blended with the next level (trilinear) so an animated
-/// scale never pops between levels; edges anti-aliased by coverage as `RoundedRectPainter` does.
+/// mip level matching the map's shrink, blended with the next level (trilinear, past the first
+/// eighth of each octave: `levelChoice`) so an animated scale never pops between levels; edges
+/// anti-aliased by coverage as `RoundedRectPainter` does.
 public struct ImagePainter: Sendable {
     let image: RasterImage
     // Frame → image texel space (level 0).
@@ -99,8 +100,18 @@ public struct ImagePainter: Sendable {
         }
     }
 
+    /// Fractions of an octave up to this read one level alone; beyond, the blend towards the next
+    /// level rises linearly from 0 to 1, so the choice stays continuous in the shrink. GPU
+    /// drivers narrow the trilinear blend the same way ("brilinear"); Core Animation's default
+    /// minification filter reads one level at every shrink. Against exact trilinear filtering
+    /// the result moves by at most `singleLevelBand` times the two levels' difference
+    /// (ImageLayerTests checks this bound), while a card drawn slightly shrunk (0.84 of a
+    /// picture that was 1.17× enlarged: 2 % into the octave) costs one level's taps, not two.
+    public static let singleLevelBand = 0.125
+
     /// Level L holds 2^L texels of level 0 per texel. Up to a shrink of 1 level 0 is exact;
-    /// beyond, log2(shrink) splits into the level below and the blend towards the next.
+    /// beyond, log2(shrink) splits into the level below and the blend towards the next
+    /// (none in the first `singleLevelBand` of the octave).
     public static func levelChoice(shrink: Double, levelCount: Int) -> (level: Int, nextWeight: Float) {
         guard shrink > 1 else { return (0, 0) }
         var lod = 0.0
@@ -114,9 +125,11 @@ public struct ImagePainter: Sendable {
         }
         lod += s - 1
         let level = SaturatingConversion.int(lod, in: 0...(levelCount - 1))
-        var weight = level + 1 < levelCount ? Float(lod - Double(level)) : 0
-        // A blend below one part in 512 cannot change an 8-bit result; skipping it halves the
-        // cost of the common case, a shrink of 1 give or take rounding.
+        let fraction = lod - Double(level)
+        let band = singleLevelBand
+        var weight = level + 1 < levelCount && fraction > band ? Float((fraction - band) / (1 - band)) : 0
+        // A blend below one part in 512 cannot change an 8-bit result; skipping it spares the
+        // second level's taps just past the single-level band.
         if weight < 1.0 / 512 { weight = 0 }
         return (level, weight)
     }
@@ -286,6 +299,16 @@ public struct ImagePainter: Sendable {
                                             let alpha = c.a * scaleA
                                             let remain = 1 - alpha
                                             let p = offset &+ x
+                                            if remain == SIMD8() {
+                                                // Opaque texels at full opacity: what lies under them counts for exactly
+                                                // nothing (c + a finite value × 0 is c), so it is not read.
+                                                store(c.r * scaleR, band.r + p)
+                                                store(c.g * scaleG, band.g + p)
+                                                store(c.b * scaleB, band.b + p)
+                                                store(alpha, band.a + p)
+                                                x &+= 8
+                                                continue
+                                            }
                                             store(c.r * scaleR + load(band.r + p) * remain, band.r + p)
                                             store(c.g * scaleG + load(band.g + p) * remain, band.g + p)
                                             store(c.b * scaleB + load(band.b + p) * remain, band.b + p)
