@@ -190,6 +190,8 @@ public struct ImagePainter: Sendable {
         let lane = SIMD8<Float>(0, 1, 2, 3, 4, 5, 6, 7) + 0.5
         let half = SIMD8<Float>(repeating: 0.5)
         let ppt = SIMD8<Float>(repeating: pixelsPerTexel)
+        // Unwrapped once: binding the optional painter per chunk copied it, gradient and all.
+        let clipOutline = clip?.outline
         let interiorOver = over && nextWeight == 0
         let interiorReplace = replacing && nextWeight == 0
         image.levels[level].texels.withUnsafeBufferPointer { base in
@@ -331,7 +333,9 @@ public struct ImagePainter: Sendable {
                                         let distance =
                                             (squareRoot(ox * ox + oy * oy) + negative(maximum(qx, qy))) * ppt
                                         coverage = unit(half - distance)
-                                        if let clip { coverage *= clip.fillCoverage(x: x, y: y) }
+                                        if let clipOutline {
+                                            coverage *= clipOutline.fillCoverage(x: x, y: y)
+                                        }
                                     }
                                     coverage = unsafeBitCast(
                                         unsafeBitCast(coverage, to: SIMD8<UInt32>.self) & inside,
