@@ -279,9 +279,18 @@ public struct ImagePainter: Sendable {
                                     if interiorReplace && x >= full.lowerBound && x &+ 8 <= full.upperBound {
                                         // The interior run of a replacing paint: nothing underneath to read.
                                         let last = min(full.upperBound, tileEnd) &- 8
+                                        var next = primary.taps(
+                                            u: (lane + Float(x)) * ia + rowU, v: (lane + Float(x)) * ib + rowV
+                                        )
                                         while x <= last {
-                                            let px = lane + Float(x)
-                                            let c = primary.sample(u: px * ia + rowU, v: px * ib + rowV)
+                                            // The next chunk's texels are loaded before this
+                                            // chunk is filtered (past the run they are clamped
+                                            // into the image and dropped), so the loads' latency
+                                            // overlaps the arithmetic.
+                                            let taps = next
+                                            let ahead = lane + Float(x &+ 8)
+                                            next = primary.taps(u: ahead * ia + rowU, v: ahead * ib + rowV)
+                                            let c = primary.filter(taps)
                                             let p = offset &+ x
                                             store(c.r * scaleR, band.r + p)
                                             store(c.g * scaleG, band.g + p)
@@ -295,9 +304,15 @@ public struct ImagePainter: Sendable {
                                         // The interior run: fully covered, one level, source-over. A loop of
                                         // its own keeps the edge handling's registers out of it.
                                         let last = min(full.upperBound, tileEnd) &- 8
+                                        var next = primary.taps(
+                                            u: (lane + Float(x)) * ia + rowU, v: (lane + Float(x)) * ib + rowV
+                                        )
                                         while x <= last {
-                                            let px = lane + Float(x)
-                                            let c = primary.sample(u: px * ia + rowU, v: px * ib + rowV)
+                                            // Loads a chunk ahead, as in the replacing run.
+                                            let taps = next
+                                            let ahead = lane + Float(x &+ 8)
+                                            next = primary.taps(u: ahead * ia + rowU, v: ahead * ib + rowV)
+                                            let c = primary.filter(taps)
                                             let alpha = c.a * scaleA
                                             let remain = 1 - alpha
                                             let p = offset &+ x
@@ -585,6 +600,19 @@ public struct ImagePainter: Sendable {
         func sample(u: SIMD8<Float>, v: SIMD8<Float>) -> (
             r: SIMD8<Float>, g: SIMD8<Float>, b: SIMD8<Float>, a: SIMD8<Float>
         ) {
+            filter(taps(u: u, v: v))
+        }
+
+        /// The four texels under each of eight pixels and their weights: the loads of `sample`,
+        /// apart from the arithmetic, so a loop can load the next chunk's texels before it
+        /// filters this chunk's.
+        struct Taps {
+            let t00: SIMD8<UInt32>, t10: SIMD8<UInt32>, t01: SIMD8<UInt32>, t11: SIMD8<UInt32>
+            let wx: SIMD16<UInt16>, wy: SIMD16<UInt16>
+        }
+
+        @_transparent
+        func taps(u: SIMD8<Float>, v: SIMD8<Float>) -> Taps {
             // Clamping the coordinate to the outer texel centres makes edge taps repeat the edge
             // texel: the second tap of a pair then has weight 0 (and reads the padding, which
             // repeats the edge anyway). The clamp also keeps far-off or NaN coordinates of
@@ -596,10 +624,16 @@ public struct ImagePainter: Sendable {
             let top = wholeNumberToInt(fv) &* stride &+ wholeNumberToInt(fu)
             let (t00, t10) = pairs(top)
             let (t01, t11) = pairs(top &+ stride)
+            return Taps(t00: t00, t10: t10, t01: t01, t11: t11, wx: weights(wx), wy: weights(wy))
+        }
+
+        @_transparent
+        func filter(_ taps: Taps) -> (r: SIMD8<Float>, g: SIMD8<Float>, b: SIMD8<Float>, a: SIMD8<Float>) {
+            let (t00, t10, t01, t11) = (taps.t00, taps.t10, taps.t01, taps.t11)
             // Fixed-point lerps on packed bytes, two channels per 32-bit lane (r and b, then g
             // and a) in 16-bit halves: weights are 0…256 (GPU-style 8-bit fractions), products
             // stay below 2^16, and one 16-bit multiply serves sixteen channel values.
-            let wx16 = weights(wx), wy16 = weights(wy)
+            let wx16 = taps.wx, wy16 = taps.wy
             @inline(__always) func lerp(_ a: SIMD16<UInt16>, _ b: SIMD16<UInt16>, _ w: SIMD16<UInt16>)
                 -> SIMD16<UInt16>
             {
