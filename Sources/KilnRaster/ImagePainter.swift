@@ -1,6 +1,7 @@
 /// Paints an image under an affine map, clipped to a rectangle of it: bilinear sampling at the
-/// mip level matching the map's shrink, blended with the next level (trilinear) so an animated
-/// scale never pops between levels; edges anti-aliased by coverage as `RoundedRectPainter` does.
+/// mip level matching the map's shrink, blended with the next level (trilinear, past the first
+/// eighth of each octave: `levelChoice`) so an animated scale never pops between levels; edges
+/// anti-aliased by coverage as `RoundedRectPainter` does.
 public struct ImagePainter: Sendable {
     let image: RasterImage
     // Frame → image texel space (level 0).
@@ -99,8 +100,18 @@ public struct ImagePainter: Sendable {
         }
     }
 
+    /// Fractions of an octave up to this read one level alone; beyond, the blend towards the next
+    /// level rises linearly from 0 to 1, so the choice stays continuous in the shrink. GPU
+    /// drivers narrow the trilinear blend the same way ("brilinear"); Core Animation's default
+    /// minification filter reads one level at every shrink. Against exact trilinear filtering
+    /// the result moves by at most `singleLevelBand` times the two levels' difference
+    /// (ImageLayerTests checks this bound), while a card drawn slightly shrunk (0.84 of a
+    /// picture that was 1.17× enlarged: 2 % into the octave) costs one level's taps, not two.
+    public static let singleLevelBand = 0.125
+
     /// Level L holds 2^L texels of level 0 per texel. Up to a shrink of 1 level 0 is exact;
-    /// beyond, log2(shrink) splits into the level below and the blend towards the next.
+    /// beyond, log2(shrink) splits into the level below and the blend towards the next
+    /// (none in the first `singleLevelBand` of the octave).
     public static func levelChoice(shrink: Double, levelCount: Int) -> (level: Int, nextWeight: Float) {
         guard shrink > 1 else { return (0, 0) }
         var lod = 0.0
@@ -114,9 +125,11 @@ public struct ImagePainter: Sendable {
         }
         lod += s - 1
         let level = SaturatingConversion.int(lod, in: 0...(levelCount - 1))
-        var weight = level + 1 < levelCount ? Float(lod - Double(level)) : 0
-        // A blend below one part in 512 cannot change an 8-bit result; skipping it halves the
-        // cost of the common case, a shrink of 1 give or take rounding.
+        let fraction = lod - Double(level)
+        let band = singleLevelBand
+        var weight = level + 1 < levelCount && fraction > band ? Float((fraction - band) / (1 - band)) : 0
+        // A blend below one part in 512 cannot change an 8-bit result; skipping it spares the
+        // second level's taps just past the single-level band.
         if weight < 1.0 / 512 { weight = 0 }
         return (level, weight)
     }
@@ -177,6 +190,8 @@ public struct ImagePainter: Sendable {
         let lane = SIMD8<Float>(0, 1, 2, 3, 4, 5, 6, 7) + 0.5
         let half = SIMD8<Float>(repeating: 0.5)
         let ppt = SIMD8<Float>(repeating: pixelsPerTexel)
+        // Unwrapped once: binding the optional painter per chunk copied it, gradient and all.
+        let clipOutline = clip?.outline
         let interiorOver = over && nextWeight == 0
         let interiorReplace = replacing && nextWeight == 0
         image.levels[level].texels.withUnsafeBufferPointer { base in
@@ -190,149 +205,220 @@ public struct ImagePainter: Sendable {
                     ty: Double(ity - clipCentre.y))
                 let certain = 0.501 / Double(pixelsPerTexel)
                 let halfX = Double(clipHalf.x), halfY = Double(clipHalf.y)
-                for y in top..<bottom {
-                    let py = Float(y) + 0.5
-                    let offset = (y - firstRow) &* band.stride
-                    if wholePixels, clip == nil, let rowAligned {
-                        // The sampler's row coordinate and weight, computed as it does.
-                        let sv = (py * id + ity) * primary.scale - 0.5
-                        // Rows whose centre lies half a pixel or more inside the visible rows
-                        // are fully covered and need no clamp.
-                        if sv >= clipCentre.y - clipHalf.y, sv <= clipCentre.y + clipHalf.y - 1 {
-                            let v = SIMD8<Float>(repeating: sv)
-                            let fv = floorOfSmall(v)
-                            paintBlendedRow(
-                                into: band, offset: offset, texels: base.baseAddress!, row: Int(fv[0]),
-                                weight: primary.weights(v - fv), columns: columns, place: rowAligned,
-                                scales: scales)
-                            continue
-                        }
-                    }
-                    var outer = spans.columns(
-                        row: y, halfX: halfX + certain, halfY: halfY + certain, limit: columns)
-                    var full = spans.columns(
-                        row: y, halfX: halfX - certain, halfY: halfY - certain, limit: outer)
-                    if let clip {
-                        outer = clip.outerSpan(row: y, within: outer)
-                        full = clip.innerSpan(row: y, within: full.clamped(to: outer))
-                    }
-                    if replacing {
-                        // The cleared columns outside the span (lanes of the span's last chunk
-                        // past it keep what they held, which this clears too).
-                        if outer.isEmpty {
-                            band.clear(row: y - firstRow, columns: cleared)
-                            continue
-                        }
-                        band.clear(row: y - firstRow, columns: cleared.lowerBound..<outer.lowerBound)
-                        band.clear(row: y - firstRow, columns: outer.upperBound..<cleared.upperBound)
-                    }
-                    var x = outer.lowerBound
-                    let rowU = py * ic + itx, rowV = py * id + ity
-                    while x < outer.upperBound {
-                        if interiorReplace && x >= full.lowerBound && x &+ 8 <= full.upperBound {
-                            // The interior run of a replacing paint: nothing underneath to read.
-                            let last = full.upperBound &- 8
-                            while x <= last {
-                                let px = lane + Float(x)
-                                let c = primary.sample(u: px * ia + rowU, v: px * ib + rowV)
-                                let p = offset &+ x
-                                store(c.r * scaleR, band.r + p)
-                                store(c.g * scaleG, band.g + p)
-                                store(c.b * scaleB, band.b + p)
-                                store(c.a * scaleA, band.a + p)
-                                x &+= 8
+                // Rows are gathered a few at a time and painted in tiles of a few chunks across
+                // all of them: a rotated picture's taps for one row wander over many texel rows,
+                // and a tile keeps the texels and band pixels it touches in L1 for the rows
+                // after. Each chunk's arithmetic depends only on its row and column, so the
+                // order changes no byte.
+                let rowGroup = 8, tileWidth = 64
+                withUnsafeTemporaryAllocation(of: PendingRow.self, capacity: rowGroup) { pending in
+                    var nextRow = top
+                    while nextRow < bottom {
+                        var pendingCount = 0
+                        while nextRow < bottom && pendingCount < rowGroup {
+                            let y = nextRow
+                            nextRow &+= 1
+                            let py = Float(y) + 0.5
+                            let offset = (y - firstRow) &* band.stride
+                            if wholePixels, clip == nil, let rowAligned {
+                                // The sampler's row coordinate and weight, computed as it does.
+                                let sv = (py * id + ity) * primary.scale - 0.5
+                                // Rows whose centre lies half a pixel or more inside the visible rows
+                                // are fully covered and need no clamp.
+                                if sv >= clipCentre.y - clipHalf.y, sv <= clipCentre.y + clipHalf.y - 1 {
+                                    let v = SIMD8<Float>(repeating: sv)
+                                    let fv = floorOfSmall(v)
+                                    paintBlendedRow(
+                                        into: band, offset: offset, texels: base.baseAddress!,
+                                        row: Int(fv[0]),
+                                        weight: primary.weights(v - fv), columns: columns, place: rowAligned,
+                                        scales: scales)
+                                    continue
+                                }
                             }
-                            continue
-                        }
-                        if interiorOver && x >= full.lowerBound && x &+ 8 <= full.upperBound {
-                            // The interior run: fully covered, one level, source-over. A loop of
-                            // its own keeps the edge handling's registers out of it.
-                            let last = full.upperBound &- 8
-                            while x <= last {
-                                let px = lane + Float(x)
-                                let c = primary.sample(u: px * ia + rowU, v: px * ib + rowV)
-                                let alpha = c.a * scaleA
-                                let remain = 1 - alpha
-                                let p = offset &+ x
-                                store(c.r * scaleR + load(band.r + p) * remain, band.r + p)
-                                store(c.g * scaleG + load(band.g + p) * remain, band.g + p)
-                                store(c.b * scaleB + load(band.b + p) * remain, band.b + p)
-                                store(alpha + load(band.a + p) * remain, band.a + p)
-                                x &+= 8
+                            var outer = spans.columns(
+                                row: y, halfX: halfX + certain, halfY: halfY + certain, limit: columns)
+                            var full = spans.columns(
+                                row: y, halfX: halfX - certain, halfY: halfY - certain, limit: outer)
+                            if let clip {
+                                outer = clip.outerSpan(row: y, within: outer)
+                                full = clip.innerSpan(row: y, within: full.clamped(to: outer))
                             }
-                            continue
-                        }
-                        let px = lane + Float(x)
-                        let u = px * ia + rowU
-                        let v = px * ib + rowV
-                        let inside = LaneMask.first(min(8, outer.upperBound &- x))
-                        var coverage = SIMD8<Float>(repeating: 1)
-                        if x < full.lowerBound || x &+ 8 > full.upperBound {
-                            // Near the edge: coverage of the visible rectangle from the signed
-                            // distance to it.
-                            let qx = magnitude(u - clipCentre.x) - clipHalf.x
-                            let qy = magnitude(v - clipCentre.y) - clipHalf.y
-                            let ox = positive(qx), oy = positive(qy)
-                            let distance = (squareRoot(ox * ox + oy * oy) + negative(maximum(qx, qy))) * ppt
-                            coverage = unit(half - distance)
-                            if let clip { coverage *= clip.fillCoverage(x: x, y: y) }
-                        }
-                        coverage = unsafeBitCast(
-                            unsafeBitCast(coverage, to: SIMD8<UInt32>.self) & inside, to: SIMD8<Float>.self)
-                        if coverage == SIMD8() {
                             if replacing {
-                                // Nothing of the picture here: zeros within the span.
-                                let p = offset &+ x, keep = ~inside
-                                @inline(__always) func clear(_ plane: UnsafeMutablePointer<Float>) {
-                                    store(LaneMask.select(keep, load(plane + p), SIMD8()), plane + p)
+                                // The cleared columns outside the span (lanes of the span's last chunk
+                                // past it keep what they held, which this clears too).
+                                if outer.isEmpty {
+                                    band.clear(row: y - firstRow, columns: cleared)
+                                    continue
                                 }
-                                clear(band.r)
-                                clear(band.g)
-                                clear(band.b)
-                                clear(band.a)
+                                band.clear(row: y - firstRow, columns: cleared.lowerBound..<outer.lowerBound)
+                                band.clear(row: y - firstRow, columns: outer.upperBound..<cleared.upperBound)
                             }
-                        } else {
-                            var c = primary.sample(u: u, v: v)
-                            if nextWeight > 0 {
-                                let d = secondary.sample(u: u, v: v)
-                                c.r += (d.r - c.r) * nextWeight
-                                c.g += (d.g - c.g) * nextWeight
-                                c.b += (d.b - c.b) * nextWeight
-                                c.a += (d.a - c.a) * nextWeight
-                            }
-                            let p = offset &+ x
-                            let keep = ~inside
-                            if over {
-                                // Source-over: lanes outside the span have k = 0, so they keep
-                                // their value without a select.
-                                let alpha = c.a * (coverage * scaleA)
-                                let remain = 1 - alpha
-                                @inline(__always) func blend(
-                                    _ value: SIMD8<Float>, _ k: SIMD8<Float>,
-                                    _ plane: UnsafeMutablePointer<Float>
-                                ) {
-                                    store(value * (coverage * k) + load(plane + p) * remain, plane + p)
-                                }
-                                blend(c.r, scaleR, band.r)
-                                blend(c.g, scaleG, band.g)
-                                blend(c.b, scaleB, band.b)
-                                store(alpha + load(band.a + p) * remain, band.a + p)
-                            } else {
-                                @inline(__always) func put(
-                                    _ value: SIMD8<Float>, _ k: SIMD8<Float>,
-                                    _ plane: UnsafeMutablePointer<Float>
-                                ) {
-                                    store(
-                                        LaneMask.select(keep, load(plane + p), value * (coverage * k)),
-                                        plane + p)
-                                }
-                                put(c.r, scaleR, band.r)
-                                put(c.g, scaleG, band.g)
-                                put(c.b, scaleB, band.b)
-                                put(c.a, scaleA, band.a)
-                            }
+                            pending[pendingCount] = PendingRow(
+                                y: y, offset: offset, outer: outer, full: full, rowU: py * ic + itx,
+                                rowV: py * id + ity)
+                            pendingCount &+= 1
                         }
-                        x &+= 8
+                        var start = 0
+                        var more = pendingCount > 0
+                        while more {
+                            more = false
+                            for index in 0..<pendingCount {
+                                let (y, offset, outer, full) = (
+                                    pending[index].y, pending[index].offset, pending[index].outer,
+                                    pending[index].full
+                                )
+                                let rowU = pending[index].rowU, rowV = pending[index].rowV
+                                var x = outer.lowerBound &+ start
+                                guard x < outer.upperBound else { continue }
+                                // Tiles start on the row's chunk grid, so every chunk is the one the untiled
+                                // loop would paint.
+                                let tileEnd = min(outer.upperBound, x &+ tileWidth)
+                                if tileEnd < outer.upperBound { more = true }
+                                while x < tileEnd {
+                                    if interiorReplace && x >= full.lowerBound && x &+ 8 <= full.upperBound {
+                                        // The interior run of a replacing paint: nothing underneath to read.
+                                        let last = min(full.upperBound, tileEnd) &- 8
+                                        var next = primary.taps(
+                                            u: (lane + Float(x)) * ia + rowU, v: (lane + Float(x)) * ib + rowV
+                                        )
+                                        while x <= last {
+                                            // The next chunk's texels are loaded before this
+                                            // chunk is filtered (past the run they are clamped
+                                            // into the image and dropped), so the loads' latency
+                                            // overlaps the arithmetic.
+                                            let taps = next
+                                            let ahead = lane + Float(x &+ 8)
+                                            next = primary.taps(u: ahead * ia + rowU, v: ahead * ib + rowV)
+                                            let c = primary.filter(taps)
+                                            let p = offset &+ x
+                                            store(c.r * scaleR, band.r + p)
+                                            store(c.g * scaleG, band.g + p)
+                                            store(c.b * scaleB, band.b + p)
+                                            store(c.a * scaleA, band.a + p)
+                                            x &+= 8
+                                        }
+                                        continue
+                                    }
+                                    if interiorOver && x >= full.lowerBound && x &+ 8 <= full.upperBound {
+                                        // The interior run: fully covered, one level, source-over. A loop of
+                                        // its own keeps the edge handling's registers out of it.
+                                        let last = min(full.upperBound, tileEnd) &- 8
+                                        var next = primary.taps(
+                                            u: (lane + Float(x)) * ia + rowU, v: (lane + Float(x)) * ib + rowV
+                                        )
+                                        while x <= last {
+                                            // Loads a chunk ahead, as in the replacing run.
+                                            let taps = next
+                                            let ahead = lane + Float(x &+ 8)
+                                            next = primary.taps(u: ahead * ia + rowU, v: ahead * ib + rowV)
+                                            let c = primary.filter(taps)
+                                            let alpha = c.a * scaleA
+                                            let remain = 1 - alpha
+                                            let p = offset &+ x
+                                            if remain == SIMD8() {
+                                                // Opaque texels at full opacity: what lies under them counts for exactly
+                                                // nothing (c + a finite value × 0 is c), so it is not read.
+                                                store(c.r * scaleR, band.r + p)
+                                                store(c.g * scaleG, band.g + p)
+                                                store(c.b * scaleB, band.b + p)
+                                                store(alpha, band.a + p)
+                                                x &+= 8
+                                                continue
+                                            }
+                                            store(c.r * scaleR + load(band.r + p) * remain, band.r + p)
+                                            store(c.g * scaleG + load(band.g + p) * remain, band.g + p)
+                                            store(c.b * scaleB + load(band.b + p) * remain, band.b + p)
+                                            store(alpha + load(band.a + p) * remain, band.a + p)
+                                            x &+= 8
+                                        }
+                                        continue
+                                    }
+                                    let px = lane + Float(x)
+                                    let u = px * ia + rowU
+                                    let v = px * ib + rowV
+                                    let inside = LaneMask.first(min(8, outer.upperBound &- x))
+                                    var coverage = SIMD8<Float>(repeating: 1)
+                                    if x < full.lowerBound || x &+ 8 > full.upperBound {
+                                        // Near the edge: coverage of the visible rectangle from the signed
+                                        // distance to it.
+                                        let qx = magnitude(u - clipCentre.x) - clipHalf.x
+                                        let qy = magnitude(v - clipCentre.y) - clipHalf.y
+                                        let ox = positive(qx), oy = positive(qy)
+                                        let distance =
+                                            (squareRoot(ox * ox + oy * oy) + negative(maximum(qx, qy))) * ppt
+                                        coverage = unit(half - distance)
+                                        if let clipOutline {
+                                            coverage *= clipOutline.fillCoverage(x: x, y: y)
+                                        }
+                                    }
+                                    coverage = unsafeBitCast(
+                                        unsafeBitCast(coverage, to: SIMD8<UInt32>.self) & inside,
+                                        to: SIMD8<Float>.self)
+                                    if coverage == SIMD8() {
+                                        if replacing {
+                                            // Nothing of the picture here: zeros within the span.
+                                            let p = offset &+ x, keep = ~inside
+                                            @inline(__always) func clear(_ plane: UnsafeMutablePointer<Float>)
+                                            {
+                                                store(
+                                                    LaneMask.select(keep, load(plane + p), SIMD8()), plane + p
+                                                )
+                                            }
+                                            clear(band.r)
+                                            clear(band.g)
+                                            clear(band.b)
+                                            clear(band.a)
+                                        }
+                                    } else {
+                                        var c = primary.sample(u: u, v: v)
+                                        if nextWeight > 0 {
+                                            let d = secondary.sample(u: u, v: v)
+                                            c.r += (d.r - c.r) * nextWeight
+                                            c.g += (d.g - c.g) * nextWeight
+                                            c.b += (d.b - c.b) * nextWeight
+                                            c.a += (d.a - c.a) * nextWeight
+                                        }
+                                        let p = offset &+ x
+                                        let keep = ~inside
+                                        if over {
+                                            // Source-over: lanes outside the span have k = 0, so they keep
+                                            // their value without a select.
+                                            let alpha = c.a * (coverage * scaleA)
+                                            let remain = 1 - alpha
+                                            @inline(__always) func blend(
+                                                _ value: SIMD8<Float>, _ k: SIMD8<Float>,
+                                                _ plane: UnsafeMutablePointer<Float>
+                                            ) {
+                                                store(
+                                                    value * (coverage * k) + load(plane + p) * remain,
+                                                    plane + p)
+                                            }
+                                            blend(c.r, scaleR, band.r)
+                                            blend(c.g, scaleG, band.g)
+                                            blend(c.b, scaleB, band.b)
+                                            store(alpha + load(band.a + p) * remain, band.a + p)
+                                        } else {
+                                            @inline(__always) func put(
+                                                _ value: SIMD8<Float>, _ k: SIMD8<Float>,
+                                                _ plane: UnsafeMutablePointer<Float>
+                                            ) {
+                                                store(
+                                                    LaneMask.select(
+                                                        keep, load(plane + p), value * (coverage * k)),
+                                                    plane + p)
+                                            }
+                                            put(c.r, scaleR, band.r)
+                                            put(c.g, scaleG, band.g)
+                                            put(c.b, scaleB, band.b)
+                                            put(c.a, scaleA, band.a)
+                                        }
+                                    }
+                                    x &+= 8
+                                }
+                            }
+                            start &+= tileWidth
+                        }
                     }
                 }
             }
@@ -465,6 +551,16 @@ public struct ImagePainter: Sendable {
         }
     }
 
+    /// A row of the bilinear path whose spans are known, waiting to be painted tile by tile.
+    struct PendingRow {
+        let y: Int
+        let offset: Int
+        let outer: Range<Int>
+        let full: Range<Int>
+        let rowU: Float
+        let rowV: Float
+    }
+
     /// Bilinear taps of one level, clamped to its edges.
     struct Sampler {
         let width: Int32
@@ -504,6 +600,19 @@ public struct ImagePainter: Sendable {
         func sample(u: SIMD8<Float>, v: SIMD8<Float>) -> (
             r: SIMD8<Float>, g: SIMD8<Float>, b: SIMD8<Float>, a: SIMD8<Float>
         ) {
+            filter(taps(u: u, v: v))
+        }
+
+        /// The four texels under each of eight pixels and their weights: the loads of `sample`,
+        /// apart from the arithmetic, so a loop can load the next chunk's texels before it
+        /// filters this chunk's.
+        struct Taps {
+            let t00: SIMD8<UInt32>, t10: SIMD8<UInt32>, t01: SIMD8<UInt32>, t11: SIMD8<UInt32>
+            let wx: SIMD16<UInt16>, wy: SIMD16<UInt16>
+        }
+
+        @_transparent
+        func taps(u: SIMD8<Float>, v: SIMD8<Float>) -> Taps {
             // Clamping the coordinate to the outer texel centres makes edge taps repeat the edge
             // texel: the second tap of a pair then has weight 0 (and reads the padding, which
             // repeats the edge anyway). The clamp also keeps far-off or NaN coordinates of
@@ -515,10 +624,16 @@ public struct ImagePainter: Sendable {
             let top = wholeNumberToInt(fv) &* stride &+ wholeNumberToInt(fu)
             let (t00, t10) = pairs(top)
             let (t01, t11) = pairs(top &+ stride)
+            return Taps(t00: t00, t10: t10, t01: t01, t11: t11, wx: weights(wx), wy: weights(wy))
+        }
+
+        @_transparent
+        func filter(_ taps: Taps) -> (r: SIMD8<Float>, g: SIMD8<Float>, b: SIMD8<Float>, a: SIMD8<Float>) {
+            let (t00, t10, t01, t11) = (taps.t00, taps.t10, taps.t01, taps.t11)
             // Fixed-point lerps on packed bytes, two channels per 32-bit lane (r and b, then g
             // and a) in 16-bit halves: weights are 0…256 (GPU-style 8-bit fractions), products
             // stay below 2^16, and one 16-bit multiply serves sixteen channel values.
-            let wx16 = weights(wx), wy16 = weights(wy)
+            let wx16 = taps.wx, wy16 = taps.wy
             @inline(__always) func lerp(_ a: SIMD16<UInt16>, _ b: SIMD16<UInt16>, _ w: SIMD16<UInt16>)
                 -> SIMD16<UInt16>
             {

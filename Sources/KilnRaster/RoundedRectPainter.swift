@@ -83,16 +83,35 @@ public struct RoundedRectPainter: Sendable, Equatable {
     /// Fill coverage of the eight pixels from column `x` on frame row `y` (pixel centres), from
     /// the signed distance to the outline.
     @inline(__always)
-    func fillCoverage(x: Int, y: Int) -> SIMD8<Float> {
-        let px = SIMD8<Float>(0.5, 1.5, 2.5, 3.5, 4.5, 5.5, 6.5, 7.5) + Float(x)
-        let py = Float(y) + 0.5
-        let lx = px * ia + (py * ic + itx)
-        let ly = px * ib + (py * id + ity)
-        let inner = halfSize - radius
-        let qx = magnitude(lx) - inner.x, qy = magnitude(ly) - inner.y
-        let ox = positive(qx), oy = positive(qy)
-        let distance = (squareRoot(ox * ox + oy * oy) + negative(maximum(qx, qy)) - radius) * pixelsPerUnit
-        return unit(0.5 - distance)
+    func fillCoverage(x: Int, y: Int) -> SIMD8<Float> { outline.fillCoverage(x: x, y: y) }
+
+    /// The outline alone: what `fillCoverage` reads. Plain values, where the painter holds a
+    /// gradient, so a per-chunk loop can hold it without retaining and releasing anything.
+    var outline: Outline {
+        Outline(
+            ia: ia, ib: ib, ic: ic, id: id, itx: itx, ity: ity, halfSize: halfSize, radius: radius,
+            pixelsPerUnit: pixelsPerUnit)
+    }
+
+    struct Outline {
+        let ia: Float, ib: Float, ic: Float, id: Float, itx: Float, ity: Float
+        let halfSize: SIMD2<Float>
+        let radius: Float
+        let pixelsPerUnit: Float
+
+        @inline(__always)
+        func fillCoverage(x: Int, y: Int) -> SIMD8<Float> {
+            let px = SIMD8<Float>(0.5, 1.5, 2.5, 3.5, 4.5, 5.5, 6.5, 7.5) + Float(x)
+            let py = Float(y) + 0.5
+            let lx = px * ia + (py * ic + itx)
+            let ly = px * ib + (py * id + ity)
+            let inner = halfSize - radius
+            let qx = magnitude(lx) - inner.x, qy = magnitude(ly) - inner.y
+            let ox = positive(qx), oy = positive(qy)
+            let distance =
+                (squareRoot(ox * ox + oy * oy) + negative(maximum(qx, qy)) - radius) * pixelsPerUnit
+            return unit(0.5 - distance)
+        }
     }
 
     /// Multiplies `band` (frame rows `firstRow..<firstRow+rows`) by the shape's fill coverage

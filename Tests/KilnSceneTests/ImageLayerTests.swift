@@ -139,6 +139,97 @@ final class ImageLayerTests: XCTestCase {
         }
     }
 
+    /// Within the first eighth of an octave one level is read alone, past it the blend towards the
+    /// next rises from 0 to 1: at most `singleLevelBand` (and the 1/512 skip) away from exact
+    /// trilinear filtering's weight.
+    func testLevelChoiceReadsOneLevelInTheSingleLevelBand() {
+        XCTAssertEqual(ImagePainter.levelChoice(shrink: 1.0204, levelCount: 8).nextWeight, 0)
+        XCTAssertEqual(ImagePainter.levelChoice(shrink: 1.12, levelCount: 8).nextWeight, 0)
+        XCTAssertEqual(ImagePainter.levelChoice(shrink: 2.2, levelCount: 8).nextWeight, 0)
+        XCTAssertEqual(ImagePainter.levelChoice(shrink: 2.2, levelCount: 8).level, 1)
+        let half = ImagePainter.levelChoice(shrink: 1.5, levelCount: 8)
+        XCTAssertEqual(half.level, 0)
+        XCTAssertEqual(Double(half.nextWeight), (0.5 - 0.125) / 0.875, accuracy: 1e-6)
+        XCTAssertEqual(
+            Double(ImagePainter.levelChoice(shrink: 1.999, levelCount: 8).nextWeight), 1, accuracy: 0.002)
+    }
+
+    /// The painter against exact (Double) filtering of the same levels, rotated and shrunk across
+    /// the single-level band and the blend: within a code value and a half of the filter it
+    /// implements, and within `singleLevelBand` (+ 1/512) of the two levels' difference, plus
+    /// that code value and a half, of exact trilinear filtering.
+    func testMildShrinkStaysWithinTheStatedBoundOfExactTrilinearFiltering() {
+        var generator = SplitMix(state: 77)
+        var bytes: [UInt8] = []
+        for _ in 0..<(64 * 64) {
+            let a = UInt8.random(in: 0...255, using: &generator)
+            bytes += [UInt8.random(in: 0...a), UInt8.random(in: 0...a), UInt8.random(in: 0...a), a]
+        }
+        let image = RasterImage(width: 64, height: 64, premultipliedRGBA: bytes)
+        let band = ImagePainter.singleLevelBand
+        func bilinear(_ u: Double, _ v: Double, level: Int, channel: Int) -> Double {
+            let size = image.levels[level]
+            let scale = 1 / Double(1 << level)
+            let su = min(max(u * scale - 0.5, 0), Double(size.width - 1))
+            let sv = min(max(v * scale - 0.5, 0), Double(size.height - 1))
+            let x0 = Int(su.rounded(.down)), y0 = Int(sv.rounded(.down))
+            let fx = su - Double(x0), fy = sv - Double(y0)
+            func texel(_ x: Int, _ y: Int) -> Double {
+                Double(
+                    image.texel(x: min(x, size.width - 1), y: min(y, size.height - 1), level: level)[channel])
+            }
+            let top = texel(x0, y0) * (1 - fx) + texel(x0 + 1, y0) * fx
+            let bottom = texel(x0, y0 + 1) * (1 - fx) + texel(x0 + 1, y0 + 1) * fx
+            return top * (1 - fy) + bottom * fy
+        }
+        var checked = 0, apart = 0
+        for shrink in [1.01, 1.0204, 1.08, 1.12, 1.2, 1.45, 1.8, 2.1, 2.6] {
+            // The piecewise-linear log2 of `levelChoice`, the exact trilinear weight, and the
+            // weight this filter uses.
+            var lod = 0.0, s = shrink
+            while s >= 2 {
+                s /= 2
+                lod += 1
+            }
+            lod += s - 1
+            let level = Int(lod.rounded(.down)), fraction = lod - Double(level)
+            var weight = fraction > band ? (fraction - band) / (1 - band) : 0
+            if weight < 1.0 / 512 { weight = 0 }
+            let size = Int((64 / shrink).rounded(.up)) + 8
+            let place = Affine2D.translation(4, 4).concatenating(.rotation(sin: 0.2, cos: 0.98))
+                .concatenating(.scale(1 / shrink, 1 / shrink))
+            let painted = paint(
+                ImagePainter(
+                    image: image, frameFromImage: place, visible: (SIMD2(0, 0), SIMD2(64, 64)),
+                    frameWidth: size, frameHeight: size), width: size, height: size)
+            let inverse = place.inverted!
+            for y in 0..<size {
+                for x in 0..<size {
+                    let p = inverse.apply(SIMD2(Double(x) + 0.5, Double(y) + 0.5))
+                    guard p.x > 4, p.y > 4, p.x < 60, p.y < 60 else { continue }
+                    let got = painted.pixel(x: x, row: y)
+                    for (c, value) in [got.r, got.g, got.b, got.a].enumerated() {
+                        let lower = bilinear(p.x, p.y, level: level, channel: c)
+                        let upper = bilinear(p.x, p.y, level: level + 1, channel: c)
+                        let filter = lower + (upper - lower) * weight
+                        let trilinear = lower + (upper - lower) * fraction
+                        let code = Double(value) * 255
+                        XCTAssertEqual(
+                            code, filter, accuracy: 1.5, "shrink \(shrink) (\(x), \(y)) channel \(c)")
+                        XCTAssertEqual(
+                            code, trilinear, accuracy: (band + 1.0 / 512) * abs(upper - lower) + 1.5,
+                            "shrink \(shrink) (\(x), \(y)) channel \(c)")
+                        if abs(filter - trilinear) > 3 { apart += 1 }
+                    }
+                    checked += 1
+                }
+            }
+        }
+        XCTAssertGreaterThan(checked, 10_000)
+        // The bound is not empty: in the band the filter does move away from trilinear.
+        XCTAssertGreaterThan(apart, 100)
+    }
+
     /// The edge of a rotated image is anti-aliased like a shape's: coverage tracks the exact area.
     func testRotatedImageEdgeCoverageMatchesTheArea() {
         var bytes = [UInt8](repeating: 255, count: 64 * 64 * 4)

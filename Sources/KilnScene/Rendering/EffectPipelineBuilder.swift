@@ -53,6 +53,7 @@ struct EffectPipelineBuilder {
     /// modifiers' colours.
     mutating func item(opacity: Float, modifierColors: ColorMatrix?) -> PreparedItem {
         applyStages()
+        dropIdentityBlur()
         if variance > 0 {
             let blur = GaussianBlur(radius: variance.squareRoot())
             let offscreen = Offscreen(layer: current, colors: pending, blur: blur, canvas: canvas)
@@ -106,7 +107,15 @@ struct EffectPipelineBuilder {
         pending = nil
     }
 
+    /// A blur too small to change a pixel (`GaussianBlur.isIdentity`, such as a spring settling
+    /// towards 0) is left out: an offscreen for it would only add a paint and a composite of the
+    /// layer's whole extent.
+    private mutating func dropIdentityBlur() {
+        if variance > 0, GaussianBlur(radius: variance.squareRoot()).isIdentity { variance = 0 }
+    }
+
     private mutating func applyBlur() {
+        dropIdentityBlur()
         guard variance > 0 else { return }
         let offscreen = Offscreen(
             layer: current, colors: pending, blur: GaussianBlur(radius: variance.squareRoot()), canvas: canvas
