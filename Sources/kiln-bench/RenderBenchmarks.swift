@@ -25,7 +25,7 @@ import KilnScene
     // Six rotated photo cards (jobs/photos, decoded and resized to the card at load), each a group
     // clipped to a rounded rectangle, over a solid: the compositing path (image sampling, group
     // bands, clip masks, source-over).
-    if wants("six rotated clipped photo cards") {
+    if wants("six rotated clipped photo cards, composite", "six rotated clipped photo cards → YUV") {
         do {
             let photos = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
                 .deletingLastPathComponent()
