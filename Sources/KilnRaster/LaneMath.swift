@@ -33,12 +33,17 @@ public func between(_ v: SIMD8<Float>, _ lo: SIMD8<Float>, _ hi: SIMD8<Float>) -
 /// √x for x ≥ 0 from the bit-level reciprocal-square-root estimate and three Newton steps
 /// (relative error ~1e-7): `SIMD.squareRoot()` is a libm call per lane.
 @inlinable @inline(__always)
-public func squareRoot(_ x: SIMD8<Float>) -> SIMD8<Float> {
+public func squareRoot(_ x: SIMD8<Float>) -> SIMD8<Float> { x * reciprocalSquareRoot(x) }
+
+/// 1/√x for x > 0, as `squareRoot` computes it (relative error ~1e-7; large and finite at 0). The
+/// same bits on every machine, where the CPU's estimate instruction differs between vendors.
+@inlinable @inline(__always)
+public func reciprocalSquareRoot(_ x: SIMD8<Float>) -> SIMD8<Float> {
     let bits = unsafeBitCast(x, to: SIMD8<UInt32>.self)
     var y = unsafeBitCast(0x5F37_5A86 &- (bits &>> 1), to: SIMD8<Float>.self)
     let halfX = x * 0.5
     y = y * (1.5 - halfX * y * y)
     y = y * (1.5 - halfX * y * y)
     y = y * (1.5 - halfX * y * y)
-    return x * y
+    return y
 }

@@ -145,7 +145,17 @@ public struct Ripple: PixelStage {
     public var changesColour: Bool { true }
 
     public func mapBack(_ batch: StageBatch, count: Int) {
-        for k in 0..<count { batch.carried[k] = map(&batch.x[k], &batch.y[k]) }
+        map(x: batch.x, y: batch.y, amounts: batch.carried, count: count)
+    }
+
+    /// `map` on `count` groups in one call, so the polynomials' constants and the waves stay in
+    /// registers from group to group instead of being fetched again per call.
+    @inline(never)
+    func map(
+        x: UnsafeMutablePointer<SIMD8<Float>>, y: UnsafeMutablePointer<SIMD8<Float>>,
+        amounts: UnsafeMutablePointer<SIMD8<Float>>, count: Int
+    ) {
+        for k in 0..<count { amounts[k] = map(&x[k], &y[k]) }
     }
 
     public func colour(_ batch: StageBatch, count: Int) {
@@ -158,9 +168,7 @@ public struct Ripple: PixelStage {
     }
 
     /// Moves the positions and returns the waves' summed amount.
-    /// Kept out of line: inlined, it made the pipeline kernel too large for the optimiser to
-    /// inline the standard library's SIMD shuffles into it.
-    @inline(never)
+    @inline(__always)
     func map(_ x: inout SIMD8<Float>, _ y: inout SIMD8<Float>) -> SIMD8<Float> {
         var moveX = SIMD8<Float>(), moveY = SIMD8<Float>(), total = SIMD8<Float>()
         for wave in waves {
@@ -171,14 +179,16 @@ public struct Ripple: PixelStage {
             // square root too for groups the front has not reached: the same result, cheaper.
             let front = wave.elapsed * speed * 1.001 + 1
             if all(squared .> front * front) { continue }
-            let distance = squareRoot(squared)
+            // 1/√d² gives the distance and, with no division, the direction's scale.
+            let inverse = reciprocalSquareRoot(squared).replacing(with: 0, where: squared .== 0)
+            let distance = squared * inverse
             let t = positive(wave.elapsed - distance * (1 / speed))
             // Before the wave front reaches a pixel its amount is exactly 0: most of a layer,
             // for most of a ripple's life, costs no sine or exponential.
             if t == SIMD8() { continue }
             let amount = amplitude * sine(frequency * t) * exponential(-decay * t)
-            // normalize(0) is undefined in Metal; at the origin itself the wave moves nothing.
-            let inverse = (1 / distance).replacing(with: 0, where: distance .== 0)
+            // normalize(0) is undefined in Metal; at the origin itself the wave moves nothing
+            // (`inverse` is 0 there).
             moveX += amount * dx * inverse
             moveY += amount * dy * inverse
             total += amount
