@@ -59,7 +59,10 @@ final class VideoInputTests: TemporaryDirectoryTestCase {
         let whole = try Data(contentsOf: URL(fileURLWithPath: clip))
         try whole.prefix(whole.count * 2 / 3).write(to: directory.appendingPathComponent("cut.mp4"))
         _ = try write("notes.mp4", "this is a text file, not a video\n")
-        try silentWAV().write(to: directory.appendingPathComponent("voice.wav"))
+        // A second of silence: a WAV file with a single audio stream.
+        let silence = [Float](repeating: 0, count: 8000)
+        try WAVWriter.write(
+            left: silence, right: silence, rate: 8000, to: directory.appendingPathComponent("voice.wav"))
         try FileManager.default.createDirectory(
             at: directory.appendingPathComponent("folder.mp4"), withIntermediateDirectories: false)
         XCTAssertEqual(mkfifo(directory.appendingPathComponent("pipe.mp4").path, 0o600), 0)
@@ -157,27 +160,5 @@ final class VideoInputTests: TemporaryDirectoryTestCase {
         let short = try XCTUnwrap(peaks["short.mp4"]), long = try XCTUnwrap(peaks["long.mp4"])
         // 1000 frames of 320×240 RGBA are 300 MiB: holding the clip would show at once.
         XCTAssertLessThan(long - short, 16 * 1024, "peak KiB: short clip \(short), long clip \(long)")
-    }
-
-    /// A second of silence: a WAV file with a single audio stream.
-    func silentWAV() -> Data {
-        let rate = 8000, samples = 8000
-        var data = Data("RIFF".utf8)
-        func le<T: FixedWidthInteger>(_ value: T) {
-            withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) }
-        }
-        le(UInt32(36 + samples * 2))
-        data.append(contentsOf: Array("WAVEfmt ".utf8))
-        le(UInt32(16))
-        le(UInt16(1))
-        le(UInt16(1))
-        le(UInt32(rate))
-        le(UInt32(rate * 2))
-        le(UInt16(2))
-        le(UInt16(16))
-        data.append(contentsOf: Array("data".utf8))
-        le(UInt32(samples * 2))
-        data.append(Data(count: samples * 2))
-        return data
     }
 }

@@ -131,6 +131,26 @@ final class OffscreenReuseTests: XCTestCase {
         XCTAssertEqual(assertSequentialMatchesFresh(try job(image(colours))).reduce(0, +), 0)
     }
 
+    /// A blur too small to move a pixel (a spring settling towards 0 leaves σ ≈ 1e-7) makes no
+    /// offscreen: the frames are those of the picture without it, and nothing is kept because
+    /// nothing was painted aside.
+    func testBlurTooSmallToMoveAPixelMakesNoOffscreen() throws {
+        let canvas = Canvas(width: 320, height: 180)
+        let tiny = SceneRenderer(
+            layers: try job(image(#"{"blur": 1e-7}"#)).layers, canvas: canvas, threads: 2)
+        let plain = SceneRenderer(layers: try job(image("")).layers, canvas: canvas, threads: 2)
+        for time in [0.0, 0.5] {
+            XCTAssertEqual(
+                frame(tiny, at: time, next: nil), frame(plain, at: time, next: nil), "at \(time) s")
+            XCTAssertEqual(tiny.offscreensKept, 0, "at \(time) s")
+        }
+        let visible = SceneRenderer(
+            layers: try job(image(#"{"blur": 2}"#)).layers, canvas: canvas, threads: 2)
+        _ = frame(visible, at: 0, next: nil)
+        _ = frame(visible, at: 0.5, next: nil)
+        XCTAssertEqual(visible.offscreensKept, 1, "a blur that shows is painted aside and kept")
+    }
+
     /// A layer that appears through a transition part-way: nothing before it, the transition's
     /// frames (moving and scaling it) not kept, kept again once it has settled.
     func testTransitionAppearing() throws {

@@ -72,15 +72,8 @@ public struct ImageLayer: LayerRendering {
             let naturalSize = SIMD2(Double(natural.x), Double(natural.y))
             let fit = Fit(rawValue: params.string("fit")) ?? .fill
             let size = params.isPresent("size") ? params.point("size") : nil
-            var target: SIMD2<Int>?
-            if let size, size.isConstant {
-                let s = size.value(at: 0)
-                let drawn = fit.drawnSize(natural: naturalSize, box: SIMD2(s.x, s.y))
-                if drawn.x < naturalSize.x && drawn.y < naturalSize.y && drawn.x >= 1 && drawn.y >= 1 {
-                    target = SIMD2(Int(drawn.x.rounded(.up)), Int(drawn.y.rounded(.up)))
-                }
-            }
-            let image = try decoder.decodeImage(at: url, resizedTo: target)
+            let image = try decoder.decodeImage(
+                at: url, resizedTo: fit.decodedSize(natural: naturalSize, box: size))
             return ImageLayer(image: image, naturalSize: naturalSize, size: size, fit: fit)
         } catch {
             context.error("\(error)", at: pathNode, path: path)
@@ -138,6 +131,17 @@ extension ImageLayer.Fit {
         case .fill: return natural * max(box.x / natural.x, box.y / natural.y)
         case .fit: return natural * min(box.x / natural.x, box.y / natural.y)
         }
+    }
+
+    /// The size a picture is best decoded at for a `box`: where a constant box draws it smaller
+    /// on both axes, that drawn size (rounded up), so it is resized once at load instead of
+    /// shrunk at every frame; nil (its own size) otherwise.
+    public func decodedSize(natural: SIMD2<Double>, box: Animated<Point2>?) -> SIMD2<Int>? {
+        guard let box, box.isConstant else { return nil }
+        let b = box.value(at: 0)
+        let drawn = drawnSize(natural: natural, box: SIMD2(b.x, b.y))
+        guard drawn.x < natural.x && drawn.y < natural.y && drawn.x >= 1 && drawn.y >= 1 else { return nil }
+        return SIMD2(Int(drawn.x.rounded(.up)), Int(drawn.y.rounded(.up)))
     }
 }
 

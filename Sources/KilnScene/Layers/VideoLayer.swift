@@ -176,14 +176,7 @@ public struct VideoLayer: LayerRendering {
         let fit = ImageLayer.Fit(rawValue: params.string("fit")) ?? .fill
         // As for an image: a constant box that draws the clip smaller has its frames converted at
         // the drawn size, once each, rather than at the clip's size.
-        var target: SIMD2<Int>?
-        if let size, size.isConstant {
-            let box = size.value(at: 0)
-            let drawn = fit.drawnSize(natural: naturalSize, box: SIMD2(box.x, box.y))
-            if drawn.x < naturalSize.x && drawn.y < naturalSize.y && drawn.x >= 1 && drawn.y >= 1 {
-                target = SIMD2(Int(drawn.x.rounded(.up)), Int(drawn.y.rounded(.up)))
-            }
-        }
+        let target = fit.decodedSize(natural: naturalSize, box: size)
         let source: any VideoFrameSource
         do {
             source = try decoder.openVideo(at: url, maxPixels: pixels, scaledTo: target)
