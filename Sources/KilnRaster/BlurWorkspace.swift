@@ -4,6 +4,8 @@
 public final class BlurWorkspace: @unchecked Sendable {
     private let scratches: [BlurScratch]
     private(set) var reducedBand: PlanarBand?
+    /// The region's four edge lines for a painted reduced copy (`GaussianBlur.paintedInput`).
+    private(set) var edgeBand: PlanarBand?
 
     public init(workers: Int) {
         scratches = (0..<max(1, workers)).map { _ in BlurScratch() }
@@ -15,5 +17,10 @@ public final class BlurWorkspace: @unchecked Sendable {
         if let band = reducedBand, band.width >= width, band.capacityRows >= rows { return }
         reducedBand = PlanarBand(
             width: max(width, reducedBand?.width ?? 0), rows: max(rows, reducedBand?.capacityRows ?? 0))
+    }
+
+    func reserveEdges(length: Int) {
+        if let band = edgeBand, band.width >= length { return }
+        edgeBand = PlanarBand(width: length, rows: 4)
     }
 }

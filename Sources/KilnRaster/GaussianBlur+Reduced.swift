@@ -84,7 +84,7 @@ extension GaussianBlur {
     /// full-resolution result already there when both contribute.
     func enlargeColumns(
         _ image: PlanarBand, rowCount n: Int, columns: Range<Int>, strip: Range<Int>, kernel: BoxKernel,
-        workspace: BlurWorkspace, scratch: BlurScratch
+        colors: ColorMatrix?, workspace: BlurWorkspace, scratch: BlurScratch
     ) {
         let size = ReducedSize(rowCount: n, columnCount: columns.count)
         guard let band = workspace.reducedBand else { preconditionFailure("prepare the workspace first") }
@@ -100,6 +100,7 @@ extension GaussianBlur {
         kernel.blurColumns(
             band, rowCount: reducedRows, columns: jFirst..<(jLast + 1), into: blurred, at: 0, scratch: scratch
         )
+        colors?.apply(to: blurred, rows: reducedRows, columns: 0..<count)
 
         // Two enlarged rows (reduced rows i and i + 1) per plane, each e1 − e0 floats.
         let length = e1 - e0 + 8

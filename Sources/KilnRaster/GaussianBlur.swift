@@ -107,10 +107,17 @@ public struct GaussianBlur: Sendable {
 
     /// Phase 2, after every part of phase 1 has finished: the columns of part `part` (of
     /// `parts`) of the region.
+    ///
+    /// - Parameter colors: colour stages after the blur, for a reduced-only blur (`isReducedOnly`):
+    ///   applied to the blurred reduced copy before it is enlarged, on 1/16 of the pixels. A
+    ///   colour matrix is linear, so it commutes with the bilinear enlargement; only its clamp
+    ///   to valid premultiplied values comes before the interpolation instead of after.
     public func blurColumns(
         _ image: PlanarBand, rowCount: Int, columns: Range<Int>, part: Int, of parts: Int, worker: Int,
-        workspace: BlurWorkspace
+        workspace: BlurWorkspace, colors: ColorMatrix? = nil
     ) {
+        precondition(
+            colors == nil || isReducedOnly, "colours go before the enlargement of a reduced-only blur")
         guard !isIdentity, rowCount > 0, !columns.isEmpty else { return }
         checkRegion(image, rowCount, columns)
         let strip = Self.split(columns, part: part, of: parts)
@@ -120,7 +127,7 @@ public struct GaussianBlur: Sendable {
             image, rowCount: rowCount, columns: strip, into: image, at: strip.lowerBound, scratch: scratch)
         if let reduced {
             enlargeColumns(
-                image, rowCount: rowCount, columns: columns, strip: strip, kernel: reduced,
+                image, rowCount: rowCount, columns: columns, strip: strip, kernel: reduced, colors: colors,
                 workspace: workspace,
                 scratch: scratch)
         }

@@ -29,6 +29,14 @@ public struct ImagePainter: Sendable {
     /// inside the visible rows then blends two texel rows with one weight: the bilinear result
     /// without gathers (`paintBlendedRow`). Frame column x shows texel column x + `shift`.
     let rowAligned: (shift: Int, left: Int, right: Int)?
+    /// Set when the map scales (or flips) the axes without rotating or shearing them, one level
+    /// is read, and a frame row moves at most one texel row down that level: a magnified or
+    /// slightly shrunk picture, a clip filling the frame. A tap's texel column and horizontal
+    /// weight then depend on the frame column alone, so the horizontal half of the bilinear
+    /// filter along texel row r is the same for every frame row that reads row r. It is computed
+    /// once per texel row (`FilteredRows`), and the interior of a frame row is two contiguous
+    /// loads and the vertical lerp: the sampler's own arithmetic in its own order, the same bytes.
+    let axisAligned: Bool
     /// What the painter was made from. Everything above is computed from these alone, so two
     /// painters with equal inputs paint the same pixels (an offscreen's cache key relies on it).
     public let inputs: Inputs
@@ -98,6 +106,9 @@ public struct ImagePainter: Sendable {
         } else {
             rowAligned = nil
         }
+        var levelScale: Float = 1
+        for _ in 0..<level { levelScale *= 0.5 }
+        axisAligned = nextWeight == 0 && ib == 0 && ic == 0 && abs(id) * levelScale <= 1
     }
 
     /// Fractions of an octave up to this read one level alone; beyond, the blend towards the next
@@ -147,10 +158,13 @@ public struct ImagePainter: Sendable {
     ///     colour ones must not exceed alpha's, so premultiplied values stay valid.
     ///   - wholePixels: allows the whole-pixel path (`isWholePixel`); false forces the bilinear
     ///     sampler (tests compare the two).
+    ///   - sharedRows: allows the interior of an axis-aligned picture to share each texel row's
+    ///     horizontal filtering between frame rows (`axisAligned`); false samples every pixel
+    ///     (tests compare the two).
     public func paint(
         into band: PlanarBand, firstRow: Int, rows count: Int, columns window: Range<Int>? = nil,
         clip: RoundedRectPainter? = nil, over: Bool = false, opacity: Float = 1,
-        tint: SIMD4<Float> = SIMD4(1, 1, 1, 1), wholePixels: Bool = true
+        tint: SIMD4<Float> = SIMD4(1, 1, 1, 1), wholePixels: Bool = true, sharedRows: Bool = true
     ) {
         // Replacing, the bilinear path writes every pixel of the window itself (zeros outside
         // each row's span) instead of clearing the window first and compositing over the clear:
@@ -194,6 +208,7 @@ public struct ImagePainter: Sendable {
         let clipOutline = clip?.outline
         let interiorOver = over && nextWeight == 0
         let interiorReplace = replacing && nextWeight == 0
+        let filtered = sharedRows && axisAligned ? FilteredRows(columns: columns) : nil
         image.levels[level].texels.withUnsafeBufferPointer { base in
             let next = image.levels[min(level + 1, image.levels.count - 1)]
             next.texels.withUnsafeBufferPointer { upper in
@@ -254,9 +269,21 @@ public struct ImagePainter: Sendable {
                                 band.clear(row: y - firstRow, columns: cleared.lowerBound..<outer.lowerBound)
                                 band.clear(row: y - firstRow, columns: outer.upperBound..<cleared.upperBound)
                             }
+                            var texelRow = 0
+                            var rowWeight = SIMD16<UInt16>()
+                            if filtered != nil {
+                                // The sampler's row coordinate and weight, computed as it does
+                                // (`ib` is 0, so every lane's v is the row's).
+                                let sv = between(
+                                    SIMD8(repeating: py * id + ity) * primary.scale - 0.5, 0,
+                                    Float(primary.height - 1))
+                                let fv = floorOfSmall(sv)
+                                texelRow = Int(fv[0])
+                                rowWeight = primary.weights(sv - fv)
+                            }
                             pending[pendingCount] = PendingRow(
                                 y: y, offset: offset, outer: outer, full: full, rowU: py * ic + itx,
-                                rowV: py * id + ity)
+                                rowV: py * id + ity, texelRow: texelRow, rowWeight: rowWeight)
                             pendingCount &+= 1
                         }
                         var start = 0
@@ -279,6 +306,23 @@ public struct ImagePainter: Sendable {
                                     if interiorReplace && x >= full.lowerBound && x &+ 8 <= full.upperBound {
                                         // The interior run of a replacing paint: nothing underneath to read.
                                         let last = min(full.upperBound, tileEnd) &- 8
+                                        if let filtered {
+                                            let shared = filtered.rows(
+                                                pending[index].texelRow, sampler: primary, ia: ia, rowU: rowU)
+                                            let weight = pending[index].rowWeight
+                                            while x <= last {
+                                                let c = Sampler.filter(
+                                                    upper: shared.upper(x), lower: shared.lower(x),
+                                                    weight: weight)
+                                                let p = offset &+ x
+                                                store(c.r * scaleR, band.r + p)
+                                                store(c.g * scaleG, band.g + p)
+                                                store(c.b * scaleB, band.b + p)
+                                                store(c.a * scaleA, band.a + p)
+                                                x &+= 8
+                                            }
+                                            continue
+                                        }
                                         var next = primary.taps(
                                             u: (lane + Float(x)) * ia + rowU, v: (lane + Float(x)) * ib + rowV
                                         )
@@ -304,15 +348,30 @@ public struct ImagePainter: Sendable {
                                         // The interior run: fully covered, one level, source-over. A loop of
                                         // its own keeps the edge handling's registers out of it.
                                         let last = min(full.upperBound, tileEnd) &- 8
+                                        let shared = filtered?.rows(
+                                            pending[index].texelRow, sampler: primary, ia: ia, rowU: rowU)
+                                        let weight = pending[index].rowWeight
                                         var next = primary.taps(
                                             u: (lane + Float(x)) * ia + rowU, v: (lane + Float(x)) * ib + rowV
                                         )
                                         while x <= last {
-                                            // Loads a chunk ahead, as in the replacing run.
-                                            let taps = next
-                                            let ahead = lane + Float(x &+ 8)
-                                            next = primary.taps(u: ahead * ia + rowU, v: ahead * ib + rowV)
-                                            let c = primary.filter(taps)
+                                            let c:
+                                                (
+                                                    r: SIMD8<Float>, g: SIMD8<Float>, b: SIMD8<Float>,
+                                                    a: SIMD8<Float>
+                                                )
+                                            if let shared {
+                                                c = Sampler.filter(
+                                                    upper: shared.upper(x), lower: shared.lower(x),
+                                                    weight: weight)
+                                            } else {
+                                                // Loads a chunk ahead, as in the replacing run.
+                                                let taps = next
+                                                let ahead = lane + Float(x &+ 8)
+                                                next = primary.taps(
+                                                    u: ahead * ia + rowU, v: ahead * ib + rowV)
+                                                c = primary.filter(taps)
+                                            }
                                             let alpha = c.a * scaleA
                                             let remain = 1 - alpha
                                             let p = offset &+ x
@@ -559,6 +618,76 @@ public struct ImagePainter: Sendable {
         let full: Range<Int>
         let rowU: Float
         let rowV: Float
+        /// With `FilteredRows`: the texel row above the row's taps and the weight of the one
+        /// below, as the sampler computes them.
+        let texelRow: Int
+        let rowWeight: SIMD16<UInt16>
+    }
+
+    /// Texel rows of one level filtered horizontally at a range of frame columns (the first
+    /// half of the sampler's `filter`, repacked one texel per lane), the last few kept: the
+    /// frame rows of an `axisAligned` picture that read the same texel rows share them.
+    final class FilteredRows {
+        /// More than the texel rows a group of frame rows reads (at most one per row, plus one).
+        static let slots = 16
+        let firstColumn: Int
+        /// Texels per row: the columns, whole chunks of eight.
+        let width: Int
+        let storage: UnsafeMutablePointer<UInt32>
+        /// The texel row each slot holds (row r lives in slot r mod `slots`).
+        let held: UnsafeMutablePointer<Int>
+
+        init(columns: Range<Int>) {
+            firstColumn = columns.lowerBound
+            width = (columns.count + 7) & ~7
+            storage = .allocate(capacity: Self.slots * width)
+            held = .allocate(capacity: Self.slots)
+            held.initialize(repeating: Int.min, count: Self.slots)
+        }
+
+        deinit {
+            storage.deallocate()
+            held.deallocate()
+        }
+
+        /// Texel rows `row` and `row + 1`, filtered (from a frame row whose u offset is `rowU`).
+        @inline(__always)
+        func rows(_ row: Int, sampler: Sampler, ia: Float, rowU: Float) -> Pair {
+            Pair(
+                upper: filtered(row, sampler: sampler, ia: ia, rowU: rowU) - firstColumn,
+                lower: filtered(row &+ 1, sampler: sampler, ia: ia, rowU: rowU) - firstColumn)
+        }
+
+        private func filtered(_ row: Int, sampler: Sampler, ia: Float, rowU: Float) -> UnsafePointer<UInt32> {
+            let slot = row & (Self.slots - 1)
+            let target = storage + slot &* width
+            guard held[slot] != row else { return UnsafePointer(target) }
+            let lane = SIMD8<Float>(0, 1, 2, 3, 4, 5, 6, 7) + 0.5
+            let texelRow = Int32(truncatingIfNeeded: row)
+            var x = 0
+            while x < width {
+                // The u the sampler computes for these columns in any row (`ic` is 0).
+                let u = (lane + Float(firstColumn &+ x)) * ia + rowU
+                UnsafeMutableRawPointer(target + x).storeBytes(
+                    of: sampler.filteredRow(texelRow, u: u), as: SIMD8<UInt32>.self)
+                x &+= 8
+            }
+            held[slot] = row
+            return UnsafePointer(target)
+        }
+
+        /// A frame row's two filtered texel rows, indexed by frame column.
+        struct Pair {
+            let upper: UnsafePointer<UInt32>
+            let lower: UnsafePointer<UInt32>
+
+            @inline(__always) func upper(_ x: Int) -> SIMD8<UInt32> {
+                UnsafeRawPointer(upper + x).loadUnaligned(as: SIMD8<UInt32>.self)
+            }
+            @inline(__always) func lower(_ x: Int) -> SIMD8<UInt32> {
+                UnsafeRawPointer(lower + x).loadUnaligned(as: SIMD8<UInt32>.self)
+            }
+        }
     }
 
     /// Bilinear taps of one level, clamped to its edges.
@@ -627,38 +756,66 @@ public struct ImagePainter: Sendable {
             return Taps(t00: t00, t10: t10, t01: t01, t11: t11, wx: weights(wx), wy: weights(wy))
         }
 
+        // Fixed-point lerps on packed bytes, two channels per 32-bit lane (r and b, then g and
+        // a) in 16-bit halves: weights are 0…256 (GPU-style 8-bit fractions), products stay
+        // below 2^16, and one 16-bit multiply serves sixteen channel values.
+        @inline(__always)
+        static func lerp(_ a: SIMD16<UInt16>, _ b: SIMD16<UInt16>, _ w: SIMD16<UInt16>) -> SIMD16<UInt16> {
+            (a &* (256 &- w) &+ b &* w &+ 128) &>> 8
+        }
+        @inline(__always) static func rb(_ t: SIMD8<UInt32>) -> SIMD16<UInt16> {
+            unsafeBitCast(t & 0x00FF_00FF, to: SIMD16<UInt16>.self)
+        }
+        @inline(__always) static func ga(_ t: SIMD8<UInt32>) -> SIMD16<UInt16> {
+            unsafeBitCast(t &>> 8 & 0x00FF_00FF, to: SIMD16<UInt16>.self)
+        }
+
         @_transparent
         func filter(_ taps: Taps) -> (r: SIMD8<Float>, g: SIMD8<Float>, b: SIMD8<Float>, a: SIMD8<Float>) {
             let (t00, t10, t01, t11) = (taps.t00, taps.t10, taps.t01, taps.t11)
-            // Fixed-point lerps on packed bytes, two channels per 32-bit lane (r and b, then g
-            // and a) in 16-bit halves: weights are 0…256 (GPU-style 8-bit fractions), products
-            // stay below 2^16, and one 16-bit multiply serves sixteen channel values.
             let wx16 = taps.wx, wy16 = taps.wy
-            @inline(__always) func lerp(_ a: SIMD16<UInt16>, _ b: SIMD16<UInt16>, _ w: SIMD16<UInt16>)
-                -> SIMD16<UInt16>
-            {
-                (a &* (256 &- w) &+ b &* w &+ 128) &>> 8
-            }
-            @inline(__always) func rb(_ t: SIMD8<UInt32>) -> SIMD16<UInt16> {
-                unsafeBitCast(t & 0x00FF_00FF, to: SIMD16<UInt16>.self)
-            }
-            @inline(__always) func ga(_ t: SIMD8<UInt32>) -> SIMD16<UInt16> {
-                unsafeBitCast(t &>> 8 & 0x00FF_00FF, to: SIMD16<UInt16>.self)
-            }
-            let redBlue = unsafeBitCast(
-                lerp(lerp(rb(t00), rb(t10), wx16), lerp(rb(t01), rb(t11), wx16), wy16), to: SIMD8<UInt32>.self
+            let top = (
+                Self.lerp(Self.rb(t00), Self.rb(t10), wx16), Self.lerp(Self.ga(t00), Self.ga(t10), wx16)
             )
+            let bottom = (
+                Self.lerp(Self.rb(t01), Self.rb(t11), wx16), Self.lerp(Self.ga(t01), Self.ga(t11), wx16)
+            )
+            let redBlue = unsafeBitCast(Self.lerp(top.0, bottom.0, wy16), to: SIMD8<UInt32>.self)
+            let greenAlpha = unsafeBitCast(Self.lerp(top.1, bottom.1, wy16), to: SIMD8<UInt32>.self)
+            return Self.channels(redBlue: redBlue, greenAlpha: greenAlpha)
+        }
+
+        /// The horizontal lerps of `filter` along texel row `row`, at eight pixels' u: r and b
+        /// in bytes 0 and 2 of each lane, g and a in bytes 1 and 3, as a texel is packed.
+        @inline(__always)
+        func filteredRow(_ row: Int32, u: SIMD8<Float>) -> SIMD8<UInt32> {
+            let su = between(u * scale - 0.5, 0, Float(width - 1))
+            let fu = floorOfSmall(su)
+            let wx = weights(su - fu)
+            let (left, right) = pairs(row &* stride &+ wholeNumberToInt(fu))
+            let redBlue = unsafeBitCast(Self.lerp(Self.rb(left), Self.rb(right), wx), to: SIMD8<UInt32>.self)
             let greenAlpha = unsafeBitCast(
-                lerp(lerp(ga(t00), ga(t10), wx16), lerp(ga(t01), ga(t11), wx16), wy16), to: SIMD8<UInt32>.self
-            )
-            // A byte b in the low mantissa bits of 2^23 is the float 2^23 + b: two integer
-            // operations and a subtraction, where a generic SIMD conversion loops per lane.
-            @inline(__always) func float(_ v: SIMD8<UInt32>) -> SIMD8<Float> {
-                unsafeBitCast(v | 0x4B00_0000, to: SIMD8<Float>.self) - 8_388_608
-            }
-            return (
-                float(redBlue & 0xFFFF), float(greenAlpha & 0xFFFF), float(redBlue &>> 16),
-                float(greenAlpha &>> 16)
+                Self.lerp(Self.ga(left), Self.ga(right), wx), to: SIMD8<UInt32>.self)
+            return redBlue | greenAlpha &<< 8
+        }
+
+        /// The vertical lerp of `filter` between two `filteredRow` results.
+        @inline(__always)
+        static func filter(upper: SIMD8<UInt32>, lower: SIMD8<UInt32>, weight: SIMD16<UInt16>) -> (
+            r: SIMD8<Float>, g: SIMD8<Float>, b: SIMD8<Float>, a: SIMD8<Float>
+        ) {
+            let redBlue = unsafeBitCast(lerp(rb(upper), rb(lower), weight), to: SIMD8<UInt32>.self)
+            let greenAlpha = unsafeBitCast(lerp(ga(upper), ga(lower), weight), to: SIMD8<UInt32>.self)
+            return channels(redBlue: redBlue, greenAlpha: greenAlpha)
+        }
+
+        @inline(__always)
+        static func channels(redBlue: SIMD8<UInt32>, greenAlpha: SIMD8<UInt32>) -> (
+            r: SIMD8<Float>, g: SIMD8<Float>, b: SIMD8<Float>, a: SIMD8<Float>
+        ) {
+            (
+                byteFloat(redBlue & 0xFFFF), byteFloat(greenAlpha & 0xFFFF), byteFloat(redBlue &>> 16),
+                byteFloat(greenAlpha &>> 16)
             )
         }
 

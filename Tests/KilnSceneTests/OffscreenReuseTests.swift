@@ -248,4 +248,28 @@ final class OffscreenReuseTests: XCTestCase {
                 "t=\(time)")
         }
     }
+
+    /// A blurred picture at the bottom of the stack is composited over the transparent fill in
+    /// one pass: the same bytes as compositing it over a transparent layer below it.
+    func testBlurredBottomLayerInOnePass() throws {
+        let picture = image(
+            #"{"blur": 18}, {"brightness": -0.2}"#,
+            #", "opacity": {"keyframes": [{"t": 0, "v": 0.3}, {"t": 1, "v": 1}]}"#,
+            position: #"{"keyframes": [{"t": 0, "v": [-30, 13]}, {"t": 1, "v": [77, 101]}]}"#)
+        func job(_ below: String) throws -> Job {
+            try Fixture.job(
+                """
+                {"kiln": 1, "output": {"width": 320, "height": 180, "fps": 30, "duration": 2},
+                 "layers": [\(below)\(picture)]}
+                """)
+        }
+        let fused = try job("")
+        // A group is not fused with what comes above it.
+        let plain = try job(##"{"type": "group", "layers": [{"type": "solid", "color": "#00000000"}]}, "##)
+        for time in times {
+            XCTAssertEqual(
+                Fixture.render(fused, at: time).byteArray, Fixture.render(plain, at: time).byteArray,
+                "t=\(time)")
+        }
+    }
 }

@@ -14,14 +14,19 @@ public struct Canvas: Sendable, Hashable {
     public let bandHeight: Int
     /// When pixel stages over a large blur run on a reduced grid (`ReducedPipelineLayer`).
     public let reducedEvaluation: ReducedEvaluation
+    /// Whether a layer under a blur of σ ≥ 16 that can paint onto another grid (a picture) is
+    /// painted straight onto the blur's 4× reduced copy instead of at full size and then reduced
+    /// (`Offscreen`). Renders always do; false exists to measure against it (tests).
+    public let paintsReducedUnderBlur: Bool
     /// The space layers are placed in: the job's own size.
     public let layoutSize: SIMD2<Double>
 
     /// `layoutSize` nil: the frame's own size, for a full-size render.
     public init(
         width: Int, height: Int, bandHeight: Int = 8, reducedEvaluation: ReducedEvaluation = .whenSafe,
-        layoutSize: SIMD2<Double>? = nil
+        paintsReducedUnderBlur: Bool = true, layoutSize: SIMD2<Double>? = nil
     ) {
+        self.paintsReducedUnderBlur = paintsReducedUnderBlur
         self.width = width
         self.height = height
         self.bandHeight = bandHeight

@@ -159,6 +159,15 @@ struct PreparedImage: PreparedLayer {
         painter.map { PixelExtent(rows: $0.rows, columns: $0.columns) } ?? .empty
     }
 
+    /// A picture's painter filters for any scale it is drawn at (bilinear, mip levels).
+    func mapped(by gridFromFrame: Affine2D, gridWidth: Int, gridHeight: Int) -> (any PreparedLayer)? {
+        guard let inputs = painter?.inputs else { return self }
+        let painter = ImagePainter(
+            image: inputs.image, frameFromImage: gridFromFrame.concatenating(inputs.frameFromImage),
+            visible: (inputs.visibleMin, inputs.visibleMax), frameWidth: gridWidth, frameHeight: gridHeight)
+        return PreparedImage(painter: painter, tint: tint)
+    }
+
     func paint(into band: PlanarBand, firstRow: Int, rows: Int, columns: Range<Int>, pool: BandPool) {
         guard let painter else { return band.fill(.transparent, rows: rows, columns: columns) }
         painter.paint(into: band, firstRow: firstRow, rows: rows, columns: columns, tint: tint)

@@ -26,10 +26,18 @@ public protocol PreparedLayer: Sendable {
     /// equal keys paint the same pixels into any band (an offscreen of such a layer is kept from
     /// frame to frame, `OffscreenImages`). nil (the default): not known, never reused.
     var contentKey: LayerContentKey? { get }
+
+    /// The same layer painted onto another pixel grid that `gridFromFrame` maps the frame onto
+    /// (a large blur's reduced copy: a quarter of the size), `gridWidth` × `gridHeight` pixels,
+    /// filtered for that grid's pixel size; nil (the default) when the layer cannot.
+    func mapped(by gridFromFrame: Affine2D, gridWidth: Int, gridHeight: Int) -> (any PreparedLayer)?
 }
 
 extension PreparedLayer {
     public var contentKey: LayerContentKey? { nil }
+    public func mapped(by gridFromFrame: Affine2D, gridWidth: Int, gridHeight: Int) -> (any PreparedLayer)? {
+        nil
+    }
     public var extent: PixelExtent? { nil }
     public func collectOffscreens(into list: inout [Offscreen]) {}
     public func paintOver(

@@ -39,6 +39,12 @@ public struct LayerStack: Sendable {
             } else {
                 first.layer.paint(into: band, firstRow: firstRow, rows: rows, columns: columns, pool: pool)
             }
+        } else if let offscreen = first.offscreen {
+            // A blurred bottom layer (a clip or picture behind everything) is composited over
+            // the transparent fill in one pass that does not read the band: the same bytes.
+            offscreen.composite(
+                onto: band, over: .transparent, firstRow: firstRow, rows: rows, columns: columns,
+                opacity: first.opacity)
         } else {
             band.fill(.transparent, rows: rows, columns: columns)
             composite(first, onto: band, firstRow: firstRow, rows: rows, columns: columns, pool: pool)

@@ -15,6 +15,8 @@ public final class Offscreen: @unchecked Sendable {
     let extent: PixelExtent
     /// Set by the renderer for the frame being painted (rows: `extent.rows`, frame-wide columns).
     var image: PlanarBand?
+    /// `Canvas.paintsReducedUnderBlur`.
+    private let paintsReduced: Bool
     /// Set when the result is sampled at arbitrary positions (a pixel-stage pass reads it): the
     /// renderer then also packs it into `texels`.
     var packsForSampling = false
@@ -35,6 +37,13 @@ public final class Offscreen: @unchecked Sendable {
         }
     }
 
+    /// `colorsAfterBlur` when the blur applies them to its reduced copy before enlarging it
+    /// (`GaussianBlur.blurColumns`): a reduced-only blur whose result is not also sampled (the
+    /// packed texels hold it uncoloured).
+    private var colorsInEnlargement: ColorMatrix? {
+        blur.isReducedOnly && !packsForSampling ? colorsAfterBlur : nil
+    }
+
     /// Whether the renderer must lend this offscreen a packed-texel buffer.
     var needsTexels: Bool { packsForSampling || readsReducedCopy }
 
@@ -42,6 +51,7 @@ public final class Offscreen: @unchecked Sendable {
         self.layer = layer
         self.colors = colors
         self.blur = blur
+        paintsReduced = canvas.paintsReducedUnderBlur
         let source = (layer.extent ?? .whole(canvas)).intersection(.whole(canvas))
         extent = source.grown(by: blur.reach, within: canvas)
     }
@@ -54,6 +64,7 @@ public final class Offscreen: @unchecked Sendable {
         colors = nil
         blur = GaussianBlur(radius: 0)
         self.extent = extent
+        paintsReduced = false
         holdsGridValues = true
     }
 
@@ -104,6 +115,13 @@ public final class Offscreen: @unchecked Sendable {
         }
         let extent = self.extent, layer = self.layer, blur = self.blur, colors = self.colors
         let top = extent.rows.lowerBound
+        if blur.isReducedOnly, !readsReducedCopy, paintsReduced,
+            renderFromPaintedReduction(
+                into: image, threads: threads, bandHeight: bandHeight, scratch: scratch,
+                blurWorkspace: blurWorkspace)
+        {
+            return
+        }
         BandScheduler(height: extent.rows.count, bandHeight: bandHeight, threads: threads).run {
             worker, first, rows in
             let band = image.rows(from: first, count: rows)
@@ -135,13 +153,84 @@ public final class Offscreen: @unchecked Sendable {
         BandScheduler.forEach(threads, threads: threads) { worker, part in
             blur.blurColumns(
                 image, rowCount: rowCount, columns: extent.columns, part: part, of: threads, worker: worker,
+                workspace: workspace, colors: colorsInEnlargement)
+        }
+    }
+
+    /// For a reduced-only blur of a layer that can paint onto another grid (`mapped`): the layer
+    /// painted straight onto the blur's reduced copy, which the blur reduces to from the full
+    /// image otherwise (GaussianBlur+PaintedReduction.swift), then blurred and enlarged into
+    /// `image`. Returns false, having done nothing, when the layer cannot.
+    private func renderFromPaintedReduction(
+        into image: PlanarBand, threads: Int, bandHeight: Int, scratch: [OffscreenScratch],
+        blurWorkspace workspace: BlurWorkspace
+    ) -> Bool {
+        let rowCount = extent.rows.count, columns = extent.columns, blur = self.blur, colors = self.colors
+        blur.prepare(workspace, rowCount: rowCount, columns: columns)
+        let target = blur.paintedInput(in: workspace, rows: extent.rows, columns: columns)
+        guard
+            let small = layer.mapped(
+                by: target.gridFromFrame, gridWidth: target.columns, gridHeight: target.rows)
+        else { return false }
+        let inner = target.innerColumns, firstInner = target.innerRows.lowerBound
+        BandScheduler(height: target.innerRows.count, bandHeight: bandHeight, threads: threads).run {
+            worker, first, rows in
+            let band = target.band.rows(from: firstInner + first, count: rows)
+            small.paint(
+                into: band, firstRow: firstInner + first, rows: rows, columns: inner,
+                pool: scratch[worker].pool)
+            colors?.apply(to: band, rows: rows, columns: inner)
+        }
+        paintEdges(into: target.edges, bandHeight: bandHeight, pool: scratch[0].pool)
+        blur.reducePaintedBorder(rowCount: rowCount, columns: columns, workspace: workspace)
+        let rowParts = max(1, min(threads * 4, target.rows / 16))
+        BandScheduler.forEach(rowParts, threads: threads) { worker, part in
+            blur.blurPaintedRows(
+                rowCount: rowCount, columns: columns, part: part, of: rowParts, worker: worker,
                 workspace: workspace)
+        }
+        BandScheduler.forEach(threads, threads: threads) { worker, part in
+            blur.blurColumns(
+                image, rowCount: rowCount, columns: columns, part: part, of: threads, worker: worker,
+                workspace: workspace, colors: colorsInEnlargement)
+        }
+        return true
+    }
+
+    /// The extent's four edge lines, painted at full size with the colours before the blur,
+    /// into `edges` (see `ReducedPaintTarget.edges`): one row or column each, on this thread.
+    private func paintEdges(into edges: PlanarBand, bandHeight: Int, pool: BandPool) {
+        let rows = extent.rows, columns = extent.columns, layer = self.layer, colors = self.colors
+        pool.withBand { scratch in
+            let height = min(bandHeight, scratch.capacityRows)
+            for (line, y) in [(0, rows.lowerBound), (1, rows.upperBound - 1)] {
+                let row = scratch.rows(from: 0, count: 1)
+                layer.paint(into: row, firstRow: y, rows: 1, columns: columns, pool: pool)
+                colors?.apply(to: row, rows: 1, columns: columns)
+                for (target, source) in zip(edges.planes, row.planes) {
+                    (target + line * edges.stride).update(
+                        from: source + columns.lowerBound, count: columns.count)
+                }
+            }
+            for (line, x) in [(2, columns.lowerBound), (3, columns.upperBound - 1)] {
+                var y = rows.lowerBound
+                while y < rows.upperBound {
+                    let count = min(height, rows.upperBound - y)
+                    layer.paint(into: scratch, firstRow: y, rows: count, columns: x..<(x + 1), pool: pool)
+                    colors?.apply(to: scratch, rows: count, columns: x..<(x + 1))
+                    for (target, source) in zip(edges.planes, scratch.planes) {
+                        let start = target + line * edges.stride + (y - rows.lowerBound)
+                        for k in 0..<count { start[k] = source[x + k * scratch.stride] }
+                    }
+                    y += count
+                }
+            }
         }
     }
 
     /// The colour stages after the blur, on the rendered image, bands split over the workers.
     private func applyColorsAfterBlur(threads: Int, bandHeight: Int) {
-        guard let colorsAfterBlur, let image else { return }
+        guard let colorsAfterBlur, colorsInEnlargement == nil, let image else { return }
         let columns = extent.columns
         BandScheduler(height: extent.rows.count, bandHeight: bandHeight, threads: threads).run {
             _, first, rows in
@@ -279,4 +368,9 @@ extension LayerStack {
         }
         return taken
     }
+}
+
+extension PlanarBand {
+    /// r, g, b, a.
+    fileprivate var planes: [UnsafeMutablePointer<Float>] { [r, g, b, a] }
 }
