@@ -108,51 +108,106 @@ extension GaussianBlur {
         @inline(__always) func enlarged(_ i: Int, _ plane: Int) -> UnsafeMutablePointer<Float> {
             rows + ((i & 1) * 4 + plane) * length
         }
-        let weights = SIMD8<Float>(1, 3, 5, 7, 1, 3, 5, 7) * 0.125
         func enlarge(_ i: Int) {
             for plane in 0..<4 {
-                let source = blurred.plane(plane) + i * blurred.stride
-                let target = enlarged(i, plane)
-                var e = e0
-                while e < e1 {
-                    let j = e / 4 - jFirst
-                    let a = source[min(j, count - 1)], b = source[min(j + 1, count - 1)]
-                    let c = source[min(j + 2, count - 1)]
-                    let left = SIMD8(lowHalf: SIMD4(repeating: a), highHalf: SIMD4(repeating: b))
-                    let right = SIMD8(lowHalf: SIMD4(repeating: b), highHalf: SIMD4(repeating: c))
-                    (target + (e - e0)).set(left + (right - left) * weights)
-                    e += 8
-                }
+                Self.enlargeRow(
+                    blurred.plane(plane) + i * blurred.stride, count: count, jFirst: jFirst, e0: e0, e1: e1,
+                    into: enlarged(i, plane))
             }
         }
 
         if reducedWeight < 1 {
             enlargeRows(
-                Blended.self, image, rowCount: n, strip: strip, offset: d0 + 2 - e0, enlarged: enlarged
+                Blended.self, image, rows: 0..<n, strip: strip, offset: d0 + 2 - e0, enlarged: enlarged
             ) {
                 ready in enlarge(ready)
             }
         } else {
             enlargeRows(
-                Replaced.self, image, rowCount: n, strip: strip, offset: d0 + 2 - e0, enlarged: enlarged
+                Replaced.self, image, rows: 0..<n, strip: strip, offset: d0 + 2 - e0, enlarged: enlarged
             ) {
                 ready in enlarge(ready)
             }
         }
     }
 
-    /// The vertical half of the enlargement, row by row: each output row interpolates two
-    /// enlarged reduced rows (`enlarged(i, plane)`, produced on demand by `enlarge(i)`).
+    /// The horizontal half of the enlargement: reduced row `source` (its samples from `jFirst`
+    /// on, `count` of them, the last repeated past them) at enlarged indices e0 …< e1 (multiples
+    /// of 8) into `target`.
+    @inline(__always)
+    static func enlargeRow(
+        _ source: UnsafeMutablePointer<Float>, count: Int, jFirst: Int, e0: Int, e1: Int,
+        into target: UnsafeMutablePointer<Float>
+    ) {
+        let weights = SIMD8<Float>(1, 3, 5, 7, 1, 3, 5, 7) * 0.125
+        var e = e0
+        while e < e1 {
+            let j = e / 4 - jFirst
+            let a = source[min(j, count - 1)], b = source[min(j + 1, count - 1)]
+            let c = source[min(j + 2, count - 1)]
+            let left = SIMD8(lowHalf: SIMD4(repeating: a), highHalf: SIMD4(repeating: b))
+            let right = SIMD8(lowHalf: SIMD4(repeating: b), highHalf: SIMD4(repeating: c))
+            (target + (e - e0)).set(left + (right - left) * weights)
+            e += 8
+        }
+    }
+
+    /// Floats of scratch `enlarge(copy:…)` needs per plane for `columns`.
+    public static func enlargementScratch(columns: Int) -> Int { 2 * (columns + 24) }
+
+    /// Rows `rows` (counted from the region's top) and frame `columns` of a reduced-only blur's
+    /// result, enlarged from its blurred reduced copy (`copy`, as `blurReducedColumns` leaves it
+    /// in `reducedCopy`'s band, here held anywhere) into `target`, whose row 0 is
+    /// `rows.lowerBound`: the floats `blurColumns` writes there. The region is `regionRowCount`
+    /// rows × `regionColumns`. `scratch` holds two enlarged reduced rows: each of its planes
+    /// at least `enlargementScratch(columns:)` floats.
+    public func enlarge(
+        copy: PlanarBand, regionRowCount n: Int, regionColumns: Range<Int>, rows: Range<Int>,
+        columns: Range<Int>, into target: PlanarBand, scratch: PlanarBand
+    ) {
+        precondition(isReducedOnly, "the blur has a full-resolution part")
+        guard !rows.isEmpty, !columns.isEmpty else { return }
+        precondition(rows.lowerBound >= 0 && rows.upperBound <= n, "rows outside the region")
+        precondition(
+            columns.lowerBound >= regionColumns.lowerBound && columns.upperBound <= regionColumns.upperBound,
+            "columns outside the region")
+        let size = ReducedSize(rowCount: n, columnCount: regionColumns.count)
+        let d0 = columns.lowerBound - regionColumns.lowerBound,
+            d1 = columns.upperBound - regionColumns.lowerBound
+        let e0 = (d0 + 2) & ~7, e1 = (d1 + 2 + 7) & ~7
+        let length = e1 - e0 + 8
+        precondition(
+            scratch.capacityRows * scratch.stride >= Self.enlargementScratch(columns: columns.count),
+            "scratch too small")
+        let jFirst = e0 / 4
+        @inline(__always) func enlarged(_ i: Int, _ plane: Int) -> UnsafeMutablePointer<Float> {
+            scratch.plane(plane) + (i & 1) * length
+        }
+        enlargeRows(
+            Replaced.self, target, rows: rows, strip: columns, offset: d0 + 2 - e0, enlarged: enlarged
+        ) { i in
+            for plane in 0..<4 {
+                Self.enlargeRow(
+                    copy.plane(plane) + i * copy.stride + jFirst, count: size.columns - jFirst,
+                    jFirst: jFirst,
+                    e0: e0, e1: e1, into: enlarged(i, plane))
+            }
+        }
+    }
+
+    /// The vertical half of the enlargement, row by row: each output row of `rows` (region rows;
+    /// image row 0 is `rows.lowerBound`) interpolates two enlarged reduced rows
+    /// (`enlarged(i, plane)`, produced on demand by `enlarge(i)`).
     @inline(__always)
     private func enlargeRows<Mode: EnlargeMode>(
-        _: Mode.Type, _ image: PlanarBand, rowCount n: Int, strip: Range<Int>, offset: Int,
+        _: Mode.Type, _ image: PlanarBand, rows: Range<Int>, strip: Range<Int>, offset: Int,
         enlarged: (Int, Int) -> UnsafeMutablePointer<Float>, enlarge: (Int) -> Void
     ) {
         let t = SIMD8<Float>(repeating: reducedWeight)
         let stride = image.stride
         let width = strip.count
-        var ready = -1
-        for y in 0..<n {
+        var ready = ((rows.lowerBound &+ 2) >> 2) &- 1
+        for y in rows {
             // Reduced row i's centre is at full-resolution row 4(i − 1) + 1.5.
             let i = (y &+ 2) >> 2
             let w = SIMD8<Float>(repeating: Float(((y &+ 2) & 3) &* 2 &+ 1) * 0.125)
@@ -168,7 +223,7 @@ extension GaussianBlur {
                 enlarged(i &+ 1, 0) + offset, enlarged(i &+ 1, 1) + offset, enlarged(i &+ 1, 2) + offset,
                 enlarged(i &+ 1, 3) + offset
             )
-            let base = y &* stride &+ strip.lowerBound
+            let base = (y &- rows.lowerBound) &* stride &+ strip.lowerBound
             let out = (image.r + base, image.g + base, image.b + base, image.a + base)
             @inline(__always) func pixels(_ x: Int, _ lanes: Int) {
                 @inline(__always) func value(

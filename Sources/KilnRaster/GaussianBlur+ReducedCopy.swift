@@ -26,6 +26,13 @@ extension GaussianBlur {
             scratch: workspace.scratch(worker))
     }
 
+    /// The reduced copy's samples per column and the band width it needs for a region of
+    /// `rowCount` × `columnCount` pixels (border and padding included).
+    public static func reducedCopySize(rowCount: Int, columnCount: Int) -> (rows: Int, bandWidth: Int) {
+        let size = ReducedSize(rowCount: rowCount, columnCount: columnCount)
+        return (size.bandRows, size.bandWidth)
+    }
+
     /// The blurred reduced copy of the region `rows` × `columns` (frame coordinates) after
     /// `blurRows` and `blurReducedColumns`. It lives in `workspace` until its next blur.
     public func reducedCopy(in workspace: BlurWorkspace, rows: Range<Int>, columns: Range<Int>) -> ReducedCopy

@@ -1,8 +1,9 @@
 import Foundation
 import KilnModel
 import KilnRaster
-import KilnScene
 import XCTest
+
+@testable import KilnScene
 
 /// A picture under a blur of σ ≥ 16 is painted straight onto the blur's 4× reduced copy
 /// (`Canvas.paintsReducedUnderBlur`) rather than at full size and then reduced: within a code
@@ -20,9 +21,10 @@ final class PaintedReductionTests: XCTestCase {
             """)
     }
 
-    func render(_ job: Job, reduced: Bool, threads: Int = 2) -> [UInt8] {
+    func render(_ job: Job, reduced: Bool, inBands: Bool = true, threads: Int = 2) -> [UInt8] {
         let canvas = Canvas(
-            width: job.output.width, height: job.output.height, paintsReducedUnderBlur: reduced)
+            width: job.output.width, height: job.output.height, paintsReducedUnderBlur: reduced,
+            enlargesBlurInBands: inBands)
         let frame = RGBA8Frame(width: canvas.width, height: canvas.height)
         SceneRenderer(layers: job.layers, canvas: canvas, threads: threads).render(
             at: 0.5, yuv: nil, rgba: frame)
@@ -98,5 +100,40 @@ final class PaintedReductionTests: XCTestCase {
             XCTAssertLessThan(Double(differences.reduce(0, +)) / Double(differences.count), 0.01, colours)
             XCTAssertGreaterThan(differences.max() ?? 0, 0, "the colours were not moved: \(colours)")
         }
+    }
+
+    /// A blur of σ ≥ 16 that is only composited is kept as its reduced copy and enlarged band
+    /// by band as the bands composite it: the bytes of enlarging it into a full-size image first,
+    /// at the bottom of the stack, over a solid, under other layers, cut by the frame, in a
+    /// group, coloured after the blur, faded, on any number of threads.
+    func testEnlargingInBandsGivesTheFullSizeBytes() throws {
+        let layers = [
+            #"{"type": "image", "path": "\#(photo)", "size": [320, 180], "effects": [{"blur": 16}, {"brightness": -0.2}]}"#,
+            #"{"type": "image", "path": "\#(photo)", "size": [200, 130], "position": [250, 40], "rotation": 12, "opacity": 0.7, "effects": [{"blur": 27}]}"#,
+            ##"{"type": "group", "layers": [{"type": "shape", "shape": "circle", "size": [90, 90], "fill": "#ffcc00", "effects": [{"blur": 19}]}, {"type": "solid", "color": "#00000000"}]}"##,
+        ]
+        for (index, layer) in layers.enumerated() {
+            for stack in [
+                layer, ##"{"type": "solid", "color": "#203040"}, "## + layer,
+                layer + ##", {"type": "shape", "shape": "rect", "size": [60, 40], "fill": "#ff0000"}"##,
+            ] {
+                let job = try Fixture.job(
+                    """
+                    {"kiln": 1, "output": {"width": 320, "height": 180, "fps": 30, "duration": 1},
+                     "layers": [\(stack)]}
+                    """)
+                for threads in [1, 3] {
+                    XCTAssertEqual(
+                        render(job, reduced: true, inBands: true, threads: threads),
+                        render(job, reduced: true, inBands: false, threads: threads),
+                        "layer \(index): \(stack)")
+                }
+            }
+        }
+        // The path is taken: the full-frame picture's offscreen holds its reduced copy.
+        let job = try self.job(layers[0])
+        let canvas = Canvas(width: 320, height: 180)
+        let item = try XCTUnwrap(job.layers[1].prepare(at: 0.5, canvas: canvas))
+        XCTAssertEqual(item.offscreen?.compositesReduced, true)
     }
 }

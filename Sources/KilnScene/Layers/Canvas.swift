@@ -18,14 +18,21 @@ public struct Canvas: Sendable, Hashable {
     /// painted straight onto the blur's 4× reduced copy instead of at full size and then reduced
     /// (`Offscreen`). Renders always do; false exists to measure against it (tests).
     public let paintsReducedUnderBlur: Bool
+    /// Whether the result of a blur of σ ≥ 16 that is only composited is kept as the blur's
+    /// reduced copy and enlarged band by band as it is composited, instead of enlarged into a
+    /// full-size image first (`Offscreen`): the same bytes without writing and reading back a
+    /// full-size image. Renders always do; false exists to check it (tests).
+    public let enlargesBlurInBands: Bool
     /// The space layers are placed in: the job's own size.
     public let layoutSize: SIMD2<Double>
 
     /// `layoutSize` nil: the frame's own size, for a full-size render.
     public init(
         width: Int, height: Int, bandHeight: Int = 8, reducedEvaluation: ReducedEvaluation = .whenSafe,
-        paintsReducedUnderBlur: Bool = true, layoutSize: SIMD2<Double>? = nil
+        paintsReducedUnderBlur: Bool = true, enlargesBlurInBands: Bool = true,
+        layoutSize: SIMD2<Double>? = nil
     ) {
+        self.enlargesBlurInBands = enlargesBlurInBands
         self.paintsReducedUnderBlur = paintsReducedUnderBlur
         self.width = width
         self.height = height

@@ -34,7 +34,7 @@ public struct LayerStack: Sendable {
                 // in one pass.
                 offscreen.composite(
                     onto: band, over: solid.color, firstRow: firstRow, rows: rows, columns: columns,
-                    opacity: items[1].opacity)
+                    opacity: items[1].opacity, pool: pool)
                 painted = 2
             } else {
                 first.layer.paint(into: band, firstRow: firstRow, rows: rows, columns: columns, pool: pool)
@@ -44,7 +44,7 @@ public struct LayerStack: Sendable {
             // the transparent fill in one pass that does not read the band: the same bytes.
             offscreen.composite(
                 onto: band, over: .transparent, firstRow: firstRow, rows: rows, columns: columns,
-                opacity: first.opacity)
+                opacity: first.opacity, pool: pool)
         } else {
             band.fill(.transparent, rows: rows, columns: columns)
             composite(first, onto: band, firstRow: firstRow, rows: rows, columns: columns, pool: pool)
@@ -78,7 +78,8 @@ public struct LayerStack: Sendable {
         if let offscreen = item.offscreen {
             // The item's colours were applied to the offscreen's image when it rendered.
             offscreen.composite(
-                onto: band, firstRow: firstRow, rows: rows, columns: window, opacity: item.opacity)
+                onto: band, firstRow: firstRow, rows: rows, columns: window, opacity: item.opacity, pool: pool
+            )
             return
         }
         if item.colors == nil

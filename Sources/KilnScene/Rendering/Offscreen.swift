@@ -17,6 +17,9 @@ public final class Offscreen: @unchecked Sendable {
     var image: PlanarBand?
     /// `Canvas.paintsReducedUnderBlur`.
     private let paintsReduced: Bool
+    /// `Canvas.enlargesBlurInBands`, and the frame's width (the image's).
+    private let enlargesInBands: Bool
+    private let frameWidth: Int
     /// Set when the result is sampled at arbitrary positions (a pixel-stage pass reads it): the
     /// renderer then also packs it into `texels`.
     var packsForSampling = false
@@ -44,6 +47,19 @@ public final class Offscreen: @unchecked Sendable {
         blur.isReducedOnly && !packsForSampling ? colorsAfterBlur : nil
     }
 
+    /// Set when `image` holds the blur's blurred, coloured reduced copy (from its row and column
+    /// 0, border included) rather than the result, which the band pass enlarges band by band as
+    /// it composites (`GaussianBlur.enlarge`): a reduced-only blur whose result is only
+    /// composited. A full-size image would be written once and read once from memory; a band's
+    /// enlargement stays in cache. Decided by what the key holds, so a kept image is read alike.
+    var compositesReduced: Bool {
+        guard enlargesInBands, blur.isReducedOnly, !packsForSampling, !readsReducedCopy, !holdsGridValues
+        else { return false }
+        let size = GaussianBlur.reducedCopySize(
+            rowCount: extent.rows.count, columnCount: extent.columns.count)
+        return size.rows <= extent.rows.count && size.bandWidth <= frameWidth
+    }
+
     /// Whether the renderer must lend this offscreen a packed-texel buffer.
     var needsTexels: Bool { packsForSampling || readsReducedCopy }
 
@@ -52,6 +68,8 @@ public final class Offscreen: @unchecked Sendable {
         self.colors = colors
         self.blur = blur
         paintsReduced = canvas.paintsReducedUnderBlur
+        enlargesInBands = canvas.enlargesBlurInBands
+        frameWidth = canvas.width
         let source = (layer.extent ?? .whole(canvas)).intersection(.whole(canvas))
         extent = source.grown(by: blur.reach, within: canvas)
     }
@@ -65,6 +83,8 @@ public final class Offscreen: @unchecked Sendable {
         blur = GaussianBlur(radius: 0)
         self.extent = extent
         paintsReduced = false
+        enlargesInBands = false
+        frameWidth = 0
         holdsGridValues = true
     }
 
@@ -150,10 +170,42 @@ public final class Offscreen: @unchecked Sendable {
             packReducedCopy(threads: threads, workspace: workspace)
             return
         }
+        blurColumns(of: image, threads: threads, workspace: workspace)
+    }
+
+    /// Phase 2 of the blur: enlarged into `image`, or kept there as its reduced copy
+    /// (`compositesReduced`).
+    private func blurColumns(of image: PlanarBand, threads: Int, workspace: BlurWorkspace) {
+        let rowCount = extent.rows.count, columns = extent.columns, blur = self.blur
+        if compositesReduced {
+            BandScheduler.forEach(threads, threads: threads) { worker, part in
+                blur.blurReducedColumns(
+                    rowCount: rowCount, columns: columns, part: part, of: threads, worker: worker,
+                    workspace: workspace)
+            }
+            let copy = blur.reducedCopy(in: workspace, rows: extent.rows, columns: columns)
+            let colors = colorsAfterBlur
+            let parts = max(1, min(threads * 4, copy.rows / 8))
+            BandScheduler.forEach(parts, threads: threads) { _, part in
+                let first = copy.rows * part / parts, last = copy.rows * (part + 1) / parts
+                guard last > first else { return }
+                for (target, source) in zip(image.planes, copy.band.planes) {
+                    for i in first..<last {
+                        (target + i * image.stride).update(
+                            from: source + i * copy.band.stride, count: copy.columns)
+                    }
+                }
+                colors?.apply(
+                    to: image.rows(from: first, count: last - first), rows: last - first,
+                    columns: 0..<copy.columns)
+            }
+            return
+        }
+        let colors = colorsInEnlargement
         BandScheduler.forEach(threads, threads: threads) { worker, part in
             blur.blurColumns(
-                image, rowCount: rowCount, columns: extent.columns, part: part, of: threads, worker: worker,
-                workspace: workspace, colors: colorsInEnlargement)
+                image, rowCount: rowCount, columns: columns, part: part, of: threads, worker: worker,
+                workspace: workspace, colors: colors)
         }
     }
 
@@ -189,11 +241,7 @@ public final class Offscreen: @unchecked Sendable {
                 rowCount: rowCount, columns: columns, part: part, of: rowParts, worker: worker,
                 workspace: workspace)
         }
-        BandScheduler.forEach(threads, threads: threads) { worker, part in
-            blur.blurColumns(
-                image, rowCount: rowCount, columns: columns, part: part, of: threads, worker: worker,
-                workspace: workspace, colors: colorsInEnlargement)
-        }
+        blurColumns(of: image, threads: threads, workspace: workspace)
         return true
     }
 
@@ -230,7 +278,7 @@ public final class Offscreen: @unchecked Sendable {
 
     /// The colour stages after the blur, on the rendered image, bands split over the workers.
     private func applyColorsAfterBlur(threads: Int, bandHeight: Int) {
-        guard let colorsAfterBlur, colorsInEnlargement == nil, let image else { return }
+        guard let colorsAfterBlur, colorsInEnlargement == nil, !compositesReduced, let image else { return }
         let columns = extent.columns
         BandScheduler(height: extent.rows.count, bandHeight: bandHeight, threads: threads).run {
             _, first, rows in
@@ -272,19 +320,22 @@ public final class Offscreen: @unchecked Sendable {
     /// Composites frame rows `firstRow..<firstRow+rows` of the blurred (and, after the blur,
     /// coloured) layer onto `band` within `columns`, straight from the offscreen image: no copy
     /// into a scratch band.
-    func composite(onto band: PlanarBand, firstRow: Int, rows: Int, columns: Range<Int>, opacity: Float) {
+    func composite(
+        onto band: PlanarBand, firstRow: Int, rows: Int, columns: Range<Int>, opacity: Float, pool: BandPool
+    ) {
         guard let meeting = meeting(firstRow: firstRow, rows: rows, columns: columns) else { return }
-        Compositing.sourceOver(
-            meeting.source, onto: band.rows(from: meeting.top - firstRow, count: meeting.rows),
-            opacity: opacity,
-            rows: meeting.rows, columns: meeting.columns)
+        withSource(meeting, pool: pool) { source, top, count in
+            Compositing.sourceOver(
+                source, onto: band.rows(from: top - firstRow, count: count), opacity: opacity, rows: count,
+                columns: meeting.columns)
+        }
     }
 
     /// `band` filled with `color` within `columns`, then this offscreen composited over it, as
     /// a fill followed by `composite` would leave it, in one pass where the two meet.
     func composite(
         onto band: PlanarBand, over color: PremultipliedColor, firstRow: Int, rows: Int, columns: Range<Int>,
-        opacity: Float
+        opacity: Float, pool: BandPool
     ) {
         guard let meeting = meeting(firstRow: firstRow, rows: rows, columns: columns) else {
             return band.fill(color, rows: rows, columns: columns)
@@ -295,9 +346,44 @@ public final class Offscreen: @unchecked Sendable {
             band.rows(from: bottom - firstRow, count: firstRow + rows - bottom).fill(
                 color, rows: firstRow + rows - bottom, columns: columns)
         }
-        Compositing.sourceOver(
-            meeting.source, overColor: color, into: band.rows(from: top - firstRow, count: meeting.rows),
-            opacity: opacity, rows: meeting.rows, columns: columns, window: meeting.columns)
+        withSource(meeting, pool: pool) { source, top, count in
+            Compositing.sourceOver(
+                source, overColor: color, into: band.rows(from: top - firstRow, count: count),
+                opacity: opacity, rows: count, columns: columns, window: meeting.columns)
+        }
+    }
+
+    /// Calls `body(source, top, count)` for the rows of `meeting`: frame rows top..<top+count
+    /// of the result are `source`'s rows from 0. The image's rows themselves, or, when it holds
+    /// the reduced copy (`compositesReduced`), a band of the pool they are enlarged into, a
+    /// pool band's rows at a time.
+    private func withSource(
+        _ meeting: (top: Int, rows: Int, columns: Range<Int>, source: PlanarBand), pool: BandPool,
+        body: (PlanarBand, Int, Int) -> Void
+    ) {
+        guard compositesReduced, let image else { return body(meeting.source, meeting.top, meeting.rows) }
+        let need = GaussianBlur.enlargementScratch(columns: meeting.columns.count)
+        pool.withBand { enlarged in
+            func run(scratch: PlanarBand) {
+                var top = meeting.top
+                while top < meeting.top + meeting.rows {
+                    let count = min(pool.rows, meeting.top + meeting.rows - top)
+                    let first = top - extent.rows.lowerBound
+                    blur.enlarge(
+                        copy: image, regionRowCount: extent.rows.count, regionColumns: extent.columns,
+                        rows: first..<(first + count), columns: meeting.columns, into: enlarged,
+                        scratch: scratch)
+                    body(enlarged, top, count)
+                    top += count
+                }
+            }
+            if pool.rows * enlarged.stride >= need {
+                pool.withBand { run(scratch: $0) }
+            } else {
+                // A band pool of one or two rows (not a renderer's): scratch of its own.
+                run(scratch: PlanarBand(width: need, rows: 1))
+            }
+        }
     }
 
     /// Where frame rows `firstRow..<firstRow+rows` and `columns` meet the extent: the first frame

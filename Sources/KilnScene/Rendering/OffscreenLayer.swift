@@ -8,7 +8,8 @@ struct OffscreenLayer: PreparedLayer {
 
     func paint(into band: PlanarBand, firstRow: Int, rows: Int, columns: Range<Int>, pool: BandPool) {
         band.fill(.transparent, rows: rows, columns: columns)
-        offscreen.composite(onto: band, firstRow: firstRow, rows: rows, columns: columns, opacity: 1)
+        offscreen.composite(
+            onto: band, firstRow: firstRow, rows: rows, columns: columns, opacity: 1, pool: pool)
     }
 
     func collectOffscreens(into list: inout [Offscreen]) {
