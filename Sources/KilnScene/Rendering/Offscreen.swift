@@ -51,14 +51,20 @@ public final class Offscreen: @unchecked Sendable {
     /// 0, border included) rather than the result, which the band pass enlarges band by band as
     /// it composites (`GaussianBlur.enlarge`): a reduced-only blur whose result is only
     /// composited. A full-size image would be written once and read once from memory; a band's
-    /// enlargement stays in cache. Decided by what the key holds, so a kept image is read alike.
+    /// enlargement stays in cache. Decided by what the key holds and by `keepsFullImage`, which
+    /// the renderer keeps with the result, so a kept image is read as it was written.
     var compositesReduced: Bool {
-        guard enlargesInBands, blur.isReducedOnly, !packsForSampling, !readsReducedCopy, !holdsGridValues
+        guard enlargesInBands, !keepsFullImage, blur.isReducedOnly, !packsForSampling, !readsReducedCopy,
+            !holdsGridValues
         else { return false }
         let size = GaussianBlur.reducedCopySize(
             rowCount: extent.rows.count, columnCount: extent.columns.count)
         return size.rows <= extent.rows.count && size.bandWidth <= frameWidth
     }
+
+    /// Set by the renderer for a result it keeps from frame to frame at full size
+    /// (`OffscreenImages.framesBeforeFullImage`): then `compositesReduced` is false.
+    var keepsFullImage = false
 
     /// Whether the renderer must lend this offscreen a packed-texel buffer.
     var needsTexels: Bool { packsForSampling || readsReducedCopy }
@@ -429,7 +435,12 @@ extension LayerStack {
         for (index, offscreen) in offscreens.enumerated() {
             let texels = offscreen.needsTexels ? images.texels(index) : nil
             let key = offscreen.key(canvas: canvas)
-            if let key, let kept = images.kept(index, for: key) {
+            offscreen.keepsFullImage = false
+            if let key, let kept = images.kept(index, for: key),
+                !(kept.inBands && kept.frames >= OffscreenImages.framesBeforeFullImage)
+            {
+                offscreen.keepsFullImage = !kept.inBands
+                images.served(index)
                 // A reduced copy is read from its packed copy alone: the image is not needed
                 // while the result is kept.
                 if offscreen.readsReducedCopy {
@@ -445,12 +456,14 @@ extension LayerStack {
                 taken += 1
                 continue
             }
+            // A result the band pass has enlarged for long enough is rendered at full size.
+            if let key, images.kept(index, for: key) != nil { offscreen.keepsFullImage = true }
             let image = images.image(
                 index, width: offscreen.imageWidth(canvas: canvas), rows: offscreen.extent.rows.count)
             offscreen.render(
                 into: image, texels: texels, threads: threads, bandHeight: canvas.bandHeight,
                 scratch: scratch, blurWorkspace: images.blurWorkspace)
-            images.keep(index, key: key, reduced: offscreen.reduced)
+            images.keep(index, key: key, reduced: offscreen.reduced, inBands: offscreen.compositesReduced)
         }
         return taken
     }

@@ -20,7 +20,18 @@ final class OffscreenImages: @unchecked Sendable {
     struct Kept {
         let key: OffscreenKey
         let reduced: ReducedBlurSampler?
+        /// Whether the image holds the reduced copy the band pass enlarges
+        /// (`Offscreen.compositesReduced`) rather than the full-size result.
+        let inBands: Bool
+        /// Frames the result has served, the one it was rendered for included.
+        var frames = 1
     }
+
+    /// A result the band pass enlarges that has served this many frames is rendered once more
+    /// at full size (`Offscreen.keepsFullImage`): a picture blurred the same way for this long
+    /// is likely still (a blurred cover), and reading a kept full-size result costs a frame less
+    /// than enlarging it again, while a clip that changes every frame or two never pays for it.
+    static let framesBeforeFullImage = 2
 
     /// The blurs' workspace, shared by the offscreens of a frame, which render one after another.
     let blurWorkspace: BlurWorkspace
@@ -83,9 +94,14 @@ final class OffscreenImages: @unchecked Sendable {
     }
 
     /// Records what the `index`-th buffers now hold (nil: not known).
-    func keep(_ index: Int, key: OffscreenKey?, reduced: ReducedBlurSampler?) {
+    func keep(_ index: Int, key: OffscreenKey?, reduced: ReducedBlurSampler?, inBands: Bool) {
         while kept.count <= index { kept.append(nil) }
-        kept[index] = key.map { Kept(key: $0, reduced: reduced) }
+        kept[index] = key.map { Kept(key: $0, reduced: reduced, inBands: inBands) }
+    }
+
+    /// Counts one more frame served by the `index`-th kept result.
+    func served(_ index: Int) {
+        kept[index]?.frames += 1
     }
 
     private func forget(_ index: Int) {
