@@ -92,8 +92,11 @@ public struct PixelPipeline: Sendable {
                     // group moved, the taps are read for all of them at once, so one group's
                     // reads overlap the others' waits (the same arithmetic per lane).
                     let start = x
+                    // Compared lane-wise and tested once: the vectors' `==` compiled to a loop
+                    // over the lanes, a branch each.
                     @inline(__always) func unmoved(_ k: Int) -> Bool {
-                        !movesPixels || (batch.x[k] == lane + Float(start &+ 8 &* k) && batch.y[k] == py)
+                        !movesPixels
+                            || all((batch.x[k] .== lane + Float(start &+ 8 &* k)) .& (batch.y[k] .== py))
                     }
                     if movesPixels && !(0..<groups).contains(where: unmoved) {
                         source.colour(

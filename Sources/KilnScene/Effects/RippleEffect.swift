@@ -182,10 +182,12 @@ public struct Ripple: PixelStage {
             // 1/√d² gives the distance and, with no division, the direction's scale.
             let inverse = reciprocalSquareRoot(squared).replacing(with: 0, where: squared .== 0)
             let distance = squared * inverse
-            let t = positive(wave.elapsed - distance * (1 / speed))
+            let travelled = distance * (1 / speed)
             // Before the wave front reaches a pixel its amount is exactly 0: most of a layer,
-            // for most of a ripple's life, costs no sine or exponential.
-            if t == SIMD8() { continue }
+            // for most of a ripple's life, costs no sine or exponential. (`travelled ≥ elapsed`
+            // is `t == 0`; that test compiled to a loop over the lanes.)
+            if all(travelled .>= wave.elapsed) { continue }
+            let t = positive(wave.elapsed - travelled)
             let amount = amplitude * sine(frequency * t) * exponential(-decay * t)
             // normalize(0) is undefined in Metal; at the origin itself the wave moves nothing
             // (`inverse` is 0 there).
