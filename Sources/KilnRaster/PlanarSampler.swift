@@ -85,23 +85,28 @@ public struct PlanarSampler: @unchecked Sendable {
         for k in 0..<count {
             let group = index[k], across = wx[k], down = wy[k]
             let out = UnsafeMutableRawPointer(colour + 4 &* k)
-            // Lane l goes to 16-byte slot 2 (l mod 4) + l / 4: lanes l and l + 4 share a vector.
-            @inline(__always) func lane(_ l: Int) {
-                let p = UnsafeRawPointer(packed + Int(group[l]))
-                let upper = texelPair(p), lower = texelPair(p, offset: rowBytes)
-                let v = upper + (lower - upper) * SIMD8(repeating: down[l])
-                let texel = v.lowHalf + (v.highHalf - v.lowHalf) * SIMD4(repeating: across[l])
+            // Lanes l and l + 4 share a vector, 32-byte slot l. They are filtered across in
+            // one: each lane's left and right texels gathered from the two rows' lerps, so every
+            // operation works on eight floats (one lane at a time, the compiler split each into
+            // two four-float halves).
+            @inline(__always) func lanes(_ l: Int) {
+                let p = UnsafeRawPointer(packed + Int(group[l])),
+                    q = UnsafeRawPointer(packed + Int(group[l &+ 4]))
+                let upperP = texelPair(p), lowerP = texelPair(p, offset: rowBytes)
+                let upperQ = texelPair(q), lowerQ = texelPair(q, offset: rowBytes)
+                let v = upperP + (lowerP - upperP) * SIMD8(repeating: down[l])
+                let w = upperQ + (lowerQ - upperQ) * SIMD8(repeating: down[l &+ 4])
+                let left = SIMD8(lowHalf: v.lowHalf, highHalf: w.lowHalf)
+                let right = SIMD8(lowHalf: v.highHalf, highHalf: w.highHalf)
+                let weight = SIMD8(
+                    lowHalf: SIMD4(repeating: across[l]), highHalf: SIMD4(repeating: across[l &+ 4]))
                 out.storeBytes(
-                    of: texel, toByteOffset: 32 &* (l & 3) &+ 16 &* (l >> 2), as: SIMD4<Float>.self)
+                    of: left + (right - left) * weight, toByteOffset: 32 &* l, as: SIMD8<Float>.self)
             }
-            lane(0)
-            lane(1)
-            lane(2)
-            lane(3)
-            lane(4)
-            lane(5)
-            lane(6)
-            lane(7)
+            lanes(0)
+            lanes(1)
+            lanes(2)
+            lanes(3)
         }
         for k in 0..<count {
             let c = colour + 4 &* k
