@@ -192,6 +192,25 @@ public struct PlanarSampler: @unchecked Sendable {
         return (redBlue.evenHalf, greenAlpha.evenHalf, redBlue.oddHalf, greenAlpha.oddHalf)
     }
 
+    /// Those eight pixels as the taps read them (`holds` must be true): the packed copy's texels,
+    /// what `colour` returns at their centres, read without the taps' arithmetic.
+    @inline(__always)
+    func packedPixels(x: Int, y: Int) -> (r: SIMD8<Float>, g: SIMD8<Float>, b: SIMD8<Float>, a: SIMD8<Float>)
+    {
+        // The packed copy has a one-texel border: pixel (x, y) is texel (x − first column + 1,
+        // y − first row + 1).
+        let p = UnsafeRawPointer(
+            packed + ((y &- Int(top) &+ 1) &* Int(packedRow) &+ (x &- region.columns.lowerBound &+ 1) &* 4))
+        let t01 = texelPair(p), t23 = texelPair(p, offset: 16)
+        let t45 = texelPair(p, offset: 32), t67 = texelPair(p, offset: 48)
+        let (r, g, b, a) = planes(
+            SIMD8(lowHalf: t01.lowHalf, highHalf: t45.lowHalf),
+            SIMD8(lowHalf: t01.highHalf, highHalf: t45.highHalf),
+            SIMD8(lowHalf: t23.lowHalf, highHalf: t67.lowHalf),
+            SIMD8(lowHalf: t23.highHalf, highHalf: t67.highHalf))
+        return (r, g, b, a)
+    }
+
     /// Whether the eight pixels from frame column `x` on frame row `y` all lie in the region.
     @_transparent
     func holds(x: Int, y: Int) -> Bool {
