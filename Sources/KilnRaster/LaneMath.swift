@@ -47,3 +47,19 @@ public func reciprocalSquareRoot(_ x: SIMD8<Float>) -> SIMD8<Float> {
     y = y * (1.5 - halfX * y * y)
     return y
 }
+
+/// `positive` on sixteen lanes (see `sine(_: SIMD16<Float>)`).
+@inlinable @inline(__always)
+public func positive(_ v: SIMD16<Float>) -> SIMD16<Float> { v.replacing(with: 0, where: v .< 0) }
+
+/// `reciprocalSquareRoot` on sixteen lanes, the same steps lane by lane.
+@inlinable @inline(__always)
+public func reciprocalSquareRoot(_ x: SIMD16<Float>) -> SIMD16<Float> {
+    let bits = unsafeBitCast(x, to: SIMD16<UInt32>.self)
+    var y = unsafeBitCast(0x5F37_5A86 &- (bits &>> 1), to: SIMD16<Float>.self)
+    let halfX = x * 0.5
+    y = y * (1.5 - halfX * y * y)
+    y = y * (1.5 - halfX * y * y)
+    y = y * (1.5 - halfX * y * y)
+    return y
+}

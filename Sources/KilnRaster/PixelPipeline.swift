@@ -88,12 +88,17 @@ public struct PixelPipeline: Sendable {
                     }
                     if movesPixels { mapBack(batch, list, count: groups) }
                     // Where the stages moved nothing (outside a ripple's front, say) the pixels
-                    // are read as they are: the same values the taps would give. When every
-                    // group moved, the taps are read for all of them at once, so one group's
-                    // reads overlap the others' waits (the same arithmetic per lane).
+                    // are read as they are, from the packed copy the taps read: the same values
+                    // the taps would give, and the frame's reads stay in that one copy, half the
+                    // size of the planes. When every group moved, the taps are read for all of
+                    // them at once, so one group's reads overlap the others' waits (the same
+                    // arithmetic per lane).
                     let start = x
+                    // Compared lane-wise and tested once: the vectors' `==` compiled to a loop
+                    // over the lanes, a branch each.
                     @inline(__always) func unmoved(_ k: Int) -> Bool {
-                        !movesPixels || (batch.x[k] == lane + Float(start &+ 8 &* k) && batch.y[k] == py)
+                        !movesPixels
+                            || all((batch.x[k] .== lane + Float(start &+ 8 &* k)) .& (batch.y[k] .== py))
                     }
                     if movesPixels && !(0..<groups).contains(where: unmoved) {
                         source.colour(
@@ -104,7 +109,9 @@ public struct PixelPipeline: Sendable {
                             let first = x &+ 8 &* k, c = batch.colour + 4 &* k
                             (c[0], c[1], c[2], c[3]) =
                                 unmoved(k) && source.holds(x: first, y: y)
-                                ? source.pixels(x: first, y: y) : source.colour(x: batch.x[k], y: batch.y[k])
+                                ? (movesPixels
+                                    ? source.packedPixels(x: first, y: y) : source.pixels(x: first, y: y))
+                                : source.colour(x: batch.x[k], y: batch.y[k])
                         }
                     }
                     if hasColourStages { applyColours(batch, list, count: groups) }

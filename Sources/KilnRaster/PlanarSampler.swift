@@ -85,23 +85,28 @@ public struct PlanarSampler: @unchecked Sendable {
         for k in 0..<count {
             let group = index[k], across = wx[k], down = wy[k]
             let out = UnsafeMutableRawPointer(colour + 4 &* k)
-            // Lane l goes to 16-byte slot 2 (l mod 4) + l / 4: lanes l and l + 4 share a vector.
-            @inline(__always) func lane(_ l: Int) {
-                let p = UnsafeRawPointer(packed + Int(group[l]))
-                let upper = texelPair(p), lower = texelPair(p, offset: rowBytes)
-                let v = upper + (lower - upper) * SIMD8(repeating: down[l])
-                let texel = v.lowHalf + (v.highHalf - v.lowHalf) * SIMD4(repeating: across[l])
+            // Lanes l and l + 4 share a vector, 32-byte slot l. They are filtered across in
+            // one: each lane's left and right texels gathered from the two rows' lerps, so every
+            // operation works on eight floats (one lane at a time, the compiler split each into
+            // two four-float halves).
+            @inline(__always) func lanes(_ l: Int) {
+                let p = UnsafeRawPointer(packed + Int(group[l])),
+                    q = UnsafeRawPointer(packed + Int(group[l &+ 4]))
+                let upperP = texelPair(p), lowerP = texelPair(p, offset: rowBytes)
+                let upperQ = texelPair(q), lowerQ = texelPair(q, offset: rowBytes)
+                let v = upperP + (lowerP - upperP) * SIMD8(repeating: down[l])
+                let w = upperQ + (lowerQ - upperQ) * SIMD8(repeating: down[l &+ 4])
+                let left = SIMD8(lowHalf: v.lowHalf, highHalf: w.lowHalf)
+                let right = SIMD8(lowHalf: v.highHalf, highHalf: w.highHalf)
+                let weight = SIMD8(
+                    lowHalf: SIMD4(repeating: across[l]), highHalf: SIMD4(repeating: across[l &+ 4]))
                 out.storeBytes(
-                    of: texel, toByteOffset: 32 &* (l & 3) &+ 16 &* (l >> 2), as: SIMD4<Float>.self)
+                    of: left + (right - left) * weight, toByteOffset: 32 &* l, as: SIMD8<Float>.self)
             }
-            lane(0)
-            lane(1)
-            lane(2)
-            lane(3)
-            lane(4)
-            lane(5)
-            lane(6)
-            lane(7)
+            lanes(0)
+            lanes(1)
+            lanes(2)
+            lanes(3)
         }
         for k in 0..<count {
             let c = colour + 4 &* k
@@ -185,6 +190,25 @@ public struct PlanarSampler: @unchecked Sendable {
         let redBlue = SIMD16(lowHalf: front.evenHalf, highHalf: back.evenHalf)
         let greenAlpha = SIMD16(lowHalf: front.oddHalf, highHalf: back.oddHalf)
         return (redBlue.evenHalf, greenAlpha.evenHalf, redBlue.oddHalf, greenAlpha.oddHalf)
+    }
+
+    /// Those eight pixels as the taps read them (`holds` must be true): the packed copy's texels,
+    /// what `colour` returns at their centres, read without the taps' arithmetic.
+    @inline(__always)
+    func packedPixels(x: Int, y: Int) -> (r: SIMD8<Float>, g: SIMD8<Float>, b: SIMD8<Float>, a: SIMD8<Float>)
+    {
+        // The packed copy has a one-texel border: pixel (x, y) is texel (x − first column + 1,
+        // y − first row + 1).
+        let p = UnsafeRawPointer(
+            packed + ((y &- Int(top) &+ 1) &* Int(packedRow) &+ (x &- region.columns.lowerBound &+ 1) &* 4))
+        let t01 = texelPair(p), t23 = texelPair(p, offset: 16)
+        let t45 = texelPair(p, offset: 32), t67 = texelPair(p, offset: 48)
+        let (r, g, b, a) = planes(
+            SIMD8(lowHalf: t01.lowHalf, highHalf: t45.lowHalf),
+            SIMD8(lowHalf: t01.highHalf, highHalf: t45.highHalf),
+            SIMD8(lowHalf: t23.lowHalf, highHalf: t67.lowHalf),
+            SIMD8(lowHalf: t23.highHalf, highHalf: t67.highHalf))
+        return (r, g, b, a)
     }
 
     /// Whether the eight pixels from frame column `x` on frame row `y` all lie in the region.

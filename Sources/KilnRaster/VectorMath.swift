@@ -58,3 +58,53 @@ public func exponential(_ x: SIMD8<Float>) -> SIMD8<Float> {
 public func roundedToNearest(_ v: SIMD8<Float>) -> SIMD8<Float> {
     (v + 12_582_912) - 12_582_912
 }
+
+// Sixteen lanes: the same operations in the same order as the eight-lane functions above, so each
+// lane's bits are the ones those give. A kernel that runs two groups of eight through one long
+// chain of dependent steps (the ripple's sine and exponential) keeps both chains in flight at
+// once: where AVX-512 is built for, one instruction carries both.
+
+/// `sine` on sixteen lanes.
+@_transparent
+public func sine(_ x: SIMD16<Float>) -> SIMD16<Float> {
+    let k = roundedToNearest(x * 0.159_154_94)
+    var r = x - k * 6.281_25
+    r = r - k * 1.935_307_2e-3
+    r = r.replacing(with: 3.141_592_7 - r, where: r .> 1.570_796_4)
+    r = r.replacing(with: -3.141_592_7 - r, where: r .< -1.570_796_4)
+    let r2 = r * r
+    var p = SIMD16<Float>(repeating: -2.505_210_8e-8)
+    p = p * r2 + 2.755_731_9e-6
+    p = p * r2 - 1.984_127e-4
+    p = p * r2 + 8.333_333_3e-3
+    p = p * r2 - 0.166_666_67
+    return r + r * r2 * p
+}
+
+/// `exponential` on sixteen lanes.
+@_transparent
+public func exponential(_ x: SIMD16<Float>) -> SIMD16<Float> {
+    let clamped = x.replacing(with: 88, where: x .> 88)
+    let tiny = clamped .< -87
+    let safe = clamped.replacing(with: -87, where: tiny)
+    let n = roundedToNearest(safe * 1.442_695_04)
+    var r = safe - n * 0.693_359_375
+    r = r + n * 2.121_944_4e-4
+    var p = SIMD16<Float>(repeating: 1.0 / 5040)
+    p = p * r + 1.0 / 720
+    p = p * r + 1.0 / 120
+    p = p * r + 1.0 / 24
+    p = p * r + 1.0 / 6
+    p = p * r + 0.5
+    p = p * r + 1
+    p = p * r + 1
+    let bits = (unsafeBitCast(n + 12_582_912, to: SIMD16<Int32>.self) &- 0x4B40_0000 &+ 127) &<< 23
+    let scaled = p * unsafeBitCast(bits, to: SIMD16<Float>.self)
+    return scaled.replacing(with: 0, where: tiny)
+}
+
+/// `roundedToNearest` on sixteen lanes.
+@inlinable @inline(__always)
+public func roundedToNearest(_ v: SIMD16<Float>) -> SIMD16<Float> {
+    (v + 12_582_912) - 12_582_912
+}

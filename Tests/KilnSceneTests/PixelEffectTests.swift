@@ -56,6 +56,56 @@ final class PixelEffectTests: XCTestCase {
         }
     }
 
+    /// The ripple maps groups of eight pixels two at a time where it can; a group alone (a batch of
+    /// one, as at a layer's right edge) goes through the one-group path. Both must give the same
+    /// bits, also where a wave's front or origin falls inside one of the two groups only.
+    func testRippleGivesTheSameBitsForGroupsTwoAtATimeAndAlone() {
+        var rng = SplitMix(state: 15)
+        let (width, height) = (160, 48)
+        let image = StageReference.randomImage(width: width, height: height, &rng)
+        let sampler = PlanarSampler(image: image, rows: 0..<height, columns: 0..<width, edges: .transparent)
+        for round in 0..<8 {
+            let waves = (0..<(1 + round % 3)).map { _ in
+                // Origins on pixel centres sometimes, so a lane sits exactly at one.
+                Ripple.Wave(
+                    origin: SIMD2(
+                        Float(Int.random(in: -10...170, using: &rng)) + (round % 2 == 0 ? 0.5 : 0.25),
+                        Float(Int.random(in: -10...58, using: &rng)) + 0.5),
+                    elapsed: Float.random(in: 0.005...0.1, using: &rng))
+            }
+            let ripple = Ripple(
+                amplitude: Float.random(in: 2...30, using: &rng) * (round % 2 == 0 ? 1 : -1),
+                frequency: Float.random(in: 1...40, using: &rng),
+                decay: Float.random(in: 0...10, using: &rng),
+                speed: Float.random(in: 300...1500, using: &rng), waves: waves)!
+            let pipeline = PixelPipeline(stages: [ripple], frameFromLocal: .identity)!
+            let whole = PlanarBand(width: width, rows: height), alone = PlanarBand(width: width, rows: height)
+            pipeline.paint(
+                into: whole, firstRow: 0, rows: height, columns: 0..<width, extent: (0..<height, 0..<width),
+                source: sampler)
+            for x in stride(from: 0, to: width, by: 8) {
+                pipeline.paint(
+                    into: alone, firstRow: 0, rows: height, columns: x..<(x + 8),
+                    extent: (0..<height, 0..<width), source: sampler)
+            }
+            var differing: [String] = [], changed = 0
+            for y in 0..<height {
+                for x in 0..<width {
+                    let i = y * whole.stride + x
+                    for (a, b) in [
+                        (whole.r, alone.r), (whole.g, alone.g), (whole.b, alone.b), (whole.a, alone.a),
+                    ]
+                    where a[i].bitPattern != b[i].bitPattern {
+                        differing.append("(\(x), \(y)): \(a[i]) against \(b[i])")
+                    }
+                    if whole.r[i] != image.r[i] { changed += 1 }
+                }
+            }
+            XCTAssertEqual(differing.count, 0, "round \(round): \(differing.prefix(4))")
+            XCTAssertGreaterThan(changed, 0, "round \(round): the waves changed something")
+        }
+    }
+
     /// The noise texture's bilinear repeat lookup, in Double.
     func referenceNoise(_ texture: NoiseTexture, u: Double, v: Double) -> SIMD2<Double> {
         let tx = u * Double(texture.width) - 0.5, ty = v * Double(texture.height) - 0.5
@@ -102,7 +152,8 @@ final class PixelEffectTests: XCTestCase {
 
     // MARK: Identities
 
-    /// A constant noise of exactly 0.5 offsets nothing: the single-lookup warp returns the input.
+    /// A constant noise of exactly 0.5 offsets nothing: the single-lookup warp returns the input
+    /// (as the packed half-float copy it samples holds it).
     func testConstantHalfNoiseIsTheIdentity() {
         var rng = SplitMix(state: 13)
         let image = StageReference.randomImage(width: 40, height: 24, &rng)
@@ -113,9 +164,19 @@ final class PixelEffectTests: XCTestCase {
         PixelPipeline(stages: [warp], frameFromLocal: .identity)!.paint(
             into: out, firstRow: 0, rows: 24, columns: 0..<40, extent: (0..<24, 0..<40),
             source: PlanarSampler(image: image, rows: 0..<24, columns: 0..<40, edges: .transparent))
+        // A distortion reads its layer from the packed half-float copy, moved pixels and unmoved
+        // alike: the input exactly as that copy holds it.
+        func asHalf(_ v: Float) -> Float { Float(Float16(v)) }
+        var differing = 0
         for y in 0..<24 {
-            for x in 0..<40 { XCTAssertEqual(out.pixel(x: x, row: y), image.pixel(x: x, row: y)) }
+            for x in 0..<40 {
+                let (o, i) = (out.pixel(x: x, row: y), image.pixel(x: x, row: y))
+                if o != PremultipliedColor(r: asHalf(i.r), g: asHalf(i.g), b: asHalf(i.b), a: asHalf(i.a)) {
+                    differing += 1
+                }
+            }
         }
+        XCTAssertEqual(differing, 0)
     }
 
     func testIdentityParametersReturnTheInput() throws {
@@ -245,6 +306,38 @@ final class PixelEffectTests: XCTestCase {
                 let expected = exp(Double(e[lane]))
                 XCTAssertEqual(Double(ex[lane]), expected, accuracy: max(expected * 2e-6, 1e-37))
             }
+        }
+    }
+
+    /// The sixteen-lane sine, exponential, reciprocal square root and clamp give each lane the
+    /// bits the eight-lane ones give (the ripple relies on it: frames must not depend on how
+    /// groups were paired).
+    func testSixteenLaneMathGivesTheEightLaneBits() {
+        var rng = SplitMix(state: 16)
+        func same(_ a: SIMD16<Float>, _ low: SIMD8<Float>, _ high: SIMD8<Float>) -> Bool {
+            (0..<8).allSatisfy {
+                a[$0].bitPattern == low[$0].bitPattern && a[$0 + 8].bitPattern == high[$0].bitPattern
+            }
+        }
+        for round in 0..<2000 {
+            var x = SIMD16<Float>((0..<16).map { _ in Float.random(in: -200...200, using: &rng) })
+            var e = SIMD16<Float>((0..<16).map { _ in Float.random(in: -100...100, using: &rng) })
+            var q = SIMD16<Float>((0..<16).map { _ in Float.random(in: 0...1e7, using: &rng) })
+            if round == 0 {
+                (x[3], e[3], q[3]) = (0, 0, 0)
+                (x[12], e[12], q[12]) = (-0.0, -0.0, .infinity)
+            }
+            XCTAssertTrue(same(sine(x), sine(x.lowHalf), sine(x.highHalf)), "sine, round \(round)")
+            XCTAssertTrue(
+                same(exponential(e), exponential(e.lowHalf), exponential(e.highHalf)),
+                "exponential, round \(round)")
+            XCTAssertTrue(
+                same(
+                    reciprocalSquareRoot(q), reciprocalSquareRoot(q.lowHalf), reciprocalSquareRoot(q.highHalf)
+                ),
+                "reciprocal square root, round \(round)")
+            XCTAssertTrue(
+                same(positive(x), positive(x.lowHalf), positive(x.highHalf)), "positive, round \(round)")
         }
     }
 

@@ -149,13 +149,20 @@ public struct Ripple: PixelStage {
     }
 
     /// `map` on `count` groups in one call, so the polynomials' constants and the waves stay in
-    /// registers from group to group instead of being fetched again per call.
+    /// registers from group to group instead of being fetched again per call. Groups go two at
+    /// a time: a wave's amount is one long chain of dependent steps (square root, sine and
+    /// exponential polynomials), and one group's chain alone left the core waiting on it.
     @inline(never)
     func map(
         x: UnsafeMutablePointer<SIMD8<Float>>, y: UnsafeMutablePointer<SIMD8<Float>>,
         amounts: UnsafeMutablePointer<SIMD8<Float>>, count: Int
     ) {
-        for k in 0..<count { amounts[k] = map(&x[k], &y[k]) }
+        var k = 0
+        while k &+ 1 < count {
+            (amounts[k], amounts[k &+ 1]) = map(&x[k], &y[k], &x[k &+ 1], &y[k &+ 1])
+            k &+= 2
+        }
+        if k < count { amounts[k] = map(&x[k], &y[k]) }
     }
 
     public func colour(_ batch: StageBatch, count: Int) {
@@ -167,6 +174,16 @@ public struct Ripple: PixelStage {
         }
     }
 
+    /// The front's reach from `wave`'s origin, squared. Beyond it (distance ≥ elapsed · speed) the
+    /// amount is 0; testing the squared distance against it, with room for the square root's
+    /// rounding, skips the square root too for groups the front has not reached: the same
+    /// result, cheaper.
+    @inline(__always)
+    func reachSquared(_ wave: Wave) -> Float {
+        let front = wave.elapsed * speed * 1.001 + 1
+        return front * front
+    }
+
     /// Moves the positions and returns the waves' summed amount.
     @inline(__always)
     func map(_ x: inout SIMD8<Float>, _ y: inout SIMD8<Float>) -> SIMD8<Float> {
@@ -174,27 +191,78 @@ public struct Ripple: PixelStage {
         for wave in waves {
             let dx = x - wave.origin.x, dy = y - wave.origin.y
             let squared = dx * dx + dy * dy
-            // Beyond the front (distance ≥ elapsed · speed) the amount is 0. Testing the squared
-            // distance against the front's, with room for the square root's rounding, skips the
-            // square root too for groups the front has not reached: the same result, cheaper.
-            let front = wave.elapsed * speed * 1.001 + 1
-            if all(squared .> front * front) { continue }
+            if all(squared .> reachSquared(wave)) { continue }
             // 1/√d² gives the distance and, with no division, the direction's scale.
             let inverse = reciprocalSquareRoot(squared).replacing(with: 0, where: squared .== 0)
-            let distance = squared * inverse
-            let t = positive(wave.elapsed - distance * (1 / speed))
+            let travelled = squared * inverse * (1 / speed)
             // Before the wave front reaches a pixel its amount is exactly 0: most of a layer,
-            // for most of a ripple's life, costs no sine or exponential.
-            if t == SIMD8() { continue }
-            let amount = amplitude * sine(frequency * t) * exponential(-decay * t)
-            // normalize(0) is undefined in Metal; at the origin itself the wave moves nothing
-            // (`inverse` is 0 there).
-            moveX += amount * dx * inverse
-            moveY += amount * dy * inverse
-            total += amount
+            // for most of a ripple's life, costs no sine or exponential. (`travelled ≥ elapsed`
+            // is `t == 0`; that test compiled to a loop over the lanes.)
+            if all(travelled .>= wave.elapsed) { continue }
+            add(wave, travelled: travelled, dx: dx, dy: dy, inverse: inverse, &moveX, &moveY, &total)
         }
         x += moveX
         y += moveY
         return total
+    }
+
+    /// `map` on two groups, each lane with the same operations in the same order (the same
+    /// bits), both groups' chains side by side where the wave reaches both.
+    @inline(__always)
+    func map(
+        _ x0: inout SIMD8<Float>, _ y0: inout SIMD8<Float>, _ x1: inout SIMD8<Float>, _ y1: inout SIMD8<Float>
+    ) -> (SIMD8<Float>, SIMD8<Float>) {
+        let x = SIMD16(lowHalf: x0, highHalf: x1), y = SIMD16(lowHalf: y0, highHalf: y1)
+        var moveX = SIMD16<Float>(), moveY = SIMD16<Float>(), total = SIMD16<Float>()
+        for wave in waves {
+            let dx = x - wave.origin.x, dy = y - wave.origin.y
+            let squared = dx * dx + dy * dy
+            let reach = reachSquared(wave)
+            // Each group is skipped or not as `map` on it alone would (a wave that has not
+            // reached a group changes nothing in it, but an infinite position would become NaN).
+            let first = !all(squared.lowHalf .> reach), second = !all(squared.highHalf .> reach)
+            if !first && !second { continue }
+            let inverse = reciprocalSquareRoot(squared).replacing(with: 0, where: squared .== 0)
+            let travelled = squared * inverse * (1 / speed)
+            let firstMoves = first && !all(travelled.lowHalf .>= wave.elapsed)
+            let secondMoves = second && !all(travelled.highHalf .>= wave.elapsed)
+            if firstMoves && secondMoves {
+                let t = positive(wave.elapsed - travelled)
+                let amount = amplitude * sine(frequency * t) * exponential(-decay * t)
+                moveX += amount * dx * inverse
+                moveY += amount * dy * inverse
+                total += amount
+            } else if firstMoves {
+                add(
+                    wave, travelled: travelled.lowHalf, dx: dx.lowHalf, dy: dy.lowHalf,
+                    inverse: inverse.lowHalf,
+                    &moveX.lowHalf, &moveY.lowHalf, &total.lowHalf)
+            } else if secondMoves {
+                add(
+                    wave, travelled: travelled.highHalf, dx: dx.highHalf, dy: dy.highHalf,
+                    inverse: inverse.highHalf, &moveX.highHalf, &moveY.highHalf, &total.highHalf)
+            }
+        }
+        x0 += moveX.lowHalf
+        y0 += moveY.lowHalf
+        x1 += moveX.highHalf
+        y1 += moveY.highHalf
+        return (total.lowHalf, total.highHalf)
+    }
+
+    /// Adds `wave`'s move and amount at pixels `travelled` from its origin (in the seconds its
+    /// front took to reach them).
+    @inline(__always)
+    func add(
+        _ wave: Wave, travelled: SIMD8<Float>, dx: SIMD8<Float>, dy: SIMD8<Float>, inverse: SIMD8<Float>,
+        _ moveX: inout SIMD8<Float>, _ moveY: inout SIMD8<Float>, _ total: inout SIMD8<Float>
+    ) {
+        let t = positive(wave.elapsed - travelled)
+        let amount = amplitude * sine(frequency * t) * exponential(-decay * t)
+        // normalize(0) is undefined in Metal; at the origin itself the wave moves nothing
+        // (`inverse` is 0 there).
+        moveX += amount * dx * inverse
+        moveY += amount * dy * inverse
+        total += amount
     }
 }
