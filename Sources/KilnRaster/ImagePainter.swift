@@ -348,47 +348,52 @@ public struct ImagePainter: Sendable {
                                         // The interior run: fully covered, one level, source-over. A loop of
                                         // its own keeps the edge handling's registers out of it.
                                         let last = min(full.upperBound, tileEnd) &- 8
-                                        let shared = filtered?.rows(
-                                            pending[index].texelRow, sampler: primary, ia: ia, rowU: rowU)
-                                        let weight = pending[index].rowWeight
-                                        var next = primary.taps(
-                                            u: (lane + Float(x)) * ia + rowU, v: (lane + Float(x)) * ib + rowV
-                                        )
-                                        while x <= last {
-                                            let c:
-                                                (
-                                                    r: SIMD8<Float>, g: SIMD8<Float>, b: SIMD8<Float>,
-                                                    a: SIMD8<Float>
-                                                )
-                                            if let shared {
-                                                c = Sampler.filter(
-                                                    upper: shared.upper(x), lower: shared.lower(x),
-                                                    weight: weight)
-                                            } else {
-                                                // Loads a chunk ahead, as in the replacing run.
-                                                let taps = next
-                                                let ahead = lane + Float(x &+ 8)
-                                                next = primary.taps(
-                                                    u: ahead * ia + rowU, v: ahead * ib + rowV)
-                                                c = primary.filter(taps)
-                                            }
+                                        // Opaque texels at full opacity: what lies under them counts for exactly
+                                        // nothing (c + a finite value × 0 is c), so it is not read.
+                                        @inline(__always) func blend(
+                                            _ c: (
+                                                r: SIMD8<Float>, g: SIMD8<Float>, b: SIMD8<Float>,
+                                                a: SIMD8<Float>
+                                            ),
+                                            at p: Int
+                                        ) {
                                             let alpha = c.a * scaleA
                                             let remain = 1 - alpha
-                                            let p = offset &+ x
                                             if remain == SIMD8() {
-                                                // Opaque texels at full opacity: what lies under them counts for exactly
-                                                // nothing (c + a finite value × 0 is c), so it is not read.
                                                 store(c.r * scaleR, band.r + p)
                                                 store(c.g * scaleG, band.g + p)
                                                 store(c.b * scaleB, band.b + p)
                                                 store(alpha, band.a + p)
-                                                x &+= 8
-                                                continue
+                                                return
                                             }
                                             store(c.r * scaleR + load(band.r + p) * remain, band.r + p)
                                             store(c.g * scaleG + load(band.g + p) * remain, band.g + p)
                                             store(c.b * scaleB + load(band.b + p) * remain, band.b + p)
                                             store(alpha + load(band.a + p) * remain, band.a + p)
+                                        }
+                                        if let filtered {
+                                            let shared = filtered.rows(
+                                                pending[index].texelRow, sampler: primary, ia: ia, rowU: rowU)
+                                            let weight = pending[index].rowWeight
+                                            while x <= last {
+                                                blend(
+                                                    Sampler.filter(
+                                                        upper: shared.upper(x), lower: shared.lower(x),
+                                                        weight: weight),
+                                                    at: offset &+ x)
+                                                x &+= 8
+                                            }
+                                            continue
+                                        }
+                                        var next = primary.taps(
+                                            u: (lane + Float(x)) * ia + rowU, v: (lane + Float(x)) * ib + rowV
+                                        )
+                                        while x <= last {
+                                            // Loads a chunk ahead, as in the replacing run.
+                                            let taps = next
+                                            let ahead = lane + Float(x &+ 8)
+                                            next = primary.taps(u: ahead * ia + rowU, v: ahead * ib + rowV)
+                                            blend(primary.filter(taps), at: offset &+ x)
                                             x &+= 8
                                         }
                                         continue
