@@ -306,19 +306,28 @@ public struct ImagePainter: Sendable {
                                     if interiorReplace && x >= full.lowerBound && x &+ 8 <= full.upperBound {
                                         // The interior run of a replacing paint: nothing underneath to read.
                                         let last = min(full.upperBound, tileEnd) &- 8
+                                        @inline(__always) func put(
+                                            _ c: (
+                                                r: SIMD8<Float>, g: SIMD8<Float>, b: SIMD8<Float>,
+                                                a: SIMD8<Float>
+                                            ),
+                                            at p: Int
+                                        ) {
+                                            store(c.r * scaleR, band.r + p)
+                                            store(c.g * scaleG, band.g + p)
+                                            store(c.b * scaleB, band.b + p)
+                                            store(c.a * scaleA, band.a + p)
+                                        }
                                         if let filtered {
                                             let shared = filtered.rows(
                                                 pending[index].texelRow, sampler: primary, ia: ia, rowU: rowU)
                                             let weight = pending[index].rowWeight
                                             while x <= last {
-                                                let c = Sampler.filter(
-                                                    upper: shared.upper(x), lower: shared.lower(x),
-                                                    weight: weight)
-                                                let p = offset &+ x
-                                                store(c.r * scaleR, band.r + p)
-                                                store(c.g * scaleG, band.g + p)
-                                                store(c.b * scaleB, band.b + p)
-                                                store(c.a * scaleA, band.a + p)
+                                                put(
+                                                    Sampler.filter(
+                                                        upper: shared.upper(x), lower: shared.lower(x),
+                                                        weight: weight),
+                                                    at: offset &+ x)
                                                 x &+= 8
                                             }
                                             continue
@@ -334,12 +343,7 @@ public struct ImagePainter: Sendable {
                                             let taps = next
                                             let ahead = lane + Float(x &+ 8)
                                             next = primary.taps(u: ahead * ia + rowU, v: ahead * ib + rowV)
-                                            let c = primary.filter(taps)
-                                            let p = offset &+ x
-                                            store(c.r * scaleR, band.r + p)
-                                            store(c.g * scaleG, band.g + p)
-                                            store(c.b * scaleB, band.b + p)
-                                            store(c.a * scaleA, band.a + p)
+                                            put(primary.filter(taps), at: offset &+ x)
                                             x &+= 8
                                         }
                                         continue
