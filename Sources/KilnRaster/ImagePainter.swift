@@ -206,8 +206,8 @@ public struct ImagePainter: Sendable {
         let ppt = SIMD8<Float>(repeating: pixelsPerTexel)
         // Unwrapped once: binding the optional painter per chunk copied it, gradient and all.
         let clipOutline = clip?.outline
-        let interiorOver = over && nextWeight == 0
-        let interiorReplace = replacing && nextWeight == 0
+        // Interior chunks replace or composite source-over in runs of their own.
+        let interior = nextWeight == 0 && (over || replacing)
         let filtered = sharedRows && axisAligned ? FilteredRows(columns: columns) : nil
         image.levels[level].texels.withUnsafeBufferPointer { base in
             let next = image.levels[min(level + 1, image.levels.count - 1)]
@@ -303,67 +303,20 @@ public struct ImagePainter: Sendable {
                                 let tileEnd = min(outer.upperBound, x &+ tileWidth)
                                 if tileEnd < outer.upperBound { more = true }
                                 while x < tileEnd {
-                                    if interiorReplace && x >= full.lowerBound && x &+ 8 <= full.upperBound {
-                                        // The interior run of a replacing paint: nothing underneath to read.
+                                    if interior && x >= full.lowerBound && x &+ 8 <= full.upperBound {
+                                        // The interior run: fully covered, one level. A loop of its own keeps the edge
+                                        // handling's registers out of it. Nothing underneath is read when replacing, nor
+                                        // under opaque texels at full opacity when compositing (c + a finite value × 0 is c).
                                         let last = min(full.upperBound, tileEnd) &- 8
-                                        @inline(__always) func put(
+                                        @inline(__always) func write(
                                             _ c: (
                                                 r: SIMD8<Float>, g: SIMD8<Float>, b: SIMD8<Float>,
                                                 a: SIMD8<Float>
-                                            ),
-                                            at p: Int
-                                        ) {
-                                            store(c.r * scaleR, band.r + p)
-                                            store(c.g * scaleG, band.g + p)
-                                            store(c.b * scaleB, band.b + p)
-                                            store(c.a * scaleA, band.a + p)
-                                        }
-                                        if let filtered {
-                                            let shared = filtered.rows(
-                                                pending[index].texelRow, sampler: primary, ia: ia, rowU: rowU)
-                                            let weight = pending[index].rowWeight
-                                            while x <= last {
-                                                put(
-                                                    Sampler.filter(
-                                                        upper: shared.upper(x), lower: shared.lower(x),
-                                                        weight: weight),
-                                                    at: offset &+ x)
-                                                x &+= 8
-                                            }
-                                            continue
-                                        }
-                                        var next = primary.taps(
-                                            u: (lane + Float(x)) * ia + rowU, v: (lane + Float(x)) * ib + rowV
-                                        )
-                                        while x <= last {
-                                            // The next chunk's texels are loaded before this
-                                            // chunk is filtered (past the run they are clamped
-                                            // into the image and dropped), so the loads' latency
-                                            // overlaps the arithmetic.
-                                            let taps = next
-                                            let ahead = lane + Float(x &+ 8)
-                                            next = primary.taps(u: ahead * ia + rowU, v: ahead * ib + rowV)
-                                            put(primary.filter(taps), at: offset &+ x)
-                                            x &+= 8
-                                        }
-                                        continue
-                                    }
-                                    if interiorOver && x >= full.lowerBound && x &+ 8 <= full.upperBound {
-                                        // The interior run: fully covered, one level, source-over. A loop of
-                                        // its own keeps the edge handling's registers out of it.
-                                        let last = min(full.upperBound, tileEnd) &- 8
-                                        // Opaque texels at full opacity: what lies under them counts for exactly
-                                        // nothing (c + a finite value × 0 is c), so it is not read.
-                                        @inline(__always) func blend(
-                                            _ c: (
-                                                r: SIMD8<Float>, g: SIMD8<Float>, b: SIMD8<Float>,
-                                                a: SIMD8<Float>
-                                            ),
-                                            at p: Int
+                                            ), at p: Int
                                         ) {
                                             let alpha = c.a * scaleA
                                             let remain = 1 - alpha
-                                            if remain == SIMD8() {
+                                            if !over || remain == SIMD8() {
                                                 store(c.r * scaleR, band.r + p)
                                                 store(c.g * scaleG, band.g + p)
                                                 store(c.b * scaleB, band.b + p)
@@ -380,7 +333,7 @@ public struct ImagePainter: Sendable {
                                                 pending[index].texelRow, sampler: primary, ia: ia, rowU: rowU)
                                             let weight = pending[index].rowWeight
                                             while x <= last {
-                                                blend(
+                                                write(
                                                     Sampler.filter(
                                                         upper: shared.upper(x), lower: shared.lower(x),
                                                         weight: weight),
@@ -393,11 +346,13 @@ public struct ImagePainter: Sendable {
                                             u: (lane + Float(x)) * ia + rowU, v: (lane + Float(x)) * ib + rowV
                                         )
                                         while x <= last {
-                                            // Loads a chunk ahead, as in the replacing run.
+                                            // The next chunk's texels are loaded before this chunk is filtered (past the run
+                                            // they are clamped into the image and dropped), so the loads' latency overlaps
+                                            // the arithmetic.
                                             let taps = next
                                             let ahead = lane + Float(x &+ 8)
                                             next = primary.taps(u: ahead * ia + rowU, v: ahead * ib + rowV)
-                                            blend(primary.filter(taps), at: offset &+ x)
+                                            write(primary.filter(taps), at: offset &+ x)
                                             x &+= 8
                                         }
                                         continue

@@ -101,6 +101,34 @@ final class ImageLayerTests: XCTestCase {
         XCTAssertGreaterThan(checked, 1000)
     }
 
+    /// A level's texel is its 2×2 mean rounded to nearest, halves to even, so the levels keep
+    /// the picture's mean brightness: rounding halves up made each level 1/8 code value brighter
+    /// than the one below (3/8 at level 3).
+    func testMipLevelsRoundHalvesToEvenAndKeepTheMean() {
+        // Means of 0.5 and 1.5: to 0 and to 2.
+        let halves = RasterImage(
+            width: 2, height: 2, premultipliedRGBA: [0, 1, 0, 255, 0, 1, 0, 255, 1, 2, 0, 255, 1, 2, 0, 255])
+        XCTAssertEqual(halves.texel(x: 0, y: 0, level: 1), SIMD4(0, 2, 0, 255))
+        var state: UInt64 = 12_345
+        var bytes: [UInt8] = []
+        for _ in 0..<(128 * 128) {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            bytes += [UInt8(truncatingIfNeeded: state >> 33), UInt8(truncatingIfNeeded: state >> 41), 0, 255]
+        }
+        let image = RasterImage(width: 128, height: 128, premultipliedRGBA: bytes)
+        func mean(level: Int, channel: Int) -> Double {
+            let size = 128 >> level
+            var sum = 0.0
+            for y in 0..<size {
+                for x in 0..<size { sum += Double(image.texel(x: x, y: y, level: level)[channel]) }
+            }
+            return sum / Double(size * size)
+        }
+        for channel in 0..<2 {
+            XCTAssertEqual(mean(level: 3, channel: channel), mean(level: 0, channel: channel), accuracy: 0.1)
+        }
+    }
+
     func testMipLevelsAverageTwoByTwoAndShrinkingSamplesThem() {
         // A 1-pixel checkerboard: every level above 0 is mid-grey.
         var bytes: [UInt8] = []

@@ -435,11 +435,12 @@ extension LayerStack {
         for (index, offscreen) in offscreens.enumerated() {
             let texels = offscreen.needsTexels ? images.texels(index) : nil
             let key = offscreen.key(canvas: canvas)
-            offscreen.keepsFullImage = false
-            if let key, let kept = images.kept(index, for: key),
-                !(kept.inBands && kept.frames >= OffscreenImages.framesBeforeFullImage)
-            {
-                offscreen.keepsFullImage = !kept.inBands
+            let kept = key.flatMap { images.kept(index, for: $0) }
+            // A result the band pass has enlarged for long enough is rendered again, at full size.
+            let renewed =
+                kept.map { $0.inBands && $0.frames >= OffscreenImages.framesBeforeFullImage } ?? false
+            offscreen.keepsFullImage = renewed || kept?.inBands == false
+            if let kept, !renewed {
                 images.served(index)
                 // A reduced copy is read from its packed copy alone: the image is not needed
                 // while the result is kept.
@@ -456,8 +457,6 @@ extension LayerStack {
                 taken += 1
                 continue
             }
-            // A result the band pass has enlarged for long enough is rendered at full size.
-            if let key, images.kept(index, for: key) != nil { offscreen.keepsFullImage = true }
             let image = images.image(
                 index, width: offscreen.imageWidth(canvas: canvas), rows: offscreen.extent.rows.count)
             offscreen.render(
