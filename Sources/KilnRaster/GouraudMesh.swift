@@ -73,6 +73,27 @@ public struct GouraudMesh: Sendable {
         everyTriangleOpaque = true
     }
 
+    /// The colour's gradient across the triangle a, b, c (per channel, per pixel along x and y);
+    /// nil for a triangle without area.
+    public static func colourGradient(_ a: Vertex, _ b: Vertex, _ c: Vertex) -> (
+        x: SIMD4<Float>, y: SIMD4<Float>
+    )? {
+        let e1 = SIMD2(b.x - a.x, b.y - a.y), e2 = SIMD2(c.x - a.x, c.y - a.y)
+        let det = e1.x * e2.y - e2.x * e1.y
+        guard abs(det) > 1e-6 else { return nil }
+        let d1 = b.color - a.color, d2 = c.color - a.color
+        return ((d1 * e2.y - d2 * e1.y) / det, (d2 * e1.x - d1 * e2.x) / det)
+    }
+
+    /// How much the colour's slope changes from one gradient to another: the largest channel's
+    /// change, per pixel, in any direction.
+    public static func slopeJump(
+        _ g: (x: SIMD4<Float>, y: SIMD4<Float>), _ h: (x: SIMD4<Float>, y: SIMD4<Float>)
+    ) -> Float {
+        let dx = g.x - h.x, dy = g.y - h.y
+        return (dx * dx + dy * dy).max().squareRoot()
+    }
+
     /// Appends a triangle; degenerate ones (no area) are dropped since they cover no pixel centre.
     public mutating func addTriangle(_ v0: Vertex, _ v1: Vertex, _ v2: Vertex) {
         // Solve the colour plane in double precision: near-degenerate triangles are common at

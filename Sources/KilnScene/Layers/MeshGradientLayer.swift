@@ -103,25 +103,57 @@ public struct MeshGradientLayer: LayerRendering {
                 return SIMD4(Double(p.r), Double(p.g), Double(p.b), Double(p.a))
             })
         var mesh = GouraudMesh()
-        grid.tessellate(
+        let kinks = grid.tessellate(
             // The full size's triangles in a draft too, so its shading is the full picture's.
             into: &mesh, smoothColors: smoothsColors, targetEdge: tessellationEdge * canvas.lengthScale,
             frame: SIMD2(Double(canvas.width), Double(canvas.height)))
         let background = background.value(at: time).premultiplied
         mesh.underlay = background.simd
         mesh.bin(bandHeight: canvas.bandHeight, frameHeight: canvas.height)
-        return PreparedMesh(mesh: mesh, background: background)
+        return PreparedMesh(
+            mesh: mesh, background: background,
+            lattice: ShadingLattice(
+                mesh: mesh, width: canvas.width, height: canvas.height, kinks: kinks))
     }
 }
 
 struct PreparedMesh: PreparedLayer {
     let mesh: GouraudMesh
     let background: PremultipliedColor
+    /// The mesh shaded every eighth pixel, painted in its place when it tiles the frame opaquely.
+    let lattice: ShadingLattice?
 
     func paint(into band: PlanarBand, firstRow: Int, rows: Int, columns: Range<Int>, pool: BandPool) {
         // A mesh that tiles the frame with opaque colours writes every pixel itself.
         if !mesh.tilesOpaquely { band.fill(background, rows: rows, columns: columns) }
-        mesh.paint(into: band, firstRow: firstRow, rows: rows, columns: columns)
+        forEachRun(firstRow: firstRow, rows: rows, band: band) { part, first, count, lattice in
+            if let lattice {
+                lattice.paint(into: part, firstRow: first, rows: count, columns: columns)
+            } else {
+                mesh.paint(into: part, firstRow: first, rows: count, columns: columns)
+            }
+        }
+    }
+
+    /// Splits the band's rows into runs the lattice shades and runs the triangles paint: `body`
+    /// gets the run's rows of `band`, its first frame row and row count, and the lattice when
+    /// it shades them. (The triangles' bins hold every triangle touching a bin's rows, so any
+    /// run within the band can be painted from the band's bin.)
+    private func forEachRun(
+        firstRow: Int, rows: Int, band: PlanarBand,
+        _ body: (PlanarBand, Int, Int, ShadingLattice?) -> Void
+    ) {
+        guard let lattice else { return body(band, firstRow, rows, nil) }
+        var start = firstRow
+        while start < firstRow + rows {
+            let shaded = lattice.shades(row: start)
+            var end = start + 1
+            while end < firstRow + rows && lattice.shades(row: end) == shaded { end += 1 }
+            body(
+                band.rows(from: start - firstRow, count: end - start), start, end - start,
+                shaded ? lattice : nil)
+            start = end
+        }
     }
 
     /// An unfolded mesh of opaque colours covers the frame once (its outline is the frame's edge
@@ -131,7 +163,13 @@ struct PreparedMesh: PreparedLayer {
         into band: PlanarBand, firstRow: Int, rows: Int, columns: Range<Int>, opacity: Float, pool: BandPool
     ) -> Bool {
         guard mesh.tilesOpaquely else { return false }
-        mesh.paintOver(into: band, firstRow: firstRow, rows: rows, columns: columns, opacity: opacity)
+        forEachRun(firstRow: firstRow, rows: rows, band: band) { part, first, count, lattice in
+            if let lattice {
+                lattice.paint(into: part, firstRow: first, rows: count, columns: columns, over: opacity)
+            } else {
+                mesh.paintOver(into: part, firstRow: first, rows: count, columns: columns, opacity: opacity)
+            }
+        }
         return true
     }
 }
@@ -269,9 +307,14 @@ struct MeshGrid {
     ///
     /// Silhouettes — where colour jumps — are the grid's outline (unless it lies on the frame's
     /// own edge) and every edge between two triangles of opposite orientation (a fold's crease).
+    ///
+    /// Returns every edge between two triangles as a kink of the shading: its vertical extent and
+    /// how much the colour's slope changes across it (`GouraudMesh.slopeJump`), for
+    /// `ShadingLattice`.
+    @discardableResult
     func tessellate(
         into mesh: inout GouraudMesh, smoothColors: Bool, targetEdge: Double, frame: SIMD2<Double>
-    ) {
+    ) -> [ShadingLattice.Kink] {
         func count(_ length: Double) -> Int { SaturatingConversion.int(length / targetEdge, .up, in: 2...64) }
         func distance(_ a: Int, _ b: Int) -> Double {
             let d = positions[a] - positions[b]
@@ -312,6 +355,9 @@ struct MeshGrid {
         let quadsWide = width - 1, quadsHigh = vs.count - 1
         var first = [Int8](repeating: 0, count: quadsWide * quadsHigh)
         var second = first
+        typealias Gradient = (x: SIMD4<Float>, y: SIMD4<Float>)
+        var firstGradient = [Gradient?](repeating: nil, count: quadsWide * quadsHigh)
+        var secondGradient = firstGradient
         for j in 0..<quadsHigh {
             for i in 0..<quadsWide {
                 let p00 = grid[j * width + i], p10 = grid[j * width + i + 1]
@@ -320,7 +366,16 @@ struct MeshGrid {
                 mesh.addTriangle(p10, p11, p01)
                 first[j * quadsWide + i] = orientation(p00, p10, p01)
                 second[j * quadsWide + i] = orientation(p10, p11, p01)
+                firstGradient[j * quadsWide + i] = GouraudMesh.colourGradient(p00, p10, p01)
+                secondGradient[j * quadsWide + i] = GouraudMesh.colourGradient(p10, p11, p01)
             }
+        }
+        var kinks: [ShadingLattice.Kink] = []
+        kinks.reserveCapacity(3 * quadsWide * quadsHigh)
+        func kink(_ a: SIMD2<Float>, _ b: SIMD2<Float>, _ g: Gradient?, _ h: Gradient?) {
+            guard let g, let h else { return }
+            kinks.append(
+                .init(top: min(a.y, b.y), bottom: max(a.y, b.y), slopeJump: GouraudMesh.slopeJump(g, h)))
         }
         func point(_ i: Int, _ j: Int) -> SIMD2<Float> { SIMD2(grid[j * width + i].x, grid[j * width + i].y) }
         func onFrameEdge(_ a: SIMD2<Float>, _ b: SIMD2<Float>) -> Bool {
@@ -343,6 +398,11 @@ struct MeshGrid {
                     point(i, j), point(i + 1, j), between: first[q], j > 0 ? second[q - quadsWide] : nil)
                 // The left edge p00–p01: this quad's first triangle and the second of the quad to the left.
                 silhouette(point(i, j), point(i, j + 1), between: first[q], i > 0 ? second[q - 1] : nil)
+                kink(point(i + 1, j), point(i, j + 1), firstGradient[q], secondGradient[q])
+                if j > 0 {
+                    kink(point(i, j), point(i + 1, j), firstGradient[q], secondGradient[q - quadsWide])
+                }
+                if i > 0 { kink(point(i, j), point(i, j + 1), firstGradient[q], secondGradient[q - 1]) }
             }
         }
         for i in 0..<quadsWide {  // bottom outline
@@ -355,5 +415,6 @@ struct MeshGrid {
                 point(quadsWide, j), point(quadsWide, j + 1), between: second[j * quadsWide + quadsWide - 1],
                 nil)
         }
+        return kinks
     }
 }

@@ -1,0 +1,226 @@
+import KilnRaster
+import KilnTestSupport
+import XCTest
+
+final class ShadingLatticeTests: XCTestCase {
+    /// A jittered grid of 24-pixel quads over the whole `width` × `height` frame, opaque, coloured
+    /// by a smooth (curved) function of position with features `scale` pixels across, as a mesh
+    /// gradient's tessellation is; with its kinks (every edge between two triangles).
+    private func tilingMesh(
+        width: Int, height: Int, scale: Double = 1000, seed: UInt64 = 3, alpha: Float = 1
+    ) -> (GouraudMesh, [ShadingLattice.Kink]) {
+        var rng = SplitMix(state: seed)
+        let columns = max(2, width / 24), rows = max(2, height / 24)
+        var grid: [[GouraudMesh.Vertex]] = []
+        func vertex(_ p: SIMD2<Float>) -> GouraudMesh.Vertex {
+            let u = Double(p.x) / scale, v = Double(p.y) / scale
+            let r = 0.5 + 0.45 * sin(3.1 * u + 1.3 * v), g = 0.5 + 0.4 * cos(2.3 * v - 1.7 * u * u)
+            let b = 0.5 + 0.5 * sin(u * v)
+            let a = Double(alpha)
+            return .init(x: p.x, y: p.y, color: SIMD4(Float(r * a), Float(g * a), Float(b * a), alpha))
+        }
+        for j in 0...rows {
+            var row: [GouraudMesh.Vertex] = []
+            for i in 0...columns {
+                var p = SIMD2(
+                    Float(i) / Float(columns) * Float(width), Float(j) / Float(rows) * Float(height))
+                if i > 0 && i < columns { p.x += Float.random(in: -5...5, using: &rng) }
+                if j > 0 && j < rows { p.y += Float.random(in: -5...5, using: &rng) }
+                row.append(vertex(p))
+            }
+            grid.append(row)
+        }
+        var mesh = GouraudMesh()
+        var kinks: [ShadingLattice.Kink] = []
+        func kink(
+            _ a: GouraudMesh.Vertex, _ b: GouraudMesh.Vertex, _ t: [GouraudMesh.Vertex],
+            _ u: [GouraudMesh.Vertex]
+        ) {
+            guard let g = GouraudMesh.colourGradient(t[0], t[1], t[2]),
+                let h = GouraudMesh.colourGradient(u[0], u[1], u[2])
+            else { return }
+            kinks.append(
+                .init(top: min(a.y, b.y), bottom: max(a.y, b.y), slopeJump: GouraudMesh.slopeJump(g, h)))
+        }
+        for j in 0..<rows {
+            for i in 0..<columns {
+                let p00 = grid[j][i], p10 = grid[j][i + 1], p01 = grid[j + 1][i], p11 = grid[j + 1][i + 1]
+                mesh.addTriangle(p00, p10, p01)
+                mesh.addTriangle(p10, p11, p01)
+                kink(p10, p01, [p00, p10, p01], [p10, p11, p01])
+                if i + 1 < columns { kink(p10, p11, [p10, p11, p01], [p10, grid[j][i + 2], p11]) }
+                if j + 1 < rows { kink(p01, p11, [p10, p11, p01], [p01, p11, grid[j + 2][i]]) }
+            }
+        }
+        mesh.bin(bandHeight: 8, frameHeight: height)
+        return (mesh, kinks)
+    }
+
+    private func painted(
+        width: Int, height: Int, under: PremultipliedColor = .transparent,
+        _ paint: (PlanarBand, Int, Int) -> Void
+    ) -> PlanarBand {
+        let image = PlanarBand(width: width, rows: height)
+        image.fill(under, rows: height)
+        var first = 0
+        while first < height {
+            let rows = min(8, height - first)
+            paint(image.rows(from: first, count: rows), first, rows)
+            first += rows
+        }
+        return image
+    }
+
+    /// The largest and the mean difference of any channel, in code values, over `rows`.
+    private func largestDifference(_ a: PlanarBand, _ b: PlanarBand, width: Int, rows: [Int]) -> (
+        Float, Double
+    ) {
+        var largest: Float = 0, sum = 0.0
+        for row in rows {
+            for x in 0..<width {
+                let p = a.pixel(x: x, row: row), q = b.pixel(x: x, row: row)
+                let d = max(abs(p.r - q.r), abs(p.g - q.g), abs(p.b - q.b), abs(p.a - q.a))
+                largest = max(largest, d)
+                sum += Double(d)
+            }
+        }
+        return (largest * 255, sum * 255 / Double(max(1, width * rows.count)))
+    }
+
+    /// In the rows the lattice shades, its pixels against the triangles' own, on frames whose
+    /// sizes are and are not multiples of the spacing (the last partial cells come from
+    /// extrapolated lattice points): within half a code value, as the kinks' slopes promise.
+    func testShadedRowsMatchTheTrianglesWithinHalfACodeValue() throws {
+        for (width, height) in [(640, 360), (203, 117), (64, 17)] {
+            let (mesh, kinks) = tilingMesh(width: width, height: height)
+            let lattice = try XCTUnwrap(
+                ShadingLattice(mesh: mesh, width: width, height: height, kinks: kinks))
+            let triangles = painted(width: width, height: height) { band, first, rows in
+                mesh.paint(into: band, firstRow: first, rows: rows)
+            }
+            let shaded = painted(width: width, height: height) { band, first, rows in
+                lattice.paint(into: band, firstRow: first, rows: rows, columns: 0..<width)
+            }
+            let rows = (0..<height).filter { lattice.shades(row: $0) }
+            XCTAssertGreaterThan(rows.count, height / 2, "\(width)×\(height): rows shaded")
+            let (largest, mean) = largestDifference(triangles, shaded, width: width, rows: rows)
+            XCTAssertLessThan(largest, 0.5, "\(width)×\(height): largest difference in code values")
+            XCTAssertLessThan(mean, 0.02, "\(width)×\(height): mean difference in code values")
+        }
+    }
+
+    /// The rows of cells a sharp kink crosses are left to the triangles, and only those: a kink
+    /// from y = 50 to 70 takes the cells between pixel centres 48.5…56.5, 56.5…64.5 and
+    /// 64.5…72.5, frame rows 48…71.
+    func testSharpKinksLeaveTheirRowsToTheTriangles() throws {
+        let width = 320, height = 184
+        let (mesh, smooth) = tilingMesh(width: width, height: height)
+        XCTAssertTrue(smooth.allSatisfy { $0.slopeJump <= ShadingLattice.largestSlopeJump })
+        let sharp = ShadingLattice.Kink(top: 50, bottom: 70, slopeJump: 2 * ShadingLattice.largestSlopeJump)
+        let lattice = try XCTUnwrap(
+            ShadingLattice(mesh: mesh, width: width, height: height, kinks: smooth + [sharp]))
+        for y in 0..<height {
+            XCTAssertEqual(lattice.shades(row: y), !(48...71).contains(y), "row \(y)")
+        }
+        let nowhere = ShadingLattice.Kink(top: .nan, bottom: 3, slopeJump: .nan)
+        XCTAssertNil(ShadingLattice(mesh: mesh, width: width, height: height, kinks: [nowhere]))
+    }
+
+    /// Composited over a picture at an opacity: exactly the lattice's own colours composited by
+    /// `Compositing.sourceOver`.
+    func testOverIsSourceOverOfTheLatticeColours() throws {
+        let width = 203, height = 117
+        let (mesh, kinks) = tilingMesh(width: width, height: height)
+        let lattice = try XCTUnwrap(ShadingLattice(mesh: mesh, width: width, height: height, kinks: kinks))
+        let under = PremultipliedColor(r: 0.2, g: 0.1, b: 0.05, a: 0.6)
+        let over = painted(width: width, height: height, under: under) { band, first, rows in
+            lattice.paint(into: band, firstRow: first, rows: rows, columns: 0..<width, over: 0.55)
+        }
+        let colours = painted(width: width, height: height) { band, first, rows in
+            lattice.paint(into: band, firstRow: first, rows: rows, columns: 0..<width)
+        }
+        let composited = painted(width: width, height: height, under: under) { band, first, rows in
+            Compositing.sourceOver(
+                colours.rows(from: first, count: rows), onto: band, opacity: 0.55, rows: rows,
+                columns: 0..<width)
+        }
+        XCTAssertEqual(largestDifference(over, composited, width: width, rows: Array(0..<height)).0, 0)
+    }
+
+    /// Columns outside those asked for keep what the band held, and those inside get the same
+    /// values as a full-width paint, whatever the columns' alignment to the lattice's cells.
+    func testColumnsOutsideTheRangeAreLeftAlone() throws {
+        let width = 203, height = 40
+        let (mesh, kinks) = tilingMesh(width: width, height: height)
+        let lattice = try XCTUnwrap(ShadingLattice(mesh: mesh, width: width, height: height, kinks: kinks))
+        let full = painted(width: width, height: height) { band, first, rows in
+            lattice.paint(into: band, firstRow: first, rows: rows, columns: 0..<width)
+        }
+        let poison = PremultipliedColor(r: 0.9, g: 0, b: 0.9, a: 0.9)
+        for columns in [13..<150, 16..<24, 5..<6, 200..<203, 190..<400] {
+            for over: Float? in [nil, 0.4] {
+                let part = painted(width: width, height: height, under: poison) { band, first, rows in
+                    lattice.paint(into: band, firstRow: first, rows: rows, columns: columns, over: over)
+                }
+                for row in 0..<height {
+                    for x in 0..<width {
+                        let p = part.pixel(x: x, row: row)
+                        guard columns.contains(x) else {
+                            XCTAssertEqual(p, poison, "\(columns) pixel \(x),\(row) was written")
+                            continue
+                        }
+                        if over == nil {
+                            XCTAssertEqual(p, full.pixel(x: x, row: row), "\(columns) pixel \(x),\(row)")
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Bands of any height and start give the same bytes: each row depends only on its own
+    /// position (so 1 and N threads agree).
+    func testAnySplitIntoBandsGivesTheSameBytes() throws {
+        let width = 160, height = 90
+        let (mesh, kinks) = tilingMesh(width: width, height: height)
+        let lattice = try XCTUnwrap(ShadingLattice(mesh: mesh, width: width, height: height, kinks: kinks))
+        let whole = PlanarBand(width: width, rows: height)
+        lattice.paint(into: whole, firstRow: 0, rows: height, columns: 0..<width)
+        let rowByRow = PlanarBand(width: width, rows: height)
+        for y in 0..<height {
+            lattice.paint(into: rowByRow.rows(from: y, count: 1), firstRow: y, rows: 1, columns: 0..<width)
+        }
+        for row in 0..<height {
+            for x in 0..<width {
+                XCTAssertEqual(whole.pixel(x: x, row: row), rowByRow.pixel(x: x, row: row))
+            }
+        }
+    }
+
+    /// Only a mesh that covers every pixel with opaque colour, with some row of cells smooth
+    /// enough, gets a lattice; frames of any size do, down to a pixel.
+    func testOnlyOpaqueTilingMeshesWithSmoothRowsGetALattice() throws {
+        func lattice(_ width: Int, _ height: Int, alpha: Float = 1, scale: Double = 1000) -> ShadingLattice? {
+            let (mesh, kinks) = tilingMesh(width: width, height: height, scale: scale, alpha: alpha)
+            return ShadingLattice(mesh: mesh, width: width, height: height, kinks: kinks)
+        }
+        XCTAssertNil(lattice(96, 64, alpha: 0.5))
+        XCTAssertNil(lattice(96, 64, scale: 5), "no row of cells is smooth")
+        var (outlined, kinks) = tilingMesh(width: 96, height: 64)
+        outlined.addSilhouette(SIMD2(10, 10), SIMD2(50, 30))
+        XCTAssertNil(ShadingLattice(mesh: outlined, width: 96, height: 64, kinks: kinks))
+        for (width, height) in [(1, 1), (9, 1), (1, 17), (8, 8), (17, 9)] {
+            let (mesh, kinks) = tilingMesh(width: width, height: height)
+            let small = try XCTUnwrap(ShadingLattice(mesh: mesh, width: width, height: height, kinks: kinks))
+            let triangles = painted(width: width, height: height) { band, first, rows in
+                mesh.paint(into: band, firstRow: first, rows: rows)
+            }
+            let shaded = painted(width: width, height: height) { band, first, rows in
+                small.paint(into: band, firstRow: first, rows: rows, columns: 0..<width)
+            }
+            XCTAssertLessThan(
+                largestDifference(triangles, shaded, width: width, rows: Array(0..<height)).0, 0.5,
+                "\(width)×\(height)")
+        }
+    }
+}
