@@ -162,6 +162,51 @@ public struct GouraudMesh: Sendable {
         resolveSilhouettes(into: band, firstRow: firstRow, rows: rows, columns: columns)
     }
 
+    /// The colours `paint` gives the pixels x = 0, `step`, 2·`step`, … of frame row `y` (below
+    /// `width`) and the row's last pixel, `width − 1`: pixel x's to element x / `step` of each
+    /// plane, the last pixel's to element (`width` − 1) / `step` + 1. Only the triangles'
+    /// spans are walked, not their pixels, with the painter's arithmetic, so the values are the
+    /// painted ones bit for bit where one opaque triangle covers the pixel (a mesh that
+    /// `tilesOpaquely`); elements of pixels no triangle covers are left alone.
+    func sample(
+        row y: Int, width: Int, step: Int,
+        into colour: (
+            UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>,
+            UnsafeMutablePointer<Float>
+        )
+    ) {
+        precondition(binHeight > 0, "bin(bandHeight:frameHeight:) must run before sampling")
+        let bandIndex = y / binHeight
+        guard y >= 0, bandIndex + 1 < binStarts.count else { return }
+        let yc = Float(y) + 0.5
+        let last = width - 1, lastIndex = (width - 1) / step + 1
+        @inline(__always) func put(_ plane: Plane, _ start: SIMD4<Float>, x: Int, at index: Int) {
+            let value = start + SIMD4(repeating: Float(x)) * plane.dx
+            (colour.0[index], colour.1[index], colour.2[index], colour.3[index]) = (
+                value.x, value.y, value.z, value.w
+            )
+        }
+        for k in Int(binStarts[bandIndex])..<Int(binStarts[bandIndex + 1]) {
+            let t = Int(binItems[k])
+            let outline = edges[t]
+            guard outline.long.crosses(yc) else { continue }
+            let short = yc < outline.lower.y0 ? outline.upper : outline.lower
+            let a = outline.long.x(at: yc), b = short.x(at: yc)
+            let xl = min(a, b), xr = max(a, b)
+            let first = SaturatingConversion.int(xl - 0.5, .up, in: 0...width)
+            let end = SaturatingConversion.int(xr - 0.5, .up, in: 0...width)
+            guard first < end else { continue }
+            let plane = planes[t]
+            let start = plane.rowStart(y: yc)
+            var x = (first + step - 1) / step * step
+            while x < end {
+                put(plane, start, x: x, at: x / step)
+                x += step
+            }
+            if first <= last && last < end { put(plane, start, x: last, at: lastIndex) }
+        }
+    }
+
     /// Whether every triangle is opaque and no silhouette is declared: for a mesh whose outline
     /// lies on the frame's edge (a mesh gradient's, unfolded), every pixel centre of the frame is
     /// then covered by exactly one triangle, so compositing the triangles one by one is

@@ -1,6 +1,6 @@
 /// A mesh that tiles its frame opaquely (`GouraudMesh.tilesOpaquely`), shaded once at every
-/// eighth pixel and interpolated bilinearly in between, in the rows of lattice cells where that
-/// stays within half a code value of the triangles.
+/// eighth pixel and interpolated bilinearly in between, in the 8 × 8 cells where that stays
+/// within half a code value of the triangles; the triangles paint the other cells.
 ///
 /// Painting the triangles themselves costs a span per triangle per row: with a mesh gradient's
 /// 24-pixel triangles that is a span of about 12 pixels, and the span's set-up and its two
@@ -8,28 +8,29 @@
 /// chunks, so every row is whole chunks, one multiply-add per channel each.
 ///
 /// The lattice points are pixels the triangles paint (every eighth pixel of every eighth row,
-/// and the frame's last column and row), so each holds exactly the triangles' colour there.
+/// and the frame's last column and row), taken from the triangles' spans without painting them
+/// (`GouraudMesh.sample`), so each holds exactly the triangles' colour there.
 /// Bilinear interpolation reproduces a plane exactly, so a pixel departs from the triangles'
-/// colour only where an edge between two triangles (a kink) crosses its cell: by about the
-/// change of slope across the kink times a quarter of the cell, the error of a straight line
-/// across a bend at its middle. A row of cells that some kink would push past half a code value
-/// is left to the triangles (`shades(row:)`). Measured on the shipped jobs: at most 1 code value
-/// in the 8-bit frames, mean 0.005 (`ShadingLatticeTests`, docs/performance.md).
+/// colour only where an edge between two triangles (a kink) crosses its cell, by about the
+/// change of slope across the kink times a quarter of the cell (as a straight line across a bend
+/// at its middle misses by that; the error is linear in the colour, so the kinks' shares add). A
+/// cell whose kinks could add up to more than half a code value is left to the triangles.
+/// Measured on the shipped jobs: 1 code value at most in the 8-bit frames, mean 0.005
+/// (`ShadingLatticeTests`, `MeshGradientTests`, docs/performance.md).
 public struct ShadingLattice: @unchecked Sendable {
     /// Pixels between lattice points, on both axes: one painter chunk.
     public static let spacing = 8
-    /// The largest change of slope (colour per pixel) a kink may have in a row of cells the
-    /// lattice shades: a quarter of a cell times it is half a code value.
-    public static let largestSlopeJump: Float = 0.5 / 255 / (Float(spacing) / 4)
+    /// How far a shaded cell may stray from the triangles: half a code value.
+    public static let tolerance: Float = 0.5 / 255
 
-    /// An edge between two of the mesh's triangles: its vertical extent in frame pixels and how
-    /// much the colour's slope changes across it (`GouraudMesh.slopeJump`).
+    /// An edge between two of the mesh's triangles, from `a` to `b` in frame pixels, and how much
+    /// the colour's slope changes across it (`GouraudMesh.slopeJump`).
     public struct Kink: Sendable {
-        public var top: Float
-        public var bottom: Float
+        public var a: SIMD2<Float>
+        public var b: SIMD2<Float>
         public var slopeJump: Float
-        public init(top: Float, bottom: Float, slopeJump: Float) {
-            (self.top, self.bottom, self.slopeJump) = (top, bottom, slopeJump)
+        public init(from a: SIMD2<Float>, to b: SIMD2<Float>, slopeJump: Float) {
+            (self.a, self.b, self.slopeJump) = (a, b, slopeJump)
         }
     }
 
@@ -38,64 +39,80 @@ public struct ShadingLattice: @unchecked Sendable {
     let colors: PlanarBand
     let width: Int
     let height: Int
-    /// Per row of cells (frame rows 8j...8j + 8, the last one shorter): whether the lattice
-    /// shades it.
-    let smoothRows: [Bool]
+    /// The triangles, for the cells the lattice leaves to them.
+    let mesh: GouraudMesh
+    /// Cells per row (frame columns 8i...8i + 8, the last one narrower).
+    let cellColumns: Int
+    /// Per cell, row by row: whether the lattice shades it.
+    let smooth: [Bool]
+    /// Per row of cells, the runs of cells left to the triangles, as frame column ranges: row
+    /// j's are `roughRuns[roughRunStarts[j]..<roughRunStarts[j + 1]]`.
+    let roughRunStarts: [Int]
+    let roughRuns: [Range<Int>]
 
     /// Shades the lattice from `mesh`, which must be binned for painting (`GouraudMesh.bin`).
-    /// nil when the mesh does not tile the frame opaquely or no row of cells is smooth enough.
+    /// nil when the mesh does not tile the frame opaquely or no cell is smooth enough.
     public init?(mesh: GouraudMesh, width: Int, height: Int, kinks: [Kink]) {
         let spacing = Self.spacing
         guard mesh.tilesOpaquely, width > 0, height > 0 else { return nil }
-        let cellRows = (height - 1) / spacing + 1
-        var smooth = [Bool](repeating: true, count: cellRows)
-        for kink in kinks where !(kink.slopeJump <= Self.largestSlopeJump) {
-            // Cell row j interpolates between the pixel centres 8j + 0.5 and 8j + 8.5. A kink
-            // whose extent is not a number could be anywhere.
-            let rows = 0...(cellRows - 1)
-            let unknown = kink.top.isNaN || kink.bottom.isNaN
-            let first =
-                unknown ? 0 : SaturatingConversion.int((kink.top - 8.5) / Float(spacing), .up, in: rows)
-            let last =
-                unknown
-                ? cellRows - 1
-                : SaturatingConversion.int((kink.bottom - 0.5) / Float(spacing), .down, in: rows)
-            guard first <= last else { continue }
-            for j in first...last { smooth[j] = false }
+        let cellColumns = (width - 1) / spacing + 1, cellRows = (height - 1) / spacing + 1
+        // Each kink's share of the error, summed over the cells it may cross.
+        var error = [Float](repeating: 0, count: cellColumns * cellRows)
+        // Cell i spans the pixel centres 8i + 0.5 ... 8i + 8.5 on its axis: the cells an extent
+        // reaches on one. An extent that is not a number could be anywhere.
+        func cells(_ low: Float, _ high: Float, count: Int) -> ClosedRange<Int>? {
+            guard !low.isNaN, !high.isNaN else { return 0...(count - 1) }
+            let first = SaturatingConversion.int((low - 8.5) / Float(spacing), .up, in: 0...(count - 1))
+            let last = SaturatingConversion.int((high - 0.5) / Float(spacing), .down, in: 0...(count - 1))
+            return first <= last ? first...last : nil
         }
-        guard smooth.contains(true) else { return nil }
-        smoothRows = smooth
-        self.width = width
-        self.height = height
-        let columns = (width - 1) / spacing + 2
-        colors = PlanarBand(width: columns, rows: cellRows + 1)
-        let row = PlanarBand(width: width, rows: 1)
-        let underlay = PremultipliedColor(mesh.underlay)
-        for j in 0...cellRows {
-            // Only the rows a shaded cell reads.
-            guard (j < cellRows && smooth[j]) || (j > 0 && smooth[j - 1]) else { continue }
-            let y = min(j * spacing, height - 1)
-            row.fill(underlay, rows: 1)
-            mesh.paint(into: row, firstRow: y, rows: 1)
-            let at = j * colors.stride
-            for i in 0..<columns {
-                let x = min(i * spacing, width - 1)
-                (colors.r[at + i], colors.g[at + i], colors.b[at + i], colors.a[at + i]) =
-                    (row.r[x], row.g[x], row.b[x], row.a[x])
+        for kink in kinks where kink.slopeJump != 0 {
+            guard let across = cells(min(kink.a.x, kink.b.x), max(kink.a.x, kink.b.x), count: cellColumns),
+                let down = cells(min(kink.a.y, kink.b.y), max(kink.a.y, kink.b.y), count: cellRows)
+            else { continue }
+            // A jump that is not a number counts as too large.
+            let share = kink.slopeJump.isNaN ? .infinity : kink.slopeJump * Float(spacing) / 4
+            for j in down {
+                for i in across { error[j * cellColumns + i] += share }
             }
         }
+        let smooth = error.map { $0 <= Self.tolerance }
+        guard smooth.contains(true) else { return nil }
+        var starts = [0], runs: [Range<Int>] = []
+        for j in 0..<cellRows {
+            var i = 0
+            while i < cellColumns {
+                if smooth[j * cellColumns + i] {
+                    i += 1
+                    continue
+                }
+                let first = i
+                while i < cellColumns && !smooth[j * cellColumns + i] { i += 1 }
+                runs.append((first * spacing)..<min(i * spacing, width))
+            }
+            starts.append(runs.count)
+        }
+        (self.smooth, roughRunStarts, roughRuns) = (smooth, starts, runs)
+        (self.width, self.height, self.cellColumns, self.mesh) = (width, height, cellColumns, mesh)
+        colors = PlanarBand(width: cellColumns + 1, rows: cellRows + 1)
+        // A degenerate mesh that does not reach every point leaves its background there.
+        colors.fill(PremultipliedColor(mesh.underlay), rows: cellRows + 1)
+        for j in 0...cellRows {
+            let at = j * colors.stride
+            mesh.sample(
+                row: min(j * spacing, height - 1), width: width, step: spacing,
+                into: (colors.r + at, colors.g + at, colors.b + at, colors.a + at))
+        }
     }
 
-    /// Whether the lattice shades frame row `y` (else the triangles must).
-    public func shades(row y: Int) -> Bool {
-        let j = y / Self.spacing
-        return y >= 0 && j < smoothRows.count && smoothRows[j]
-    }
+    /// The share of the cells the lattice shades (the rest are the triangles').
+    public var shadedShare: Double { Double(smooth.filter { $0 }.count) / Double(smooth.count) }
 
-    /// Writes frame rows `firstRow..<firstRow+rows` within `columns` into `band` (row 0 of the
-    /// band is frame row `firstRow`): replacing what it holds, or, with `opacity`, composited
-    /// over it with `Compositing.sourceOver`'s arithmetic. Rows the lattice does not shade
-    /// (`shades(row:)`) and pixels beyond the frame are left alone.
+    /// Paints frame rows `firstRow..<firstRow+rows` of the mesh within `columns` into `band` (row
+    /// 0 of the band is frame row `firstRow`; the rows lie in one of the bins the mesh was
+    /// binned into): replacing what it holds, or, with `opacity`, composited over it with
+    /// `Compositing.sourceOver`'s arithmetic. The smooth cells come from the lattice, the
+    /// others from the triangles; pixels beyond the frame are left alone.
     public func paint(
         into band: PlanarBand, firstRow: Int, rows count: Int, columns: Range<Int>, over opacity: Float? = nil
     ) {
@@ -119,8 +136,8 @@ public struct ShadingLattice: @unchecked Sendable {
         withUnsafeTemporaryAllocation(of: Float.self, capacity: 4 * (needed + 8)) { buffer in
             let row = buffer.baseAddress!
             let across = (row, row + (needed + 8), row + 2 * (needed + 8), row + 3 * (needed + 8))
-            for y in firstRow..<(firstRow + count) where shades(row: y) && y < height {
-                let j = y / spacing
+            for y in firstRow..<min(firstRow + count, height) {
+                let j = y / spacing, cells = j * cellColumns
                 let cellHeight = j == (height - 1) / spacing ? (height - 1) % spacing : spacing
                 let t = SIMD8<Float>(
                     repeating: cellHeight == 0 ? 0 : Float(y - j * spacing) / Float(cellHeight))
@@ -140,7 +157,7 @@ public struct ShadingLattice: @unchecked Sendable {
                 interpolate(colors.a, into: across.3)
                 let base = (y - firstRow) * band.stride
                 let out = (band.r + base, band.g + base, band.b + base, band.a + base)
-                for k in firstChunk...lastChunk {
+                for k in firstChunk...lastChunk where smooth[cells + k] {
                     let x = k * spacing, i = k - firstChunk
                     let weights = k == lastColumnChunk ? lastSteps : eighths
                     @inline(__always) func chunk(_ p: UnsafeMutablePointer<Float>) -> SIMD8<Float> {
@@ -148,36 +165,61 @@ public struct ShadingLattice: @unchecked Sendable {
                         return SIMD8(repeating: left) + SIMD8(repeating: right - left) * weights
                     }
                     let r = chunk(across.0), g = chunk(across.1), b = chunk(across.2), a = chunk(across.3)
-                    // Lanes outside `columns` keep what the band holds.
                     let from = max(frameColumns.lowerBound - x, 0), to = min(frameColumns.upperBound - x, 8)
-                    let inside = LaneMask.first(to) & ~LaneMask.first(from)
-                    if let opacity {
-                        let o = SIMD8<Float>(repeating: opacity)
-                        let keep = 1 - a * o
-                        @inline(__always) func over(_ value: SIMD8<Float>, _ p: UnsafeMutablePointer<Float>) {
-                            let old = load(p)
-                            store(LaneMask.select(inside, value + old * keep, old), p)
+                    if from == 0 && to == 8 {
+                        if let opacity {
+                            let o = SIMD8<Float>(repeating: opacity), keep = 1 - a * o
+                            store(r * o + load(out.0 + x) * keep, out.0 + x)
+                            store(g * o + load(out.1 + x) * keep, out.1 + x)
+                            store(b * o + load(out.2 + x) * keep, out.2 + x)
+                            store(a * o + load(out.3 + x) * keep, out.3 + x)
+                        } else {
+                            store(r, out.0 + x)
+                            store(g, out.1 + x)
+                            store(b, out.2 + x)
+                            store(a, out.3 + x)
                         }
-                        over(r * o, out.0 + x)
-                        over(g * o, out.1 + x)
-                        over(b * o, out.2 + x)
-                        over(a * o, out.3 + x)
-                    } else if from == 0 && to == 8 {
-                        store(r, out.0 + x)
-                        store(g, out.1 + x)
-                        store(b, out.2 + x)
-                        store(a, out.3 + x)
-                    } else {
-                        @inline(__always) func put(_ value: SIMD8<Float>, _ p: UnsafeMutablePointer<Float>) {
-                            store(LaneMask.select(inside, value, load(p)), p)
-                        }
-                        put(r, out.0 + x)
-                        put(g, out.1 + x)
-                        put(b, out.2 + x)
-                        put(a, out.3 + x)
+                        continue
                     }
+                    // Lanes outside `columns` keep what the band holds.
+                    let inside = LaneMask.first(to) & ~LaneMask.first(from)
+                    let o = SIMD8<Float>(repeating: opacity ?? 1), keep = 1 - a * o
+                    @inline(__always) func put(_ value: SIMD8<Float>, _ p: UnsafeMutablePointer<Float>) {
+                        let old = load(p)
+                        store(
+                            LaneMask.select(inside, opacity == nil ? value : value * o + old * keep, old), p)
+                    }
+                    put(r, out.0 + x)
+                    put(g, out.1 + x)
+                    put(b, out.2 + x)
+                    put(a, out.3 + x)
                 }
             }
+        }
+        paintRoughCells(into: band, firstRow: firstRow, rows: count, columns: frameColumns, over: opacity)
+    }
+
+    /// The triangles' share of `paint`: the runs of cells the lattice leaves to them.
+    private func paintRoughCells(
+        into band: PlanarBand, firstRow: Int, rows count: Int, columns: Range<Int>, over opacity: Float?
+    ) {
+        let spacing = Self.spacing
+        var top = firstRow
+        while top < min(firstRow + count, height) {
+            let j = top / spacing
+            let bottom = min((j + 1) * spacing, firstRow + count, height)
+            let part = band.rows(from: top - firstRow, count: bottom - top)
+            for run in roughRuns[roughRunStarts[j]..<roughRunStarts[j + 1]] {
+                let within = run.clamped(to: columns)
+                guard !within.isEmpty else { continue }
+                if let opacity {
+                    mesh.paintOver(
+                        into: part, firstRow: top, rows: bottom - top, columns: within, opacity: opacity)
+                } else {
+                    mesh.paint(into: part, firstRow: top, rows: bottom - top, columns: within)
+                }
+            }
+            top = bottom
         }
     }
 }

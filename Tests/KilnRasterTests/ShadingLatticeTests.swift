@@ -1,6 +1,7 @@
-import KilnRaster
 import KilnTestSupport
 import XCTest
+
+@testable import KilnRaster
 
 final class ShadingLatticeTests: XCTestCase {
     /// A jittered grid of 24-pixel quads over the whole `width` × `height` frame, opaque, coloured
@@ -40,7 +41,7 @@ final class ShadingLatticeTests: XCTestCase {
                 let h = GouraudMesh.colourGradient(u[0], u[1], u[2])
             else { return }
             kinks.append(
-                .init(top: min(a.y, b.y), bottom: max(a.y, b.y), slopeJump: GouraudMesh.slopeJump(g, h)))
+                .init(from: SIMD2(a.x, a.y), to: SIMD2(b.x, b.y), slopeJump: GouraudMesh.slopeJump(g, h)))
         }
         for j in 0..<rows {
             for i in 0..<columns {
@@ -87,7 +88,7 @@ final class ShadingLatticeTests: XCTestCase {
         return (largest * 255, sum * 255 / Double(max(1, width * rows.count)))
     }
 
-    /// In the rows the lattice shades, its pixels against the triangles' own, on frames whose
+    /// The lattice's pixels against the triangles' own, on frames whose
     /// sizes are and are not multiples of the spacing (the last partial cells come from
     /// extrapolated lattice points): within half a code value, as the kinks' slopes promise.
     func testShadedRowsMatchTheTrianglesWithinHalfACodeValue() throws {
@@ -101,29 +102,59 @@ final class ShadingLatticeTests: XCTestCase {
             let shaded = painted(width: width, height: height) { band, first, rows in
                 lattice.paint(into: band, firstRow: first, rows: rows, columns: 0..<width)
             }
-            let rows = (0..<height).filter { lattice.shades(row: $0) }
-            XCTAssertGreaterThan(rows.count, height / 2, "\(width)×\(height): rows shaded")
+            XCTAssertGreaterThan(lattice.shadedShare, 0.5, "\(width)×\(height): cells shaded")
+            let rows = Array(0..<height)
             let (largest, mean) = largestDifference(triangles, shaded, width: width, rows: rows)
             XCTAssertLessThan(largest, 0.5, "\(width)×\(height): largest difference in code values")
             XCTAssertLessThan(mean, 0.02, "\(width)×\(height): mean difference in code values")
         }
     }
 
-    /// The rows of cells a sharp kink crosses are left to the triangles, and only those: a kink
-    /// from y = 50 to 70 takes the cells between pixel centres 48.5…56.5, 56.5…64.5 and
-    /// 64.5…72.5, frame rows 48…71.
-    func testSharpKinksLeaveTheirRowsToTheTriangles() throws {
+    /// The cells a sharp kink reaches are left to the triangles, and only those: a kink from
+    /// (100, 50) to (130, 70) reaches the cells whose pixel centres span 96.5…104.5 to
+    /// 128.5…136.5 across and 48.5…56.5 to 64.5…72.5 down, frame columns 96…135 and rows 48…71.
+    /// Those pixels are the triangles' own, bit for bit.
+    func testSharpKinksLeaveTheirCellsToTheTriangles() throws {
         let width = 320, height = 184
         let (mesh, smooth) = tilingMesh(width: width, height: height)
-        XCTAssertTrue(smooth.allSatisfy { $0.slopeJump <= ShadingLattice.largestSlopeJump })
-        let sharp = ShadingLattice.Kink(top: 50, bottom: 70, slopeJump: 2 * ShadingLattice.largestSlopeJump)
+        let plain = try XCTUnwrap(ShadingLattice(mesh: mesh, width: width, height: height, kinks: smooth))
+        let sharp = ShadingLattice.Kink(from: SIMD2(130, 50), to: SIMD2(100, 70), slopeJump: 1 / 255)
         let lattice = try XCTUnwrap(
             ShadingLattice(mesh: mesh, width: width, height: height, kinks: smooth + [sharp]))
-        for y in 0..<height {
-            XCTAssertEqual(lattice.shades(row: y), !(48...71).contains(y), "row \(y)")
+        let cells = lattice.cellColumns
+        XCTAssertGreaterThan(plain.shadedShare, 0.9)
+        for (index, shaded) in lattice.smooth.enumerated() {
+            let (i, j) = (index % cells, index / cells)
+            let reached = (12...16).contains(i) && (6...8).contains(j)
+            XCTAssertEqual(shaded, plain.smooth[index] && !reached, "cell \(i), \(j)")
         }
-        let nowhere = ShadingLattice.Kink(top: .nan, bottom: 3, slopeJump: .nan)
-        XCTAssertNil(ShadingLattice(mesh: mesh, width: width, height: height, kinks: [nowhere]))
+        for over: Float? in [nil, 0.7] {
+            let under = PremultipliedColor(r: 0.3, g: 0.2, b: 0.1, a: 1)
+            let triangles = painted(width: width, height: height, under: under) { band, first, rows in
+                if let over {
+                    mesh.paintOver(into: band, firstRow: first, rows: rows, columns: 0..<width, opacity: over)
+                } else {
+                    mesh.paint(into: band, firstRow: first, rows: rows)
+                }
+            }
+            let shaded = painted(width: width, height: height, under: under) { band, first, rows in
+                lattice.paint(into: band, firstRow: first, rows: rows, columns: 0..<width, over: over)
+            }
+            for y in 48...71 {
+                for x in 96...135 {
+                    XCTAssertEqual(
+                        shaded.pixel(x: x, row: y), triangles.pixel(x: x, row: y), "pixel \(x), \(y)")
+                }
+            }
+            XCTAssertLessThan(
+                largestDifference(triangles, shaded, width: width, rows: Array(0..<height)).0, 0.5)
+        }
+        // A kink that is not a number could be anywhere: with no row known, every cell.
+        let somewhere = ShadingLattice.Kink(from: SIMD2(.nan, 3), to: SIMD2(4, 5), slopeJump: .nan)
+        let row = try XCTUnwrap(ShadingLattice(mesh: mesh, width: width, height: height, kinks: [somewhere]))
+        XCTAssertEqual(row.smooth.indices.filter { !row.smooth[$0] }, Array(0..<row.cellColumns))
+        let nowhere = ShadingLattice.Kink(from: SIMD2(.nan, .nan), to: SIMD2(4, 5), slopeJump: 1)
+        XCTAssertTrue(ShadingLattice(mesh: mesh, width: width, height: height, kinks: [nowhere]) == nil)
     }
 
     /// Composited over a picture at an opacity: exactly the lattice's own colours composited by
@@ -204,11 +235,11 @@ final class ShadingLatticeTests: XCTestCase {
             let (mesh, kinks) = tilingMesh(width: width, height: height, scale: scale, alpha: alpha)
             return ShadingLattice(mesh: mesh, width: width, height: height, kinks: kinks)
         }
-        XCTAssertNil(lattice(96, 64, alpha: 0.5))
-        XCTAssertNil(lattice(96, 64, scale: 5), "no row of cells is smooth")
+        XCTAssertTrue(lattice(96, 64, alpha: 0.5) == nil)
+        XCTAssertTrue(lattice(96, 64, scale: 5) == nil, "no cell is smooth")
         var (outlined, kinks) = tilingMesh(width: 96, height: 64)
         outlined.addSilhouette(SIMD2(10, 10), SIMD2(50, 30))
-        XCTAssertNil(ShadingLattice(mesh: outlined, width: 96, height: 64, kinks: kinks))
+        XCTAssertTrue(ShadingLattice(mesh: outlined, width: 96, height: 64, kinks: kinks) == nil)
         for (width, height) in [(1, 1), (9, 1), (1, 17), (8, 8), (17, 9)] {
             let (mesh, kinks) = tilingMesh(width: width, height: height)
             let small = try XCTUnwrap(ShadingLattice(mesh: mesh, width: width, height: height, kinks: kinks))

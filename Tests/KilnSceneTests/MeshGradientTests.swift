@@ -240,6 +240,41 @@ final class MeshGradientTests: XCTestCase {
         }
     }
 
+    /// The shipped meshes at full size are shaded on the lattice (`ShadingLattice`) in nearly
+    /// every cell, within half a code value of their triangles.
+    func testShippedMeshesAreShadedOnTheLatticeWithinHalfACodeValue() throws {
+        let canvas = Canvas(width: 1920, height: 1080)
+        for (file, times) in [
+            ("jobs/showcase.json", [0.5, 3.0, 6.5]), ("jobs/mesh-gradient.json", [0.5, 2.5, 5.0]),
+        ] {
+            let job = try JobFiles.load(file: Fixture.repositoryRoot.appendingPathComponent(file).path)
+            let layer = try XCTUnwrap(job.layers.first { $0.kind == "meshGradient" })
+            for time in times {
+                let item = try XCTUnwrap(layer.prepare(at: time, canvas: canvas))
+                let prepared = try XCTUnwrap(item.layer as? PreparedMesh)
+                let lattice = try XCTUnwrap(prepared.lattice, "\(file) t=\(time)")
+                XCTAssertGreaterThan(
+                    lattice.shadedShare, 0.85, "\(file) t=\(time): share of cells on the lattice")
+                let triangles = PlanarBand(width: canvas.width, rows: canvas.bandHeight)
+                let band = PlanarBand(width: canvas.width, rows: canvas.bandHeight)
+                var largest: Float = 0
+                for first in stride(from: 0, to: canvas.height, by: canvas.bandHeight) {
+                    prepared.mesh.paint(into: triangles, firstRow: first, rows: canvas.bandHeight)
+                    lattice.paint(
+                        into: band, firstRow: first, rows: canvas.bandHeight, columns: 0..<canvas.width)
+                    for row in 0..<canvas.bandHeight {
+                        for x in 0..<canvas.width {
+                            let p = band.pixel(x: x, row: row), q = triangles.pixel(x: x, row: row)
+                            largest = max(
+                                largest, abs(p.r - q.r), abs(p.g - q.g), abs(p.b - q.b), abs(p.a - q.a))
+                        }
+                    }
+                }
+                XCTAssertLessThan(largest * 255, 0.5, "\(file) t=\(time): largest difference in code values")
+            }
+        }
+    }
+
     /// The smallest Jacobian determinant of each patch of `grid`'s position surface, sampled on a
     /// 24 × 24 grid of (u, v) by central differences: negative where the patch folds over.
     static func smallestJacobians(_ grid: MeshGrid) -> [Double] {

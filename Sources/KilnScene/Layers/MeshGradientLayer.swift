@@ -124,36 +124,10 @@ struct PreparedMesh: PreparedLayer {
     let lattice: ShadingLattice?
 
     func paint(into band: PlanarBand, firstRow: Int, rows: Int, columns: Range<Int>, pool: BandPool) {
+        if let lattice { return lattice.paint(into: band, firstRow: firstRow, rows: rows, columns: columns) }
         // A mesh that tiles the frame with opaque colours writes every pixel itself.
         if !mesh.tilesOpaquely { band.fill(background, rows: rows, columns: columns) }
-        forEachRun(firstRow: firstRow, rows: rows, band: band) { part, first, count, lattice in
-            if let lattice {
-                lattice.paint(into: part, firstRow: first, rows: count, columns: columns)
-            } else {
-                mesh.paint(into: part, firstRow: first, rows: count, columns: columns)
-            }
-        }
-    }
-
-    /// Splits the band's rows into runs the lattice shades and runs the triangles paint: `body`
-    /// gets the run's rows of `band`, its first frame row and row count, and the lattice when
-    /// it shades them. (The triangles' bins hold every triangle touching a bin's rows, so any
-    /// run within the band can be painted from the band's bin.)
-    private func forEachRun(
-        firstRow: Int, rows: Int, band: PlanarBand,
-        _ body: (PlanarBand, Int, Int, ShadingLattice?) -> Void
-    ) {
-        guard let lattice else { return body(band, firstRow, rows, nil) }
-        var start = firstRow
-        while start < firstRow + rows {
-            let shaded = lattice.shades(row: start)
-            var end = start + 1
-            while end < firstRow + rows && lattice.shades(row: end) == shaded { end += 1 }
-            body(
-                band.rows(from: start - firstRow, count: end - start), start, end - start,
-                shaded ? lattice : nil)
-            start = end
-        }
+        mesh.paint(into: band, firstRow: firstRow, rows: rows, columns: columns)
     }
 
     /// An unfolded mesh of opaque colours covers the frame once (its outline is the frame's edge
@@ -163,12 +137,10 @@ struct PreparedMesh: PreparedLayer {
         into band: PlanarBand, firstRow: Int, rows: Int, columns: Range<Int>, opacity: Float, pool: BandPool
     ) -> Bool {
         guard mesh.tilesOpaquely else { return false }
-        forEachRun(firstRow: firstRow, rows: rows, band: band) { part, first, count, lattice in
-            if let lattice {
-                lattice.paint(into: part, firstRow: first, rows: count, columns: columns, over: opacity)
-            } else {
-                mesh.paintOver(into: part, firstRow: first, rows: count, columns: columns, opacity: opacity)
-            }
+        if let lattice {
+            lattice.paint(into: band, firstRow: firstRow, rows: rows, columns: columns, over: opacity)
+        } else {
+            mesh.paintOver(into: band, firstRow: firstRow, rows: rows, columns: columns, opacity: opacity)
         }
         return true
     }
@@ -308,8 +280,8 @@ struct MeshGrid {
     /// Silhouettes — where colour jumps — are the grid's outline (unless it lies on the frame's
     /// own edge) and every edge between two triangles of opposite orientation (a fold's crease).
     ///
-    /// Returns every edge between two triangles as a kink of the shading: its vertical extent and
-    /// how much the colour's slope changes across it (`GouraudMesh.slopeJump`), for
+    /// Returns every edge between two triangles as a kink of the shading: where it runs and how
+    /// much the colour's slope changes across it (`GouraudMesh.slopeJump`), for
     /// `ShadingLattice`.
     @discardableResult
     func tessellate(
@@ -374,8 +346,7 @@ struct MeshGrid {
         kinks.reserveCapacity(3 * quadsWide * quadsHigh)
         func kink(_ a: SIMD2<Float>, _ b: SIMD2<Float>, _ g: Gradient?, _ h: Gradient?) {
             guard let g, let h else { return }
-            kinks.append(
-                .init(top: min(a.y, b.y), bottom: max(a.y, b.y), slopeJump: GouraudMesh.slopeJump(g, h)))
+            kinks.append(.init(from: a, to: b, slopeJump: GouraudMesh.slopeJump(g, h)))
         }
         func point(_ i: Int, _ j: Int) -> SIMD2<Float> { SIMD2(grid[j * width + i].x, grid[j * width + i].y) }
         func onFrameEdge(_ a: SIMD2<Float>, _ b: SIMD2<Float>) -> Bool {
