@@ -14,7 +14,9 @@ import KilnRaster
 /// Colours follow the same surface when `smoothsColors` is true, or are bilinear inside each patch
 /// when false; both pass exactly through each point's colour. Colours are interpolated
 /// premultiplied in sRGB-encoded space. The surface is tessellated into small Gouraud triangles
-/// (≈ 24 px by default), so per-pixel work is a linear colour step; `background` shows where the mesh does not
+/// (≈ 24 px by default), so per-pixel work is a linear colour step (and, where the mesh tiles the
+/// frame opaquely, mostly a bilinear step between its colours every eighth pixel:
+/// `ShadingLattice`); `background` shows where the mesh does not
 /// reach (e.g. when border points move inward).
 public struct MeshGradientLayer: LayerRendering {
     public let columns: Int
