@@ -56,23 +56,33 @@ public struct ShadingLattice: @unchecked Sendable {
         let spacing = Self.spacing
         guard mesh.tilesOpaquely, width > 0, height > 0 else { return nil }
         let cellColumns = (width - 1) / spacing + 1, cellRows = (height - 1) / spacing + 1
-        // Each kink's share of the error, summed over the cells it may cross.
+        // Each kink's share of the error, summed over the cells it crosses.
         var error = [Float](repeating: 0, count: cellColumns * cellRows)
         // Cell i spans the pixel centres 8i + 0.5 ... 8i + 8.5 on its axis: the cells an extent
-        // reaches on one. An extent that is not a number could be anywhere.
+        // reaches on one.
         func cells(_ low: Float, _ high: Float, count: Int) -> ClosedRange<Int>? {
-            guard !low.isNaN, !high.isNaN else { return 0...(count - 1) }
             let first = SaturatingConversion.int((low - 8.5) / Float(spacing), .up, in: 0...(count - 1))
             let last = SaturatingConversion.int((high - 0.5) / Float(spacing), .down, in: 0...(count - 1))
             return first <= last ? first...last : nil
         }
         for kink in kinks where kink.slopeJump != 0 {
-            guard let across = cells(min(kink.a.x, kink.b.x), max(kink.a.x, kink.b.x), count: cellColumns),
-                let down = cells(min(kink.a.y, kink.b.y), max(kink.a.y, kink.b.y), count: cellRows)
-            else { continue }
-            // A jump that is not a number counts as too large.
+            // A jump that is not a number counts as too large; a kink whose ends are not finite
+            // could be anywhere.
             let share = kink.slopeJump.isNaN ? .infinity : kink.slopeJump * Float(spacing) / 4
+            let (top, bottom) = kink.a.y <= kink.b.y ? (kink.a, kink.b) : (kink.b, kink.a)
+            guard top.x.isFinite, top.y.isFinite, bottom.x.isFinite, bottom.y.isFinite else {
+                for index in error.indices { error[index] += share }
+                continue
+            }
+            guard let down = cells(top.y, bottom.y, count: cellRows) else { continue }
             for j in down {
+                // The part of the kink within cell row j's band of rows, and the cells it crosses.
+                let y0 = max(top.y, Float(j * spacing) + 0.5), y1 = min(bottom.y, Float(j * spacing) + 8.5)
+                func x(_ y: Float) -> Float {
+                    bottom.y > top.y ? top.x + (y - top.y) / (bottom.y - top.y) * (bottom.x - top.x) : top.x
+                }
+                let (x0, x1) = bottom.y > top.y ? (x(y0), x(y1)) : (top.x, bottom.x)
+                guard let across = cells(min(x0, x1), max(x0, x1), count: cellColumns) else { continue }
                 for i in across { error[j * cellColumns + i] += share }
             }
         }
