@@ -254,7 +254,7 @@ final class MeshGradientTests: XCTestCase {
                 let prepared = try XCTUnwrap(item.layer as? PreparedMesh)
                 let lattice = try XCTUnwrap(prepared.lattice, "\(file) t=\(time)")
                 XCTAssertGreaterThan(
-                    lattice.shadedShare, 0.85, "\(file) t=\(time): share of cells on the lattice")
+                    lattice.shadedShare, 0.9, "\(file) t=\(time): share of cells on the lattice")
                 let triangles = PlanarBand(width: canvas.width, rows: canvas.bandHeight)
                 let band = PlanarBand(width: canvas.width, rows: canvas.bandHeight)
                 var largest: Float = 0
