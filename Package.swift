@@ -90,7 +90,9 @@ let package = Package(
             name: "kiln-fuzz",
             dependencies: ["KilnExport", "KilnMedia", "KilnModel", "KilnQueue", "KilnSymbols"],
             swiftSettings: strict),
-        .target(name: "KilnTestSupport", dependencies: ["CFFmpeg", "KilnMedia"], swiftSettings: strict),
+        .target(
+            name: "KilnTestSupport", dependencies: ["CFFmpeg", "KilnMedia", "KilnRaster"],
+            swiftSettings: strict),
         .testTarget(
             name: "KilnCommandLineTests", dependencies: ["KilnCommandLine", "KilnTestSupport"],
             swiftSettings: strict),

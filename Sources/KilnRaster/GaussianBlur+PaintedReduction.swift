@@ -88,10 +88,9 @@ extension GaussianBlur {
     public func blurPaintedRows(
         rowCount: Int, columns: Range<Int>, part: Int, of parts: Int, worker: Int, workspace: BlurWorkspace
     ) {
-        precondition(isReducedOnly, "the blur has a full-resolution part")
-        guard rowCount > 0, !columns.isEmpty, let kernel = reduced else { return }
-        guard let band = workspace.reducedBand else { preconditionFailure("prepare the workspace first") }
-        let size = ReducedSize(rowCount: rowCount, columnCount: columns.count)
+        guard
+            let (kernel, band, size) = reducedPass(rowCount: rowCount, columns: columns, workspace: workspace)
+        else { return }
         let rows = Self.split(0..<size.rows, part: part, of: parts)
         guard !rows.isEmpty else { return }
         kernel.blurRows(band, rows: rows, columns: 0..<size.columns, scratch: workspace.scratch(worker))

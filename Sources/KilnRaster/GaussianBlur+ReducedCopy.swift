@@ -8,16 +8,27 @@ extension GaussianBlur {
     /// full-resolution blur), so that `blurReducedColumns` can replace `blurColumns`.
     public var isReducedOnly: Bool { full == nil && reduced != nil }
 
+    /// What a pass over the reduced copy of a `rowCount` × `columns` region works with: the
+    /// reduced blur's kernel, the workspace's copy and its size; nil for an empty region. Only
+    /// for a reduced-only blur, after `prepare`.
+    func reducedPass(rowCount: Int, columns: Range<Int>, workspace: BlurWorkspace) -> (
+        BoxKernel, PlanarBand, ReducedSize
+    )? {
+        precondition(isReducedOnly, "the blur has a full-resolution part")
+        guard rowCount > 0, !columns.isEmpty, let kernel = reduced else { return nil }
+        guard let band = workspace.reducedBand else { preconditionFailure("prepare the workspace first") }
+        return (kernel, band, ReducedSize(rowCount: rowCount, columnCount: columns.count))
+    }
+
     /// Phase 2 for a caller that reads the reduced copy (`reducedCopy`) rather than the blurred
     /// image: the vertical blur of part `part` (of `parts`) of the copy's columns, in place in
     /// `workspace`. The image keeps the unblurred layer. Same split rules as `blurColumns`.
     public func blurReducedColumns(
         rowCount: Int, columns: Range<Int>, part: Int, of parts: Int, worker: Int, workspace: BlurWorkspace
     ) {
-        precondition(isReducedOnly, "the blur has a full-resolution part")
-        guard rowCount > 0, !columns.isEmpty, let kernel = reduced else { return }
-        guard let band = workspace.reducedBand else { preconditionFailure("prepare the workspace first") }
-        let size = ReducedSize(rowCount: rowCount, columnCount: columns.count)
+        guard
+            let (kernel, band, size) = reducedPass(rowCount: rowCount, columns: columns, workspace: workspace)
+        else { return }
         let strip = Self.split(0..<size.columns, part: part, of: parts)
         guard !strip.isEmpty else { return }
         // The column pass clamps to 0 ≤ colour ≤ alpha ≤ 1 and may run in place on its strip.

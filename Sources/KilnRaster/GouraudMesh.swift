@@ -73,18 +73,6 @@ public struct GouraudMesh: Sendable {
         everyTriangleOpaque = true
     }
 
-    /// The colour's gradient across the triangle a, b, c (per channel, per pixel along x and y);
-    /// nil for a triangle without area.
-    public static func colourGradient(_ a: Vertex, _ b: Vertex, _ c: Vertex) -> (
-        x: SIMD4<Float>, y: SIMD4<Float>
-    )? {
-        let e1 = SIMD2(b.x - a.x, b.y - a.y), e2 = SIMD2(c.x - a.x, c.y - a.y)
-        let det = e1.x * e2.y - e2.x * e1.y
-        guard abs(det) > 1e-6 else { return nil }
-        let d1 = b.color - a.color, d2 = c.color - a.color
-        return ((d1 * e2.y - d2 * e1.y) / det, (d2 * e1.x - d1 * e2.x) / det)
-    }
-
     /// How much the colour's slope changes from one gradient to another: the largest channel's
     /// change, per pixel, in any direction.
     public static func slopeJump(
@@ -95,14 +83,19 @@ public struct GouraudMesh: Sendable {
     }
 
     /// Appends a triangle; degenerate ones (no area) are dropped since they cover no pixel centre.
-    public mutating func addTriangle(_ v0: Vertex, _ v1: Vertex, _ v2: Vertex) {
+    /// Returns the colour's gradient across it (per channel, per pixel along x and y), nil for
+    /// one dropped.
+    @discardableResult
+    public mutating func addTriangle(_ v0: Vertex, _ v1: Vertex, _ v2: Vertex) -> (
+        x: SIMD4<Float>, y: SIMD4<Float>
+    )? {
         // Solve the colour plane in double precision: near-degenerate triangles are common at
         // folded mesh corners, and the plane must not blow up there.
         let x0 = Double(v0.x), y0 = Double(v0.y)
         let e1x = Double(v1.x) - x0, e1y = Double(v1.y) - y0
         let e2x = Double(v2.x) - x0, e2y = Double(v2.y) - y0
         let det = e1x * e2y - e2x * e1y
-        guard abs(det) > 1e-9 else { return }
+        guard abs(det) > 1e-9 else { return nil }
         var base = SIMD4<Float>(), dx = SIMD4<Float>(), dy = SIMD4<Float>()
         for c in 0..<4 {
             let c0 = Double(v0.color[c])
@@ -120,6 +113,7 @@ public struct GouraudMesh: Sendable {
         everyTriangleOpaque = everyTriangleOpaque && opaque
         yRange.append((min(v0.y, v1.y, v2.y), max(v0.y, v1.y, v2.y)))
         xRange.append((min(v0.x, v1.x, v2.x), max(v0.x, v1.x, v2.x)))
+        return (dx, dy)
     }
 
     /// Sorts triangles into bands of `bandHeight` rows so each band visits only its own triangles.
@@ -188,14 +182,8 @@ public struct GouraudMesh: Sendable {
         }
         for k in Int(binStarts[bandIndex])..<Int(binStarts[bandIndex + 1]) {
             let t = Int(binItems[k])
-            let outline = edges[t]
-            guard outline.long.crosses(yc) else { continue }
-            let short = yc < outline.lower.y0 ? outline.upper : outline.lower
-            let a = outline.long.x(at: yc), b = short.x(at: yc)
-            let xl = min(a, b), xr = max(a, b)
-            let first = SaturatingConversion.int(xl - 0.5, .up, in: 0...width)
-            let end = SaturatingConversion.int(xr - 0.5, .up, in: 0...width)
-            guard first < end else { continue }
+            guard let span = edges[t].span(at: yc, within: 0...width) else { continue }
+            let (first, end) = (span.lowerBound, span.upperBound)
             let plane = planes[t]
             let start = plane.rowStart(y: yc)
             var x = (first + step - 1) / step * step
@@ -263,23 +251,15 @@ public struct GouraudMesh: Sendable {
         var row = startRow
         while row < endRow {
             let yc = Float(firstRow &+ row) + 0.5
-            guard outline.long.crosses(yc) else {
-                row &+= 1
-                continue
-            }
-            let short = yc < outline.lower.y0 ? outline.upper : outline.lower
-            let a = outline.long.x(at: yc), b = short.x(at: yc)
-            let xl = min(a, b), xr = max(a, b)
-            // Pixel i is covered when its centre i+0.5 lies in [xl, xr).
             // Limiting to `columns` only drops pixels; values come from absolute positions.
-            let first = SaturatingConversion.int(xl - 0.5, .up, in: columns.lowerBound...columns.upperBound)
-            let end = SaturatingConversion.int(xr - 0.5, .up, in: columns.lowerBound...columns.upperBound)
-            if first < end {
+            if let span = outline.span(at: yc, within: columns.lowerBound...columns.upperBound) {
                 if let opacity {
                     compositeSpan(
-                        plane: plane, band: band, row: row, y: yc, from: first, to: end, opacity: opacity)
+                        plane: plane, band: band, row: row, y: yc, from: span.lowerBound, to: span.upperBound,
+                        opacity: opacity)
                 } else {
-                    fillSpan(plane: plane, band: band, row: row, y: yc, from: first, to: end)
+                    fillSpan(
+                        plane: plane, band: band, row: row, y: yc, from: span.lowerBound, to: span.upperBound)
                 }
             }
             row &+= 1
@@ -365,6 +345,19 @@ struct Outline: Sendable {
         long = Edge(top, bottom)
         upper = Edge(top, mid)
         lower = Edge(mid, bottom)
+    }
+
+    /// The pixels of the row whose centre is at `yc` that the triangle covers, within `columns`
+    /// (pixel i is covered when its centre i + 0.5 lies in [xl, xr)); nil when none is. The
+    /// painter and `GouraudMesh.sample` both take their spans from here, so they agree.
+    @inline(__always)
+    func span(at yc: Float, within columns: ClosedRange<Int>) -> Range<Int>? {
+        guard long.crosses(yc) else { return nil }
+        let short = yc < lower.y0 ? upper : lower
+        let a = long.x(at: yc), b = short.x(at: yc)
+        let first = SaturatingConversion.int(min(a, b) - 0.5, .up, in: columns)
+        let end = SaturatingConversion.int(max(a, b) - 0.5, .up, in: columns)
+        return first < end ? first..<end : nil
     }
 }
 

@@ -37,8 +37,9 @@ final class ShadingLatticeTests: XCTestCase {
             _ a: GouraudMesh.Vertex, _ b: GouraudMesh.Vertex, _ t: [GouraudMesh.Vertex],
             _ u: [GouraudMesh.Vertex]
         ) {
-            guard let g = GouraudMesh.colourGradient(t[0], t[1], t[2]),
-                let h = GouraudMesh.colourGradient(u[0], u[1], u[2])
+            // The gradients as the mesh solves them for its planes.
+            var solver = GouraudMesh()
+            guard let g = solver.addTriangle(t[0], t[1], t[2]), let h = solver.addTriangle(u[0], u[1], u[2])
             else { return }
             kinks.append(
                 .init(from: SIMD2(a.x, a.y), to: SIMD2(b.x, b.y), slopeJump: GouraudMesh.slopeJump(g, h)))

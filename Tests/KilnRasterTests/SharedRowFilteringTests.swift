@@ -1,3 +1,4 @@
+import KilnTestSupport
 import XCTest
 
 @testable import KilnRaster
@@ -7,11 +8,8 @@ import XCTest
 /// level, window, clip and band split.
 final class SharedRowFilteringTests: XCTestCase {
     func randomImage(width: Int, height: Int, seed: UInt64) -> RasterImage {
-        var state = seed
-        func next() -> UInt64 {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return state >> 33
-        }
+        var random = SplitMix(state: seed)
+        func next() -> UInt64 { random.next() }
         var bytes: [UInt8] = []
         for _ in 0..<(width * height) {
             let a = next() % 5 == 0 ? 255 : UInt8(next() % 256)
@@ -21,15 +19,6 @@ final class SharedRowFilteringTests: XCTestCase {
             ]
         }
         return RasterImage(width: width, height: height, premultipliedRGBA: bytes)
-    }
-
-    func background(width: Int, rows: Int) -> PlanarBand {
-        let band = PlanarBand(width: width, rows: rows)
-        for i in 0..<(band.stride * rows) {
-            let a = Float((i * 37) % 101) / 100
-            (band.r[i], band.g[i], band.b[i], band.a[i]) = (a * 0.3, a * 0.6, a * 0.9, a)
-        }
-        return band
     }
 
     func testSharedRowsGiveTheSampledBytes() {
@@ -76,8 +65,8 @@ final class SharedRowFilteringTests: XCTestCase {
                     for bandHeight in [16, 13] {
                         for first in stride(from: 0, to: height, by: bandHeight) {
                             let rows = min(bandHeight, height - first)
-                            let shared = background(width: width, rows: rows)
-                            let sampled = background(width: width, rows: rows)
+                            let shared = PlanarBand.compositingBackground(width: width, rows: rows)
+                            let sampled = PlanarBand.compositingBackground(width: width, rows: rows)
                             for (band, allowed) in [(shared, true), (sampled, false)] {
                                 painter.paint(
                                     into: band, firstRow: first, rows: rows, columns: window,

@@ -2,6 +2,7 @@ import Foundation
 import KilnModel
 import KilnRaster
 import KilnScene
+import KilnTestSupport
 import KilnText
 import XCTest
 
@@ -27,15 +28,6 @@ final class WholePixelCompositingTests: XCTestCase {
             }
         }
         return RasterImage(width: width, height: height, premultipliedRGBA: bytes)
-    }
-
-    func background(width: Int, rows: Int) -> PlanarBand {
-        let band = PlanarBand(width: width, rows: rows)
-        for i in 0..<(band.stride * rows) {
-            let a = Float((i * 37) % 101) / 100
-            (band.r[i], band.g[i], band.b[i], band.a[i]) = (a * 0.3, a * 0.6, a * 0.9, a)
-        }
-        return band
     }
 
     func planes(_ band: PlanarBand, rows: Int) -> [Float] {
@@ -68,8 +60,8 @@ final class WholePixelCompositingTests: XCTestCase {
                     as [(Bool, Range<Int>?)]
                 {
                     for first in stride(from: 0, to: height, by: 8) {
-                        let whole = background(width: width, rows: 8)
-                        let bilinear = background(width: width, rows: 8)
+                        let whole = PlanarBand.compositingBackground(width: width, rows: 8)
+                        let bilinear = PlanarBand.compositingBackground(width: width, rows: 8)
                         for (band, allowed) in [(whole, true), (bilinear, false)] {
                             painter.paint(
                                 into: band, firstRow: first, rows: 8, columns: window, over: over,
@@ -111,8 +103,8 @@ final class WholePixelCompositingTests: XCTestCase {
                 XCTAssertFalse(painter.isWholePixel)
                 for over in [true, false] {
                     for first in stride(from: 0, to: height, by: 8) {
-                        let fast = background(width: width, rows: 8),
-                            bilinear = background(width: width, rows: 8)
+                        let fast = PlanarBand.compositingBackground(width: width, rows: 8),
+                            bilinear = PlanarBand.compositingBackground(width: width, rows: 8)
                         for (band, allowed) in [(fast, true), (bilinear, false)] {
                             painter.paint(
                                 into: band, firstRow: first, rows: 8, over: over, opacity: 0.9,

@@ -336,12 +336,10 @@ struct MeshGrid {
             for i in 0..<quadsWide {
                 let p00 = grid[j * width + i], p10 = grid[j * width + i + 1]
                 let p01 = grid[(j + 1) * width + i], p11 = grid[(j + 1) * width + i + 1]
-                mesh.addTriangle(p00, p10, p01)
-                mesh.addTriangle(p10, p11, p01)
+                firstGradient[j * quadsWide + i] = mesh.addTriangle(p00, p10, p01)
+                secondGradient[j * quadsWide + i] = mesh.addTriangle(p10, p11, p01)
                 first[j * quadsWide + i] = orientation(p00, p10, p01)
                 second[j * quadsWide + i] = orientation(p10, p11, p01)
-                firstGradient[j * quadsWide + i] = GouraudMesh.colourGradient(p00, p10, p01)
-                secondGradient[j * quadsWide + i] = GouraudMesh.colourGradient(p10, p11, p01)
             }
         }
         var kinks: [ShadingLattice.Kink] = []
