@@ -198,6 +198,51 @@ final class PixelEffectTests: XCTestCase {
         }
     }
 
+    /// The gradient map against its definition, written with scalars: luma of the straight
+    /// colour, clamped to 0…1, × 256 picks table entry ⌊·⌋ (at most 255) and the next, linearly;
+    /// the result is premultiplied by the entry's alpha and the pixel's, blended by `amount`.
+    func testGradientMapMatchesItsScalarDefinition() {
+        let stops: [SIMD4<Float>] = [
+            SIMD4(0.05, 0.1, 0.3, 1), SIMD4(0.9, 0.4, 0.15, 0.8), SIMD4(1, 0.95, 0.85, 1),
+        ]
+        let color = { (position: Double) -> SIMD4<Float> in
+            let scaled = position * 2
+            let i = min(Int(scaled), 1)
+            let f = Float(scaled - Double(i))
+            return stops[i] + (stops[i + 1] - stops[i]) * f
+        }
+        let map = GradientMap(amount: 0.75, color: color)
+        let table = (0...256).map { color(Double($0) / 256) }
+        var rng = SplitMix(state: 11)
+        for _ in 0..<200 {
+            var r = SIMD8<Float>(), g = SIMD8<Float>(), b = SIMD8<Float>(), a = SIMD8<Float>()
+            for lane in 0..<8 {
+                // Alpha 0, 1 and between; colours at the ends (luma exactly 0 or 1) and inside.
+                let alpha: Float = [0, 1, 0.5, Float(rng.next() % 1000) / 999][lane % 4]
+                let pick = { (k: UInt64) -> Float in [0, 1, Float(k % 1001) / 1000][Int(k % 3)] }
+                (r[lane], g[lane], b[lane], a[lane]) = (
+                    pick(rng.next()) * alpha, pick(rng.next()) * alpha, pick(rng.next()) * alpha, alpha
+                )
+            }
+            var (mr, mg, mb, ma) = (r, g, b, a)
+            map.apply(&mr, &mg, &mb, &ma)
+            for lane in 0..<8 {
+                let alpha = a[lane]
+                let inverse: Float = alpha > 0 ? 1 / alpha : 0
+                let luma = (0.2126 * r[lane] + 0.7152 * g[lane] + 0.0722 * b[lane]) * inverse
+                let position = min(max(luma, 0), 1) * 256
+                let i = min(Int(position), 255)
+                let entry = table[i] + (table[i + 1] - table[i]) * (position - Float(i))
+                let mapped = entry.w * alpha
+                let expected = SIMD4(
+                    r[lane] + (entry.x * mapped - r[lane]) * 0.75,
+                    g[lane] + (entry.y * mapped - g[lane]) * 0.75,
+                    b[lane] + (entry.z * mapped - b[lane]) * 0.75, alpha + (mapped - alpha) * 0.75)
+                XCTAssertEqual(SIMD4(mr[lane], mg[lane], mb[lane], ma[lane]), expected, "lane \(lane)")
+            }
+        }
+    }
+
     func testStagesChangePixelsWhenActive() throws {
         let plain = Fixture.render(try StageReference.cardJob("[]"), at: 1).byteArray
         for effects in [

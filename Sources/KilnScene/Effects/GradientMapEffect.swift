@@ -54,21 +54,36 @@ public struct GradientMapEffect: PixelStageEffect {
 /// pixel's. `amount` blends with the original.
 public struct GradientMap: ColorStage {
     /// 257 straight RGBA entries for luminance 0, 1/256, …, 1.
-    let table: [SIMD4<Float>]
+    let table: Table
     public let amount: Float
+
+    /// The entries in memory of their own, read through a pointer per lane: an array's bounds
+    /// checks and a generic saturating conversion per lane cost more than the rest of the stage.
+    final class Table: @unchecked Sendable {
+        static let entries = 257
+        let entries: UnsafeMutablePointer<SIMD4<Float>>
+
+        init(_ color: (Double) -> SIMD4<Float>) {
+            entries = .allocate(capacity: Self.entries)
+            for i in 0..<Self.entries { (entries + i).initialize(to: color(Double(i) / 256)) }
+        }
+
+        deinit { entries.deallocate() }
+    }
 
     /// `color(at:)` gives the gradient's straight colour at a position 0…1.
     public init(amount: Float, color: (Double) -> SIMD4<Float>) {
-        table = (0...256).map { color(Double($0) / 256) }
+        table = Table(color)
         self.amount = amount
     }
 
-    /// The gradient's straight colour at luminance `l` (linear between table entries).
-    public func mapped(_ l: Float) -> SIMD4<Float> {
-        let position = min(max(l, 0), 1) * 256
-        let i = SaturatingConversion.int(position, in: 0...255)
-        let f = position - Float(i)
-        return table[i] + (table[i + 1] - table[i]) * f
+    /// Each lane's table entry below its luminance and the weight of the entry above: position
+    /// = luminance clamped to 0…1 × 256, entry ⌊position⌋ up to 255.
+    @inline(__always)
+    static func place(_ luma: SIMD8<Float>) -> (index: SIMD8<Int32>, fraction: SIMD8<Float>) {
+        let position = between(luma, 0, 1) * 256
+        let below = floorOfSmall(position).replacing(with: 255, where: position .>= 256)
+        return (wholeNumberToInt(below), position - below)
     }
 
     /// A colour curve, which can steepen what it maps: not smooth at any scale.
@@ -80,9 +95,12 @@ public struct GradientMap: ColorStage {
     ) {
         let inverse = (1 / a).replacing(with: 0, where: a .<= 0)
         let luma = (0.2126 * r + 0.7152 * g + 0.0722 * b) * inverse
+        let (index, fraction) = Self.place(luma)
+        let entries = table.entries
         var mr = SIMD8<Float>(), mg = SIMD8<Float>(), mb = SIMD8<Float>(), ma = SIMD8<Float>()
         for lane in 0..<8 {
-            let c = mapped(luma[lane])
+            let p = entries + Int(index[lane])
+            let c = p[0] + (p[1] - p[0]) * fraction[lane]
             (mr[lane], mg[lane], mb[lane], ma[lane]) = (c.x, c.y, c.z, c.w)
         }
         // Premultiplied by the gradient's alpha and the pixel's.
