@@ -85,23 +85,38 @@ public struct ReducedGrid: Sendable, Equatable {
         guard !span.isEmpty, !rows.isEmpty else { return }
         precondition(span.lowerBound >= originX && (span.upperBound - originX) / factor + 2 <= self.columns)
         var held = (-1, -1)  // the sample rows in scratch rows 0 and 1
+        // Whether each scratch row's samples are all opaque: then its alpha is not enlarged and
+        // reads as ones (between two such rows every pixel's alpha is 1, what the lerp gives).
+        var opaque = (false, false)
         for y in rows {
             let (i, fraction) = cellRow(y)
             let weight = SIMD8<Float>(repeating: fraction)
             // Sample row n lives in scratch row n & 1; rows only move down, so two suffice.
             for needed in i...(i + 1) where (needed & 1 == 0 ? held.0 : held.1) != needed {
                 precondition(needed < self.rows, "row outside the grid")
-                enlargeRow(samples, row: needed, into: scratch, slot: needed & 1, span: span)
-                if needed & 1 == 0 { held.0 = needed } else { held.1 = needed }
+                let solid = enlargeRow(samples, row: needed, into: scratch, slot: needed & 1, span: span)
+                if needed & 1 == 0 {
+                    (held.0, opaque.0) = (needed, solid)
+                } else {
+                    (held.1, opaque.1) = (needed, solid)
+                }
             }
             let upper = (i & 1) &* scratch.stride, lower = ((i &+ 1) & 1) &* scratch.stride
             let out = (y &- firstRow) &* band.stride
+            // An opaque row's alpha is not in scratch: it reads as ones.
+            let (upperOpaque, lowerOpaque) = i & 1 == 0 ? opaque : (opaque.1, opaque.0)
+            let ones = SIMD8<Float>(repeating: 1)
             var x = span.lowerBound
             while x < span.upperBound {
+                var alpha = ones
+                if !(upperOpaque && lowerOpaque) {
+                    let top = upperOpaque ? ones : load(scratch.a + (upper &+ x))
+                    let bottom = lowerOpaque ? ones : load(scratch.a + (lower &+ x))
+                    alpha = top + (bottom - top) * weight
+                }
                 band.storeMasked(
                     lerp(scratch.r, upper, lower, x, weight), lerp(scratch.g, upper, lower, x, weight),
-                    lerp(scratch.b, upper, lower, x, weight), lerp(scratch.a, upper, lower, x, weight), x: x,
-                    offset: out, columns: columns)
+                    lerp(scratch.b, upper, lower, x, weight), alpha, x: x, offset: out, columns: columns)
                 x &+= 8
             }
         }
@@ -115,12 +130,27 @@ public struct ReducedGrid: Sendable, Equatable {
         return top + (bottom - top) * weight
     }
 
-    /// Sample row `row` enlarged horizontally into scratch row `slot`, at frame columns `span`.
+    /// Sample row `row` enlarged horizontally into scratch row `slot`, at frame columns `span`;
+    /// true when every sample it reads is opaque, and then its alpha is left out.
     private func enlargeRow(
         _ samples: PlanarBand, row: Int, into scratch: PlanarBand, slot: Int, span: Range<Int>
-    ) {
+    ) -> Bool {
         let source = row &* samples.stride, target = slot &* scratch.stride
-        for plane in 0..<4 {
+        // The samples the chunks of `span` read: from the first chunk's first to the last's last.
+        let first = (span.lowerBound &- originX) / factor
+        let last = (span.upperBound &- 8 &- originX) / factor &+ (factor == 4 ? 3 : 5)
+        let alpha = samples.a + source
+        var solid = true
+        var j = first
+        while solid && j &+ 8 <= last &+ 1 {
+            solid = load(alpha + j) == SIMD8(repeating: 1)
+            j &+= 8
+        }
+        while solid && j <= last {
+            solid = alpha[j] == 1
+            j &+= 1
+        }
+        for plane in 0..<(solid ? 3 : 4) {
             let s = samples.plane(plane) + source, out = scratch.plane(plane) + target
             var x = span.lowerBound
             // Lane l of the chunk at x (x − x₀ a multiple of 8) takes samples j + J(l) and
@@ -147,6 +177,7 @@ public struct ReducedGrid: Sendable, Equatable {
                 }
             }
         }
+        return solid
     }
 
     /// Cell rows: cell row i lies between sample rows i and i + 1.
