@@ -1,8 +1,9 @@
 import Foundation
 import KilnModel
 import KilnRaster
-import KilnScene
 import XCTest
+
+@testable import KilnScene
 
 /// Offscreens kept from frame to frame (`OffscreenImages`): a renderer that painted the frames
 /// before must give the same bytes as a fresh one (a preview of that frame alone), whatever
@@ -72,6 +73,27 @@ final class OffscreenReuseTests: XCTestCase {
 
     /// The podcast's case: a still picture under a constant blur, warped by a flowing warp. The
     /// blur is kept from the first frame on, and the frames match a fresh renderer's.
+    /// A growing offscreen's image grows by half at least, never past the frame, and never
+    /// below what is asked; a smaller request keeps the image held.
+    func testOffscreenImagesGrowByHalfUpToTheFrame() {
+        XCTAssertEqual(OffscreenImages.rowsToHold(300, held: nil, limit: 720), 300)
+        XCTAssertEqual(OffscreenImages.rowsToHold(0, held: nil, limit: 720), 1)
+        XCTAssertEqual(OffscreenImages.rowsToHold(200, held: 300, limit: 720), 300)
+        XCTAssertEqual(OffscreenImages.rowsToHold(310, held: 300, limit: 720), 450)
+        XCTAssertEqual(OffscreenImages.rowsToHold(600, held: 300, limit: 720), 600)
+        XCTAssertEqual(OffscreenImages.rowsToHold(500, held: 480, limit: 600), 600)
+        XCTAssertEqual(OffscreenImages.rowsToHold(700, held: 480, limit: 600), 700)
+        // Growing from 300 to 522 rows a frame at a time (the twirling card of jobs/video.json)
+        // allocates three images, not ten.
+        var held: Int?
+        var allocations = 0
+        for rows in [300, 362, 378, 408, 416, 470, 484, 510, 522] where (held ?? 0) < rows {
+            held = OffscreenImages.rowsToHold(rows, held: held, limit: 720)
+            allocations += 1
+        }
+        XCTAssertEqual(allocations, 3)
+    }
+
     func testStillBlurredPictureUnderFlowingWarpIsKept() throws {
         let kept = assertSequentialMatchesFresh(
             try job(image(#"{"blur": 20}, "# + warp + #", {"brightness": -0.15}"#)))

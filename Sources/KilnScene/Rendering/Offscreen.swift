@@ -451,14 +451,15 @@ extension LayerStack {
                     offscreen.reuse(
                         image: images.image(
                             index, width: offscreen.imageWidth(canvas: canvas),
-                            rows: offscreen.extent.rows.count),
+                            rows: offscreen.extent.rows.count, limit: canvas.height),
                         texels: texels, reduced: kept.reduced)
                 }
                 taken += 1
                 continue
             }
             let image = images.image(
-                index, width: offscreen.imageWidth(canvas: canvas), rows: offscreen.extent.rows.count)
+                index, width: offscreen.imageWidth(canvas: canvas), rows: offscreen.extent.rows.count,
+                limit: canvas.height)
             offscreen.render(
                 into: image, texels: texels, threads: threads, bandHeight: canvas.bandHeight,
                 scratch: scratch, blurWorkspace: images.blurWorkspace)

@@ -49,7 +49,8 @@ final class OffscreenImages: @unchecked Sendable {
             let rows = Double(max(offscreen.extent.rows.count, 1))
             let width = Double(offscreen.imageWidth(canvas: canvas))
             let held = index < images.count ? images[index] : nil
-            let imageRows = max(rows, Double(held?.capacityRows ?? 0))
+            let imageRows = Double(
+                Self.rowsToHold(offscreen.extent.rows.count, held: held?.capacityRows, limit: canvas.height))
             let imageWidth = max(width, Double(held?.width ?? 0))
             // Four Float32 planes, each row padded by 8 to 16 floats.
             total += 16 * (imageWidth + 16) * imageRows
@@ -60,19 +61,32 @@ final class OffscreenImages: @unchecked Sendable {
         return total
     }
 
+    /// Rows of an image that must hold `rows` where one of `held` rows is kept (nil: none). An
+    /// offscreen that grows frame by frame (a layer twirling or scaling in) grows its image by
+    /// half at least, up to the frame's `limit`, rather than to each frame's size: every
+    /// allocation is written once whole (zeroed, its pages faulted in), and a card growing over
+    /// a second reallocated ten 10 MB images.
+    static func rowsToHold(_ rows: Int, held: Int?, limit: Int) -> Int {
+        guard let held else { return max(rows, 1) }
+        if held >= rows { return held }
+        return max(rows, min(held + held / 2, max(limit, 1)))
+    }
+
     /// The `index`-th packed copy of this frame.
     func texels(_ index: Int) -> PackedTexels {
         while packed.count <= index { packed.append(PackedTexels()) }
         return packed[index]
     }
 
-    /// The `index`-th image of this frame, at least `width` wide with at least `rows` rows.
-    func image(_ index: Int, width: Int, rows: Int) -> PlanarBand {
+    /// The `index`-th image of this frame, at least `width` wide with at least `rows` rows
+    /// (`limit`, the frame's height, at most).
+    func image(_ index: Int, width: Int, rows: Int, limit: Int) -> PlanarBand {
         while images.count <= index { images.append(nil) }
         if let held = images[index], held.capacityRows >= rows, held.width >= width { return held }
         let held = images[index]
         let image = PlanarBand(
-            width: max(width, held?.width ?? 0), rows: max(rows, 1, held?.capacityRows ?? 0))
+            width: max(width, held?.width ?? 0),
+            rows: Self.rowsToHold(rows, held: held?.capacityRows, limit: limit))
         images[index] = image
         forget(index)
         return image
