@@ -140,15 +140,24 @@ extension GaussianBlur {
         into target: UnsafeMutablePointer<Float>
     ) {
         let weights = SIMD8<Float>(1, 3, 5, 7, 1, 3, 5, 7) * 0.125
-        var e = e0
-        while e < e1 {
-            let j = e / 4 - jFirst
-            let a = source[min(j, count - 1)], b = source[min(j + 1, count - 1)]
-            let c = source[min(j + 2, count - 1)]
+        @inline(__always) func chunk(_ e: Int, _ a: Float, _ b: Float, _ c: Float) {
             let left = SIMD8(lowHalf: SIMD4(repeating: a), highHalf: SIMD4(repeating: b))
             let right = SIMD8(lowHalf: SIMD4(repeating: b), highHalf: SIMD4(repeating: c))
-            (target + (e - e0)).set(left + (right - left) * weights)
-            e += 8
+            (target + (e &- e0)).set(left + (right - left) * weights)
+        }
+        var e = e0
+        // While all three samples exist no index needs clamping: most of the row.
+        while e < e1 && e / 4 &- jFirst &+ 2 < count {
+            let p = source + (e / 4 &- jFirst)
+            chunk(e, p[0], p[1], p[2])
+            e &+= 8
+        }
+        while e < e1 {
+            let j = e / 4 &- jFirst
+            chunk(
+                e, source[min(j, count &- 1)], source[min(j &+ 1, count &- 1)],
+                source[min(j &+ 2, count &- 1)])
+            e &+= 8
         }
     }
 
