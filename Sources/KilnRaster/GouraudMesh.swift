@@ -64,6 +64,16 @@ public struct GouraudMesh: Sendable {
 
     public var triangleCount: Int { planes.count }
 
+    /// Room for `count` more triangles, so a tessellation that knows its size appends without
+    /// growing (and copying) its arrays along the way.
+    public mutating func reserveCapacity(triangles count: Int) {
+        let total = planes.count + max(count, 0)
+        planes.reserveCapacity(total)
+        edges.reserveCapacity(total)
+        yRange.reserveCapacity(total)
+        xRange.reserveCapacity(total)
+    }
+
     public mutating func removeAll() {
         planes.removeAll(keepingCapacity: true)
         edges.removeAll(keepingCapacity: true)

@@ -332,6 +332,7 @@ struct MeshGrid {
         typealias Gradient = (x: SIMD4<Float>, y: SIMD4<Float>)
         var firstGradient = [Gradient?](repeating: nil, count: quadsWide * quadsHigh)
         var secondGradient = firstGradient
+        mesh.reserveCapacity(triangles: 2 * quadsWide * quadsHigh)
         for j in 0..<quadsHigh {
             for i in 0..<quadsWide {
                 let p00 = grid[j * width + i], p10 = grid[j * width + i + 1]
