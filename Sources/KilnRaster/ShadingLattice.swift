@@ -58,6 +58,9 @@ public struct ShadingLattice: @unchecked Sendable {
         let cellColumns = (width - 1) / spacing + 1, cellRows = (height - 1) / spacing + 1
         // Each kink's share of the error, summed over the cells it crosses.
         var error = [Float](repeating: 0, count: cellColumns * cellRows)
+        // The shares of kinks that could be anywhere, which every cell bears: kept once rather
+        // than added to every cell per kink (a hostile mesh may have thousands).
+        var everywhere: Float = 0
         // Cell i spans the pixel centres 8i + 0.5 ... 8i + 8.5 on its axis: the cells an extent
         // reaches on one.
         func cells(_ low: Float, _ high: Float, count: Int) -> ClosedRange<Int>? {
@@ -71,7 +74,7 @@ public struct ShadingLattice: @unchecked Sendable {
             let share = kink.slopeJump.isNaN ? .infinity : kink.slopeJump * Float(spacing) / 4
             let (top, bottom) = kink.a.y <= kink.b.y ? (kink.a, kink.b) : (kink.b, kink.a)
             guard top.x.isFinite, top.y.isFinite, bottom.x.isFinite, bottom.y.isFinite else {
-                for index in error.indices { error[index] += share }
+                everywhere += share
                 continue
             }
             guard let down = cells(top.y, bottom.y, count: cellRows) else { continue }
@@ -86,7 +89,7 @@ public struct ShadingLattice: @unchecked Sendable {
                 for i in across { error[j * cellColumns + i] += share }
             }
         }
-        let smooth = error.map { $0 <= Self.tolerance }
+        let smooth = error.map { $0 + everywhere <= Self.tolerance }
         guard smooth.contains(true) else { return nil }
         var starts = [0], runs: [Range<Int>] = []
         for j in 0..<cellRows {

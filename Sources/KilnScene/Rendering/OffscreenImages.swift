@@ -78,8 +78,8 @@ final class OffscreenImages: @unchecked Sendable {
         return packed[index]
     }
 
-    /// The `index`-th image of this frame, at least `width` wide with at least `rows` rows
-    /// (`limit`, the frame's height, at most).
+    /// The `index`-th image of this frame, at least `width` wide with at least `rows` rows; when
+    /// it grows, by `rowsToHold` (`limit`: the frame's height).
     func image(_ index: Int, width: Int, rows: Int, limit: Int) -> PlanarBand {
         while images.count <= index { images.append(nil) }
         if let held = images[index], held.capacityRows >= rows, held.width >= width { return held }
