@@ -185,13 +185,18 @@ extension PixelPipeline {
 
     /// `body(k)` for each k < `count`, in order, whose mark `marks[k]` is not 0, eight marks at
     /// a time: most chunks are unmarked, and a branch per chunk mispredicts around the marked ones.
+    /// Within eight, the marked ones are taken from a bit mask lowest first, so the loop runs once
+    /// per marked chunk (a test of each lane mispredicted on a quarter of the podcast's render
+    /// samples in this function).
     @inline(__always)
     private func forEachMarked(_ marks: UnsafeMutablePointer<Float>, count: Int, _ body: (Int) -> Void) {
+        let laneBits = SIMD8<Int32>(1, 2, 4, 8, 16, 32, 64, 128)
         var k = 0
         while k &+ 8 <= count {
-            let hit = load(marks + k) .!= SIMD8()
-            if any(hit) {
-                for l in 0..<8 where hit[l] { body(k &+ l) }
+            var bits = laneBits.replacing(with: 0, where: load(marks + k) .== SIMD8()).wrappedSum()
+            while bits != 0 {
+                body(k &+ bits.trailingZeroBitCount)
+                bits &= bits &- 1
             }
             k &+= 8
         }
