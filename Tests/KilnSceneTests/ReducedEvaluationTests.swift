@@ -127,7 +127,7 @@ final class ReducedEvaluationTests: XCTestCase {
     func testSeedWarpMatchesFullResolution() throws {
         let job = try JobFiles.load(
             file: Fixture.repositoryRoot.appendingPathComponent("jobs/warp.json").path)
-        for time in [0.0, 3.0, 5.5] {
+        for time in [0.0, 0.9, 1.8, 2.2, 3.0, 4.1, 4.5, 5.5] {
             let full = render(job, at: time, .off), refined = render(job, at: time, .whenSafe)
             let d = difference(refined, full)
             print("seed warp at \(time) s, refined 4× grid vs full resolution: \(d)")
@@ -154,7 +154,7 @@ final class ReducedEvaluationTests: XCTestCase {
                                      {"backgroundWarp": {"strength": 200, "speed": 0.02, "noise": {"generate": {"seed": 7, "size": 256}}, "edges": "clamp"}},
                                      {"brightness": -0.15}]}]}
             """)
-        for time in [4.3, 11.0] {
+        for time in [0.0, 4.3, 9.2, 11.0] {
             let d = difference(render(job, at: time, .whenSafe), render(job, at: time, .off))
             print("podcast cover at \(time) s, refined 4× grid vs full resolution: \(d)")
             XCTAssertLessThanOrEqual(d.largest, largestDifference)
