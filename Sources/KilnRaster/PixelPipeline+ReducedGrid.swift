@@ -93,13 +93,12 @@ extension PixelPipeline {
                             for a in wholeColumns..<(grid.coarseColumns + 9) { near[a] = .infinity }
                         }
                         // Cell j's neighbours j − 1…j + 1 lie in coarse columns (j − 1) / 2…(j + 1) / 2.
+                        // Every cell written, those to evaluate kept: no branch to mispredict.
                         var count = 0
                         for j in 0..<grid.cellColumns {
-                            let left = near[max(0, j - 1) >> 1], right = near[(j + 1) >> 1]
-                            if max(left, right) > tolerance {
-                                list[count] = Int32(j)
-                                count += 1
-                            }
+                            let left = near[max(0, j &- 1) >> 1], right = near[(j &+ 1) >> 1]
+                            list[count] = Int32(truncatingIfNeeded: j)
+                            count &+= Int(unsafeBitCast(max(left, right) > tolerance, to: UInt8.self))
                         }
                         guard count > 0 else { continue }
                         // Groups of 8 cells (the last padded with its last cell), one evaluation each.

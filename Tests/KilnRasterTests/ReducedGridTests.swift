@@ -5,7 +5,7 @@ import XCTest
 
 /// `ReducedGrid.enlarge` against bilinear interpolation written out pixel by pixel from the
 /// grid's definition, with opaque sample rows (whose alpha the enlargement leaves out) next to
-/// rows with some transparency.
+/// rows with some transparency; `ReducedGrid.markChunks` against its definition.
 final class ReducedGridTests: XCTestCase {
     func testEnlargementIsBilinearBetweenTheSamples() {
         for factor in [2, 4] {
@@ -47,6 +47,56 @@ final class ReducedGridTests: XCTestCase {
                         let expected = top + (bottom - top) * wy
                         let got = band.plane(plane)[(y - rows.lowerBound) * band.stride + x]
                         XCTAssertEqual(got, expected, "factor \(factor), (\(x), \(y)), plane \(plane)")
+                    }
+                }
+            }
+        }
+    }
+
+    /// `markChunks` against its definition: chunk k is marked when a cell it interpolates
+    /// (8k/factor + 0…2 at factor 4, + 0…4 at factor 2, up to the last cell) misses by more than
+    /// the tolerance in its own cell row, or by more than twice it in the row above or below.
+    /// Region widths that leave whole groups of eight chunks and a tail.
+    func testChunkMarksFollowTheirDefinition() {
+        var random = SplitMix(state: 14)
+        let tolerance: Float = 1 / 255
+        for factor in [2, 4] {
+            for width in [40, 197, 256, 403] {
+                let grid = ReducedGrid(factor: factor, rows: 0..<24, columns: 8..<(8 + width))
+                let lastCell = grid.columns - 2
+                // Misses of 0, just under, between and over the two thresholds.
+                let levels: [Float] = [0, 0.9, 1.5, 2.5].map { $0 * tolerance }
+                let misses = (0..<(grid.rows - 1)).map { _ in
+                    (0..<(lastCell + 8)).map { _ in levels[Int(random.next() % 4)] }
+                }
+                let cells = UnsafeMutablePointer<Float>.allocate(capacity: grid.cellColumns + 8)
+                let marks = UnsafeMutablePointer<Float>.allocate(capacity: grid.chunks)
+                defer {
+                    cells.deallocate()
+                    marks.deallocate()
+                }
+                let reach = factor == 4 ? 2 : 4
+                for i in 0..<(grid.rows - 1) {
+                    let rows = misses.map { row in
+                        let copy = UnsafeMutablePointer<Float>.allocate(capacity: row.count)
+                        copy.initialize(from: row, count: row.count)
+                        return copy
+                    }
+                    defer { rows.forEach { $0.deallocate() } }
+                    grid.markChunks(
+                        cellRow: i, misses: { rows[$0] }, tolerance: tolerance, cells: cells, chunks: marks)
+                    for k in 0..<grid.chunks {
+                        let base = 8 * k / factor
+                        var marked = false
+                        for j in base...min(lastCell, base + reach) {
+                            for row in max(0, i - 1)...min(grid.rows - 2, i + 1) {
+                                let limit = row == i ? tolerance : 2 * tolerance
+                                if misses[row][j] > limit { marked = true }
+                            }
+                        }
+                        XCTAssertEqual(
+                            marks[k], marked ? 1 : 0,
+                            "factor \(factor), width \(width), cell row \(i), chunk \(k)")
                     }
                 }
             }
