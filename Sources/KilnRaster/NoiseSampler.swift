@@ -47,6 +47,44 @@ public struct NoiseSampler: @unchecked Sendable {
         return ((wholeNumberToInt(fy) &* stride &+ wholeNumberToInt(fx)) &* 2, tx - fx, ty - fy)
     }
 
+    /// Whether the eight lanes of `top` (from `place`) read one texel row, at one column or the
+    /// one after it: then `rowTaps` does what `taps` does. Eight neighbouring pixels of a row
+    /// usually do (a texel spans several frame pixels).
+    @_transparent
+    public func sharesRow(_ top: SIMD8<Int32>) -> Bool {
+        // Vector against vector: against a scalar, the compiler tested lane by lane.
+        let step = top &- SIMD8(repeating: top[0])
+        return all((step .== SIMD8<Int32>()) .| (step .== SIMD8<Int32>(repeating: 2)))
+    }
+
+    /// `taps` for lanes that `sharesRow` accepts, from six texel values per row (the first lane's
+    /// texel and the two after it) picked per lane, instead of two loads and a transpose per lane.
+    /// The arithmetic per lane is `taps`'s, so the results are the same floats.
+    @_transparent
+    public func rowTaps(top: SIMD8<Int32>, wx: SIMD8<Float>, wy: SIMD8<Float>) -> (
+        red: SIMD8<Float>, green: SIMD8<Float>
+    ) {
+        let upper = texels + Int(top[0]), lower = upper + rowBytes / 4
+        // Lanes a column on read texels 1 and 2 where the others read 0 and 1. Their step (0 or
+        // 2) as a float, compared as floats: an integer comparison feeding a float selection
+        // was compiled lane by lane.
+        let step = top &- SIMD8(repeating: top[0])
+        let on = unsafeBitCast(step | 0x4B00_0000, to: SIMD8<Float>.self) .> 8_388_608
+        let upperLeftRed = SIMD8(repeating: upper[0]).replacing(with: upper[2], where: on)
+        let upperLeftGreen = SIMD8(repeating: upper[1]).replacing(with: upper[3], where: on)
+        let upperRightRed = SIMD8(repeating: upper[2]).replacing(with: upper[4], where: on)
+        let upperRightGreen = SIMD8(repeating: upper[3]).replacing(with: upper[5], where: on)
+        let lowerLeftRed = SIMD8(repeating: lower[0]).replacing(with: lower[2], where: on)
+        let lowerLeftGreen = SIMD8(repeating: lower[1]).replacing(with: lower[3], where: on)
+        let lowerRightRed = SIMD8(repeating: lower[2]).replacing(with: lower[4], where: on)
+        let lowerRightGreen = SIMD8(repeating: lower[3]).replacing(with: lower[5], where: on)
+        let leftRed = upperLeftRed + (lowerLeftRed - upperLeftRed) * wy
+        let leftGreen = upperLeftGreen + (lowerLeftGreen - upperLeftGreen) * wy
+        let rightRed = upperRightRed + (lowerRightRed - upperRightRed) * wy
+        let rightGreen = upperRightGreen + (lowerRightGreen - upperRightGreen) * wy
+        return (leftRed + (rightRed - leftRed) * wx, leftGreen + (rightGreen - leftGreen) * wx)
+    }
+
     /// `lookup`'s filtering at the texels `place` found.
     @_transparent
     public func taps(top: SIMD8<Int32>, wx: SIMD8<Float>, wy: SIMD8<Float>) -> (

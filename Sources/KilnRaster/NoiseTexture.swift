@@ -11,7 +11,9 @@ public final class NoiseTexture: @unchecked Sendable {
     public let height: Int
     /// Texels per padded row.
     let stride: Int
-    /// (width + 1) × (height + 1) pairs; immutable after init.
+    /// (width + 1) × (height + 1) pairs and one pair of zeros after them (so the three texels a
+    /// row's lookups read from any texel of the last row stay in the allocation); immutable
+    /// after init.
     let texels: UnsafeMutablePointer<Float>
 
     /// `red` and `green` hold `width × height` values, row by row; values are clamped to 0…1.
@@ -21,7 +23,8 @@ public final class NoiseTexture: @unchecked Sendable {
         self.width = width
         self.height = height
         stride = width + 1
-        texels = .allocate(capacity: 2 * stride * (height + 1))
+        texels = .allocate(capacity: 2 * stride * (height + 1) + 2)
+        (texels + 2 * stride * (height + 1)).initialize(repeating: 0, count: 2)
         for y in 0...height {
             for x in 0...width {
                 let source = (y % height) * width + (x % width)

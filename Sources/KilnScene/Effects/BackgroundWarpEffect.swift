@@ -287,14 +287,22 @@ public struct NoiseWarp: DistortionStage {
         if domain {
             for k in 0..<count { (top[k], wx[k], wy[k]) = noise.place(u: u[k], v: v[k]) }
             for k in 0..<count {
-                let n = noise.taps(top: top[k], wx: wx[k], wy: wy[k])
+                // The first lookup of eight neighbouring pixels usually falls in one texel row;
+                // the second's positions are scattered by it.
+                let n =
+                    noise.sharesRow(top[k])
+                    ? noise.rowTaps(top: top[k], wx: wx[k], wy: wy[k])
+                    : noise.taps(top: top[k], wx: wx[k], wy: wy[k])
                 u[k] += n.red
                 v[k] += n.green
             }
         }
         for k in 0..<count { (top[k], wx[k], wy[k]) = noise.place(u: u[k], v: v[k]) }
         for k in 0..<count {
-            let n = noise.taps(top: top[k], wx: wx[k], wy: wy[k])
+            let n =
+                !domain && noise.sharesRow(top[k])
+                ? noise.rowTaps(top: top[k], wx: wx[k], wy: wy[k])
+                : noise.taps(top: top[k], wx: wx[k], wy: wy[k])
             x[k] += (n.red - 0.5) * strength
             y[k] += (n.green - 0.5) * strength
         }
