@@ -14,6 +14,7 @@ final class TranscriptLayerTests: XCTestCase {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "kiln-transcript-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(at: directory) }
         let transcript = directory.appendingPathComponent("t.json")
         try Data(
             #"{"segments": [{"start": 0, "text": "First line"}, {"start": 2, "text": "Second"}, {"start": 4, "text": "Third one"}]}"#
