@@ -40,7 +40,7 @@ public struct ColorMatrix: Sendable, Hashable {
     /// Applies the matrix to `rows` rows of a band, then clamps to valid premultiplied values
     /// (0 ≤ alpha ≤ 1, 0 ≤ colour ≤ alpha).
     public func apply(to band: PlanarBand, rows: Int, columns: Range<Int>? = nil) {
-        let f = SIMD16<Float>(m)
+        let f = floats
         @inline(__always) func k(_ i: Int) -> SIMD8<Float> { SIMD8(repeating: f[i]) }
         band.forEachRun(rows: rows, columns: columns) { offset, count in
             var i = offset
@@ -79,8 +79,9 @@ extension ColorMatrix: ColorStage {
     }
 
     /// `apply` on each group. A matrix that only scales each channel and adds a multiple of alpha
-    /// to each colour (brightness, contrast, opacity: every modifier but saturation and hue) takes
-    /// 6 products instead of 16, with the same values: the terms left out are exact zeros.
+    /// to each colour (brightness, contrast, opacity, and runs of them; not saturation, grayscale,
+    /// hue rotation or tint, which mix channels) takes 6 products instead of 16, with the same
+    /// values: the terms left out are exact zeros.
     public func colour(_ batch: StageBatch, count: Int) {
         let f = floats
         let crossTerms = SIMD16<Float>(0, 1, 1, 0, 1, 0, 1, 0, 1, 1, 0, 0, 1, 1, 1, 0)

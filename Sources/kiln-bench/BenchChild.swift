@@ -84,6 +84,9 @@ enum BenchChild {
             fail("cannot write \(args[2])")
         }
         defer { try? out.close() }
+        // An existing file is written from its start: a longer one would keep its old tail (and a
+        // comparison of two renders with `cmp` would see it). /dev/null cannot be truncated.
+        try? out.truncate(atOffset: 0)
         let frame = YUV420Frame(width: o.width, height: o.height)
         for n in 0..<o.frameCount {
             let next = n + 1 < o.frameCount ? o.time(ofFrame: n + 1) : nil

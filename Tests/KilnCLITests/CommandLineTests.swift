@@ -1,4 +1,5 @@
 import Foundation
+import KilnTestSupport
 import XCTest
 
 /// The command line made from the descriptions: every option documented and round-tripping,
@@ -184,5 +185,26 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(ratios.count, 3)
         XCTAssertEqual(job["ratio"] as? Double, ratios.sorted()[1], "the median run's ratio")
         XCTAssertEqual(job["frames"] as? Int, 15)
+    }
+
+    /// `__render-frames` into a file that already exists (the raw frames a comparison reads)
+    /// leaves exactly this render's frames, not the old file's tail after them.
+    func testBenchRenderFramesReplacesAnExistingFile() throws {
+        let bench = KilnProcess.binary.deletingLastPathComponent().appendingPathComponent("kiln-bench")
+        let scratch = try TemporaryDirectory(label: "kiln-bench-raw")
+        let raw = scratch.path("frames.raw")
+        try Data(repeating: 7, count: 20_000_000).write(to: URL(fileURLWithPath: raw))
+        let (process, out, err) = try KilnProcess.launch(
+            bench, ["__render-frames", "jobs/text.json", "0.1", raw], cwd: KilnProcess.repositoryRoot)
+        let result = KilnProcess.collect(process, out, err)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+        let frames = try XCTUnwrap(object?["frames"] as? Int)
+        let job = try JSONSerialization.jsonObject(
+            with: Data(contentsOf: KilnProcess.repositoryRoot.appendingPathComponent("jobs/text.json")))
+        let output = try XCTUnwrap((job as? [String: Any])?["output"] as? [String: Any])
+        let frameBytes = try XCTUnwrap(output["width"] as? Int) * XCTUnwrap(output["height"] as? Int) * 3 / 2
+        let size = try XCTUnwrap(try FileManager.default.attributesOfItem(atPath: raw)[.size] as? Int)
+        XCTAssertEqual(size, frames * frameBytes)
     }
 }

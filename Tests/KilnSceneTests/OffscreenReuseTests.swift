@@ -71,8 +71,6 @@ final class OffscreenReuseTests: XCTestCase {
         return kept
     }
 
-    /// The podcast's case: a still picture under a constant blur, warped by a flowing warp. The
-    /// blur is kept from the first frame on, and the frames match a fresh renderer's.
     /// A growing offscreen's image grows by half at least, never past the frame, and never
     /// below what is asked; a smaller request keeps the image held.
     func testOffscreenImagesGrowByHalfUpToTheFrame() {
@@ -94,6 +92,8 @@ final class OffscreenReuseTests: XCTestCase {
         XCTAssertEqual(allocations, 3)
     }
 
+    /// The podcast's case: a still picture under a constant blur, warped by a flowing warp. The
+    /// blur is kept from the first frame on, and the frames match a fresh renderer's.
     func testStillBlurredPictureUnderFlowingWarpIsKept() throws {
         let kept = assertSequentialMatchesFresh(
             try job(image(#"{"blur": 20}, "# + warp + #", {"brightness": -0.15}"#)))

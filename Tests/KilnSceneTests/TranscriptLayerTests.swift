@@ -2,6 +2,7 @@ import Foundation
 import KilnExport
 import KilnModel
 import KilnRaster
+import KilnTestSupport
 import KilnText
 import XCTest
 
@@ -9,22 +10,17 @@ import XCTest
 
 /// The transcript overlay: the current line centred after its spring, the timestamp under it,
 /// the cross-fade, thread independence, and bad input.
-final class TranscriptLayerTests: XCTestCase {
+final class TranscriptLayerTests: ScratchDirectoryTestCase {
     func overlayJob(height: Int = 300, extra: String = "") throws -> Job {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "kiln-transcript-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        addTeardownBlock { try? FileManager.default.removeItem(at: directory) }
-        let transcript = directory.appendingPathComponent("t.json")
-        try Data(
+        let transcript = try write(
+            "t.json",
             #"{"segments": [{"start": 0, "text": "First line"}, {"start": 2, "text": "Second"}, {"start": 4, "text": "Third one"}]}"#
-                .utf8
-        ).write(to: transcript)
+        )
         return try Fixture.job(
             """
             {"kiln": 1, "output": {"width": 400, "height": 300, "fps": 30, "duration": 6},
              "layers": [{"type": "solid", "color": "#000000"},
-                        {"type": "transcript", "path": "\(transcript.path)", "position": [0, 0], "anchor": [0, 0],
+                        {"type": "transcript", "path": "\(transcript)", "position": [0, 0], "anchor": [0, 0],
                          "width": 400, "height": \(height), "fontSize": 30, "otherOpacity": 0.3, "otherBlur": 1\(extra)}]}
             """)
     }
@@ -84,19 +80,14 @@ final class TranscriptLayerTests: XCTestCase {
     /// A line whose greedy wrap leaves one word alone wraps balanced (the default), and its
     /// regular picture breaks where its bold one does, so the cross-fade shows one text.
     func testLinesWrapBalancedAndBothWeightsBreakAlike() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "kiln-transcript-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let transcript = directory.appendingPathComponent("t.json")
-        try Data(
-            #"{"segments": [{"start": 0, "text": "Today we are talking about baking video offline."}]}"#.utf8
-        ).write(to: transcript)
+        let transcript = try write(
+            "t.json",
+            #"{"segments": [{"start": 0, "text": "Today we are talking about baking video offline."}]}"#)
         func layer(_ wrap: String) throws -> TranscriptLayer {
             let job = try Fixture.job(
                 """
                 {"kiln": 1, "output": {"width": 1920, "height": 1080, "fps": 30, "duration": 1},
-                 "layers": [{"type": "transcript", "path": "\(transcript.path)", "width": 1100, "fontSize": 54,
+                 "layers": [{"type": "transcript", "path": "\(transcript)", "width": 1100, "fontSize": 54,
                              "wrap": "\(wrap)"}]}
                 """)
             return try XCTUnwrap(job.layers[0].content as? TranscriptLayer)
@@ -185,19 +176,14 @@ final class TranscriptLayerTests: XCTestCase {
     /// memory does not grow with the video's duration. Pictures let go and drawn again when a
     /// preview jumps back give the same bytes.
     func testLinePicturesStayBoundedAsALongTranscriptScrolls() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "kiln-transcript-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
         let lines = 80
         let segments = (0..<lines).map { #"{"start": \#(Double($0) * 0.5), "text": "Line number \#($0)"}"# }
-        let transcript = directory.appendingPathComponent("long.json")
-        try Data(#"{"segments": [\#(segments.joined(separator: ", "))]}"#.utf8).write(to: transcript)
+        let transcript = try write("long.json", #"{"segments": [\#(segments.joined(separator: ", "))]}"#)
         let job = try Fixture.job(
             """
             {"kiln": 1, "output": {"width": 320, "height": 200, "fps": 30, "duration": 40},
              "layers": [{"type": "solid", "color": "#000000"},
-                        {"type": "transcript", "path": "\(transcript.path)", "position": [0, 0], "anchor": [0, 0],
+                        {"type": "transcript", "path": "\(transcript)", "position": [0, 0], "anchor": [0, 0],
                          "width": 320, "height": 200, "fontSize": 24, "otherBlur": 1}]}
             """)
         let layer = try XCTUnwrap(job.layers[1].content as? TranscriptLayer)
@@ -226,12 +212,10 @@ final class TranscriptLayerTests: XCTestCase {
             guard case .invalid(let diagnostics)? = error as? JobLoadError else { return XCTFail("\(error)") }
             XCTAssertTrue(diagnostics.allSatisfy(\.isMissingInput), "\(diagnostics)")
         }
-        let bad = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "kiln-bad-\(UUID().uuidString).srt")
-        try Data("1\n00:00:01 --> x\nHello\n".utf8).write(to: bad)
+        let bad = try write("bad.srt", "1\n00:00:01 --> x\nHello\n")
         XCTAssertThrowsError(
             try Fixture.job(
-                #"{"kiln": 1, "output": {"width": 64, "height": 64, "fps": 30, "duration": 1}, "layers": [{"type": "transcript", "path": "\#(bad.path)"}]}"#
+                #"{"kiln": 1, "output": {"width": 64, "height": 64, "fps": 30, "duration": 1}, "layers": [{"type": "transcript", "path": "\#(bad)"}]}"#
             )
         ) { error in
             XCTAssertTrue("\(error)".contains(":2:"), "\(error)")
