@@ -429,3 +429,15 @@ func load(_ p: UnsafeMutablePointer<Float>) -> SIMD8<Float> {
 func store(_ v: SIMD8<Float>, _ p: UnsafeMutablePointer<Float>) {
     UnsafeMutableRawPointer(p).storeBytes(of: v, as: SIMD8<Float>.self)
 }
+
+/// Sixteen lanes: one AVX-512 register, or two halves on AVX2. Streaming kernels whose time goes
+/// to issuing instructions (the quantizer, the reduced grid's enlargement) take them where whole.
+@inline(__always)
+func load16(_ p: UnsafeMutablePointer<Float>) -> SIMD16<Float> {
+    UnsafeRawPointer(p).loadUnaligned(as: SIMD16<Float>.self)
+}
+
+@inline(__always)
+func store16(_ v: SIMD16<Float>, _ p: UnsafeMutablePointer<Float>) {
+    UnsafeMutableRawPointer(p).storeBytes(of: v, as: SIMD16<Float>.self)
+}

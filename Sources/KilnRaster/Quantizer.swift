@@ -119,6 +119,13 @@ public enum Quantizer {
         (v + 12_582_912) - 12_582_912
     }
 
+    /// `bytes(roundToInteger(v))` for v that rounds into 0…255, in one add instead of three:
+    /// v + 1.5·2^23 holds round(v) + 2^22 in its low mantissa bits, whose low byte is round(v)'s.
+    @inline(__always)
+    static func roundedBytes(_ v: SIMD8<Float>) -> SIMD8<UInt8> {
+        SIMD8<UInt8>(truncatingIfNeeded: unsafeBitCast(v + 12_582_912, to: SIMD8<UInt32>.self))
+    }
+
     @inline(__always)
     private static func bytes(_ integral: SIMD8<Float>) -> SIMD8<UInt8> {
         // For integral 0 ≤ v < 2^23 (or −0), v + 2^23 carries v in its low mantissa bits.
@@ -138,6 +145,34 @@ public enum Quantizer {
         let yOut = yuv.map { $0.y + frameRow &* $0.yStride }
         let rgbaOut = rgba.map { $0.bytes + frameRow &* $0.stride }
         var x = 0
+        if rgbaOut == nil, let yOut {
+            // Video alone: sixteen lanes a step, the eight-lane loop below for the rest. Each
+            // lane's operations are the eight-lane loop's, so the bytes are the same.
+            @inline(__always) func quantize16(_ c: SIMD16<Float>, _ d: SIMD16<Float>) -> SIMD16<Float> {
+                ((c * 255 + d) + 12_582_912) - 12_582_912
+            }
+            while x &+ 16 <= width {
+                let d = UnsafeRawPointer(ditherRow + (x & (ditherTileSize - 1))).loadUnaligned(
+                    as: SIMD16<Float>.self)
+                let r = quantize16(load16(inR + x), d)
+                let g = quantize16(load16(inG + x), d)
+                let b = quantize16(load16(inB + x), d)
+                let luma = r * (kr * yScale) + g * (kg * yScale) + b * (kb * yScale)
+                let bits = unsafeBitCast((luma + 16) + 12_582_912, to: SIMD16<UInt32>.self)
+                UnsafeMutableRawPointer(yOut + x).storeBytes(
+                    of: SIMD16<UInt8>(truncatingIfNeeded: bits), as: SIMD16<UInt8>.self)
+                if accumulate {
+                    store16(load16(sumR + x) + r, sumR + x)
+                    store16(load16(sumG + x) + g, sumG + x)
+                    store16(load16(sumB + x) + b, sumB + x)
+                } else {
+                    store16(r, sumR + x)
+                    store16(g, sumG + x)
+                    store16(b, sumB + x)
+                }
+                x &+= 16
+            }
+        }
         while x < width {
             let d = UnsafeRawPointer(ditherRow + (x & (ditherTileSize - 1))).loadUnaligned(
                 as: SIMD8<Float>.self)
@@ -147,8 +182,7 @@ public enum Quantizer {
             let count = min(8, width &- x)
             if let yOut {
                 let luma = r * (kr * yScale) + g * (kg * yScale) + b * (kb * yScale)
-                let yv = roundToInteger(luma + 16)
-                store8(bytes(yv), yOut + x, count: count)
+                store8(roundedBytes(luma + 16), yOut + x, count: count)
                 if accumulate {
                     store(load(sumR + x) + r, sumR + x)
                     store(load(sumG + x) + g, sumG + x)
@@ -191,10 +225,10 @@ public enum Quantizer {
             let inverse = SIMD8<Float>(repeating: 1) / alpha.replacing(with: 1, where: .!covered)
             @inline(__always) func straight(_ c: SIMD8<Float>) -> SIMD8<UInt8> {
                 let value = (c * inverse).replacing(with: 0, where: .!covered)
-                return bytes(roundToInteger(value.clamped(lowerBound: .zero, upperBound: .one) * 255 + d))
+                return roundedBytes(value.clamped(lowerBound: .zero, upperBound: .one) * 255 + d)
             }
             let r = straight(load(inR + x)), g = straight(load(inG + x)), b = straight(load(inB + x))
-            let a = bytes(roundToInteger(alpha.clamped(lowerBound: .zero, upperBound: .one) * 255 + d))
+            let a = roundedBytes(alpha.clamped(lowerBound: .zero, upperBound: .one) * 255 + d)
             for i in 0..<min(8, width &- x) {
                 let p = out + (x &+ i) &* 4
                 p[0] = r[i]
@@ -217,6 +251,30 @@ public enum Quantizer {
         scratch.sumG[-1] = scratch.sumG[0]
         scratch.sumB[-1] = scratch.sumB[0]
         var i = 0
+        // Sixteen chroma samples a step while whole, then eight: the same operations per lane.
+        while i &+ 16 <= chromaWidth {
+            let x = 2 &* i
+            @inline(__always) func filtered(_ p: UnsafeMutablePointer<Float>) -> SIMD16<Float> {
+                let lo = load16(p + x), hi = load16(p + (x &+ 16))
+                let even = SIMD16(lowHalf: lo.evenHalf, highHalf: hi.evenHalf)
+                let odd = SIMD16(lowHalf: lo.oddHalf, highHalf: hi.oddHalf)
+                let left = SIMD16(
+                    lowHalf: load16(p + (x &- 1)).evenHalf, highHalf: load16(p + (x &+ 15)).evenHalf)
+                return (left + even * 2 + odd) * 0.125
+            }
+            let r = filtered(scratch.sumR)
+            let g = filtered(scratch.sumG)
+            let b = filtered(scratch.sumB)
+            let luma = r * kr + g * kg + b * kb
+            @inline(__always) func bytes16(_ v: SIMD16<Float>) -> SIMD16<UInt8> {
+                SIMD16<UInt8>(truncatingIfNeeded: unsafeBitCast(v + 12_582_912, to: SIMD16<UInt32>.self))
+            }
+            UnsafeMutableRawPointer(uOut + i).storeBytes(
+                of: bytes16((b - luma) * cbScale + 128), as: SIMD16<UInt8>.self)
+            UnsafeMutableRawPointer(vOut + i).storeBytes(
+                of: bytes16((r - luma) * crScale + 128), as: SIMD16<UInt8>.self)
+            i &+= 16
+        }
         while i < chromaWidth {
             let x = 2 &* i
             // Taps at columns 2i−1, 2i, 2i+1 for eight chroma samples, from three pairs of
@@ -233,11 +291,9 @@ public enum Quantizer {
             let b = filtered(scratch.sumB)
             let luma = r * kr + g * kg + b * kb
             // From RGB averages in 0…255, Cb and Cr land in 16…240: no clamp needed.
-            let cb = roundToInteger((b - luma) * cbScale + 128)
-            let cr = roundToInteger((r - luma) * crScale + 128)
             let count = min(8, chromaWidth - i)
-            store8(bytes(cb), uOut + i, count: count)
-            store8(bytes(cr), vOut + i, count: count)
+            store8(roundedBytes((b - luma) * cbScale + 128), uOut + i, count: count)
+            store8(roundedBytes((r - luma) * crScale + 128), vOut + i, count: count)
             i &+= 8
         }
     }

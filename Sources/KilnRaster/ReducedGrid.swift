@@ -107,7 +107,32 @@ public struct ReducedGrid: Sendable, Equatable {
             let (upperOpaque, lowerOpaque) = i & 1 == 0 ? opaque : (opaque.1, opaque.0)
             let ones = SIMD8<Float>(repeating: 1)
             var x = span.lowerBound
-            while x < span.upperBound {
+            // Sixteen columns a step where all lie inside `columns` (the same lerp per lane),
+            // eight at the edges.
+            let wide = SIMD16<Float>(repeating: fraction)
+            @inline(__always) func lerp16(_ plane: UnsafeMutablePointer<Float>) -> SIMD16<Float> {
+                let top = load16(plane + (upper &+ x)), bottom = load16(plane + (lower &+ x))
+                return top + (bottom - top) * wide
+            }
+            while x < columns.lowerBound && x < span.upperBound {
+                enlargeChunk(x)
+                x &+= 8
+            }
+            while x &+ 16 <= min(span.upperBound, columns.upperBound) {
+                let p = out &+ x
+                store16(lerp16(scratch.r), band.r + p)
+                store16(lerp16(scratch.g), band.g + p)
+                store16(lerp16(scratch.b), band.b + p)
+                var alpha = SIMD16<Float>(repeating: 1)
+                if !(upperOpaque && lowerOpaque) {
+                    let top = upperOpaque ? SIMD16(repeating: 1) : load16(scratch.a + (upper &+ x))
+                    let bottom = lowerOpaque ? SIMD16(repeating: 1) : load16(scratch.a + (lower &+ x))
+                    alpha = top + (bottom - top) * wide
+                }
+                store16(alpha, band.a + p)
+                x &+= 16
+            }
+            @inline(__always) func enlargeChunk(_ x: Int) {
                 var alpha = ones
                 if !(upperOpaque && lowerOpaque) {
                     let top = upperOpaque ? ones : load(scratch.a + (upper &+ x))
@@ -117,6 +142,9 @@ public struct ReducedGrid: Sendable, Equatable {
                 band.storeMasked(
                     lerp(scratch.r, upper, lower, x, weight), lerp(scratch.g, upper, lower, x, weight),
                     lerp(scratch.b, upper, lower, x, weight), alpha, x: x, offset: out, columns: columns)
+            }
+            while x < span.upperBound {
+                enlargeChunk(x)
                 x &+= 8
             }
         }

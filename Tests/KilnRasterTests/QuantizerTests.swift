@@ -151,6 +151,59 @@ final class QuantizerTests: XCTestCase {
         XCTAssertEqual(sum / 4096, 0, accuracy: 0.02)
     }
 
+    /// Video alone takes sixteen lanes a step where the row allows it and eight at the tail; at
+    /// every width its bytes are the conversion's definition evaluated in Float, step by step as
+    /// documented (the quantized RGB from the RGBA path, luma from them, chroma from the [1 2 1]
+    /// filter of two rows' sums), bit for bit.
+    func testVideoBytesAreTheFloatDefinitionAtEveryWidth() {
+        var rng = SplitMix(state: 7)
+        let kr: Float = 0.2126, kg: Float = 0.7152, kb: Float = 0.0722
+        let yScale: Float = 219.0 / 255.0
+        let cbScale: Float = (224.0 / 255.0) / (2 * (1 - 0.0722))
+        let crScale: Float = (224.0 / 255.0) / (2 * (1 - 0.2126))
+        func rounded(_ v: Float) -> UInt8 { UInt8(((v + 12_582_912) - 12_582_912)) }
+        for width in [2, 16, 18, 34, 40, 50, 64, 70, 96, 1920] {
+            let height = 4
+            let band = PlanarBand(width: width, rows: height)
+            fillBand(band, rows: height) { _, _ in
+                let a = Float.random(in: 0...1, using: &rng)
+                return PremultipliedColor(
+                    r: Float.random(in: 0...1, using: &rng) * a, g: Float.random(in: 0...1, using: &rng) * a,
+                    b: Float.random(in: 0...1, using: &rng) * a, a: a)
+            }
+            let yuv = YUV420Frame(width: width, height: height)
+            let rgba = RGBA8Frame(width: width, height: height)
+            Quantizer.write(
+                band: band, firstRow: 0, rows: height, yuv: yuv, rgba: nil, scratch: .init(width: width))
+            Quantizer.write(
+                band: band, firstRow: 0, rows: height, yuv: nil, rgba: rgba, scratch: .init(width: width))
+            func rgb(_ x: Int, _ y: Int) -> SIMD3<Float> {
+                let p = rgba.bytes + y * rgba.stride + min(max(x, 0), width - 1) * 4
+                return SIMD3(Float(p[0]), Float(p[1]), Float(p[2]))
+            }
+            for y in 0..<height {
+                for x in 0..<width {
+                    let c = rgb(x, y)
+                    let luma = c.x * (kr * yScale) + c.y * (kg * yScale) + c.z * (kb * yScale)
+                    XCTAssertEqual(
+                        yuv.y[y * yuv.yStride + x], rounded(luma + 16), "Y (\(x), \(y)) at width \(width)")
+                }
+            }
+            for i in 0..<(height / 2) {
+                for j in 0..<(width / 2) {
+                    func sum(_ x: Int) -> SIMD3<Float> { rgb(x, 2 * i) + rgb(x, 2 * i + 1) }
+                    let f = (sum(2 * j - 1) + sum(2 * j) * 2 + sum(2 * j + 1)) * 0.125
+                    let luma = f.x * kr + f.y * kg + f.z * kb
+                    let at = i * yuv.uvStride + j
+                    XCTAssertEqual(
+                        yuv.u[at], rounded((f.z - luma) * cbScale + 128), "U (\(j), \(i)) at width \(width)")
+                    XCTAssertEqual(
+                        yuv.v[at], rounded((f.x - luma) * crScale + 128), "V (\(j), \(i)) at width \(width)")
+                }
+            }
+        }
+    }
+
     /// Writing a frame band by band at any split gives the same bytes as one pass.
     func testBandSplitDoesNotChangeBytes() {
         let width = 40, height = 24
