@@ -15,6 +15,13 @@ side uses; wall times are reported beside them.
   first 3: the difference is 297 frames' cost without job loading and the first frames' set-up
   (the cover's blur, kept from then on). The frames still go through Kiln's YUV conversion, which
   MoviePy does not do.
+- Kiln's warp over a blurred cover is jobs/warp.json's layer at 1920×1080 (a job made in a
+  scratch folder), rendered the same way: 120 frames and then 3. Kiln evaluates that picture on
+  its reduced grid, checked and refined to within the tolerance `ReducedEvaluationTests` holds
+  it to (at most 3 code values from full resolution, 99.9 % within 1); OpenCV computes every
+  pixel in one row and, in the next, computes its maps at every fourth pixel of every fourth row
+  and enlarges them (`cv2.resize`), a smooth picture's shortcut in NumPy. The frames still go
+  through Kiln's YUV conversion.
 - The peers (scripts/peers/*.py) run in processes of their own with one thread
   (KILN_PEER_THREADS, default 1, for OpenCV; NumPy's and OpenBLAS's pools at 1; Skia and MoviePy
   draw on one thread anyway), each timing its frames after one warm-up frame, set-up excluded.
@@ -42,6 +49,10 @@ WORKLOADS = [
     ("cards", "six rotated clipped photo cards, composite", "Skia raster (skia-python)", 5.0),
     ("ripple", "ripple, two waves", "OpenCV remap, NumPy maps", 3.0),
     ("warp", "domain warp (2 lookups + sample)", "OpenCV remap, NumPy maps", 3.0),
+    ("warp-cover", "domain warp over a blurred cover (jobs/warp.json at 1080p)", "OpenCV remap, NumPy maps",
+     3.0),
+    ("warp-cover-quarter", "domain warp over a blurred cover, the peer's maps at 1/4 size",
+     "OpenCV remap, NumPy maps at every 4th pixel, cv2.resize", 3.0),
     ("showcase", "showcase-like scene (jobs/showcase.json)", "MoviePy 2", 5.0),
 ]
 
@@ -84,12 +95,13 @@ def kiln_row(bench, only, names, frames):
     }
 
 
-def kiln_showcase(bench):
+def kiln_render(bench, job, seconds):
+    """A job's frames without encoding: its first SECONDS, then its first 0.1 s; the difference."""
     reports = {}
-    for seconds in ("10", "0.1"):
-        out, _, _ = run_child([bench, "__render-frames", "jobs/showcase.json", seconds, "/dev/null"])
-        reports[seconds] = json.loads(out)
-    big, small = reports["10"], reports["0.1"]
+    for length in (seconds, "0.1"):
+        out, _, _ = run_child([bench, "__render-frames", job, length, "/dev/null"])
+        reports[length] = json.loads(out)
+    big, small = reports[seconds], reports["0.1"]
     frames = big["frames"] - small["frames"]
     return {
         "cpuPerFrame": (big["cpuSeconds"] - small["cpuSeconds"]) / frames,
@@ -97,6 +109,20 @@ def kiln_showcase(bench):
         "frames": frames,
         "threads": os.cpu_count(),
     }
+
+
+def kiln_warp_cover(bench, scratch):
+    """jobs/warp.json's blurred, warped cover at 1080p: 120 frames, then 3."""
+    with open(os.path.join(ROOT, "jobs/warp.json")) as f:
+        job = json.load(f)
+    job["output"].update({"width": W, "height": H, "duration": 4, "path": os.path.join(scratch, "warp.mp4")})
+    layer = job["layers"][0]
+    layer["path"] = os.path.join(ROOT, "jobs", layer["path"])
+    layer["size"] = [W, H]
+    path = os.path.join(scratch, "warp-cover.json")
+    with open(path, "w") as f:
+        json.dump(job, f)
+    return kiln_render(bench, path, "4")
 
 
 def peer(script, args, env):
@@ -153,13 +179,27 @@ def measure_once(args, scratch, env):
             results[key] = kiln_row(bench, row, [row], args.kiln_frames)
             log(f"{key}: OpenCV")
             results[key]["peer"] = peer("opencv_remap.py", [source, str(args.frames), key], env)[0]
+    if "warp-cover" in args.only:
+        log("warp-cover: Kiln (120 frames, then 3)")
+        results["warp-cover"] = kiln_warp_cover(bench, scratch)
+        log("warp-cover: OpenCV, maps at every pixel and at every 4th")
+        full, quarter = peer(
+            "opencv_remap.py", [os.path.join(ROOT, "jobs/photos/dusk.png"), str(args.frames), "warp-cover"],
+            env)
+        results["warp-cover-quarter"] = dict(results["warp-cover"], peer=quarter)
+        results["warp-cover"]["peer"] = full
     if "showcase" in args.only:
         log("showcase: Kiln (300 frames, then 3)")
-        results["showcase"] = kiln_showcase(bench)
+        results["showcase"] = kiln_render(bench, "jobs/showcase.json", "10")
         log(f"showcase: MoviePy ({args.showcase_frames} frames)")
         results["showcase"]["peer"] = peer(
             "moviepy_showcase.py", [os.path.join(ROOT, "jobs"), str(args.showcase_frames)], env)[0]
     return results
+
+
+def results_keys(only):
+    """The rows the workloads asked for give: warp-cover gives two (the peer's two kinds of maps)."""
+    return only | ({"warp-cover-quarter"} if "warp-cover" in only else set())
 
 
 def main():
@@ -172,12 +212,12 @@ def main():
                         help="MoviePy frames, spread over the showcase's 10 s (default 30)")
     parser.add_argument("--repeat", type=int, default=1,
                         help="measure everything this many times, alternating, and take medians")
-    parser.add_argument("--only", default="cards,ripple,warp,showcase",
-                        help="comma-separated workloads: cards, ripple, warp, showcase")
+    parser.add_argument("--only", default="cards,ripple,warp,warp-cover,showcase",
+                        help="comma-separated workloads: cards, ripple, warp, warp-cover, showcase")
     parser.add_argument("--json", action="store_true", help="print JSON instead of the table")
     args = parser.parse_args()
     args.only = set(args.only.split(","))
-    if (not args.only <= {w[0] for w in WORKLOADS} or args.frames < 1 or args.showcase_frames < 1
+    if (not args.only <= {w[0] for w in WORKLOADS} - {"warp-cover-quarter"} or args.frames < 1 or args.showcase_frames < 1
             or args.kiln_frames < 1):
         parser.error("bad --only, --frames, --kiln-frames or --showcase-frames")
 
@@ -193,7 +233,7 @@ def main():
 
     rows = []
     for key, name, peer_name, target in WORKLOADS:
-        if key not in args.only:
+        if key not in results_keys(args.only):
             continue
         ks = [r[key] for r in runs]
         ps = [r[key]["peer"] for r in runs]

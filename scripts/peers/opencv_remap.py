@@ -23,7 +23,13 @@ Written for speed as NumPy and OpenCV allow: float32 throughout, buffers made on
 (`out=`, `dst=`), positions wrapped with floor and the noise padded by one texel rather than
 np.mod or BORDER_WRAP (each about twice as slow here).
 
-usage: opencv_remap.py SOURCE_PNG FRAMES [ripple|warp|ripple-everywhere ...]
+- warp-cover: the same domain warp over a picture blurred once (σ = 30, before timing) with its
+  edges clamped (BORDER_REPLICATE), as jobs/warp.json renders it: SOURCE_PNG is then the cover
+  photo, resized to fill the frame (1920×1080). Twice: with the maps at every pixel, and at every
+  4th pixel of every 4th row enlarged by cv2.resize (a smooth picture's shortcut in NumPy, as
+  Kiln's reduced grid is its own).
+
+usage: opencv_remap.py SOURCE_PNG FRAMES [ripple|warp|ripple-everywhere|warp-cover ...]
 """
 
 import sys
@@ -135,23 +141,29 @@ class Ripple:
 
 
 class DomainWarp:
-    def __init__(self, source, noise, strength=200.0, flow=0.25):
-        self.source, self.strength, self.flow = source, strength, flow
+    """With `reduction` r > 1 the maps are computed at every r-th pixel of every r-th row (the
+    centres of r × r blocks) and enlarged by `cv2.resize` (bilinear) before the frame's remap: the
+    shortcut a NumPy user has for a smooth picture, as Kiln's reduced grid is its own."""
+
+    def __init__(self, source, noise, strength=200.0, flow=0.25, border=cv2.BORDER_CONSTANT, reduction=1):
+        self.source, self.strength, self.flow, self.border = source, strength, flow, border
         h, w = source.shape[:2]
         size = noise.shape[0]
         self.size = size
         # One extra row and column repeating the first (as Kiln's NoiseTexture stores it): with
         # positions wrapped into [0, size) the bilinear taps never leave the texture.
         self.noise = np.ascontiguousarray(np.pad(noise, ((0, 1), (0, 1), (0, 0)), mode="wrap"))
-        x = np.arange(w, dtype=np.float32)
-        y = np.arange(h, dtype=np.float32)
+        r = reduction
+        x = np.arange(w // r, dtype=np.float32) * r + (r - 1) / 2
+        y = np.arange(h // r, dtype=np.float32) * r + (r - 1) / 2
         # Noise texel coordinates of uv = (position + 0.5) / frame size, before the flow.
         tx = (x + 0.5) / w * size - 0.5
         ty = (y + 0.5) / h * size - 0.5
         self.base = np.dstack(np.meshgrid(tx, ty)).astype(np.float32)
         # The pixel grid, less the 0.5 the offset subtracts: map = grid + n · strength.
         self.grid = (np.dstack(np.meshgrid(x, y)) - 0.5 * strength).astype(np.float32)
-        self.where, self.scratch, self.q = (np.empty((h, w, 2), np.float32) for _ in range(3))
+        self.where, self.scratch, self.q = (np.empty((h // r, w // r, 2), np.float32) for _ in range(3))
+        self.full = np.empty((h, w, 2), np.float32) if r > 1 else None
         self.out = np.empty_like(source)
 
     def wrap(self, p):
@@ -171,8 +183,11 @@ class DomainWarp:
         self.wrap(where)
         cv2.remap(self.noise, where, None, cv2.INTER_LINEAR, dst=q, borderMode=cv2.BORDER_REPLICATE)
         cv2.scaleAdd(q, float(self.strength), self.grid, dst=where)
+        if self.full is not None:
+            h, w = self.source.shape[:2]
+            where = cv2.resize(where, (w, h), dst=self.full, interpolation=cv2.INTER_LINEAR)
         return cv2.remap(self.source, where, None, cv2.INTER_LINEAR, dst=self.out,
-                         borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+                         borderMode=self.border, borderValue=0)
 
 
 def main():
@@ -199,6 +214,23 @@ def main():
             warp = DomainWarp(source, gradient_noise())
         rows.append(measure("domain warp (2 lookups + sample)", frames, w * h, warp.render,
                             setup.cpu + noise_setup.cpu, setup.wall + noise_setup.wall, peer=peer))
+    if "warp-cover" in wanted:
+        with Stopwatch() as cover_setup:
+            # Resized to fill 1920×1080 (cropped to its shape), then blurred once.
+            sh, sw = source.shape[:2]
+            scale = max(1920 / sw, 1080 / sh)
+            filled = cv2.resize(source, (round(sw * scale), round(sh * scale)), interpolation=cv2.INTER_AREA)
+            top, left = (filled.shape[0] - 1080) // 2, (filled.shape[1] - 1920) // 2
+            cover = np.ascontiguousarray(filled[top:top + 1080, left:left + 1920])
+            cover = cv2.GaussianBlur(cover, (0, 0), 30, borderType=cv2.BORDER_REPLICATE)
+            noise = gradient_noise()
+            warp = DomainWarp(cover, noise, border=cv2.BORDER_REPLICATE)
+            reduced = DomainWarp(cover, noise, border=cv2.BORDER_REPLICATE, reduction=4)
+        rows.append(measure("domain warp over a blurred cover", frames, 1920 * 1080, warp.render,
+                            setup.cpu + cover_setup.cpu, setup.wall + cover_setup.wall, peer=peer))
+        rows.append(measure("domain warp over a blurred cover, maps at 1/4 size", frames, 1920 * 1080,
+                            reduced.render, setup.cpu + cover_setup.cpu, setup.wall + cover_setup.wall,
+                            peer=peer + ", maps computed at every 4th pixel and enlarged (cv2.resize)"))
     emit(rows)
 
 
