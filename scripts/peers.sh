@@ -2,6 +2,8 @@
 # Kiln against its peers, in one run (issue 14; docs/performance.md, "Against the peers"):
 #   six rotated, clipped photo cards     Kiln vs Skia's raster backend (skia-python)
 #   the ripple and the domain warp       Kiln vs OpenCV remap with NumPy-computed maps
+#   the warp over a blurred cover        Kiln (jobs/warp.json at 1080p) vs OpenCV, its maps at
+#                                        every pixel and at every 4th enlarged
 #   a showcase-like scene                Kiln (jobs/showcase.json) vs the same built in MoviePy 2
 # Costs are CPU time per frame pixel (ns·core/px), so "per core" holds whatever threads a side
 # uses; wall times beside them. The peers are installed with pip in a virtual environment of

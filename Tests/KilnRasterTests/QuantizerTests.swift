@@ -17,6 +17,18 @@ final class QuantizerTests: XCTestCase {
         }
     }
 
+    /// A band of random valid premultiplied colours, alpha anywhere in 0…1.
+    func randomBand(width: Int, rows: Int, using rng: inout SplitMix) -> PlanarBand {
+        let band = PlanarBand(width: width, rows: rows)
+        fillBand(band, rows: rows) { _, _ in
+            let a = Float.random(in: 0...1, using: &rng)
+            return PremultipliedColor(
+                r: Float.random(in: 0...1, using: &rng) * a, g: Float.random(in: 0...1, using: &rng) * a,
+                b: Float.random(in: 0...1, using: &rng) * a, a: a)
+        }
+        return band
+    }
+
     /// Straight alpha (the formats that keep transparency): colour ÷ coverage and the coverage,
     /// each the exact value plus the pixel's dither, rounded; no coverage is transparent black,
     /// and full coverage gives exactly the opaque path's bytes. The YUV is unchanged by it.
@@ -64,13 +76,7 @@ final class QuantizerTests: XCTestCase {
     func testFusedYUVMatchesScalarReference() {
         var rng = SplitMix(state: 42)
         for (width, height) in [(64, 8), (70, 12), (18, 2), (1920, 8)] {
-            let band = PlanarBand(width: width, rows: height)
-            fillBand(band, rows: height) { _, _ in
-                let a = Float.random(in: 0...1, using: &rng)
-                return PremultipliedColor(
-                    r: Float.random(in: 0...1, using: &rng) * a, g: Float.random(in: 0...1, using: &rng) * a,
-                    b: Float.random(in: 0...1, using: &rng) * a, a: a)
-            }
+            let band = randomBand(width: width, rows: height, using: &rng)
             let yuv = YUV420Frame(width: width, height: height)
             let rgba = RGBA8Frame(width: width, height: height)
             Quantizer.write(
@@ -164,13 +170,7 @@ final class QuantizerTests: XCTestCase {
         func rounded(_ v: Float) -> UInt8 { UInt8(((v + 12_582_912) - 12_582_912)) }
         for width in [2, 16, 18, 34, 40, 50, 64, 70, 96, 1920] {
             let height = 4
-            let band = PlanarBand(width: width, rows: height)
-            fillBand(band, rows: height) { _, _ in
-                let a = Float.random(in: 0...1, using: &rng)
-                return PremultipliedColor(
-                    r: Float.random(in: 0...1, using: &rng) * a, g: Float.random(in: 0...1, using: &rng) * a,
-                    b: Float.random(in: 0...1, using: &rng) * a, a: a)
-            }
+            let band = randomBand(width: width, rows: height, using: &rng)
             let yuv = YUV420Frame(width: width, height: height)
             let rgba = RGBA8Frame(width: width, height: height)
             Quantizer.write(
