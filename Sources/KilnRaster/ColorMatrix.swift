@@ -4,11 +4,24 @@
 public struct ColorMatrix: Sendable, Hashable {
     /// Row-major: output channel i = Σ_j m[4i + j] · input channel j. A SIMD value, not an array,
     /// so matrices live on the stack.
-    public var m: SIMD16<Double>
+    public let m: SIMD16<Double>
+    /// `m` in single precision, as the kernels use it: made once here, since converting per
+    /// batch of pixels cost 16 conversions each time (the standard library's conversion of a
+    /// whole vector is a generic call, so it goes lane by lane).
+    let floats: SIMD16<Float>
+    /// Whether the matrix only scales each channel and adds a multiple of alpha to each colour
+    /// (brightness, contrast, opacity, and runs of them; not saturation, grayscale, hue rotation
+    /// or tint, which mix channels): `colour(_:count:)` then leaves out the zero terms.
+    let scalesChannels: Bool
 
     public init(rows: [[Double]]) {
         precondition(rows.count == 4 && rows.allSatisfy { $0.count == 4 }, "a colour matrix is 4×4")
         m = SIMD16(rows.flatMap { $0 })
+        var f = SIMD16<Float>()
+        for i in 0..<16 { f[i] = Float(m[i]) }
+        floats = f
+        let crossTerms = SIMD16<Float>(0, 1, 1, 0, 1, 0, 1, 0, 1, 1, 0, 0, 1, 1, 1, 0)
+        scalesChannels = all(f.replacing(with: 0, where: crossTerms .== 0) .== SIMD16())
     }
 
     public static let identity = ColorMatrix(rows: [
@@ -78,14 +91,11 @@ extension ColorMatrix: ColorStage {
         (r, g, b, a) = (row(0), row(4), row(8), row(12))
     }
 
-    /// `apply` on each group. A matrix that only scales each channel and adds a multiple of alpha
-    /// to each colour (brightness, contrast, opacity, and runs of them; not saturation, grayscale,
-    /// hue rotation or tint, which mix channels) takes 6 products instead of 16, with the same
-    /// values: the terms left out are exact zeros.
+    /// `apply` on each group. A matrix that `scalesChannels` takes 6 products instead of 16,
+    /// with the same values: the terms left out are exact zeros.
     public func colour(_ batch: StageBatch, count: Int) {
         let f = floats
-        let crossTerms = SIMD16<Float>(0, 1, 1, 0, 1, 0, 1, 0, 1, 1, 0, 0, 1, 1, 1, 0)
-        guard f.replacing(with: 0, where: crossTerms .== 0) == SIMD16() else {
+        guard scalesChannels else {
             for k in 0..<count {
                 let c = batch.colour + 4 &* k
                 apply(&c[0], &c[1], &c[2], &c[3])
@@ -102,12 +112,4 @@ extension ColorMatrix: ColorStage {
         }
     }
 
-    /// `m` in single precision, lane by lane: the standard library's conversion of a whole
-    /// vector is a generic call.
-    @inline(__always)
-    var floats: SIMD16<Float> {
-        var f = SIMD16<Float>()
-        for i in 0..<16 { f[i] = Float(m[i]) }
-        return f
-    }
 }

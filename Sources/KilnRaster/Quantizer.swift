@@ -112,10 +112,20 @@ public enum Quantizer {
         roundToInteger(c * 255 + d)
     }
 
+    @inline(__always)
+    private static func quantize(_ c: SIMD16<Float>, _ d: SIMD16<Float>) -> SIMD16<Float> {
+        roundToInteger(c * 255 + d)
+    }
+
     /// Round to nearest (ties to even) in two adds: at 1.5·2^23 the float spacing is exactly 1, on
     /// both sides of zero (plain 2^23 would mis-round small negative values).
     @inline(__always)
     static func roundToInteger(_ v: SIMD8<Float>) -> SIMD8<Float> {
+        (v + 12_582_912) - 12_582_912
+    }
+
+    @inline(__always)
+    static func roundToInteger(_ v: SIMD16<Float>) -> SIMD16<Float> {
         (v + 12_582_912) - 12_582_912
     }
 
@@ -124,6 +134,11 @@ public enum Quantizer {
     @inline(__always)
     static func roundedBytes(_ v: SIMD8<Float>) -> SIMD8<UInt8> {
         SIMD8<UInt8>(truncatingIfNeeded: unsafeBitCast(v + 12_582_912, to: SIMD8<UInt32>.self))
+    }
+
+    @inline(__always)
+    static func roundedBytes(_ v: SIMD16<Float>) -> SIMD16<UInt8> {
+        SIMD16<UInt8>(truncatingIfNeeded: unsafeBitCast(v + 12_582_912, to: SIMD16<UInt32>.self))
     }
 
     @inline(__always)
@@ -148,19 +163,15 @@ public enum Quantizer {
         if rgbaOut == nil, let yOut {
             // Video alone: sixteen lanes a step, the eight-lane loop below for the rest. Each
             // lane's operations are the eight-lane loop's, so the bytes are the same.
-            @inline(__always) func quantize16(_ c: SIMD16<Float>, _ d: SIMD16<Float>) -> SIMD16<Float> {
-                ((c * 255 + d) + 12_582_912) - 12_582_912
-            }
             while x &+ 16 <= width {
                 let d = UnsafeRawPointer(ditherRow + (x & (ditherTileSize - 1))).loadUnaligned(
                     as: SIMD16<Float>.self)
-                let r = quantize16(load16(inR + x), d)
-                let g = quantize16(load16(inG + x), d)
-                let b = quantize16(load16(inB + x), d)
+                let r = quantize(load16(inR + x), d)
+                let g = quantize(load16(inG + x), d)
+                let b = quantize(load16(inB + x), d)
                 let luma = r * (kr * yScale) + g * (kg * yScale) + b * (kb * yScale)
-                let bits = unsafeBitCast((luma + 16) + 12_582_912, to: SIMD16<UInt32>.self)
                 UnsafeMutableRawPointer(yOut + x).storeBytes(
-                    of: SIMD16<UInt8>(truncatingIfNeeded: bits), as: SIMD16<UInt8>.self)
+                    of: roundedBytes(luma + 16), as: SIMD16<UInt8>.self)
                 if accumulate {
                     store16(load16(sumR + x) + r, sumR + x)
                     store16(load16(sumG + x) + g, sumG + x)
@@ -266,13 +277,10 @@ public enum Quantizer {
             let g = filtered(scratch.sumG)
             let b = filtered(scratch.sumB)
             let luma = r * kr + g * kg + b * kb
-            @inline(__always) func bytes16(_ v: SIMD16<Float>) -> SIMD16<UInt8> {
-                SIMD16<UInt8>(truncatingIfNeeded: unsafeBitCast(v + 12_582_912, to: SIMD16<UInt32>.self))
-            }
             UnsafeMutableRawPointer(uOut + i).storeBytes(
-                of: bytes16((b - luma) * cbScale + 128), as: SIMD16<UInt8>.self)
+                of: roundedBytes((b - luma) * cbScale + 128), as: SIMD16<UInt8>.self)
             UnsafeMutableRawPointer(vOut + i).storeBytes(
-                of: bytes16((r - luma) * crScale + 128), as: SIMD16<UInt8>.self)
+                of: roundedBytes((r - luma) * crScale + 128), as: SIMD16<UInt8>.self)
             i &+= 16
         }
         while i < chromaWidth {

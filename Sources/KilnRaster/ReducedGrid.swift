@@ -107,6 +107,20 @@ public struct ReducedGrid: Sendable, Equatable {
             let (upperOpaque, lowerOpaque) = i & 1 == 0 ? opaque : (opaque.1, opaque.0)
             let ones = SIMD8<Float>(repeating: 1)
             var x = span.lowerBound
+            // Eight columns, the lanes outside `columns` transparent: the edges' step.
+            @inline(__always) func enlargeChunk(at column: Int) {
+                var alpha = ones
+                if !(upperOpaque && lowerOpaque) {
+                    let top = upperOpaque ? ones : load(scratch.a + (upper &+ column))
+                    let bottom = lowerOpaque ? ones : load(scratch.a + (lower &+ column))
+                    alpha = top + (bottom - top) * weight
+                }
+                band.storeMasked(
+                    lerp(scratch.r, upper, lower, column, weight),
+                    lerp(scratch.g, upper, lower, column, weight),
+                    lerp(scratch.b, upper, lower, column, weight), alpha, x: column, offset: out,
+                    columns: columns)
+            }
             // Sixteen columns a step where all lie inside `columns` (the same lerp per lane),
             // eight at the edges.
             let wide = SIMD16<Float>(repeating: fraction)
@@ -115,7 +129,7 @@ public struct ReducedGrid: Sendable, Equatable {
                 return top + (bottom - top) * wide
             }
             while x < columns.lowerBound && x < span.upperBound {
-                enlargeChunk(x)
+                enlargeChunk(at: x)
                 x &+= 8
             }
             while x &+ 16 <= min(span.upperBound, columns.upperBound) {
@@ -132,19 +146,8 @@ public struct ReducedGrid: Sendable, Equatable {
                 store16(alpha, band.a + p)
                 x &+= 16
             }
-            @inline(__always) func enlargeChunk(_ x: Int) {
-                var alpha = ones
-                if !(upperOpaque && lowerOpaque) {
-                    let top = upperOpaque ? ones : load(scratch.a + (upper &+ x))
-                    let bottom = lowerOpaque ? ones : load(scratch.a + (lower &+ x))
-                    alpha = top + (bottom - top) * weight
-                }
-                band.storeMasked(
-                    lerp(scratch.r, upper, lower, x, weight), lerp(scratch.g, upper, lower, x, weight),
-                    lerp(scratch.b, upper, lower, x, weight), alpha, x: x, offset: out, columns: columns)
-            }
             while x < span.upperBound {
-                enlargeChunk(x)
+                enlargeChunk(at: x)
                 x &+= 8
             }
         }

@@ -52,7 +52,10 @@ final class ColorMatrixStageTests: XCTestCase {
             x: positions, y: positions + groups, colour: colour, scratch: positions + 2 * groups,
             index: index,
             carried: positions + 3 * groups)
+        // The matrices that take the shortcut: those without cross terms.
+        let shortcut: Set = ["brightness", "contrast", "opacity", "identity"]
         for (name, matrix) in matrices {
+            XCTAssertEqual(matrix.scalesChannels, shortcut.contains(name), name)
             var expected: [SIMD8<Float>] = []
             for k in 0..<groups {
                 var (r, g, b, a) = (SIMD8<Float>(), SIMD8<Float>(), SIMD8<Float>(), SIMD8<Float>())
