@@ -45,10 +45,12 @@ let package = Package(
         .systemLibrary(
             name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CEBUR128", pkgConfig: "libebur128", providers: [.apt(["libebur128-dev"])]),
+        // Header only: static inline wrappers of CPU intrinsics Swift cannot import directly.
+        .systemLibrary(name: "CKilnIntrinsics"),
         .target(name: "KilnModel", swiftSettings: strict),
         // Declarative command descriptions: parsing, help, completion scripts, the man page.
         .target(name: "KilnCommandLine", swiftSettings: strict),
-        .target(name: "KilnRaster", swiftSettings: strict),
+        .target(name: "KilnRaster", dependencies: ["CKilnIntrinsics"], swiftSettings: strict),
         .target(
             name: "KilnText",
             dependencies: ["CFreeType", "CHarfBuzz", "CFontconfig", "CUnibreak", "KilnRaster"],

@@ -1,3 +1,7 @@
+#if KILN_GATHERS
+    import CKilnIntrinsics
+#endif
+
 /// Paints an image under an affine map, clipped to a rectangle of it: bilinear sampling at the
 /// mip level matching the map's shrink, blended with the next level (trilinear, past the first
 /// eighth of each octave: `levelChoice`) so an animated scale never pops between levels; edges
@@ -677,14 +681,21 @@ public struct ImagePainter: Sendable {
         /// spills and reloads the whole vector per lane.
         @inline(__always)
         func pairs(_ i: SIMD8<Int32>) -> (left: SIMD8<UInt32>, right: SIMD8<UInt32>) {
-            let raw = UnsafeRawPointer(texels)
-            @inline(__always) func pair(_ lane: Int) -> UInt64 {
-                raw.loadUnaligned(fromByteOffset: Int(i[lane]) &* 4, as: UInt64.self)
-            }
-            let both = unsafeBitCast(
-                SIMD8<UInt64>(pair(0), pair(1), pair(2), pair(3), pair(4), pair(5), pair(6), pair(7)),
-                to: SIMD16<UInt32>.self)
-            return (both.evenHalf, both.oddHalf)
+            #if KILN_GATHERS
+                let gathered = unsafeBitCast(
+                    kiln_gather_u64_scale4(UnsafeRawPointer(texels), unsafeBitCast(i, to: __m256i.self)),
+                    to: SIMD16<UInt32>.self)
+                return (gathered.evenHalf, gathered.oddHalf)
+            #else
+                let raw = UnsafeRawPointer(texels)
+                @inline(__always) func pair(_ lane: Int) -> UInt64 {
+                    raw.loadUnaligned(fromByteOffset: Int(i[lane]) &* 4, as: UInt64.self)
+                }
+                let both = unsafeBitCast(
+                    SIMD8<UInt64>(pair(0), pair(1), pair(2), pair(3), pair(4), pair(5), pair(6), pair(7)),
+                    to: SIMD16<UInt32>.self)
+                return (both.evenHalf, both.oddHalf)
+            #endif
         }
 
         /// `@_transparent` because `@inline(__always)` was not honoured here: the call stayed,

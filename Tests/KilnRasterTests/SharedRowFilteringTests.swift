@@ -21,6 +21,35 @@ final class SharedRowFilteringTests: XCTestCase {
         return RasterImage(width: width, height: height, premultipliedRGBA: bytes)
     }
 
+    /// The sampler's texel pairs, however they are loaded (an AVX-512 gather when the build
+    /// defines `KILN_GATHERS`, eight loads otherwise): each lane the texel at its index and the
+    /// one after it, at every index of a level, the padding column and last texel included.
+    func testTexelPairsAreTheTexelsAtEachIndex() {
+        let image = randomImage(width: 37, height: 11, seed: 3)
+        for exponent in 0..<2 {
+            let level = image.levels[exponent]
+            level.texels.withUnsafeBufferPointer { texels in
+                let sampler = ImagePainter.Sampler(
+                    level: level, texels: texels.baseAddress!, exponent: exponent)
+                let count = level.texels.count
+                var start = 0
+                var checked = 0
+                while start < count - 1 {
+                    // Indices in a scrambled order, clamped so that each pair lies in the texels.
+                    let index = SIMD8<Int32>((0..<8).map { Int32(min(start + ($0 * 5) % 8, count - 2)) })
+                    let (left, right) = sampler.pairs(index)
+                    for lane in 0..<8 {
+                        XCTAssertEqual(left[lane], texels[Int(index[lane])], "texel \(index[lane])")
+                        XCTAssertEqual(right[lane], texels[Int(index[lane]) + 1], "texel \(index[lane]) + 1")
+                        checked += 1
+                    }
+                    start += 8
+                }
+                XCTAssertGreaterThan(checked, count - 8)
+            }
+        }
+    }
+
     func testSharedRowsGiveTheSampledBytes() {
         let (width, height) = (200, 120)
         let image = randomImage(width: 53, height: 31, seed: 7)
