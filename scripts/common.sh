@@ -19,8 +19,9 @@ if [ "${KILN_PORTABLE:-0}" != 1 ] && [ "$(uname -m)" = x86_64 ] && kiln_cpu_has 
   if kiln_cpu_has avx512f avx512bw avx512dq avx512vl; then
     # Each vendor's first AVX-512 core of the kind: tuned for it, no instruction it lacks.
     if grep -qw AuthenticAMD /proc/cpuinfo; then kiln_cpu=znver4; else kiln_cpu=skylake-avx512; fi
-    # The texel taps load through AVX-512 gathers (Sources/CKilnIntrinsics): Swift cannot emit
-    # them, and its lane-by-lane loads cost the card painter about a tenth more (docs/performance.md).
+    # The photo-card painter's texel pairs load through an AVX-512 gather (Sources/CKilnIntrinsics):
+    # Swift cannot emit one, and its lane-by-lane loads made that painter about a tenth slower. The
+    # other samplers' taps are vector loads, which a gather did not beat (docs/performance.md).
     KILN_SWIFT_FLAGS+=(-Xswiftc -DKILN_GATHERS)
   fi
   KILN_SWIFT_FLAGS+=(-Xswiftc -target-cpu -Xswiftc "$kiln_cpu" -Xcc "-march=$kiln_cpu")
