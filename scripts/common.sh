@@ -27,6 +27,10 @@ if [ "${KILN_PORTABLE:-0}" != 1 ] && [ "$(uname -m)" = x86_64 ] && kiln_cpu_has 
   KILN_SWIFT_FLAGS+=(-Xswiftc -target-cpu -Xswiftc "$kiln_cpu" -Xcc "-march=$kiln_cpu")
 fi
 
+# The test build adds the fault-injection switches (Sources/KilnExport/FaultInjection.swift);
+# the binary kiln_build makes for users has none.
+KILN_TEST_FLAGS=("${KILN_SWIFT_FLAGS[@]}" -Xswiftc -DKILN_TEST_HOOKS)
+
 kiln_build() {
   swift build "${KILN_SWIFT_FLAGS[@]}" "$@"
 }

@@ -22,5 +22,5 @@ trap 'bash scripts/postgres-test-cluster.sh stop "$KILN_TEST_POSTGRES_DIR"' EXIT
 # LeakSanitizer reports at exit. Any sanitizer report ends the run non-zero.
 export ASAN_OPTIONS="detect_leaks=0:abort_on_error=0:halt_on_error=1:${ASAN_OPTIONS:-}"
 export TSAN_OPTIONS="halt_on_error=1:${TSAN_OPTIONS:-}"
-swift test "${KILN_SWIFT_FLAGS[@]}" --sanitize="$sanitizer" --scratch-path ".build/sanitize-$sanitizer" \
+swift test "${KILN_TEST_FLAGS[@]}" --sanitize="$sanitizer" --scratch-path ".build/sanitize-$sanitizer" \
   --disable-swift-testing "$@"

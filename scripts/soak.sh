@@ -13,4 +13,4 @@ source "$(dirname "$0")/common.sh"
 bash scripts/install-deps.sh --test
 kiln_build
 export KILN_SOAK=1
-swift test "${KILN_SWIFT_FLAGS[@]}" --disable-swift-testing --filter SoakTests "$@"
+swift test "${KILN_TEST_FLAGS[@]}" --disable-swift-testing --filter SoakTests "$@"

@@ -14,11 +14,16 @@ echo "== podcast demo audio (espeak-ng)"
 python3 scripts/make-podcast.py
 echo "== build"
 kiln_build
+echo "== the release binary holds no test fault switches"
+if grep -aq KILN_FAULT_ "$(swift build "${KILN_SWIFT_FLAGS[@]}" --show-bin-path)/kiln"; then
+  echo "error: the release kiln binary contains a KILN_FAULT_ switch (test hooks leaked)" >&2
+  exit 1
+fi
 echo "== test (with a throwaway PostgreSQL on loopback)"
 eval "$(bash scripts/postgres-test-cluster.sh start)"
 trap 'bash scripts/postgres-test-cluster.sh stop "$KILN_TEST_POSTGRES_DIR"' EXIT
 # The suite is XCTest; without this flag an empty Swift Testing run would print the last line.
-swift test "${KILN_SWIFT_FLAGS[@]}" --disable-swift-testing "$@"
+swift test "${KILN_TEST_FLAGS[@]}" --disable-swift-testing "$@"
 if [ "${KILN_FUZZ_SECONDS:-60}" != 0 ]; then
   echo "== fuzz (libFuzzer, ${KILN_FUZZ_SECONDS:-60} s per target)"
   bash scripts/fuzz.sh "${KILN_FUZZ_SECONDS:-60}"

@@ -16,7 +16,8 @@ public enum JobFiles {
         let assets = CancellableAssets(cancellation: cancellation)
         assets.waitForFaultDelay()
         return try LayerRegistry.load(
-            file: file, images: assets, videos: assets, audio: assets, options: options)
+            file: file, images: assets, videos: assets, audio: assets,
+            options: options.interrupted(by: cancellation))
     }
 
     public static func decode(
@@ -28,7 +29,7 @@ public enum JobFiles {
         return try LayerRegistry.decode(
             bytes: bytes, file: file, baseDirectory: baseDirectory, images: assets, videos: assets,
             audio: assets,
-            options: options)
+            options: options.interrupted(by: cancellation))
     }
 }
 
@@ -54,7 +55,7 @@ extension JobFiles {
         let job = try LayerRegistry.decode(
             bytes: bytes, file: file, baseDirectory: baseDirectory, images: recorder, videos: recorder,
             audio: recorder,
-            options: options)
+            options: options.interrupted(by: cancellation))
         var digest = ContentDigest()
         digest.update("kiln \(KilnVersion.string) job format \(Job.formatVersion)")
         digest.update(bytes)
@@ -70,5 +71,16 @@ extension JobFiles {
             }
         }
         return FingerprintedJob(job: job, fingerprint: digest.hex)
+    }
+}
+
+extension JobLoadOptions {
+    /// These options with the layer-by-layer check of `cancellation` (text layouts and other
+    /// work between file reads stop at the next layer too).
+    func interrupted(by cancellation: CancellationFlag?) -> JobLoadOptions {
+        guard let cancellation else { return self }
+        var options = self
+        options.interruption = { cancellation.cancelledBySignal }
+        return options
     }
 }

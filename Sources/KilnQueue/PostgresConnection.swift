@@ -55,6 +55,12 @@ public final class PostgresConnection {
             ?? "(a PostgreSQL connection string that does not parse)"
     }
 
+    /// Whether `text` is a PostgreSQL connection string (a URL or libpq `key=value` pairs that
+    /// parse), as opposed to a file name.
+    public static func isConnectionString(_ text: String) -> Bool {
+        PostgresLocation.isConnectionString(text)
+    }
+
     /// Rows changed by the last INSERT/UPDATE/DELETE.
     public private(set) var changes = 0
 

@@ -8,7 +8,6 @@ struct PostgresLocation {
     let host: String?
     let port: String?
     let database: String?
-    private let password: String?
 
     init(parsing conninfo: String) throws(PostgresError) {
         var errorMessage: UnsafeMutablePointer<CChar>?
@@ -28,11 +27,60 @@ struct PostgresLocation {
             if let value = option.pointee.val { values[String(cString: keyword)] = String(cString: value) }
             option += 1
         }
-        user = values["user"]
-        host = values["host"] ?? values["hostaddr"]
-        port = values["port"]
-        database = values["dbname"]
-        password = values["password"].flatMap { $0.isEmpty ? nil : $0 }
+        // A value may itself hold a connection string (libpq expands `dbname` in some calls, and a
+        // careless user pastes a URL into a field): such a value is never shown, and every
+        // secret inside it is scrubbed like the password.
+        user = values["user"].map(Self.shown)
+        host = (values["host"] ?? values["hostaddr"]).map(Self.shown)
+        port = values["port"].map(Self.shown)
+        database = values["dbname"].map(Self.shown)
+        secrets =
+            ([values["password"]]
+            + values.values.filter(Self.holdsConnectionString).flatMap(Self.nestedSecrets))
+            .compactMap { $0 }.filter { !$0.isEmpty }
+    }
+
+    /// Whether libpq takes `text` as a connection string: a `postgres://`/`postgresql://` URL,
+    /// or `key=value` pairs with keywords libpq knows. A plain file name has no `=` and does not
+    /// parse, so it stays a file name.
+    static func isConnectionString(_ text: String) -> Bool {
+        if text.hasPrefix("postgres://") || text.hasPrefix("postgresql://") { return true }
+        guard text.contains("=") else { return false }
+        var errorMessage: UnsafeMutablePointer<CChar>?
+        let options = PQconninfoParse(text, &errorMessage)
+        PQfreemem(errorMessage)
+        guard let options else { return false }
+        PQconninfoFree(options)
+        return true
+    }
+
+    private let secrets: [String]
+
+    private static func holdsConnectionString(_ value: String) -> Bool {
+        value.contains("=") || value.contains("://") || value.contains("@")
+    }
+
+    private static func shown(_ value: String) -> String {
+        holdsConnectionString(value) ? "(hidden)" : value
+    }
+
+    /// The whole value, and every password a nested connection string names (one level: that is
+    /// all libpq expands).
+    private static func nestedSecrets(_ value: String) -> [String?] {
+        var found: [String?] = [value]
+        var errorMessage: UnsafeMutablePointer<CChar>?
+        let options = PQconninfoParse(value, &errorMessage)
+        PQfreemem(errorMessage)
+        guard let options else { return found }
+        defer { PQconninfoFree(options) }
+        var option = options
+        while let keyword = option.pointee.keyword {
+            if String(cString: keyword) == "password", let text = option.pointee.val {
+                found.append(String(cString: text))
+            }
+            option += 1
+        }
+        return found
     }
 
     /// `postgres://user@host:port/database`, with only the parts the string names.
@@ -47,15 +95,19 @@ struct PostgresLocation {
         return text
     }
 
-    /// `message` with the password (and its percent-encoded form) replaced, in case libpq
-    /// quoted it.
+    /// `message` with the password, any value holding a nested connection string and the
+    /// passwords inside those (and their percent-encoded forms) replaced, in case libpq quoted
+    /// them.
     func scrubbed(_ message: String) -> String {
-        guard let password else { return message }
-        var text = message.replacingOccurrences(of: password, with: "***")
-        if let encoded = password.addingPercentEncoding(withAllowedCharacters: .alphanumerics),
-            encoded != password
-        {
-            text = text.replacingOccurrences(of: encoded, with: "***")
+        var text = message
+        // Longest first, so a whole nested string goes before the password inside it.
+        for secret in secrets.sorted(by: { $0.count > $1.count }) {
+            text = text.replacingOccurrences(of: secret, with: "***")
+            if let encoded = secret.addingPercentEncoding(withAllowedCharacters: .alphanumerics),
+                encoded != secret
+            {
+                text = text.replacingOccurrences(of: encoded, with: "***")
+            }
         }
         return text
     }

@@ -37,7 +37,7 @@ enum CommandCatalog {
 
     static let overview = """
         The export queue is embedded SQLite, or PostgreSQL for many hosts: --queue sqlite:PATH |
-        postgres://… or $KILN_QUEUE, default $XDG_STATE_HOME/kiln/queue.sqlite3.
+        postgres://… | 'host=… dbname=…' or $KILN_QUEUE, default $XDG_STATE_HOME/kiln/queue.sqlite3.
 
         render, preview, validate, enqueue and worker take --limit NAME=VALUE (repeatable): a job
         over a limit is refused with exit 65, naming the limit (see `kiln limits`); the

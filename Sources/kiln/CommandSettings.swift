@@ -23,7 +23,7 @@ func variableSettings(_ args: ParsedArguments) throws -> [String: String] {
     var variables: [String: String] = [:]
     for setting in args.strings(.set) {
         guard let eq = setting.firstIndex(of: "="), eq != setting.startIndex else {
-            throw args.usageError("--set expects name=value, got '\(setting)'")
+            throw args.usageError("--set expects name=value, got '\(TerminalText.excerpt(setting))'")
         }
         variables[String(setting[..<eq])] = String(setting[setting.index(after: eq)...])
     }

@@ -80,7 +80,8 @@ final class ProgressReporter: Sendable {
     }
 
     /// A line of text on stderr; with a bar on screen, above it (the bar is drawn again).
-    func log(_ line: String) {
+    func log(_ text: String) {
+        let line = Output.message(text)
         state.withLock { s in
             if let bar = s.bar {
                 FileHandle.standardError.write(Data(("\r\u{1B}[2K" + line + "\n" + bar).utf8))

@@ -16,8 +16,11 @@ enum QueueLocation {
         return path
     }
 
+    /// A URL or any `key=value` string libpq parses is PostgreSQL, never a file name: taking
+    /// `host=… password=…` as a SQLite path would create a file named with the password and
+    /// work an empty local queue. `sqlite:` forces a path.
     static func isPostgres(_ location: String) -> Bool {
-        location.hasPrefix("postgres://") || location.hasPrefix("postgresql://")
+        !location.hasPrefix("sqlite:") && PostgresConnection.isConnectionString(location)
     }
 
     /// Lease and heartbeat lengths: the design's 60 s / 15 s, shortened by
@@ -34,7 +37,7 @@ enum QueueLocation {
         return policy
     }
 
-    /// A SQLite file path or a `postgres://` URL (its password is never printed).
+    /// A SQLite file path or a PostgreSQL connection string (its password is never printed).
     static func open(_ location: String) throws -> QueueStore {
         isPostgres(location)
             ? try QueueStore(postgresURL: location, policy: policy)

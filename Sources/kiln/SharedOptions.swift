@@ -28,7 +28,8 @@ extension OptionSpec {
         "--priority", kind: .int(-1000...1000), default: .int(0), help: "lower runs first")
     static let queue = OptionSpec(
         "--queue", kind: .string, placeholder: "LOCATION",
-        help: "sqlite:PATH, or postgres://USER[:PASSWORD]@HOST[:PORT]/DB for a queue shared by many hosts "
+        help: "sqlite:PATH, or a PostgreSQL connection string (postgres://USER[:PASSWORD]@HOST[:PORT]/DB "
+            + "or libpq's \"host=… dbname=…\" form) for a queue shared by many hosts "
             + "(default: $KILN_QUEUE, else $XDG_STATE_HOME/kiln/queue.sqlite3 or "
             + "~/.local/state/kiln/queue.sqlite3)")
     static let config = OptionSpec(

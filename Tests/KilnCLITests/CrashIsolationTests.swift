@@ -149,6 +149,35 @@ final class CrashIsolationTests: QueueTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: outputs.path), [])
     }
 
+    /// Text layout happens as each layer is decoded; a signal used to be honoured only after
+    /// every layer was laid out (18.9 s for 40 large text layers), now at the next layer.
+    func testSignalDuringTextLayoutStopsAtTheNextLayer() throws {
+        let words = Array(repeating: "kiln bakes timelines into video, frame by frame;", count: 200)
+            .joined(separator: " ")
+        let layers = (0..<60).map { index in
+            #"{"type": "text", "text": "\#(index) \#(words)", "size": 18, "width": 1400, "position": [0, 0]}"#
+        }
+        let file = try write(
+            "layout.json",
+            #"{"kiln": 1, "output": {"path": "out/layout.mp4", "width": 320, "height": 180, "fps": 10, "duration": 0.2}, "layers": [\#(layers.joined(separator: ", "))]}"#
+        )
+        let timed = Date()
+        let full = try KilnProcess.run(["validate", file], cwd: directory)
+        let loadSeconds = Date().timeIntervalSince(timed)
+        XCTAssertEqual(full.status, 0, full.stderr)
+        let (process, out, err) = try KilnProcess.start(["render", file], cwd: directory)
+        Thread.sleep(forTimeInterval: min(1, loadSeconds / 4))
+        let sent = Date()
+        kill(process.processIdentifier, SIGINT)
+        XCTAssertTrue(KilnProcess.waitForExit(process, timeout: 60), "render ignored SIGINT")
+        let result = KilnProcess.collect(process, out, err)
+        let stopped = Date().timeIntervalSince(sent)
+        XCTAssertEqual(result.status, 128 + SIGINT, result.stderr)
+        XCTAssertTrue(result.stderr.contains("interrupted while loading"), result.stderr)
+        // Loading all layers takes `loadSeconds`; stopping must take about one layer's share.
+        XCTAssertLessThan(stopped, max(0.5, loadSeconds / 4), "took \(stopped) s of a \(loadSeconds) s load")
+    }
+
     /// A crashed `kiln render` leaves its temp file; the next render of the same output removes it.
     func testRenderRemovesTheTempFileACrashedRenderLeft() throws {
         let file = try writeJob("again", frames: 3)

@@ -214,6 +214,42 @@ final class HostileJobTests: QueueTestCase {
         }
     }
 
+    /// A refused 120 KB value is quoted in part, not echoed back whole.
+    func testARefusedHugeSetValueIsNotEchoedInFull() throws {
+        try fixture("long-variable-output.json")
+        let huge = String(repeating: "b", count: 120_000)
+        for setting in ["title=\(huge)", "\(huge)=x", "=\(huge)"] {
+            let result = try kiln(["render", "long-variable-output.json", "--set", setting])
+            XCTAssertNotEqual(result.status, 0, result.stderr)
+            XCTAssertLessThan(result.stderr.utf8.count, 2_000, String(result.stderr.prefix(300)))
+        }
+    }
+
+    /// A line break in any string a job (or its file's name) supplies cannot start a line that
+    /// passes for Kiln's own: it comes out escaped or indented under the message it belongs to.
+    func testLineBreaksInAJobCannotForgeLogLines() throws {
+        let forged = #"x\r\nkiln: job 99 completed"#
+        let jobs = [
+            #"{"kiln": 1, "output": {"width": 64, "height": 36, "fps": 10, "duration": 0.2}, "layers": [{"type": "\#(forged)"}]}"#,
+            #"{"kiln": 1, "output": {"width": 64, "height": 36, "fps": 10, "duration": 0.2}, "layers": [{"type": "text", "text": "a", "font": "\#(forged)"}]}"#,
+            #"{"kiln": 1, "output": {"width": 64, "height": 36, "fps": 10, "duration": 0.2}, "layers": [{"type": "image", "path": "\#(forged).png"}]}"#,
+            #"{"kiln": 1, "output": {"path": "missing/\#(forged)/o.mp4", "width": 64, "height": 36, "fps": 10, "duration": 0.2}, "layers": []}"#,
+        ]
+        var names = jobs.indices.map { "forge\($0).json" }
+        names.append("n\r\nkiln: job 99 completed.json")
+        for (index, name) in names.enumerated() {
+            _ = try write(name, jobs[index < jobs.count ? index : 0])
+            for command in [["validate", name], ["render", name, "--progress", "none"], ["enqueue", name]] {
+                let result = try kiln(command)
+                let lines = result.stderr.split(separator: "\n")
+                XCTAssertFalse(
+                    lines.contains { $0.hasPrefix("kiln: job") },
+                    "\(command): \(result.stderr.debugDescription)")
+                XCTAssertFalse(result.stderr.contains("\r"), "\(command): \(result.stderr.debugDescription)")
+            }
+        }
+    }
+
     func testAnUnusableQueueExitsUnavailable() throws {
         let text = try write("notes.sqlite3", String(repeating: "not a database. ", count: 64))
         let folder = directory.appendingPathComponent("folder").path
@@ -256,10 +292,26 @@ final class HostileJobTests: QueueTestCase {
             ("postgres://user:pw4321@[::1/db", "pw4321"),
             ("postgres://kiln@127.0.0.1:1/db?password=hunter2&connect_timeout=2", "hunter2"),
             ("postgresql://kiln:s3cret@127.0.0.1:1/db?connect_timeout=2", "s3cret"),
+            ("postgres://kiln@127.0.0.1:1/?dbname=host%3Dx%20password%3Dn3sted&connect_timeout=2", "n3sted"),
+            ("host=127.0.0.1 port=1 dbname='postgres://u:n3sted@x/db' connect_timeout=2", "n3sted"),
         ] {
             let result = try kiln(["status", "--queue", url])
             XCTAssertEqual(result.status, 69, result.stderr)
             XCTAssertFalse(result.stderr.contains(secret), result.stderr)
         }
+    }
+
+    /// libpq's `key=value` form is PostgreSQL: it used to be taken as a SQLite path, creating a
+    /// file named with the password while `worker --once` worked an empty local queue (exit 0).
+    func testKeyValueConnectionStringsAreNeverFileNames() throws {
+        let location = "host=127.0.0.1 port=1 user=kiln password=kv5ecret dbname=q connect_timeout=2"
+        for command in [["worker", "--once"], ["status"], ["enqueue", try writeJob("j", frames: 2)]] {
+            let result = try kiln(command + ["--queue", location])
+            XCTAssertEqual(result.status, 69, "\(command[0]): \(result.stderr)")
+            XCTAssertTrue(result.stderr.contains("127.0.0.1"), result.stderr)
+            XCTAssertFalse(result.stderr.contains("kv5ecret"), result.stderr)
+        }
+        let left = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        XCTAssertFalse(left.contains { $0.contains("kv5ecret") }, "\(left)")
     }
 }

@@ -151,6 +151,37 @@ final class ResourceLimitTests: TemporaryDirectoryTestCase {
         XCTAssertTrue(result.stderr.contains("json-depth"), result.stderr)
     }
 
+    /// Raising a depth limit used to let deep input overflow the stack (SIGSEGV, exit 139): the
+    /// limits now stop at what the stack holds, and input at those ceilings is handled whole,
+    /// parsed, decoded and rendered on the render threads.
+    func testDepthLimitsCannotBeRaisedPastWhatTheStackHolds() throws {
+        let deepJSON = try write("deep-json.json", String(repeating: "[", count: 100_000))
+        for limit in ["json-depth=100000", "nesting=100000"] {
+            let raised = try run(["validate", deepJSON, "--limit", limit])
+            XCTAssertEqual(raised.status, 64, raised.stderr)
+            XCTAssertTrue(raised.stderr.contains("can be raised to at most"), raised.stderr)
+        }
+        let atCeiling = try run(["validate", deepJSON, "--limit", "json-depth=1024"])
+        XCTAssertEqual(atCeiling.status, 65, atCeiling.stderr)
+        XCTAssertTrue(atCeiling.stderr.contains("json-depth"), atCeiling.stderr)
+        // 1,000 levels of arrays inside a layer's value: parsed and refused as a value, no crash.
+        let nestedValue = try write(
+            "nested-value.json",
+            #"{"kiln":1,"output":{"path":"o.mp4","width":64,"height":36,"fps":10,"duration":0.2},"layers":[{"type":"solid","color":"#
+                + String(repeating: "[", count: 1_000) + String(repeating: "]", count: 1_000) + "}]}")
+        let value = try run(["validate", nestedValue, "--limit", "json-depth=1024"])
+        XCTAssertEqual(value.status, 65, value.stderr)
+        // 127 groups inside one another render under nesting=128.
+        var layer = ##"{"type":"solid","color":"#3366cc"}"##
+        for _ in 0..<127 { layer = #"{"type":"group","layers":["# + layer + "]}" }
+        let deepGroups = try write(
+            "deep-groups.json",
+            #"{"kiln":1,"output":{"path":"groups.mp4","width":64,"height":36,"fps":10,"duration":0.2},"layers":["#
+                + layer + "]}")
+        let rendered = try run(["render", deepGroups, "--limit", "nesting=128", "--limit", "json-depth=1024"])
+        XCTAssertEqual(rendered.status, 0, rendered.stderr)
+    }
+
     /// A 16-bit mono 48 kHz WAV of `seconds` of silence, with `padding` zero bytes between its
     /// fmt and data chunks.
     func writeWAV(_ name: String, seconds: Double, padding: Int) throws -> String {

@@ -38,6 +38,20 @@ final class VideoInputTests: TemporaryDirectoryTestCase {
             """)
     }
 
+    /// A small MPEG-4 Part 2 clip (made by FFmpeg's own encoder: Kiln does not write that
+    /// format). Its decoder's padded pictures are several times the 48×32 frame, and the
+    /// frame's area as `max_pixels` refused it ("Operation not permitted").
+    func testASmallMPEG4Part2ClipDecodes() throws {
+        let clip = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/Media/mpeg4-part2-48x32.mp4").path
+        let file = try job(video: clip)
+        let output = directory.appendingPathComponent("card.mp4").path
+        let result = try KilnProcess.run(["render", file, "-o", output, "--progress", "none"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let info = try VideoDecodeBack.decode(path: output)
+        XCTAssertEqual(info.decodedFrameCount, 30)
+    }
+
     func testVideoJobValidatesAndRendersWithTransformsAndTransitions() throws {
         _ = try makeClip()
         let file = try job(

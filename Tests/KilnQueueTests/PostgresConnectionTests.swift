@@ -70,4 +70,32 @@ final class PostgresConnectionTests: XCTestCase {
             XCTAssertFalse("\(error)".contains("s3cret"), "\(error)")
         }
     }
+
+    /// A connection string inside a value (libpq expands `dbname`; users paste URLs into fields)
+    /// is hidden, and the passwords inside it never reach a message.
+    func testCredentialsInsideOtherValuesAreNeverShown() {
+        let nestedPairs = "postgres://kiln@127.0.0.1:1/?dbname=host%3Dx%20password%3Dn3sted&connect_timeout=2"
+        XCTAssertEqual(PostgresConnection.redact(nestedPairs), "postgres://kiln@127.0.0.1:1/(hidden)")
+        let nestedURL = "host=127.0.0.1 port=1 dbname='postgres://u:n3sted@elsewhere/db' connect_timeout=2"
+        XCTAssertFalse(PostgresConnection.redact(nestedURL).contains("n3sted"))
+        XCTAssertFalse(PostgresConnection.redact("user=u:n3sted@x host=127.0.0.1").contains("n3sted"))
+        for location in [nestedPairs, nestedURL] {
+            XCTAssertThrowsError(try PostgresConnection(url: location)) { error in
+                XCTAssertFalse("\(error)".contains("n3sted"), "\(error)")
+            }
+        }
+    }
+
+    /// Every form libpq accepts is a connection string; a file name never is.
+    func testConnectionStringsAreToldFromFileNames() {
+        for text in [
+            "postgres://u@h/db", "postgresql:///db", "host=/tmp dbname=q", "dbname=q",
+            "host=db.example password=s3cret dbname=q", "service=kiln",
+        ] {
+            XCTAssertTrue(PostgresConnection.isConnectionString(text), text)
+        }
+        for text in ["queue.sqlite3", "/var/lib/kiln/queue.db", "a=b.db", "dir/x=y", "="] {
+            XCTAssertFalse(PostgresConnection.isConnectionString(text), text)
+        }
+    }
 }

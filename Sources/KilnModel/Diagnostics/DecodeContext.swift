@@ -22,6 +22,9 @@ public final class DecodeContext {
     public var limits = ResourceLimits()
     /// Where the job may read and write.
     public var pathRules = PathRules()
+    /// `JobLoadOptions.interruption`; once it answers, no further layer is decoded.
+    public var interruption: (@Sendable () -> Int32?)?
+    var interruptedBy: Int32?
     /// Files the job reads, in the order they were resolved.
     public internal(set) var inputFiles: [URL] = []
     /// The output's `path` node, for diagnostics about the destination found after decoding.

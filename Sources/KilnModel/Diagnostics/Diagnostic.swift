@@ -20,10 +20,11 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
     /// `jobs/x.json:12:5: layers[1].points[4]: expected a point [x, y], got a string`.
     /// The root path `$` is left out: it adds nothing for whole-document problems.
     public var description: String {
-        var text = file
+        // One line, whatever the job's text holds: diagnostics are joined by newlines.
+        var text = TerminalText.escaped(file)
         if let location { text += ":\(location.line):\(location.column)" }
         text += ": "
         if !path.isRoot { text += "\(path): " }
-        return text + message
+        return text + TerminalText.escaped(message)
     }
 }

@@ -26,4 +26,11 @@ public enum TerminalText {
         default: false
         }
     }
+
+    /// At most `limit` characters of `text` for quoting in a message, with how long the whole
+    /// was: a refused 120 KB value must not be echoed back in full.
+    public static func excerpt(_ text: String, limit: Int = 64) -> String {
+        guard text.count > limit else { return text }
+        return String(text.prefix(limit)) + "… (\(text.utf8.count) bytes)"
+    }
 }

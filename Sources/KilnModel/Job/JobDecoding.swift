@@ -104,6 +104,12 @@ struct JobDecoding {
             context.error("expected a layer object, got \(node.value.typeName)", at: node, path: path)
             return nil
         }
+        if context.interruptedBy != nil { return nil }
+        if let signal = context.interruption?() {
+            context.interruptedBy = signal
+            context.error("loading was interrupted (signal \(signal))", at: node, path: path)
+            return nil
+        }
         context.layersSeen += 1
         if context.layersSeen > context.limits.count(.layers) {
             // Reported once; the layers after it are not built.

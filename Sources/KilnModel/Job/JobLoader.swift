@@ -81,6 +81,7 @@ public enum JobLoader {
         context.limits = options.limits
         context.outputTemplate = options.outputTemplate
         context.pathRules = options.pathRules
+        context.interruption = options.interruption
         let (declarations, values) = JobVariables.resolve(
             root, overrides: options.variables, context: context)
         context.variables = values

@@ -81,15 +81,17 @@ enum JobVariables {
                 let known = declarations.keys.sorted()
                 let hint = Suggestion.hint(for: name, among: known)
                 context.error(
-                    "no variable '\(name)' in this job\(hint)"
+                    "no variable '\(TerminalText.excerpt(name))' in this job\(hint)"
                         + (known.isEmpty
                             ? " (it declares none)" : " (declared: \(known.joined(separator: ", ")))"),
-                    location: nil, path: path.key(name))
+                    location: nil, path: path.key(TerminalText.excerpt(name)))
                 continue
             }
             if let problem = check(value, as: declaration) {
                 context.error(
-                    "value '\(value)' for variable '\(name)': \(problem)", location: nil, path: path.key(name)
+                    "value '\(TerminalText.excerpt(value))' for variable '\(name)': \(problem)",
+                    location: nil,
+                    path: path.key(name)
                 )
                 continue
             }
@@ -162,7 +164,9 @@ enum JobVariables {
             }
             let declaration = VariableDeclaration(name: name, kind: kind, defaultValue: text, range: range)
             if let problem = check(text, as: declaration) {
-                context.error("default '\(text)': \(problem)", at: defaultNode, path: path.key("default"))
+                context.error(
+                    "default '\(TerminalText.excerpt(text))': \(problem)", at: defaultNode,
+                    path: path.key("default"))
                 return nil
             }
             return declaration

@@ -53,12 +53,12 @@ public struct ResourceLimits: Sendable, Equatable {
             switch self {
             case .jsonBytes: "bytes of a job file (and of a JSON transcript)"
             case .jsonValues: "JSON values (numbers, strings, arrays, objects…) in a job file"
-            case .jsonDepth: "nesting depth of JSON arrays and objects"
+            case .jsonDepth: "nesting depth of JSON arrays and objects (can be raised to 1024)"
             case .framePixels: "output width × height"
             case .frames: "frames in the output"
             case .pixelFrames: "width × height × frames: the work a render costs"
             case .layers: "layers in a job, children of groups, stacks and scrolls included"
-            case .nesting: "depth of layers inside groups, stacks and scrolls"
+            case .nesting: "depth of layers inside groups, stacks and scrolls (can be raised to 128)"
             case .offscreens: "blurred or pixel-effect layers rendered offscreen in one frame"
             case .offscreenMegabytes: "memory for one frame's offscreen images, MiB"
             case .textCharacters: "Unicode scalars in one text layer's text"
@@ -71,6 +71,17 @@ public struct ResourceLimits: Sendable, Equatable {
                 "pixels of an image file or of a video clip's frame, read from its header before decoding"
             case .noisePixels: "pixels of a noise texture, generated or read from an image"
             case .audioSeconds: "seconds of a soundtrack file, read from its header"
+            }
+        }
+
+        /// The most the limit may be raised to. Depths are recursion (the parser, the schema,
+        /// groups inside groups on render threads with small stacks): past these the stack, not
+        /// the limit, would stop a deep job, with SIGSEGV instead of a message.
+        public var ceiling: Double? {
+            switch self {
+            case .jsonDepth: 1024
+            case .nesting: 128
+            default: nil
             }
         }
 
@@ -96,6 +107,9 @@ public struct ResourceLimits: Sendable, Equatable {
             }
             guard value.isFinite, value > 0, !name.isCount || value == value.rounded() else {
                 throw .badValue(name: key, value: "\(value)", count: name.isCount)
+            }
+            if let ceiling = name.ceiling, value > ceiling {
+                throw .aboveCeiling(name: key, value: "\(Int(value))", ceiling: Int(ceiling))
             }
             values[name] = value
         }

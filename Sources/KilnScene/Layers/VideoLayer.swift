@@ -179,7 +179,11 @@ public struct VideoLayer: LayerRendering {
         let target = fit.decodedSize(natural: naturalSize, box: size)
         let source: any VideoFrameSource
         do {
-            source = try decoder.openVideo(at: url, maxPixels: pixels, scaledTo: target)
+            // The limit, not the clip's own area: decoders allocate padded pictures (MPEG-4
+            // Part 2's are several times a small clip's frame), and max_pixels is checked against
+            // those, so the area refused every small clip in that format.
+            source = try decoder.openVideo(
+                at: url, maxPixels: context.limits.count(.imagePixels), scaledTo: target)
         } catch {
             context.error("\(error)", at: pathNode, path: path)
             return nil
