@@ -69,7 +69,8 @@ public final class AtomicOutputFolder: @unchecked Sendable {
             return nil
         case S_IFREG: return "refused: a file is in the way of the folder"
         default:
-            return "refused: it is \(FileKind.nonRegular(mode: info.st_mode) ?? "not a folder"); only a folder can be replaced"
+            return
+                "refused: it is \(FileKind.nonRegular(mode: info.st_mode) ?? "not a folder"); only a folder can be replaced"
         }
     }
 

@@ -21,7 +21,9 @@ public final class OutputDirectory: @unchecked Sendable {
     public init(_ path: String) throws(OutputDirectoryError) {
         self.path = path
         var current = open("/", Self.pathOnly | O_DIRECTORY | O_CLOEXEC)
-        guard current >= 0 else { throw OutputDirectoryError(path: "/", reason: AtomicOutputFile.errnoText()) }
+        guard current >= 0 else {
+            throw OutputDirectoryError(path: "/", reason: AtomicOutputFile.errnoText())
+        }
         var walked = ""
         let components = path.split(separator: "/").map(String.init)
         for (index, component) in components.enumerated() {
@@ -29,7 +31,8 @@ public final class OutputDirectory: @unchecked Sendable {
             let last = index == components.count - 1
             // The last one is opened for reading too, so it can be fsynced; a folder one may
             // enter but not list is still used, unsynced.
-            var next = openat(current, component, (last ? O_RDONLY : Self.pathOnly) | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            var next = openat(
+                current, component, (last ? O_RDONLY : Self.pathOnly) | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
             if next < 0, last, errno == EACCES {
                 next = openat(current, component, Self.pathOnly | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
             }
@@ -145,7 +148,7 @@ public final class OutputDirectory: @unchecked Sendable {
     }
 }
 
-public struct OutputDirectoryError: Error, Sendable {
+public struct OutputDirectoryError: Error, Sendable, CustomStringConvertible {
     public let path: String
     public let reason: String
 

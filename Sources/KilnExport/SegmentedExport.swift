@@ -191,7 +191,8 @@ public struct SegmentedExport: Sendable {
         var paths: [String] = []
         for piece in pieces {
             guard let fd = directory.openRegularFile(piece.lastPathComponent) else {
-                throw .cannotCreateOutput(path: output.path, reason: "\(piece.lastPathComponent) is not finished")
+                throw .cannotCreateOutput(
+                    path: output.path, reason: "\(piece.lastPathComponent) is not finished")
             }
             descriptors.append(fd)
             paths.append(OutputDirectory.path(ofOpenFile: fd, fallback: piece.path))

@@ -49,7 +49,9 @@ public struct PathRules: Sendable {
     /// regular file, or one of the files the job reads or the queue keeps. A `folder` output (a
     /// PNG sequence) may be an existing directory: `AtomicOutputFolder` decides whether it may
     /// replace it.
-    public func outputProblem(_ written: URL, jobFile: String?, inputs: [URL], folder: Bool = false) -> String? {
+    public func outputProblem(_ written: URL, jobFile: String?, inputs: [URL], folder: Bool = false)
+        -> String?
+    {
         // The directory resolved, the final name not: a link there is refused, however reached.
         let location = OutputLocation(written)
         let url = location.url
