@@ -12,97 +12,118 @@ import KilnModel
 public final class AtomicOutputFolder: @unchecked Sendable {
     public let finalURL: URL
     public let temporaryURL: URL
+    /// The output's parent folder and the temp folder, opened without following links; every
+    /// frame, rename and removal goes through them.
+    public let directory: OutputDirectory
+    public let temporaryFolder: OutputDirectory
+    private let finalName: String
+    private let temporaryName: String
     private var finished = false
 
-    public init(finalURL: URL) throws(ExportError) {
-        self.finalURL = finalURL
+    public init(finalURL written: URL) throws(ExportError) {
+        let location = OutputLocation(written)
+        finalURL = location.url
+        finalName = location.name
         let rules = PathRules(protectedFiles: AtomicOutputFile.protectedFiles.withLock { $0 })
         if let problem = rules.outputProblem(finalURL, jobFile: nil, inputs: [], folder: true) {
             throw .cannotCreateOutput(path: finalURL.path, reason: "refused: \(problem)")
         }
-        if let problem = Self.replacementProblem(finalURL) {
+        do {
+            directory = try OutputDirectory(location.directory)
+        } catch {
+            throw .cannotCreateOutput(path: finalURL.path, reason: error.description)
+        }
+        if let problem = Self.replacementProblem(finalName, in: directory) {
             throw .cannotCreateOutput(path: finalURL.path, reason: problem)
         }
-        let parent = finalURL.deletingLastPathComponent()
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: parent.path, isDirectory: &isDirectory),
-            isDirectory.boolValue
-        else {
-            throw .cannotCreateOutput(path: finalURL.path, reason: "directory \(parent.path) does not exist")
-        }
         let token = UInt32.random(in: 0...UInt32.max)
-        temporaryURL = parent.appendingPathComponent(
-            ".\(finalURL.lastPathComponent).kiln-\(getpid())-\(String(token, radix: 16))@\(AtomicOutputFile.host)"
-        )
-        guard mkdir(temporaryURL.path, 0o755) == 0 else {
+        temporaryName = ".\(finalName).kiln-\(getpid())-\(String(token, radix: 16))@\(AtomicOutputFile.host)"
+        temporaryURL = location.directoryURL.appendingPathComponent(temporaryName)
+        guard directory.makeDirectory(temporaryName) else {
             throw .cannotCreateOutput(
                 path: finalURL.path,
-                reason: "cannot create \(temporaryURL.lastPathComponent): \(AtomicOutputFile.errnoText())")
+                reason: "cannot create \(temporaryName): \(AtomicOutputFile.errnoText())")
+        }
+        do {
+            temporaryFolder = try OutputDirectory(in: directory, name: temporaryName)
+        } catch {
+            directory.removeDirectory(temporaryName)
+            throw .cannotCreateOutput(path: finalURL.path, reason: error.description)
         }
     }
 
-    /// Why the folder at `url` may not be replaced, or nil (nothing there, or only frame files).
-    static func replacementProblem(_ url: URL) -> String? {
-        guard FileKind.isDirectory(atPath: url.path) else { return nil }
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
-        if let other = names.first(where: { !PNGSequenceWriter.isFrameFileName($0) }) {
-            return "refused: the folder exists and holds \(other), which is not a frame of a PNG sequence; "
-                + "only a folder of frame_NNNNN.png files is replaced"
+    /// Why the entry `name` of `directory` may not be replaced, or nil (nothing there, or a real
+    /// folder of frame files only). A link is never replaced, whatever it points to.
+    static func replacementProblem(_ name: String, in directory: OutputDirectory) -> String? {
+        guard let info = directory.status(of: name) else { return nil }
+        switch info.st_mode & S_IFMT {
+        case S_IFDIR:
+            guard let folder = try? OutputDirectory(in: directory, name: name) else {
+                return "refused: the folder cannot be opened"
+            }
+            if let other = folder.names().first(where: { !PNGSequenceWriter.isFrameFileName($0) }) {
+                return
+                    "refused: the folder exists and holds \(other), which is not a frame of a PNG sequence; "
+                    + "only a folder of frame_NNNNN.png files is replaced"
+            }
+            return nil
+        case S_IFREG: return "refused: a file is in the way of the folder"
+        default:
+            return
+                "refused: it is \(FileKind.nonRegular(mode: info.st_mode) ?? "not a folder"); only a folder can be replaced"
         }
-        return nil
     }
 
     /// fsyncs the frames and the folder, moves any earlier sequence aside, renames the new one
     /// into place, then deletes the earlier one.
     public func commit() throws(ExportError) {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: temporaryURL.path)) ?? []
-        for name in names { Self.sync(temporaryURL.appendingPathComponent(name).path, directory: false) }
-        Self.sync(temporaryURL.path, directory: true)
-        if let problem = Self.replacementProblem(finalURL) {
+        for name in temporaryFolder.names() {
+            if let fd = temporaryFolder.openRegularFile(name) {
+                _ = fsync(fd)
+                close(fd)
+            }
+        }
+        temporaryFolder.sync()
+        if let problem = Self.replacementProblem(finalName, in: directory) {
             discard()
             throw .cannotCreateOutput(path: finalURL.path, reason: problem)
         }
-        var previous: URL?
-        if FileKind.isDirectory(atPath: finalURL.path) {
-            let aside = URL(fileURLWithPath: temporaryURL.path + ".old")
-            guard rename(finalURL.path, aside.path) == 0 else {
+        var previous: String?
+        if directory.status(of: finalName) != nil {
+            let aside = temporaryName + ".old"
+            guard directory.rename(finalName, to: aside) else {
                 let reason = AtomicOutputFile.errnoText()
                 discard()
                 throw .cannotCreateOutput(
                     path: finalURL.path, reason: "cannot move the old frames aside: \(reason)")
             }
             previous = aside
-        } else if FileKind.nonRegular(atPath: finalURL.path, followingLinks: false) == nil,
-            FileManager.default.fileExists(atPath: finalURL.path)
-        {
-            discard()
-            throw .cannotCreateOutput(
-                path: finalURL.path, reason: "refused: a file is in the way of the folder")
         }
-        guard rename(temporaryURL.path, finalURL.path) == 0 else {
+        guard directory.rename(temporaryName, to: finalName) else {
             let reason = AtomicOutputFile.errnoText()
-            if let previous { _ = rename(previous.path, finalURL.path) }
+            if let previous { _ = directory.rename(previous, to: finalName) }
             discard()
             throw .cannotCreateOutput(path: finalURL.path, reason: "rename failed: \(reason)")
         }
         finished = true
-        if let previous { try? FileManager.default.removeItem(at: previous) }
-        Self.sync(finalURL.deletingLastPathComponent().path, directory: true)
+        if let previous { Self.removeFrames(previous, in: directory) }
+        directory.sync()
     }
 
     /// Removes the temp folder and its frames; safe to call more than once.
     public func discard() {
         guard !finished else { return }
         finished = true
-        try? FileManager.default.removeItem(at: temporaryURL)
+        Self.removeFrames(temporaryName, in: directory)
+    }
+
+    /// Removes the folder `name` of `directory` if it holds only frames (it never holds links we
+    /// follow: entries are removed by name, relative to the folder's own descriptor).
+    static func removeFrames(_ name: String, in directory: OutputDirectory) {
+        guard let folder = try? OutputDirectory(in: directory, name: name) else { return }
+        for frame in folder.names() where PNGSequenceWriter.isFrameFileName(frame) { folder.remove(frame) }
+        directory.removeDirectory(name)
     }
 
     deinit { discard() }
-
-    private static func sync(_ path: String, directory: Bool) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | (directory ? O_DIRECTORY : O_NOFOLLOW))
-        guard fd >= 0 else { return }
-        _ = fsync(fd)
-        close(fd)
-    }
 }

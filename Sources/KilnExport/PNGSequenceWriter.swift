@@ -1,14 +1,19 @@
 import Foundation
 import KilnMedia
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Writes frames as numbered RGBA PNGs (`frame_00001.png`, …: one-based, at least five digits)
 /// into a folder, through FFmpeg's PNG encoder (`PNGCodec`, sRGB-tagged), keeping transparency.
 final class PNGSequenceWriter: FrameSink, @unchecked Sendable {
-    let folder: URL
+    /// The temp folder, opened without following links; each frame is a new file created in it.
+    let folder: OutputDirectory
     var onFrameWritten: ((Int) -> Void)?
     private(set) var framesWritten = 0
 
-    init(folder: URL) {
+    init(folder: OutputDirectory) {
         self.folder = folder
     }
 
@@ -32,13 +37,15 @@ final class PNGSequenceWriter: FrameSink, @unchecked Sendable {
         }
         let bytes = try PNGCodec.encode(
             rgba: rgba.bytes, width: rgba.width, height: rgba.height, stride: rgba.stride)
-        let url = folder.appendingPathComponent(Self.fileName(ofFrame: framesWritten))
-        do {
-            try Data(bytes).write(to: url, options: .withoutOverwriting)
-        } catch {
+        let name = Self.fileName(ofFrame: framesWritten)
+        let fd = folder.createFile(name)
+        let failure =
+            fd < 0 ? AtomicOutputFile.errnoText() : AtomicOutputFile.writeAll(bytes, to: fd)
+        if fd >= 0 { close(fd) }
+        if let failure {
             throw MediaError(
                 function: "PNGSequenceWriter.append", code: -1,
-                message: "cannot write \(url.path): \((error as NSError).localizedDescription)")
+                message: "cannot write \(folder.path)/\(name): \(failure)")
         }
         framesWritten += 1
         onFrameWritten?(framesWritten)

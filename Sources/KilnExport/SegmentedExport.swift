@@ -62,15 +62,34 @@ public struct SegmentedExport: Sendable {
     /// (within one AAC frame); a file that is not is removed.
     public var isAudioFinished: Bool {
         guard export.job.audio != nil else { return true }
-        let url = audioURL
-        guard FileManager.default.fileExists(atPath: url.path) else { return false }
         let expected = export.job.output.durationSeconds
-        if let reader = try? AudioFileReader(path: url.path), reader.info.codecName == "aac",
-            abs(reader.info.durationSeconds - expected) <= 1024.0 / Double(AudioFormat.sampleRate)
-        {
-            return true
+        return checkPiece(audioURL.lastPathComponent) { path in
+            guard let reader = try? AudioFileReader(path: path) else { return false }
+            return reader.info.codecName == "aac"
+                && abs(reader.info.durationSeconds - expected) <= 1024.0 / Double(AudioFormat.sampleRate)
         }
-        unlink(url.path)
+    }
+
+    /// The output's folder, opened without following links (`OutputDirectory`).
+    func openDirectory() throws(ExportError) -> OutputDirectory {
+        do {
+            return try OutputDirectory(output.deletingLastPathComponent().path)
+        } catch {
+            throw .cannotCreateOutput(path: output.path, reason: error.description)
+        }
+    }
+
+    /// Whether the piece `name` beside the output is a regular file (never a link, whatever it
+    /// points to) that `isComplete` accepts, read through its open descriptor; anything else
+    /// there is removed so the piece is made again.
+    func checkPiece(_ name: String, isComplete: (String) -> Bool) -> Bool {
+        guard let directory = try? openDirectory(), directory.status(of: name) != nil else { return false }
+        if let fd = directory.openRegularFile(name) {
+            defer { close(fd) }
+            let path = OutputDirectory.path(ofOpenFile: fd, fallback: directory.path + "/" + name)
+            if isComplete(path) { return true }
+        }
+        directory.remove(name)
         return false
     }
 
@@ -86,7 +105,7 @@ public struct SegmentedExport: Sendable {
                 source: try VideoExport.soundtrack(track, output: o),
                 frameRateNumerator: o.frameRate.numerator,
                 frameRateDenominator: o.frameRate.denominator, videoFrames: o.frameCount,
-                to: file.temporaryURL.path, shouldStop: { cancellation.cancelledBySignal != nil })
+                to: file.writablePath, shouldStop: { cancellation.cancelledBySignal != nil })
         } catch {
             if let signal = cancellation.cancelledBySignal { throw .cancelled(signal: signal) }
             throw .media(error)
@@ -110,16 +129,12 @@ public struct SegmentedExport: Sendable {
     }
 
     public func isFinished(_ index: Int) -> Bool {
-        let url = url(ofSegment: index)
-        guard FileManager.default.fileExists(atPath: url.path) else { return false }
         let o = export.job.output
-        if let info = try? SegmentFile.probe(path: url.path), info.frameCount == plan.ranges[index].count,
-            info.width == o.width, info.height == o.height, info.startsWithKeyframe, !info.hasAudio
-        {
-            return true
+        return checkPiece(url(ofSegment: index).lastPathComponent) { path in
+            guard let info = try? SegmentFile.probe(path: path) else { return false }
+            return info.frameCount == plan.ranges[index].count && info.width == o.width
+                && info.height == o.height && info.startsWithKeyframe && !info.hasAudio
         }
-        unlink(url.path)
-        return false
     }
 
     /// Renders piece `index` to its file unless it is already finished; true when it rendered.
@@ -139,7 +154,7 @@ public struct SegmentedExport: Sendable {
         settings.faststart = false  // an intermediate file: the assembly writes the index once
         let writer: VideoFileWriter
         do {
-            writer = try VideoFileWriter(path: file.temporaryURL.path, settings: settings)
+            writer = try VideoFileWriter(path: file.writablePath, settings: settings)
         } catch {
             throw .media(error)
         }
@@ -168,16 +183,27 @@ public struct SegmentedExport: Sendable {
     public func assemble(beforeCommit: (() -> Bool)? = nil) throws(ExportError) -> Int {
         let pieces =
             plan.ranges.indices.map { url(ofSegment: $0) } + (export.job.audio == nil ? [] : [audioURL])
-        for piece in pieces where !FileManager.default.fileExists(atPath: piece.path) {
-            throw .cannotCreateOutput(path: output.path, reason: "\(piece.lastPathComponent) is not finished")
+        // Read through descriptors opened without following links: a link planted at a piece's
+        // name is never joined into the output.
+        let directory = try openDirectory()
+        var descriptors: [Int32] = []
+        defer { descriptors.forEach { close($0) } }
+        var paths: [String] = []
+        for piece in pieces {
+            guard let fd = directory.openRegularFile(piece.lastPathComponent) else {
+                throw .cannotCreateOutput(
+                    path: output.path, reason: "\(piece.lastPathComponent) is not finished")
+            }
+            descriptors.append(fd)
+            paths.append(OutputDirectory.path(ofOpenFile: fd, fallback: piece.path))
         }
         let file = try AtomicOutputFile(finalURL: output)
         defer { file.discard() }
         let summary: AssemblySummary
         do {
             summary = try SegmentAssembler.assemble(
-                segments: plan.ranges.indices.map { url(ofSegment: $0).path }, to: file.temporaryURL.path,
-                audioTrack: export.job.audio == nil ? nil : audioURL.path, faststart: true)
+                segments: Array(paths.prefix(plan.count)), to: file.writablePath,
+                audioTrack: export.job.audio == nil ? nil : paths.last, faststart: true)
         } catch {
             throw .media(error)
         }
@@ -199,14 +225,13 @@ public struct SegmentedExport: Sendable {
     /// Every piece beside the output, this plan's and those left by an earlier version of the job
     /// (their keys can never match again once the output is replaced).
     func removeSegmentFiles() {
-        let directory = output.deletingLastPathComponent()
         let prefix = Self.prefix(for: output), audio = Self.audioPrefix(for: output)
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return }
-        for name in names
+        guard let directory = try? openDirectory() else { return }
+        for name in directory.names()
         where (name.hasPrefix(prefix) && name.hasSuffix(".mp4"))
             || (name.hasPrefix(audio) && name.hasSuffix(".m4a"))
         {
-            unlink(directory.appendingPathComponent(name).path)
+            directory.remove(name)
         }
     }
 

@@ -24,13 +24,13 @@ public enum StaleTemporaryFiles {
     /// The temp files a process of this host that has just ended (a worker's render process that
     /// crashed or was killed) left in `directory`, whatever output they were for.
     public static func remove(in directory: URL, leftBy pid: Int32, log: (String) -> Void) {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return }
+        guard let folder = try? OutputDirectory(OutputLocation(directory.path).path) else { return }
         let marker = ".kiln-\(pid)-"
-        for name in names where name.hasPrefix(".") && name.contains(marker) {
+        for name in folder.names() where name.hasPrefix(".") && name.contains(marker) {
             guard let at = name.lastIndex(of: "@"),
                 name[name.index(after: at)...].hasPrefix(AtomicOutputFile.host)
             else { continue }
-            if removeTemporary(directory.appendingPathComponent(name).path) {
+            if removeTemporary(name, in: folder) {
                 log("removed \(name), left by the render process (pid \(pid)) that ended")
             }
         }
@@ -39,11 +39,11 @@ public enum StaleTemporaryFiles {
     /// The same for several files of one directory (a segmented export's output and pieces),
     /// reading the directory once.
     public static func remove(besides outputs: [URL], log: (String) -> Void) {
-        guard let directory = outputs.first?.deletingLastPathComponent(),
-            let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path)
+        guard let first = outputs.first,
+            let folder = try? OutputDirectory(OutputLocation(first).directory)
         else { return }
         let prefixes = outputs.map { ".\($0.lastPathComponent).kiln-" }
-        for name in names {
+        for name in folder.names() {
             guard let prefix = prefixes.first(where: { name.hasPrefix($0) }) else { continue }
             let rest = name.dropFirst(prefix.count)
             guard let dash = rest.firstIndex(of: "-"), let pid = Int32(rest[..<dash]),
@@ -52,19 +52,19 @@ public enum StaleTemporaryFiles {
                     || rest[rest.index(after: at)...] == AtomicOutputFile.host
             else { continue }
             guard !isRunning(pid) else { continue }
-            if removeTemporary(directory.appendingPathComponent(name).path) {
+            if removeTemporary(name, in: folder) {
                 log("removed \(name), left by a process (pid \(pid)) that is gone")
             }
         }
     }
 
     /// Removes a temp file, or a temp folder of a PNG sequence with the frames in it (and
-    /// nothing else: a folder holding anything but frames is kept).
-    static func removeTemporary(_ path: String) -> Bool {
-        if unlink(path) == 0 { return true }
-        guard FileKind.isDirectory(atPath: path) else { return false }
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
-        for name in names where PNGSequenceWriter.isFrameFileName(name) { unlink(path + "/" + name) }
-        return rmdir(path) == 0
+    /// nothing else: a folder holding anything but frames is kept), by name in `folder`, so
+    /// nothing is followed through a link.
+    static func removeTemporary(_ name: String, in folder: OutputDirectory) -> Bool {
+        if folder.remove(name) { return true }
+        guard let info = folder.status(of: name), info.st_mode & S_IFMT == S_IFDIR else { return false }
+        AtomicOutputFolder.removeFrames(name, in: folder)
+        return folder.status(of: name) == nil
     }
 }

@@ -21,7 +21,8 @@ public struct VideoExport: Sendable {
 
     public init(job: Job, output: URL? = nil, threads: Int? = nil, frameHashes: FrameHashLog? = nil) {
         self.job = job
-        self.output = output ?? job.output.path
+        // Resolved once: the folder's links and `..` are the kernel's, the final name is not followed.
+        self.output = OutputLocation(output ?? job.output.path).url
         self.threads = max(1, threads ?? ProcessInfo.processInfo.activeProcessorCount)
         self.frameHashes = frameHashes
     }
@@ -77,10 +78,10 @@ public struct VideoExport: Sendable {
         let writer: any FrameSink
         do {
             if job.output.format == .pngSequence {
-                writer = PNGSequenceWriter(folder: destination.temporaryURL)
+                writer = PNGSequenceWriter(folder: try destination.temporaryFolder())
             } else {
                 writer = try VideoFileWriter(
-                    path: destination.temporaryURL.path, settings: videoSettings,
+                    path: destination.writablePath, settings: videoSettings,
                     audio: try job.audio.map { track throws(MediaError) in
                         try Self.soundtrack(track, output: job.output)
                     })
@@ -191,11 +192,20 @@ enum Destination {
             : .file(try AtomicOutputFile(finalURL: output))
     }
 
-    var temporaryURL: URL {
+    /// The temp file's path for FFmpeg (its open descriptor's).
+    var writablePath: String {
         switch self {
-        case .file(let file): file.temporaryURL
-        case .folder(let folder): folder.temporaryURL
+        case .file(let file): file.writablePath
+        case .folder(let folder): folder.temporaryURL.path
         }
+    }
+
+    /// The temp folder of a PNG sequence, opened without following links.
+    func temporaryFolder() throws(MediaError) -> OutputDirectory {
+        guard case .folder(let folder) = self else {
+            throw MediaError(function: "Destination", code: -1, message: "not a folder output")
+        }
+        return folder.temporaryFolder
     }
 
     func commit() throws(ExportError) {

@@ -1,4 +1,5 @@
 import Foundation
+import KilnModel
 
 /// `kiln enqueue --batch`: one job per row, the row's values as variables. CSV (RFC 4180: a
 /// header row of variable names, quoted fields with "" escapes and line breaks) or JSON Lines
@@ -11,22 +12,26 @@ public enum BatchFile {
         public let file: String
         public let line: Int?
         public let message: String
+        /// 66 (EX_NOINPUT) when there is no readable regular file to read, 65 for its content.
+        public var exitCode: Int32 = 65
         public var description: String { "\(file)\(line.map { ":\($0)" } ?? ""): \(message)" }
     }
 
     /// The rows, each with the line it starts on.
     public static func rows(file: String) throws(Failure) -> [(line: Int, values: [String: String])] {
+        // Opened non-blocking and checked on the descriptor: a FIFO or device is refused at once
+        // instead of blocking the enqueue (or being read forever).
         let data: Data
-        do {
-            let size = (try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0
-            guard size <= maximumSize else {
-                throw Failure(file: file, line: nil, message: "larger than \(maximumSize / 1024 / 1024) MiB")
-            }
-            data = try Data(contentsOf: URL(fileURLWithPath: file))
-        } catch let failure as Failure {
-            throw failure
-        } catch {
-            throw Failure(file: file, line: nil, message: "cannot be read (\(error.localizedDescription))")
+        switch RegularFileReader.read(path: file, limit: maximumSize) {
+        case .success(let bytes): data = Data(bytes)
+        case .failure(.missing):
+            throw Failure(file: file, line: nil, message: "no such file", exitCode: 66)
+        case .failure(.notRegular(let kind)):
+            throw Failure(file: file, line: nil, message: "is \(kind), not a regular file", exitCode: 66)
+        case .failure(.tooLarge):
+            throw Failure(file: file, line: nil, message: "larger than \(maximumSize / 1024 / 1024) MiB")
+        case .failure(.unreadable(let reason)):
+            throw Failure(file: file, line: nil, message: "cannot be read (\(reason))", exitCode: 66)
         }
         guard let text = String(data: data, encoding: .utf8) else {
             throw Failure(file: file, line: nil, message: "is not UTF-8 text")

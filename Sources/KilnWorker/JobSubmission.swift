@@ -44,7 +44,7 @@ public enum JobSubmission {
             do {
                 rows = try BatchFile.rows(file: batch).map { ("\(batch):\($0.line)", $0.values) }
             } catch {
-                throw Failure(messages: ["\(error)"], exitCode: 65)
+                throw Failure(messages: ["\(error)"], exitCode: error.exitCode)
             }
         }
         var requests: [EnqueueRequest] = []

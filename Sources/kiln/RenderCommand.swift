@@ -90,7 +90,7 @@ enum RenderCommand: KilnSubcommand {
             Output.stderr(note)
         }
         let output =
-            args.string(Self.output).map { URL(fileURLWithPath: $0) }
+            args.string(Self.output).map { OutputLocation($0).url }
             ?? (draft == Draft() ? nil : Draft.outputPath(besides: job.output.path))
         let format = job.output.format
         if let written = args.string(Self.output), let mismatch = format.pathMismatch(written) {

@@ -1,6 +1,7 @@
 import Foundation
 import KilnCommandLine
 import KilnExport
+import KilnModel
 import KilnQueue
 
 /// `kiln review [OUTPUT…|--since DUR|--batch ID] -o review.html`: one static page to watch and
@@ -36,7 +37,9 @@ enum ReviewCommand: KilnSubcommand {
 
     static func run(_ args: ParsedArguments) throws -> Int32 {
         guard let pagePath = args.string(output) else { throw args.usageError("review needs -o PAGE.html") }
-        let page = URL(fileURLWithPath: pagePath).standardizedFileURL
+        // Its folder resolved, its name not: a link planted at the page's name is refused, never
+        // followed (`standardizedFileURL` would resolve it when the path holds `..`).
+        let page = OutputLocation(pagePath).url
         guard ["html", "htm"].contains(page.pathExtension.lowercased()) else {
             throw args.usageError("-o \(pagePath): the page's name must end in .html")
         }
@@ -77,13 +80,30 @@ enum ReviewCommand: KilnSubcommand {
                 return (path, job)
             }
         }
-        if let missing = picked.first(where: { !FileManager.default.fileExists(atPath: $0.path) }) {
-            Output.error(
-                "\(missing.path): no such file" + (missing.job.map { " (job \($0.id)'s output)" } ?? ""))
+        // Each video is opened (non-blocking) and checked to be a regular file before anything
+        // reads it: a FIFO would block the probe forever, /dev/zero would be read without end.
+        var opened: [(video: ReviewVideo, job: QueuedJob?)] = []
+        for (path, job) in picked {
+            switch ReviewVideo.open(path) {
+            case .success(let video): opened.append((video, job))
+            case .failure(let problem):
+                let whose = job.map { " (job \($0.id)'s output)" } ?? ""
+                // A queued job's output that has since become something else is left off the
+                // page; a file the user named is an error.
+                if job != nil, case .notRegular = problem {
+                    Output.stderr("kiln: \(path)\(whose): \(problem): not on the page")
+                    continue
+                }
+                Output.error("\(path)\(whose): \(problem)")
+                return ExitCode.noInput
+            }
+        }
+        guard !opened.isEmpty else {
+            Output.error("no completed job's output is a video file to review")
             return ExitCode.noInput
         }
-        let items = picked.map {
-            ReviewItem(path: $0.path, job: $0.job, store: store, threads: args.int(.threads))
+        let items = opened.map {
+            ReviewItem(video: $0.video, job: $0.job, store: store, threads: args.int(.threads))
         }
         for item in items {
             for note in item.notes { Output.stderr("kiln: \(item.path): \(note)") }
@@ -156,5 +176,60 @@ enum ReviewCommand: KilnSubcommand {
         if let id = args.int(batch) { return "Review: batch \(id)" }
         if let text = args.string(since) { return "Review: completed in the last \(text)" }
         return "Review"
+    }
+}
+
+/// A video to review, opened once: `O_NONBLOCK` so a FIFO cannot block the open, then `fstat` on
+/// the descriptor, so only a regular file is ever read (never a FIFO, device or socket, whatever
+/// its name says by then). Readers that take a path read `/proc/self/fd/N`.
+final class ReviewVideo {
+    enum Problem: Error, CustomStringConvertible {
+        case missing
+        case notRegular(String)
+        case unreadable(String)
+
+        var description: String {
+            switch self {
+            case .missing: "no such file"
+            case .notRegular(let kind): "is \(kind), not a regular file; only video files are reviewed"
+            case .unreadable(let reason): "cannot be read (\(reason))"
+            }
+        }
+    }
+
+    let path: String
+    let readablePath: String
+    let bytes: Int64
+    private let descriptor: Int32
+
+    private init(path: String, descriptor: Int32, bytes: Int64) {
+        self.path = path
+        self.descriptor = descriptor
+        self.bytes = bytes
+        readablePath = OutputDirectory.path(ofOpenFile: descriptor, fallback: path)
+    }
+
+    deinit { close(descriptor) }
+
+    static func open(_ path: String) -> Result<ReviewVideo, Problem> {
+        // stat first: what it is can be said without opening it at all.
+        if let kind = FileKind.nonRegular(atPath: path, followingLinks: true) {
+            return .failure(.notRegular(kind))
+        }
+        let fd = Glibc.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else {
+            return .failure(errno == ENOENT ? .missing : .unreadable(String(cString: strerror(errno))))
+        }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            let reason = String(cString: strerror(errno))
+            close(fd)
+            return .failure(.unreadable(reason))
+        }
+        if let kind = FileKind.nonRegular(mode: info.st_mode) {
+            close(fd)
+            return .failure(.notRegular(kind))
+        }
+        return .success(ReviewVideo(path: path, descriptor: fd, bytes: Int64(info.st_size)))
     }
 }

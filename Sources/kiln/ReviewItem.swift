@@ -32,15 +32,20 @@ struct ReviewItem {
     static let sheetCells = 8
     static let sheetCellWidth = 240
 
-    init(path: String, job: QueuedJob?, store: QueueStore?, threads: Int?) {
-        self.path = path
+    /// What the file is read through: the descriptor `ReviewVideo` opened and checked (a FIFO
+    /// or device swapped in by name afterwards is never opened).
+    private let readablePath: String
+
+    init(video: ReviewVideo, job: QueuedJob?, store: QueueStore?, threads: Int?) {
+        self.path = video.path
+        self.readablePath = video.readablePath
         self.job = job
         do {
-            facts = try VideoFileFacts.probe(path: path)
+            facts = try VideoFileFacts.probe(path: readablePath)
         } catch {
             notes.append("the file could not be read: \(error.description)")
         }
-        bytes = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.int64Value
+        bytes = video.bytes
         if let job, let store {
             do {
                 renderSeconds = try Self.renderSeconds(job, store: store)
@@ -111,7 +116,7 @@ struct ReviewItem {
         // Half a frame in: the middle of the time each frame is shown, clear of rounding either way.
         let times = ([last / 2] + indices).map { (Double($0) + 0.5) / facts.frameRate }
         do {
-            let images = try VideoFrameGrab.frames(path: path, atSeconds: times).map(Self.frame)
+            let images = try VideoFrameGrab.frames(path: readablePath, atSeconds: times).map(Self.frame)
             if poster == nil { poster = try Self.jpeg(images[0]) }
             guard sheet == nil else { return }
             let width = min(Self.sheetCellWidth, facts.width)

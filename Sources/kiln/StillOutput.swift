@@ -23,7 +23,8 @@ enum StillOutput {
         guard let path = args.string(output) else {
             throw args.usageError("\(args.command) needs -o OUT.png, OUT.jpg or OUT.webp")
         }
-        let url = URL(fileURLWithPath: path)
+        // Its folder resolved, its name not: a link at the name is refused, never followed.
+        let url = OutputLocation(path).url
         guard let format = ImageFormat(fileExtension: url.pathExtension) else {
             throw args.usageError(
                 "cannot tell the image format of -o \(path): its extension must be "

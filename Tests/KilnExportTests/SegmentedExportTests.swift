@@ -304,4 +304,41 @@ final class SegmentedExportTests: ScratchDirectoryTestCase {
         }
         return out
     }
+
+    /// A link planted at a piece's name (to a real, valid piece elsewhere) is not a finished
+    /// piece: it is removed (the link, not its target) and the piece rendered into a file of ours.
+    func testALinkAtAPieceNameIsNotAFinishedPiece() throws {
+        let split = try segmented(3)
+        XCTAssertTrue(try split.renderSegment(1))
+        let url = split.url(ofSegment: 1)
+        let elsewhere = directory.appendingPathComponent("elsewhere.mp4")
+        try FileManager.default.moveItem(at: url, to: elsewhere)
+        let before = try Data(contentsOf: elsewhere)
+        XCTAssertEqual(symlink(elsewhere.path, url.path), 0)
+        XCTAssertFalse(split.isFinished(1), "a link is never a finished piece")
+        var info = stat()
+        XCTAssertNotEqual(lstat(url.path, &info), 0, "the link was removed")
+        XCTAssertEqual(symlink(elsewhere.path, url.path), 0)
+        let summary = try split.run()
+        XCTAssertEqual([summary.reused, summary.rendered], [0, 3])
+        XCTAssertEqual(try Data(contentsOf: elsewhere), before, "the link's target is untouched")
+        XCTAssertEqual(try VideoDecodeBack.decode(path: summary.output.path).decodedFrameCount, 30)
+    }
+
+    /// The assembly reads pieces through descriptors opened without following links: a piece
+    /// swapped for a link after it was checked is "not finished", never joined.
+    func testTheAssemblyNeverJoinsALink() throws {
+        let split = try segmented(2)
+        XCTAssertTrue(try split.renderSegment(0))
+        XCTAssertTrue(try split.renderSegment(1))
+        let url = split.url(ofSegment: 0)
+        let elsewhere = directory.appendingPathComponent("planted.mp4")
+        try FileManager.default.moveItem(at: url, to: elsewhere)
+        XCTAssertEqual(symlink(elsewhere.path, url.path), 0)
+        XCTAssertThrowsError(try split.assemble()) { error in
+            XCTAssertEqual((error as? ExportError)?.exitCode, 73)
+            XCTAssertTrue("\(error)".contains("is not finished"), "\(error)")
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: split.output.path))
+    }
 }

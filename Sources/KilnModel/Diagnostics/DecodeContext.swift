@@ -95,4 +95,10 @@ public final class DecodeContext {
         if relative.hasPrefix("/") { return URL(fileURLWithPath: relative).standardizedFileURL }
         return baseDirectory.appendingPathComponent(relative).standardizedFileURL
     }
+
+    /// An output path relative to the job's directory: its directory resolved, its final name
+    /// as written (`OutputLocation`), never the target of a link planted at that name.
+    public func resolveOutputPath(_ relative: String) -> URL {
+        OutputLocation(relative, relativeTo: baseDirectory.path).url
+    }
 }

@@ -12,7 +12,7 @@ public enum FileKind {
     }
 
     /// The kind named by a `stat` mode, nil for a regular file.
-    static func nonRegular(mode: mode_t) -> String? {
+    public static func nonRegular(mode: mode_t) -> String? {
         switch mode & S_IFMT {
         case S_IFREG: return nil
         case S_IFDIR: return "a directory"

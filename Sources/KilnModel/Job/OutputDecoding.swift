@@ -86,7 +86,7 @@ enum OutputDecoding {
         let crf = decodeCRF(node, path: path, format: format, context: context)
         let preset = decodePreset(parameters, format: format, context: context)
 
-        var outputURL = context.resolvePath(defaultOutputName(for: jobFile, format: format))
+        var outputURL = context.resolveOutputPath(defaultOutputName(for: jobFile, format: format))
         context.outputPathNode = (parameters.node("path") ?? node, parameters.path("path"))
         if parameters.isPresent("path") {
             let written = parameters.string("path")
@@ -107,9 +107,9 @@ enum OutputDecoding {
                             + "\((values.keys.filter { !["job", "date", "time"].contains($0) }.sorted() + ["variables"]).joined(separator: ", ")))",
                         at: parameters.node("path"), path: parameters.path("path"))
                 }
-                outputURL = context.resolvePath(expanded)
+                outputURL = context.resolveOutputPath(expanded)
             } else {
-                outputURL = context.resolvePath(written)
+                outputURL = context.resolveOutputPath(written)
             }
         }
 

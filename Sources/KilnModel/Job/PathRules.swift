@@ -49,7 +49,12 @@ public struct PathRules: Sendable {
     /// regular file, or one of the files the job reads or the queue keeps. A `folder` output (a
     /// PNG sequence) may be an existing directory: `AtomicOutputFolder` decides whether it may
     /// replace it.
-    public func outputProblem(_ url: URL, jobFile: String?, inputs: [URL], folder: Bool = false) -> String? {
+    public func outputProblem(_ written: URL, jobFile: String?, inputs: [URL], folder: Bool = false)
+        -> String?
+    {
+        // The directory resolved, the final name not: a link there is refused, however reached.
+        let location = OutputLocation(written)
+        let url = location.url
         if let kind = FileKind.nonRegular(atPath: url.path, followingLinks: false),
             !(folder && FileKind.isDirectory(atPath: url.path))
         {
@@ -66,7 +71,7 @@ public struct PathRules: Sendable {
             return "output \(url.path) has a file name of \(url.lastPathComponent.utf8.count) bytes; at most "
                 + "\(longestOutputName) fit (file systems allow 255, and Kiln's temp and segment names add to it)"
         }
-        let real = RealPath.resolve(url.path)
+        let real = location.path
         if let roots = outputRoots, !roots.contains(where: { RealPath.isInside(real, RealPath.resolve($0)) })
         {
             return
