@@ -164,7 +164,9 @@ private let argumentIterator: MHD_KeyValueIterator = { context, _, key, value in
     return .YES
 }
 
-private func connectionKey(_ connection: OpaquePointer) -> UInt { UInt(bitPattern: Int(bitPattern: connection)) }
+private func connectionKey(_ connection: OpaquePointer) -> UInt {
+    UInt(bitPattern: Int(bitPattern: connection))
+}
 
 private let connectionNotifier: MHD_NotifyConnectionCallback = { context, connection, _, code in
     guard let context, let connection else { return }
@@ -178,7 +180,8 @@ private let connectionNotifier: MHD_NotifyConnectionCallback = { context, connec
 
 private let completionNotifier: MHD_RequestCompletedCallback = { context, connection, _, _ in
     guard let context, let connection else { return }
-    Unmanaged<ServerContext>.fromOpaque(context).takeUnretainedValue().watch.waiting(connectionKey(connection))
+    Unmanaged<ServerContext>.fromOpaque(context).takeUnretainedValue().watch.waiting(
+        connectionKey(connection))
 }
 
 private let accessHandler: MHD_AccessHandlerCallback = {

@@ -11,7 +11,9 @@ enum StudioPathProblem {
     static func masked(_ error: JobLoadError, variables: [String: String]) -> String {
         guard !variables.isEmpty, case .invalid(let diagnostics) = error else { return error.description }
         return diagnostics.map { diagnostic in
-            guard diagnostic.isMissingInput || diagnostic.isRefusedInput else { return diagnostic.description }
+            guard diagnostic.isMissingInput || diagnostic.isRefusedInput else {
+                return diagnostic.description
+            }
             return Diagnostic(
                 file: diagnostic.file, path: diagnostic.path, location: diagnostic.location, message: message
             ).description

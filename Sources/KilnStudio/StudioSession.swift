@@ -43,7 +43,8 @@ public final class StudioSession: @unchecked Sendable {
     private var cached: (key: String, job: Job)?
 
     public init(
-        file: String, options: JobLoadOptions, threads: Int? = nil, waitingRenders: Int = RenderQueue.defaultWaiting
+        file: String, options: JobLoadOptions, threads: Int? = nil,
+        waitingRenders: Int = RenderQueue.defaultWaiting
     ) {
         self.file = file
         self.options = options
@@ -154,7 +155,8 @@ public final class StudioSession: @unchecked Sendable {
         }
         guard let rendered else {
             throw Problem(
-                description: "the studio is busy: \(renders.waiting) frames are already waiting; ask again", busy: true)
+                description: "the studio is busy: \(renders.waiting) frames are already waiting; ask again",
+                busy: true)
         }
         return try rendered.get()
     }

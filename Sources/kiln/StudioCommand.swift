@@ -107,7 +107,8 @@ enum StudioCommand: KilnSubcommand {
 /// variables can name files, and the page is a browser's, not the user's shell.
 private func assetRoots(_ args: ParsedArguments, jobFile: String) throws -> [String] {
     let roots = try PathOptions.directories(args, StudioCommand.assetRoot)
-    return roots.isEmpty ? [URL(fileURLWithPath: jobFile).deletingLastPathComponent().standardizedFileURL.path] : roots
+    return roots.isEmpty
+        ? [URL(fileURLWithPath: jobFile).deletingLastPathComponent().standardizedFileURL.path] : roots
 }
 
 /// Set once, before the first request can be answered usefully; read by MHD's threads.

@@ -12,7 +12,8 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
     public let isRefusedInput: Bool
 
     public init(
-        file: String, path: JSONPath, location: SourceLocation?, message: String, isMissingInput: Bool = false,
+        file: String, path: JSONPath, location: SourceLocation?, message: String,
+        isMissingInput: Bool = false,
         isRefusedInput: Bool = false
     ) {
         self.file = file

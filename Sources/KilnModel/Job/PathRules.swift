@@ -48,7 +48,8 @@ public struct PathRules: Sendable {
         guard let roots = assetRoots else { return nil }
         let real = RealPath.resolve(url.path)
         if roots.contains(where: { RealPath.isInside(real, RealPath.resolve($0)) }) { return nil }
-        return "\(url.path) (resolved: \(real)) is outside the asset roots (\(roots.joined(separator: ", "))); "
+        return
+            "\(url.path) (resolved: \(real)) is outside the asset roots (\(roots.joined(separator: ", "))); "
             + "allow a directory with --asset-root DIR or the configuration's assetRoots"
     }
 
