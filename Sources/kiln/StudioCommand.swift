@@ -32,18 +32,17 @@ enum StudioCommand: KilnSubcommand {
     static let spec = CommandSpec(
         "studio", summary: "serve a local page to scrub, play and tune a job, reloading as it changes",
         description: """
-            Serves a page at http://127.0.0.1:PORT/?token=TOKEN (printed on stdout) showing JOB's frame at the
-            playhead: a scrubber renders the frame there on demand (a draft at most half size and
-            480 pixels wide while dragging, full size on release), Play plays at that draft size,
-            and sliders and fields set the job's variables and any number pinned by its JSON path
+            Serves a page at http://127.0.0.1:PORT/?token=TOKEN (printed on stdout) showing JOB's frame
+            at the playhead: a scrubber renders the frame there on demand (a draft at most half size and
+            480 pixels wide while dragging, full size on release), Play plays at that draft size, and
+            sliders and fields set the job's variables and any number pinned by its JSON path
             (layers[1].effects[0].ripple.amplitude, as errors print paths). The job file is re-read
-            twice a second; a change reloads the page's job, and one that does not load shows its
-            errors while the last good frame stays. A frame at full size is the pixels `kiln preview
-            --at T` writes for the same values. Ctrl-C stops the server (exit 130); nothing is
-            written to disk. Only the printed URL works: every request must carry its random token and
-            come from the studio's own page (other sites' pages are refused), and files named by the
-            page's variables, like the job's own, are read only under the asset roots (default: the
-            job file's folder).
+            twice a second; a change reloads the page's job, and one that does not load shows its errors
+            while the last good frame stays. A frame at full size is the pixels `kiln preview --at T`
+            writes for the same values. Ctrl-C stops the server (exit 130); nothing is written to disk.
+            Only the printed URL works: every request must carry its random token and come from the
+            studio's own page (other sites' pages are refused), and files named by the page's variables,
+            like the job's own, are read only under the asset roots (default: the job file's folder).
             """,
         // --asset-root only: the studio writes nothing, so an output root would confine nothing.
         options: [port, host, connectionTimeout, .threads, .set, .limit, assetRoot],
