@@ -55,6 +55,10 @@ enum StudioPage {
         const state = { job: null, version: -1, variables: {}, pins: {}, frame: 0, playing: false,
           busy: false, queued: null, renders: 0, draftRenders: 0, last: null, waiters: [] };
         const DRAFT_WIDTH = 480;
+        // The session's token, from the URL kiln studio printed: every request carries it, and
+        // the studio refuses one without it (another page cannot know it).
+        const TOKEN = new URLSearchParams(location.search).get("token") || "";
+        function api(path) { return fetch(path, { headers: { "X-Kiln-Token": TOKEN } }); }
 
         function fnv1a(bytes) {
           let h = 0x811c9dc5;
@@ -88,7 +92,7 @@ enum StudioPage {
           for (const [k, v] of Object.entries(state.pins)) query.append("pin." + k, String(v));
           let result = null;
           try {
-            const response = await fetch("/frame?" + query);
+            const response = await api("/frame?" + query);
             const bytes = new Uint8Array(await response.arrayBuffer());
             if (response.ok) {
               const url = URL.createObjectURL(new Blob([bytes], { type: "image/png" }));
@@ -195,7 +199,7 @@ enum StudioPage {
           }
         }
         async function addPin(path) {
-          const response = await fetch("/value?" + new URLSearchParams({ path }));
+          const response = await api("/value?" + new URLSearchParams({ path }));
           const answer = await response.json();
           if (!response.ok) { showProblem(answer.problem); return null; }
           const value = answer.value;
@@ -217,7 +221,7 @@ enum StudioPage {
         // The job file is watched by the server; a new version re-reads the job and re-renders.
         async function poll() {
           try {
-            const job = await (await fetch("/job")).json();
+            const job = await (await api("/job")).json();
             if (job.version !== state.version) {
               state.version = job.version;
               state.jobProblem = job.problem || null;

@@ -10,22 +10,18 @@ public struct StudioRoutes: Sendable {
     public static let scales: ClosedRange<Double> = 0.05...1
 
     let session: StudioSession
-    /// The Host header values accepted on loopback: the address and localhost, with the port. nil
-    /// (any) when --host widened the address on purpose, as the machine's names are not known here.
-    let hosts: Set<String>?
+    let access: StudioAccess
 
-    public init(session: StudioSession, host: String, port: Int) {
+    public init(session: StudioSession, access: StudioAccess) {
         self.session = session
-        hosts = host.hasPrefix("127.") ? ["\(host):\(port)", "localhost:\(port)", "127.0.0.1:\(port)"] : nil
+        self.access = access
     }
 
     public func respond(_ request: HTTPRequest) -> HTTPResponse {
         guard request.method == "GET" || request.method == "HEAD" else {
             return .text("the studio only answers GET", status: 405)
         }
-        if let hosts, !hosts.contains(request.host?.lowercased() ?? "") {
-            return .text("unexpected Host header", status: 421)
-        }
+        if let refusal = access.refusal(request) { return refusal }
         switch request.path {
         case "/":
             return HTTPResponse(contentType: "text/html; charset=utf-8", body: Array(StudioPage.html.utf8))
@@ -53,8 +49,9 @@ public struct StudioRoutes: Sendable {
             return HTTPResponse(
                 contentType: frameRequest.format == .png ? "image/png" : "image/jpeg", body: bytes)
         } catch {
-            // The job refuses these values: the page shows why and keeps its last frame.
-            return .text(error.description, status: 422)
+            // Busy: the page asks again with its next move. Otherwise the job refuses these
+            // values: the page shows why and keeps its last frame.
+            return .text(error.description, status: error.busy ? 503 : 422)
         }
     }
 

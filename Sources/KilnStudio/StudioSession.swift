@@ -21,26 +21,35 @@ public final class StudioSession: @unchecked Sendable {
 
     public struct Problem: Error, CustomStringConvertible {
         public let description: String
+        /// True when the request was turned away unrendered because enough are already waiting.
+        public var busy = false
     }
 
     public let file: String
     let options: JobLoadOptions
     let threads: Int
     private let lock = NSLock()
-    /// Serialises renders: each already uses every core, and the page waits for one at a time.
-    private let renderLock = NSLock()
+    /// Loading a job decodes its pictures and a render uses every core, so both happen one at a
+    /// time, for the page's requests and the file watcher alike.
+    let renders: RenderQueue
     private var readBytes: [UInt8]?
     /// The newest bytes that loaded; frames render from these while the file is invalid.
     private var goodBytes: [UInt8]?
-    private var goodJob: Job?
+    /// Only the output settings of the last good job: the summary needs no more, and keeping the
+    /// job would keep its decoded pictures.
+    private var goodOutput: OutputSettings?
     private var problem: String?
     private var version = 0
     private var cached: (key: String, job: Job)?
 
-    public init(file: String, options: JobLoadOptions, threads: Int? = nil) {
+    public init(
+        file: String, options: JobLoadOptions, threads: Int? = nil,
+        waitingRenders: Int = RenderQueue.defaultWaiting
+    ) {
         self.file = file
         self.options = options
         self.threads = max(1, threads ?? ProcessInfo.processInfo.activeProcessorCount)
+        renders = RenderQueue(waiting: waitingRenders)
     }
 
     /// Reads the file and, when its bytes changed, loads it and bumps the version (also when
@@ -52,24 +61,29 @@ public final class StudioSession: @unchecked Sendable {
         do {
             bytes = try JobLoader.readBytes(file: file, limits: options.limits)
         } catch {
-            return record(bytes: nil, job: nil, problem: error.description)
+            return record(bytes: nil, problem: error.description)
         }
         if lock.withLock({ bytes == readBytes }) { return false }
-        do {
-            let job = try decode(bytes)
-            return record(bytes: bytes, job: job, problem: nil)
-        } catch {
-            return record(bytes: bytes, job: nil, problem: error.description)
+        let loaded = renders.always { () -> Result<OutputSettings, JobLoadError> in
+            do throws(JobLoadError) {
+                return .success(try decode(bytes).output)
+            } catch {
+                return .failure(error)
+            }
+        }
+        switch loaded {
+        case .success(let output): return record(bytes: bytes, output: output, problem: nil)
+        case .failure(let error): return record(bytes: bytes, output: nil, problem: error.description)
         }
     }
 
-    private func record(bytes: [UInt8]?, job: Job?, problem: String?) -> Bool {
+    private func record(bytes: [UInt8]?, output: OutputSettings? = nil, problem: String?) -> Bool {
         lock.withLock {
             if bytes == nil, self.problem == problem, readBytes == nil, version > 0 { return false }
             readBytes = bytes
-            if let job, let bytes {
+            if let output, let bytes {
                 goodBytes = bytes
-                goodJob = job
+                goodOutput = output
                 cached = nil
             }
             self.problem = problem
@@ -85,8 +99,7 @@ public final class StudioSession: @unchecked Sendable {
                 "file": URL(fileURLWithPath: file).lastPathComponent, "version": version,
             ]
             if let problem { object["problem"] = problem }
-            if let job = goodJob, let bytes = goodBytes {
-                let o = job.output
+            if let o = goodOutput, let bytes = goodBytes {
                 object["width"] = o.width
                 object["height"] = o.height
                 object["frames"] = o.frameCount
@@ -129,13 +142,29 @@ public final class StudioSession: @unchecked Sendable {
     }
 
     /// The frame `kiln preview --at SECONDS` writes for the same values (`--scale` when below 1),
-    /// encoded as asked. A time at or past the end shows the last frame.
+    /// encoded as asked. A time at or past the end shows the last frame. Loading the job with the
+    /// request's values happens in the render queue too: each load decodes the job's pictures, and
+    /// many requests with distinct values would otherwise hold one copy each at once.
     public func frame(_ request: FrameRequest) throws(Problem) -> [UInt8] {
+        let rendered = renders.ifRoom { () -> Result<[UInt8], Problem> in
+            do throws(Problem) {
+                return .success(try render(request))
+            } catch {
+                return .failure(error)
+            }
+        }
+        guard let rendered else {
+            throw Problem(
+                description: "the studio is busy: \(renders.waiting) frames are already waiting; ask again",
+                busy: true)
+        }
+        return try rendered.get()
+    }
+
+    private func render(_ request: FrameRequest) throws(Problem) -> [UInt8] {
         let job = try job(for: request)
         let preview = FramePreview(job: job, threads: threads)
         let index = preview.frameIndex(atSeconds: max(0, request.seconds)) ?? job.output.frameCount - 1
-        renderLock.lock()
-        defer { renderLock.unlock() }
         let image: RGBA8Frame
         do {
             image = try preview.render(frame: index)
@@ -183,7 +212,7 @@ public final class StudioSession: @unchecked Sendable {
         do {
             job = try decode(document, options: options)
         } catch {
-            throw Problem(description: error.description)
+            throw Problem(description: StudioPathProblem.masked(error, variables: request.variables))
         }
         let drafted: Job
         do {

@@ -17,23 +17,35 @@ enum StudioCommand: KilnSubcommand {
         help: "the TCP port to listen on; 0 (the default) picks a free one; the URL is printed")
     static let host = OptionSpec(
         "--host", kind: .string, placeholder: "ADDRESS", default: .string("127.0.0.1"),
-        help: "the IPv4 address to listen on; only this machine can connect to the default 127.0.0.1, "
-            + "and the studio has no password: widen it (0.0.0.0) only on a network you trust")
+        help: "the IPv4 address to listen on; only this machine can connect to the default 127.0.0.1; "
+            + "the printed URL's token is the only password: widen it (0.0.0.0) only on a network you trust")
+    static let connectionTimeout = OptionSpec(
+        "--connection-timeout", kind: .int(1...300), placeholder: "SECONDS", default: .int(10),
+        help: "close a connection that has not sent its whole request, or is idle, after this long")
+    /// The studio always confines: a page's variables can name files.
+    static let assetRoot = OptionSpec(
+        "--asset-root", kind: .path, placeholder: "DIR", repeatable: true,
+        help:
+            "read images, video clips, audio and transcripts, including those the page's variables name, only "
+            + "under DIR (repeatable; symbolic links and .. resolved first; default: the job file's own "
+            + "directory tree)")
     static let spec = CommandSpec(
         "studio", summary: "serve a local page to scrub, play and tune a job, reloading as it changes",
         description: """
-            Serves a page at http://127.0.0.1:PORT/ (printed on stdout) showing JOB's frame at the
-            playhead: a scrubber renders the frame there on demand (a draft at most half size and
-            480 pixels wide while dragging, full size on release), Play plays at that draft size,
-            and sliders and fields set the job's variables and any number pinned by its JSON path
+            Serves a page at http://127.0.0.1:PORT/?token=TOKEN (printed on stdout) showing JOB's frame
+            at the playhead: a scrubber renders the frame there on demand (a draft at most half size and
+            480 pixels wide while dragging, full size on release), Play plays at that draft size, and
+            sliders and fields set the job's variables and any number pinned by its JSON path
             (layers[1].effects[0].ripple.amplitude, as errors print paths). The job file is re-read
-            twice a second; a change reloads the page's job, and one that does not load shows its
-            errors while the last good frame stays. A frame at full size is the pixels `kiln preview
-            --at T` writes for the same values. Ctrl-C stops the server (exit 130); nothing is
-            written to disk.
+            twice a second; a change reloads the page's job, and one that does not load shows its errors
+            while the last good frame stays. A frame at full size is the pixels `kiln preview --at T`
+            writes for the same values. Ctrl-C stops the server (exit 130); nothing is written to disk.
+            Only the printed URL works: every request must carry its random token and come from the
+            studio's own page (other sites' pages are refused), and files named by the page's variables,
+            like the job's own, are read only under the asset roots (default: the job file's folder).
             """,
         // --asset-root only: the studio writes nothing, so an output root would confine nothing.
-        options: [port, host, .threads, .set, .limit, .assetRoot],
+        options: [port, host, connectionTimeout, .threads, .set, .limit, assetRoot],
         positionals: [.job])
 
     /// How often the job file is re-read.
@@ -43,7 +55,7 @@ enum StudioCommand: KilnSubcommand {
         let file = args.positionals[0]
         let options = JobLoadOptions(
             variables: try variableSettings(args), limits: try limitSettings(args),
-            pathRules: PathRules(assetRoots: try assetRoots(args)))
+            pathRules: PathRules(assetRoots: try assetRoots(args, jobFile: file)))
         // The first load must succeed: a studio for a job that never loaded has nothing to show.
         if case .failure(let error) = loadJob(
             file, variables: options.variables, limits: options.limits, rules: options.pathRules)
@@ -55,19 +67,26 @@ enum StudioCommand: KilnSubcommand {
         let address = args.string(host) ?? "127.0.0.1"
         installInterruptHandlers()
         let server: HTTPServer
+        let access: StudioAccess
         do {
             // The routes need the bound port (for the Host check), known only once listening.
             let router = RouterBox()
-            server = try HTTPServer(host: address, port: args.int(port) ?? 0) { request in
+            let limits = HTTPServer.Limits.serving(
+                address, timeoutSeconds: UInt32(args.int(connectionTimeout) ?? 10))
+            server = try HTTPServer(host: address, port: args.int(port) ?? 0, limits: limits) { request in
                 router.routes?.respond(request) ?? .text("starting", status: 503)
             }
-            router.routes = StudioRoutes(session: session, host: address, port: server.port)
+            access = StudioAccess(token: StudioAccess.newToken(), host: address, port: server.port)
+            router.routes = StudioRoutes(session: session, access: access)
         } catch {
             Output.error(error.description)
             return ExitCode.unavailable
         }
         // Unbuffered: a script reading the URL from a pipe gets it now, not at exit.
-        FileHandle.standardOutput.write(Data("kiln studio: http://\(address):\(server.port)/\n".utf8))
+        // The token goes to the terminal only: it is not in the command line or environment, which
+        // other users of the machine can read.
+        FileHandle.standardOutput.write(
+            Data("kiln studio: http://\(address):\(server.port)/?token=\(access.token)\n".utf8))
         Output.stderr("kiln: watching \(file); Ctrl-C stops")
         var lastPoll = Date.distantPast
         while interruption.cancelledBySignal == nil {
@@ -82,10 +101,13 @@ enum StudioCommand: KilnSubcommand {
     }
 }
 
-/// The --asset-root directories, resolved as `render` resolves them; nil when none is given.
-private func assetRoots(_ args: ParsedArguments) throws -> [String]? {
-    let roots = try PathOptions.directories(args, .assetRoot)
-    return roots.isEmpty ? nil : roots
+/// The --asset-root directories, resolved as `render` resolves them; without any, the job file's
+/// own folder, as the queue confines a job. Unlike `render`, the studio always confines: a page's
+/// variables can name files, and the page is a browser's, not the user's shell.
+private func assetRoots(_ args: ParsedArguments, jobFile: String) throws -> [String] {
+    let roots = try PathOptions.directories(args, StudioCommand.assetRoot)
+    return roots.isEmpty
+        ? [URL(fileURLWithPath: jobFile).deletingLastPathComponent().standardizedFileURL.path] : roots
 }
 
 /// Set once, before the first request can be answered usefully; read by MHD's threads.

@@ -1,4 +1,5 @@
 import Foundation
+import KilnMedia
 import XCTest
 
 /// The studio's page in headless Chromium, driven through the DevTools protocol by
@@ -86,6 +87,71 @@ final class StudioBrowserTests: TemporaryDirectoryTestCase {
         XCTAssertEqual(Array(png.prefix(4)), [0x89, 0x50, 0x4E, 0x47], "the screenshot is not a PNG")
     }
 
+    /// A page served from another port of the same machine, even one that knows the token (the
+    /// worst case), gets neither the job nor a picture of a file it names: the studio refuses
+    /// requests another page makes (Sec-Fetch-Site, Origin) before it looks at anything else.
+    func testAPageFromAnotherOriginGetsNothing() throws {
+        for tool in [Self.chromium, Self.python] where !FileManager.default.isExecutableFile(atPath: tool) {
+            throw XCTSkip("\(tool) is not installed (scripts/install-deps.sh --test)")
+        }
+        let secret = directory.appendingPathComponent("private/secret.png")
+        try FileManager.default.createDirectory(
+            at: secret.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let pixels = [UInt8](repeating: 90, count: 16 * 16 * 4)
+        try Data(
+            pixels.withUnsafeBufferPointer {
+                try PNGCodec.encode(rgba: $0.baseAddress!, width: 16, height: 16, stride: 64)
+            }
+        ).write(to: secret)
+        let job = directory.appendingPathComponent("studio.json")
+        try Data(
+            """
+            {
+              "kiln": 1,
+              "variables": { "photo": "private/secret.png" },
+              "output": { "path": "out.mp4", "width": 64, "height": 36, "fps": 30, "duration": 1 },
+              "layers": [ { "type": "image", "path": { "var": "photo" }, "size": [64, 36], "fit": "fill" } ]
+            }
+            """.utf8
+        ).write(to: job)
+        // The roots hold the file: only the check on who asks stands between the page and it.
+        let studio = try StudioClient.start([job.path, "--asset-root", directory.path], cwd: directory)
+        defer { _ = studio.stop() }
+        let site = directory.appendingPathComponent("site")
+        try FileManager.default.createDirectory(at: site, withIntermediateDirectories: true)
+        try Data("<!doctype html><title>another site</title><p>hello</p>".utf8)
+            .write(to: site.appendingPathComponent("index.html"))
+        let other = try LocalSite(directory: site)
+        defer { other.stop() }
+
+        let target = "http://127.0.0.1:\(studio.port)"
+        let photo = secret.path.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+        let probe = """
+            (async () => {
+              const studio = \(String(reflecting: target));
+              const out = {};
+              try { const r = await fetch(studio + "/job?token=\(studio.token)"); out.job = "read " + (await r.text()); }
+              catch (e) { out.job = "failed"; }
+              const image = (query) => new Promise((done) => {
+                const img = new Image();
+                img.onload = () => done("loaded " + img.naturalWidth);
+                img.onerror = () => done("error");
+                img.src = studio + "/frame?t=0&var.photo=\(photo)" + query;
+              });
+              out.imageWithToken = await image("&token=\(studio.token)");
+              out.imageWithoutToken = await image("");
+              return out;
+            })()
+            """
+        let report = try drive(other.url, [["eval": probe]])
+        let seen = report.results.first as? [String: String] ?? [:]
+        XCTAssertEqual(seen["job"], "failed", "another page read the job: \(seen)")
+        XCTAssertEqual(seen["imageWithToken"], "error", "another page got the picture: \(seen)")
+        XCTAssertEqual(seen["imageWithoutToken"], "error", "another page got the picture: \(seen)")
+        // The studio's own page, with the token, still gets it.
+        XCTAssertEqual(try studio.get("/frame?t=0&var.photo=\(photo)").status, 200)
+    }
+
     /// FNV-1a of the PNG `kiln preview` writes for `document` at `seconds`.
     func previewHash(_ document: String, at seconds: String, _ args: [String] = []) throws -> String {
         let job = directory.appendingPathComponent("expected-\(UUID().uuidString).json")
@@ -122,5 +188,36 @@ final class StudioBrowserTests: TemporaryDirectoryTestCase {
         let object =
             (try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8))) as? [String: Any] ?? [:]
         return Report(results: object["results"] as? [Any] ?? [], errors: object["errors"] as? [String] ?? [])
+    }
+}
+
+/// `python3 -m http.server` on a free port of 127.0.0.1: a page of another origin.
+struct LocalSite {
+    let process: Process
+    let url: String
+
+    init(directory: URL) throws {
+        let (process, out, _) = try KilnProcess.launch(
+            URL(fileURLWithPath: StudioBrowserTests.python),
+            ["-u", "-m", "http.server", "0", "--bind", "127.0.0.1", "--directory", directory.path],
+            cwd: directory)
+        var text = ""
+        let deadline = Date().addingTimeInterval(20)
+        while !text.contains(" port "), Date() < deadline, process.isRunning {
+            text += String(decoding: out.fileHandleForReading.availableData, as: UTF8.self)
+        }
+        guard let range = text.range(of: " port "),
+            let port = Int(text[range.upperBound...].prefix { $0.isNumber })
+        else {
+            if process.isRunning { process.terminate() }
+            throw StudioTestError("no port from python3 -m http.server: '\(text)'")
+        }
+        self.process = process
+        url = "http://127.0.0.1:\(port)/index.html"
+    }
+
+    func stop() {
+        process.terminate()
+        _ = KilnProcess.waitForExit(process, timeout: 10)
     }
 }

@@ -17,8 +17,10 @@ struct StudioClient {
     }
 
     let process: Process
+    /// The URL the studio printed, with its token.
     let url: String
     let port: UInt16
+    let token: String
     let stderr: Pipe
 
     /// Starts `kiln studio ARGS --port 0` and reads the URL it prints.
@@ -30,15 +32,22 @@ struct StudioClient {
             text += String(decoding: out.fileHandleForReading.availableData, as: UTF8.self)
         }
         guard let range = text.range(of: "http://127.0.0.1:"),
-            let port = UInt16(text[range.upperBound...].prefix { $0.isNumber })
+            let port = UInt16(text[range.upperBound...].prefix { $0.isNumber }),
+            let tokenStart = text.range(of: "/?token=")
         else {
             if process.isRunning { process.terminate() }
             throw StudioTestError("no URL from kiln studio: '\(text)'")
         }
-        return StudioClient(process: process, url: "http://127.0.0.1:\(port)/", port: port, stderr: err)
+        let token = String(text[tokenStart.upperBound...].prefix { $0.isHexDigit })
+        return StudioClient(
+            process: process, url: "http://127.0.0.1:\(port)/?token=\(token)", port: port, token: token,
+            stderr: err)
     }
 
-    func get(_ target: String, host: String? = nil, method: String = "GET") throws -> Reply {
+    /// The reply to one request; `headers` nil sends the session's token as the page does.
+    func get(
+        _ target: String, host: String? = nil, method: String = "GET", headers: [String: String]? = nil
+    ) throws -> Reply {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw StudioTestError("socket: \(errno)") }
         defer { close(fd) }
@@ -52,8 +61,9 @@ struct StudioClient {
             }
         }
         guard connected == 0 else { throw StudioTestError("connect: \(errno)") }
+        let extra = (headers ?? ["X-Kiln-Token": token]).map { "\($0.key): \($0.value)\r\n" }.joined()
         let request =
-            "\(method) \(target) HTTP/1.1\r\nHost: \(host ?? "127.0.0.1:\(port)")\r\nConnection: close\r\n\r\n"
+            "\(method) \(target) HTTP/1.1\r\nHost: \(host ?? "127.0.0.1:\(port)")\r\n\(extra)Connection: close\r\n\r\n"
         _ = request.withCString { send(fd, $0, strlen($0), 0) }
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65536)
@@ -69,6 +79,15 @@ struct StudioClient {
         let head = String(decoding: bytes[..<split], as: UTF8.self)
         let status = Int(head.split(separator: " ").dropFirst().first ?? "") ?? 0
         return Reply(status: status, body: Array(bytes[(split + 4)...]))
+    }
+
+    /// The studio's peak resident memory so far (VmHWM), in bytes.
+    func peakResidentBytes() throws -> Int {
+        let status = try String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)
+        guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+            let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "")
+        else { throw StudioTestError("no VmHWM in /proc/\(process.processIdentifier)/status") }
+        return kilobytes * 1024
     }
 
     /// Sends `signal` and waits for the exit status.

@@ -89,6 +89,13 @@ public final class DecodeContext {
                 file: file, path: path, location: node?.location, message: message, isMissingInput: true))
     }
 
+    /// A file the job names may not be read (outside the roots, or not a regular file).
+    public func refusedInput(_ message: String, at node: JSONNode?, path: JSONPath) {
+        diagnostics.append(
+            Diagnostic(
+                file: file, path: path, location: node?.location, message: message, isRefusedInput: true))
+    }
+
     /// Resolves a path written in the job relative to the job file's directory, so a job renders
     /// the same regardless of the working directory it is launched from.
     public func resolvePath(_ relative: String) -> URL {

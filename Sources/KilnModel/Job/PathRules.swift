@@ -30,6 +30,7 @@ public struct PathRules: Sendable {
     /// Why reading `url` is refused, or nil. Only `stat` is used, so a FIFO is never opened
     /// (opening one blocks until a writer appears).
     public func inputProblem(_ url: URL) -> String? {
+        if let problem = placeProblem(url) { return problem }
         if let kind = FileKind.nonRegular(atPath: url.path, followingLinks: true) {
             return "\(url.path) is \(kind), not a regular file"
         }
@@ -37,12 +38,19 @@ public struct PathRules: Sendable {
         if let system = RealPath.systemTrees.first(where: { RealPath.isInside(real, $0) }) {
             return "\(url.path) is under \(system), which holds no media"
         }
-        if let roots = assetRoots, !roots.contains(where: { RealPath.isInside(real, RealPath.resolve($0)) }) {
-            return
-                "\(url.path) (resolved: \(real)) is outside the asset roots (\(roots.joined(separator: ", "))); "
-                + "allow a directory with --asset-root DIR or the configuration's assetRoots"
-        }
         return nil
+    }
+
+    /// Why nothing at `url` may be read, whatever is there: it is outside the asset roots. Checked
+    /// before anything about the file itself, so that the answer for a path outside the roots does
+    /// not tell whether a file is there or what kind it is.
+    public func placeProblem(_ url: URL) -> String? {
+        guard let roots = assetRoots else { return nil }
+        let real = RealPath.resolve(url.path)
+        if roots.contains(where: { RealPath.isInside(real, RealPath.resolve($0)) }) { return nil }
+        return
+            "\(url.path) (resolved: \(real)) is outside the asset roots (\(roots.joined(separator: ", "))); "
+            + "allow a directory with --asset-root DIR or the configuration's assetRoots"
     }
 
     /// Why writing the output at `url` is refused, or nil: outside the output roots, not a

@@ -9,6 +9,12 @@ enum AssetResolution {
             return nil
         }
         let url = context.resolvePath(written)
+        // The roots first: whether a file outside them exists, or is a directory, is not the
+        // job's business, so the answer there must not depend on it.
+        if let problem = context.pathRules.placeProblem(url) {
+            context.refusedInput("refused to read '\(written)': \(problem)", at: node, path: path)
+            return nil
+        }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
             context.missingInput(
@@ -21,7 +27,7 @@ enum AssetResolution {
             return nil
         }
         if let problem = context.pathRules.inputProblem(url) {
-            context.error("refused to read '\(written)': \(problem)", at: node, path: path)
+            context.refusedInput("refused to read '\(written)': \(problem)", at: node, path: path)
             return nil
         }
         context.inputFiles.append(url)
