@@ -27,6 +27,19 @@ if [ "${KILN_PORTABLE:-0}" != 1 ] && [ "$(uname -m)" = x86_64 ] && kiln_cpu_has 
   KILN_SWIFT_FLAGS+=(-Xswiftc -target-cpu -Xswiftc "$kiln_cpu" -Xcc "-march=$kiln_cpu")
 fi
 
+# Test builds compile the fault switches the tests drive (`#if KILN_TEST_HOOKS`, such as the memory
+# estimate's under-count); the binaries a user builds (install.sh, showcase.sh) never contain them.
+# `kiln_build --build-tests` and scripts/test.sh use them; both share .build/release, so switching
+# between a test build and a plain one rebuilds.
+KILN_TEST_SWIFT_FLAGS=("${KILN_SWIFT_FLAGS[@]}" -Xswiftc -DKILN_TEST_HOOKS)
+
 kiln_build() {
+  local arg
+  for arg in "$@"; do
+    if [ "$arg" = --build-tests ]; then
+      swift build "${KILN_TEST_SWIFT_FLAGS[@]}" "$@"
+      return
+    fi
+  done
   swift build "${KILN_SWIFT_FLAGS[@]}" "$@"
 }

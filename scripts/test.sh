@@ -13,12 +13,12 @@ hadolint Dockerfile
 echo "== podcast demo audio (espeak-ng)"
 python3 scripts/make-podcast.py
 echo "== build"
-kiln_build
+kiln_build --build-tests
 echo "== test (with a throwaway PostgreSQL on loopback)"
 eval "$(bash scripts/postgres-test-cluster.sh start)"
 trap 'bash scripts/postgres-test-cluster.sh stop "$KILN_TEST_POSTGRES_DIR"' EXIT
 # The suite is XCTest; without this flag an empty Swift Testing run would print the last line.
-swift test "${KILN_SWIFT_FLAGS[@]}" --disable-swift-testing "$@"
+swift test "${KILN_TEST_SWIFT_FLAGS[@]}" --disable-swift-testing "$@"
 if [ "${KILN_FUZZ_SECONDS:-60}" != 0 ]; then
   echo "== fuzz (libFuzzer, ${KILN_FUZZ_SECONDS:-60} s per target)"
   bash scripts/fuzz.sh "${KILN_FUZZ_SECONDS:-60}"

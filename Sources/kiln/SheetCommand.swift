@@ -38,7 +38,7 @@ enum SheetCommand: KilnSubcommand {
         let rules = try PathOptions.localRules(args)
         let job: Job
         switch loadJob(
-            args.positionals[0], variables: try variableSettings(args), limits: try limitSettings(args),
+            args.positionals[0], variables: try variableSettings(args), limits: try guardedLimitSettings(args),
             rules: rules)
         {
         case .success(let loaded): job = loaded

@@ -55,7 +55,7 @@ enum SweepCommand: KilnSubcommand {
         let seconds = try requestedTimes(args)
         let file = args.positionals[0]
         let options = JobLoadOptions(
-            variables: try variableSettings(args), limits: try limitSettings(args),
+            variables: try variableSettings(args), limits: try guardedLimitSettings(args),
             pathRules: try PathOptions.localRules(args))
         let base: Job
         switch loadJob(file, variables: options.variables, limits: options.limits, rules: options.pathRules) {

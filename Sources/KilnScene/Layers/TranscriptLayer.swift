@@ -73,7 +73,7 @@ public struct TranscriptLayer: LayerRendering {
     public static let kind = LayerKind(
         name: "transcript", summary: "a time-synced transcript that scrolls to its current line",
         parameters: parameters
-    ) { p, _, context in
+    ) { p, path, context in
         guard let url = p.asset("path") else { return nil }
         let transcript: Transcript
         do {
@@ -126,6 +126,12 @@ public struct TranscriptLayer: LayerRendering {
                 heights.append(h)
                 y += h + gap
             }
+            let margin = SaturatingConversion.int(size * 0.5, .up)
+            guard
+                Self.chargePictures(
+                    regular: regular, bold: bold, margin: margin, gap: gap,
+                    viewport: p.number("height").value(at: 0), to: context.memory, at: path)
+            else { return nil }
             return TranscriptLayer(
                 transcript: transcript,
                 box: SIMD2(width, p.number("height").value(at: 0)),
@@ -136,13 +142,35 @@ public struct TranscriptLayer: LayerRendering {
                     dampingFraction: p.number("scrollDamping").value(at: 0)),
                 timestampOpacity: p.number("timestampOpacity").value(at: 0), tops: tops, heights: heights,
                 pictures: LinePictures(
-                    regular: regular, bold: bold, stamps: stamps,
-                    margin: SaturatingConversion.int(size * 0.5, .up),
+                    regular: regular, bold: bold, stamps: stamps, margin: margin,
                     fadedBlur: p.number("otherBlur").value(at: 0)))
         } catch {
             context.error("\(error)", at: p.node("font"), path: p.path("font"))
             return nil
         }
+    }
+
+    /// Charges the line pictures held at once, before any is drawn: a faded and a bold picture
+    /// (the bold one with its timestamp) of as many of the largest lines as the viewport shows
+    /// at once, plus the lines that left it within `LinePictures.retention` prepares (one
+    /// viewport more), and the drawing and blurring of one.
+    static func chargePictures(
+        regular: [TextLayout], bold: [TextLayout], margin: Int, gap: Double, viewport: Double,
+        to budget: MemoryBudget, at path: JSONPath
+    ) -> Bool {
+        let areas = zip(regular, bold).map { a, b in
+            let (w1, h1) = TextLimits.pictureArea(layout: a, margin: margin)
+            let (w2, h2) = TextLimits.pictureArea(layout: b, margin: margin)
+            return w1 * h1 + w2 * h2
+        }.sorted(by: >)
+        let shortest = zip(regular, bold).map { max($0.size.y, $1.size.y) + gap }.min() ?? 1
+        let shown = min(areas.count, SaturatingConversion.int(2 * viewport / max(shortest, 1), .up) + 4)
+        let held = areas.prefix(shown).reduce(0, +)
+        // A blurred picture is made from Float copies of it.
+        let drawing = (areas.first ?? 0) * (TextLimits.drawingBytesPerPixel + 16)
+        return budget.charge(
+            .transcript, held * TextLimits.heldBytesPerPixel, briefly: drawing,
+            "transcript pictures of \(shown) lines", at: path)
     }
 
     /// The text of a layout's lines, each ending in a line break instead of its trailing spaces.
