@@ -31,7 +31,9 @@ fi
 # estimate's under-count); the binaries a user builds (install.sh, showcase.sh) never contain them.
 # `kiln_build --build-tests` and scripts/test.sh use them; both share .build/release, so switching
 # between a test build and a plain one rebuilds.
-KILN_TEST_SWIFT_FLAGS=("${KILN_SWIFT_FLAGS[@]}" -Xswiftc -DKILN_TEST_HOOKS)
+# -enable-testing is stated because SwiftPM drops its own testability for a release build once
+# an extra -D is passed (the tests' @testable imports then fail).
+KILN_TEST_SWIFT_FLAGS=("${KILN_SWIFT_FLAGS[@]}" -Xswiftc -DKILN_TEST_HOOKS -Xswiftc -enable-testing)
 
 kiln_build() {
   local arg

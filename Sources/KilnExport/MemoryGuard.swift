@@ -11,8 +11,7 @@ import KilnModel
 ///
 /// Two guards, installed once the limits are known:
 /// - a watchdog thread reads the resident size every 10 ms and ends the process when it passes
-///   the budget (plus what the process held before the job: the binary and its libraries), so
-///   the peak stays within a few percent of the budget;
+///   the budget, so the peak stays within a few percent of it;
 /// - an address-space limit (RLIMIT_AS) above that, for an allocation too quick for the
 ///   watchdog. Swift aborts when an allocation fails, so SIGABRT is caught and turned into the
 ///   same error; C libraries report it as ENOMEM, which their callers turn into errors.
@@ -52,13 +51,15 @@ public enum MemoryGuard {
         }
         let budget = limits[.memoryMegabytes] * MemoryBudget.megabyte
         let status = ProcessStatus.read()
-        let residentLimit = budget + Double(status.resident)
+        // The whole process within its budget, binary and libraries included (about 50 MB),
+        // though never less than a little over what it holds already.
+        let residentLimit = max(budget, Double(status.resident) + 64 * MemoryBudget.megabyte)
         let addressLimit = Double(status.virtual) + budget + addressSlackMegabytes * MemoryBudget.megabyte
         if addressLimit < 9e18 {
             var limit = rlimit()
             if getrlimit(RLIMIT_AS_VALUE, &limit) == 0 {
                 let wanted = rlim_t(addressLimit)
-                if limit.rlim_max == RLIM_INFINITY || wanted < limit.rlim_max {
+                if wanted < limit.rlim_max {
                     limit.rlim_cur = wanted
                     _ = setrlimit(RLIMIT_AS_VALUE, &limit)
                 }

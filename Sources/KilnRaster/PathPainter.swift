@@ -40,7 +40,9 @@ public struct PathPainter: Sendable {
             let local = tolerance / stretch
             let stroker = PathStroker(style: stroke, tolerance: local)
             var sink = FrameStrokeSink(edges: edges, frameFromLocal: frameFromLocal)
-            for line in path.polylines(tolerance: local) where !sink.isComplete { stroker.add(line, into: &sink) }
+            for line in path.polylines(tolerance: local) where !sink.isComplete {
+                stroker.add(line, into: &sink)
+            }
             edges = sink.finished()
             self.fillRule = .nonZero
         } else {
@@ -412,7 +414,9 @@ struct FrameStrokeSink: StrokeSink {
         var previous = points[points.count - 1]
         for p in points {
             let edge = p - previous
-            for q in inside where edge.x * (q.y - previous.y) - edge.y * (q.x - previous.x) < 0 { return false }
+            for q in inside where edge.x * (q.y - previous.y) - edge.y * (q.x - previous.x) < 0 {
+                return false
+            }
             previous = p
         }
         return true

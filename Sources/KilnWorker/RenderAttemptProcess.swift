@@ -31,7 +31,9 @@ public enum RenderAttemptProcess {
         let limits = (try? ResourceLimits(overrides: request.limitOverrides)) ?? ResourceLimits()
         // Over the budget, the worker is told it is permanent: the same job would only go over
         // it again.
-        if let encoded = try? JSONEncoder().encode(AttemptOutcome.permanent(MemoryGuard.message(limits: limits))) {
+        if let encoded = try? JSONEncoder().encode(
+            AttemptOutcome.permanent(MemoryGuard.message(limits: limits)))
+        {
             MemoryGuard.install(
                 limits: limits,
                 report: (reportDescriptor, "result " + String(decoding: encoded, as: UTF8.self)))

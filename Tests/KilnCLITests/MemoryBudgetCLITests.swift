@@ -44,9 +44,11 @@ final class MemoryBudgetCLITests: TemporaryDirectoryTestCase {
     ) {
         XCTAssertEqual(result.status, 65, result.stderr, file: file, line: line)
         XCTAssertTrue(result.stderr.contains("over its memory budget"), result.stderr, file: file, line: line)
-        XCTAssertTrue(result.stderr.contains("--limit memory-megabytes=N"), result.stderr, file: file, line: line)
+        XCTAssertTrue(
+            result.stderr.contains("--limit memory-megabytes=N"), result.stderr, file: file, line: line)
         XCTAssertTrue(result.stderr.contains(contributor), result.stderr, file: file, line: line)
-        XCTAssertLessThan(result.peakKiB, Self.refusalKiB, "peak RSS \(result.peakKiB) KiB", file: file, line: line)
+        XCTAssertLessThan(
+            result.peakKiB, Self.refusalKiB, "peak RSS \(result.peakKiB) KiB", file: file, line: line)
         XCTAssertLessThan(result.seconds, 1.5, "took \(result.seconds) s", file: file, line: line)
     }
 
@@ -55,7 +57,7 @@ final class MemoryBudgetCLITests: TemporaryDirectoryTestCase {
         let job = try fixture("memory-text-layers.json")
         let refused = try run(["validate", job])
         assertRefusedByTheBudget(refused, naming: "text picture")
-        XCTAssertTrue(refused.stderr.contains("$.layers["), refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("the largest: layers["), refused.stderr)
     }
 
     // Ten layers of one 160 KB 7000×7000 PNG: 2.75 GB in validate and in enqueue.
@@ -76,8 +78,28 @@ final class MemoryBudgetCLITests: TemporaryDirectoryTestCase {
 
     // 50 segments at font size 400 in an 8192² box, blurred: 1.84 GB rendered at 64×36.
     func testHugeTranscriptPicturesAreRefusedAtValidation() throws {
-        let job = try fixture("memory-transcript-layer.json", "memory-transcript.json")
+        let job = try fixture("memory-transcript-layer.json", "memory-transcript.srt")
         assertRefusedByTheBudget(try run(["validate", job]), naming: "transcript pictures")
+    }
+
+    // 400 combinations (the most a sweep takes) of a 2560×1440 job: 6.08 GB.
+    func testASweepOfManyLargeFramesIsRefusedByItsGrid() throws {
+        let job = directory.appendingPathComponent("sweep.json")
+        try #"""
+        {"kiln": 1, "output": {"path": "out/sweep.mp4", "width": 2560, "height": 1440, "fps": 30, "duration": 1},
+         "layers": [{"type": "shape", "shape": "circle", "size": [400, 400], "position": [1280, 720], "fill": "#ffffff"}]}
+        """#.write(to: job, atomically: true, encoding: .utf8)
+        let values = stride(from: 0, to: 400, by: 20).map(String.init).joined(separator: ",")
+        let refused = try run([
+            "sweep", job.path, "--vary", "layers[0].position[0]=\(values)", "--vary",
+            "layers[0].position[1]=\(values)", "--at", "0", "-o",
+            directory.appendingPathComponent("grid.png").path,
+        ])
+        XCTAssertEqual(refused.status, 65, refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("over its memory budget"), refused.stderr)
+        XCTAssertLessThan(refused.peakKiB, Self.refusalKiB)
+        XCTAssertFalse(
+            FileManager.default.fileExists(atPath: directory.appendingPathComponent("grid.png").path))
     }
 
     /// The estimate under-reports text pictures (a test build's switch): the job loads past it,
@@ -96,7 +118,8 @@ final class MemoryBudgetCLITests: TemporaryDirectoryTestCase {
             XCTAssertLessThan(
                 abs(Double(result.peakKiB) - budgetKiB) / budgetKiB, 0.1, "peak RSS \(result.peakKiB) KiB")
         #else
-            throw XCTSkip("needs a test build (-DKILN_TEST_HOOKS, scripts/common.sh kiln_build --build-tests)")
+            throw XCTSkip(
+                "needs a test build (-DKILN_TEST_HOOKS, scripts/common.sh kiln_build --build-tests)")
         #endif
     }
 

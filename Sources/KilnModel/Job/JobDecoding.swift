@@ -200,7 +200,8 @@ struct JobDecoding {
         guard let content = kind.make(parameters, path, context) else {
             // A layer left unbuilt because the job is already over its memory budget is named
             // in that one error, at the end.
-            if context.diagnostics.count == before && !context.memory.isOver {
+            if context.diagnostics.count == before && !context.memory.isOver && !context.memory.estimatesOnly
+            {
                 context.error("could not build this \(kind.name) layer", at: node, path: path)
             }
             _ = decodeEffects()

@@ -40,6 +40,11 @@ public final class MemoryBudget {
     /// Whether the estimate is over the budget.
     public var isOver: Bool { peak > limit }
 
+    /// A first pass over the job that only estimates: every charge is refused, so nothing
+    /// charged is allocated, and the real load runs only once the whole job is known to fit.
+    /// Without it the first layers would be allocated before the later ones are counted.
+    public var estimatesOnly = false
+
     /// Charges `bytes` held until the render ends, plus `briefly` needed only while it is made
     /// (a decoder's full-size picture before it is shrunk). Returns whether it may be allocated:
     /// false once the estimate is over the budget, and then the caller must not allocate it.
@@ -52,7 +57,7 @@ public final class MemoryBudget {
         peak = max(peak, held + bytes + briefly)
         held += bytes
         peak = max(peak, held)
-        return !isOver
+        return !isOver && !estimatesOnly
     }
 
     /// Charges what one moment of the render needs on top of everything held (frames in flight,
@@ -86,7 +91,8 @@ public final class MemoryBudget {
     /// The refusal: the estimate, the limit and the largest contributors with their JSON paths.
     public var message: String {
         let top = largest.prefix(5).map { "\($0.path) \($0.what) \(Self.megabytes($0.bytes)) MB" }
-        return "the job needs about \(Self.megabytes(peak)) MB of memory at its peak, over its memory budget: "
+        return
+            "the job needs about \(Self.megabytes(peak)) MB of memory at its peak, over its memory budget: "
             + ResourceLimits.message(
                 .memoryMegabytes, value: (peak / Self.megabyte).rounded(.up),
                 maximum: limit / Self.megabyte, what: "the estimate in MB")
@@ -103,7 +109,9 @@ public final class MemoryBudget {
     static func reported(_ kind: Kind, _ bytes: Double) -> Double {
         let bytes = bytes.isFinite ? max(bytes, 0) : Double.greatestFiniteMagnitude
         #if KILN_TEST_HOOKS
-            if ProcessInfo.processInfo.environment["KILN_TEST_MEMORY_UNDERCOUNT"] == kind.rawValue { return 0 }
+            if ProcessInfo.processInfo.environment["KILN_TEST_MEMORY_UNDERCOUNT"] == kind.rawValue {
+                return 0
+            }
         #endif
         return bytes
     }

@@ -28,7 +28,8 @@ public enum MemoryEstimate {
         // next frame's preparation and the workers' bands.
         let keepsAlpha = [.prores4444, .gif, .webp, .pngSequence].contains(output.format)
         budget.chargeWorkingSet(
-            .frame, pixels * (3 * (1.5 + (keepsAlpha ? 4 : 0)) + 16), "frames \(output.width)×\(output.height)",
+            .frame, pixels * (3 * (1.5 + (keepsAlpha ? 4 : 0)) + 16),
+            "frames \(output.width)×\(output.height)",
             at: .root.key("output"))
         budget.chargeWorkingSet(
             .encoder, pixels * 1.5 * encoderFrames(output.format), "\(output.format.rawValue) encoder",

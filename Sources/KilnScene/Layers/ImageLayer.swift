@@ -87,15 +87,15 @@ public struct ImageLayer: LayerRendering {
     }
 
     /// Charges a picture before it is decoded, from its header: its texels and mip levels
-    /// (4 bytes a pixel, a third more for the levels) are held; the decoder's full-size frame,
-    /// its RGBA copy and the packing are needed while it loads.
+    /// (4 bytes a pixel, a third more for the levels) are held; the decoder's full-size RGBA
+    /// picture and the packed copy are needed while it loads.
     static func chargeDecoding(
         natural: SIMD2<Int>, decoded: SIMD2<Int>, file: String, to budget: MemoryBudget, at path: JSONPath
     ) -> Bool {
         let naturalPixels = Double(natural.x) * Double(natural.y)
         let decodedPixels = Double(decoded.x) * Double(decoded.y)
         return budget.charge(
-            .image, decodedPixels * 4 * 4 / 3, briefly: naturalPixels * 8 + decodedPixels * 8,
+            .image, decodedPixels * 4 * 4 / 3, briefly: naturalPixels * 4 + decodedPixels * 4,
             "image \(file) \(natural.x)×\(natural.y)", at: path)
     }
 

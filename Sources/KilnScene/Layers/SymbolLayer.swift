@@ -214,7 +214,8 @@ public struct SymbolLayer: LayerRendering {
             }
         }
         // An edge is 20 bytes; a flattened point 16 while it is stroked.
-        return budget.charge(.path, 2 * edges * 36, "symbol outlines (\(SaturatingConversion.int(edges)) edges)", at: path)
+        return budget.charge(
+            .path, 2 * edges * 36, "symbol outlines (\(SaturatingConversion.int(edges)) edges)", at: path)
     }
 
     /// Pixels per view-box unit of `artwork`.

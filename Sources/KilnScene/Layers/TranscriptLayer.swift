@@ -173,6 +173,20 @@ public struct TranscriptLayer: LayerRendering {
             "transcript pictures of \(shown) lines", at: path)
     }
 
+    /// Whether a line's box lands on the frame, with room around it for its margins and
+    /// timestamp (one line height) and its blur (`margin`).
+    static func reachesFrame(
+        _ place: Affine2D, width: Double, height: Double, margin: Double, canvas: Canvas
+    ) -> Bool {
+        let m = height + margin
+        let corners = [
+            SIMD2(-m, -m), SIMD2(width + m, -m), SIMD2(-m, height + m), SIMD2(width + m, height + m),
+        ].map { place.apply($0) }
+        let low = corners.dropFirst().reduce(corners[0]) { pointwiseMin($0, $1) }
+        let high = corners.dropFirst().reduce(corners[0]) { pointwiseMax($0, $1) }
+        return high.x > 0 && high.y > 0 && low.x < Double(canvas.width) && low.y < Double(canvas.height)
+    }
+
     /// The text of a layout's lines, each ending in a line break instead of its trailing spaces.
     static func lines(of layout: TextLayout) -> String {
         let utf8 = Array(layout.text.utf8)
@@ -260,6 +274,13 @@ public struct TranscriptLayer: LayerRendering {
             let y = tops[index] - offset
             guard y + heights[index] > -heights[index], y < box.y + heights[index] else { continue }
             var place = transform.concatenating(.translation(0, y))
+            // Nor a line the frame does not show (a viewport far taller than the frame): its
+            // pictures are never drawn.
+            guard
+                Self.reachesFrame(
+                    place, width: box.x, height: heights[index], margin: 3 * pictures.fadedBlur,
+                    canvas: canvas)
+            else { continue }
             // Cut to the viewport, as a scroll view is: the list's box, in the line's space.
             var viewport = (min: SIMD2(0, -y), max: SIMD2(box.x, box.y - y))
             if let whole = Self.snapped(place) {
@@ -312,7 +333,7 @@ final class LinePictures: @unchecked Sendable {
     private let stampLayouts: [TextLayout?]
     private let margin: Int
     /// The blur of the lines that are not current: constant, so they are drawn blurred once.
-    private let fadedBlur: Double
+    let fadedBlur: Double
     private let state = Mutex(State())
 
     /// How many prepares a picture outlives its last use: enough that renderers sharing the
