@@ -36,10 +36,24 @@ enum TextLimits {
 extension TextLimits {
     /// A text picture's pixels at most: its layout box grown by the margin (the picture is cut
     /// to the ink, which never exceeds it).
+    /// Within that, its glyphs' pens with room around them for any glyph (four times the font
+    /// size, the margin being half of it): a text of many empty lines costs its ink, as
+    /// `TextImage` allocates it.
     static func pictureArea(layout: TextLayout, margin: Int) -> (width: Double, height: Double) {
-        (
+        let box = (
             (layout.size.x.rounded(.up) + Double(2 * margin)).clamped(1, 1e15),
             (layout.size.y.rounded(.up) + Double(2 * margin)).clamped(1, 1e15)
+        )
+        guard let first = layout.glyphs.first?.position else { return (1, 1) }
+        var low = first, high = first
+        for glyph in layout.glyphs {
+            low = pointwiseMin(low, glyph.position)
+            high = pointwiseMax(high, glyph.position)
+        }
+        let room = Double(8 * margin)
+        return (
+            Swift.min(box.0, (high.x - low.x + room).clamped(1, 1e15)),
+            Swift.min(box.1, (high.y - low.y + room).clamped(1, 1e15))
         )
     }
 
