@@ -123,6 +123,30 @@ final class MemoryBudgetCLITests: TemporaryDirectoryTestCase {
         #endif
     }
 
+    /// A worker's render process over its budget reports a permanent failure: the job is
+    /// discarded with the reason, not retried as a crash.
+    func testAWorkerDiscardsAJobThatGoesOverItsMemoryBudget() throws {
+        #if KILN_TEST_HOOKS
+            let job = try fixture("memory-slips-past.json")
+            let queue = directory.appendingPathComponent("queue.sqlite3").path
+            // Queued under a larger budget, which the whole job fits.
+            let enqueued = try KilnProcess.run(
+                ["enqueue", job, "--queue", queue, "--limit", "memory-megabytes=4096"], cwd: directory)
+            XCTAssertEqual(enqueued.status, 0, enqueued.stderr)
+            let worked = try KilnProcess.run(
+                ["worker", "--once", "--queue", queue, "--limit", "memory-megabytes=512"], cwd: directory,
+                environment: ["KILN_TEST_MEMORY_UNDERCOUNT": "text"])
+            XCTAssertTrue(worked.stderr.contains("1 discarded"), worked.stderr)
+            let status = try KilnProcess.run(["status", "--queue", queue, "--json"], cwd: directory)
+            XCTAssertTrue(status.stdout.contains("over its memory budget"), status.stdout)
+            XCTAssertTrue(status.stdout.contains("\"discarded\""), status.stdout)
+            XCTAssertFalse(status.stdout.contains("crashed"), status.stdout)
+        #else
+            throw XCTSkip(
+                "needs a test build (-DKILN_TEST_HOOKS, scripts/common.sh kiln_build --build-tests)")
+        #endif
+    }
+
     /// The shipped demos stay within the default budget.
     func testTheShippedJobsAreWithinTheDefaultBudget() throws {
         let jobs = try FileManager.default.contentsOfDirectory(
