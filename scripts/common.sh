@@ -27,10 +27,20 @@ if [ "${KILN_PORTABLE:-0}" != 1 ] && [ "$(uname -m)" = x86_64 ] && kiln_cpu_has 
   KILN_SWIFT_FLAGS+=(-Xswiftc -target-cpu -Xswiftc "$kiln_cpu" -Xcc "-march=$kiln_cpu")
 fi
 
-# The test build adds the fault-injection switches (Sources/KilnExport/FaultInjection.swift);
-# the binary kiln_build makes for users has none.
-KILN_TEST_FLAGS=("${KILN_SWIFT_FLAGS[@]}" -Xswiftc -DKILN_TEST_HOOKS)
+# Test builds compile the fault switches the tests drive (`#if KILN_TEST_HOOKS`: the
+# fault-injection switches, the memory estimate's under-count); the binaries a user builds
+# (install.sh, showcase.sh, kiln_build) never contain them, and scripts/test.sh checks that.
+# -enable-testing is stated because SwiftPM drops its own testability for a release build once
+# an extra -D is passed (the tests' @testable imports then fail).
+KILN_TEST_FLAGS=("${KILN_SWIFT_FLAGS[@]}" -Xswiftc -DKILN_TEST_HOOKS -Xswiftc -enable-testing)
 
 kiln_build() {
+  local arg
+  for arg in "$@"; do
+    if [ "$arg" = --build-tests ]; then
+      swift build "${KILN_TEST_FLAGS[@]}" "$@"
+      return
+    fi
+  done
   swift build "${KILN_SWIFT_FLAGS[@]}" "$@"
 }

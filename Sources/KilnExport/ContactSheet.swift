@@ -63,7 +63,7 @@ public struct ContactSheet: Sendable {
     public func render(frames: [Int], grid: FrameGrid) throws(ExportError) -> RGBA8Frame {
         let rendered = try FrameBatch(threads: threads).render(count: frames.count) {
             index, threads throws(ExportError) in
-            try FramePreview(job: job, threads: threads).render(frame: frames[index])
+            try grid.cell(FramePreview(job: job, threads: threads).render(frame: frames[index]))
         }
         do {
             return try grid.compose(

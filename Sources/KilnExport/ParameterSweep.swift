@@ -113,7 +113,7 @@ public struct ParameterSweep: Sendable {
                 throw .job(error)
             }
             let preview = FramePreview(job: job, threads: threads)
-            return try frames.map { frame throws(ExportError) in try preview.render(frame: frame) }
+            return try frames.map { frame throws(ExportError) in try grid.cell(preview.render(frame: frame)) }
         }
         var cells: [FrameGrid.Cell] = []
         for (combination, images) in zip(combinations, rendered) {

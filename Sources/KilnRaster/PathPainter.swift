@@ -38,21 +38,12 @@ public struct PathPainter: Sendable {
             let stretch = Self.largestStretch(frameFromLocal)
             guard stretch > 0, stretch.isFinite else { return nil }
             let local = tolerance / stretch
-            var stroker = PathStroker(style: stroke, tolerance: local)
-            for line in path.polylines(tolerance: local) { stroker.add(line) }
-            // The pieces are united by the non-zero rule, so they must all turn the same way
-            // in the frame, whatever the map's handedness.
-            for polygon in stroker.polygons {
-                var points = polygon.map { frameFromLocal.apply($0) }
-                var area = 0.0
-                var previous = points[points.count - 1]
-                for p in points {
-                    area += previous.x * p.y - p.x * previous.y
-                    previous = p
-                }
-                if area < 0 { points.reverse() }
-                edges.addPolygon(points)
+            let stroker = PathStroker(style: stroke, tolerance: local)
+            var sink = FrameStrokeSink(edges: edges, frameFromLocal: frameFromLocal)
+            for line in path.polylines(tolerance: local) where !sink.isComplete {
+                stroker.add(line, into: &sink)
             }
+            edges = sink.finished()
             self.fillRule = .nonZero
         } else {
             for line in path.transformed(by: frameFromLocal).polylines(tolerance: tolerance) {
@@ -340,5 +331,94 @@ public struct PathPainter: Sendable {
         let lx = px * ia + (py * ic + itx)
         let ly = px * ib + (py * id + ity)
         return gradient.colors(x: lx, y: ly)
+    }
+}
+
+/// A stroke's pieces as a painter keeps them: in frame pixels, turned the same way (they are
+/// united by the non-zero rule, whatever the map's handedness), and only those that reach the
+/// frame. A convex piece wholly outside the frame adds no winding inside it and is dropped; one
+/// that holds the whole frame makes the stroke a fill of the frame, and nothing after it
+/// matters. So the edges a stroke keeps are bounded by what the frame shows, however wide or
+/// long the stroke is.
+struct FrameStrokeSink: StrokeSink {
+    private var edges: CoverageEdges
+    let frameFromLocal: Affine2D
+    /// The map's largest and smallest stretch: bounds of a circle's radius in the frame.
+    let largest: Double, smallest: Double
+    let width: Double, height: Double
+    private(set) var isComplete = false
+
+    init(edges: CoverageEdges, frameFromLocal: Affine2D) {
+        self.edges = edges
+        self.frameFromLocal = frameFromLocal
+        largest = PathPainter.largestStretch(frameFromLocal)
+        let determinant = abs(frameFromLocal.a * frameFromLocal.d - frameFromLocal.b * frameFromLocal.c)
+        smallest = largest > 0 ? determinant / largest : 0
+        width = Double(edges.frameWidth)
+        height = Double(edges.frameHeight)
+    }
+
+    var corners: [SIMD2<Double>] { [SIMD2(0, 0), SIMD2(width, 0), SIMD2(width, height), SIMD2(0, height)] }
+
+    mutating func take(_ polygon: [SIMD2<Double>]) {
+        guard !isComplete, polygon.count > 2 else { return }
+        var points = polygon.map { frameFromLocal.apply($0) }
+        var low = points[0], high = points[0], area = 0.0
+        var previous = points[points.count - 1]
+        for p in points {
+            low = pointwiseMin(low, p)
+            high = pointwiseMax(high, p)
+            area += previous.x * p.y - p.x * previous.y
+            previous = p
+        }
+        guard high.x > 0, high.y > 0, low.x < width, low.y < height else { return }
+        if area < 0 { points.reverse() }
+        if low.x <= 0, low.y <= 0, high.x >= width, high.y >= height, Self.contains(points, corners) {
+            coverFrame()
+            return
+        }
+        edges.addPolygon(points)
+    }
+
+    mutating func wantsCircle(at p: SIMD2<Double>, radius: Double) -> Bool {
+        guard !isComplete else { return false }
+        let centre = frameFromLocal.apply(p)
+        let reach = radius * largest
+        guard centre.x + reach > 0, centre.y + reach > 0, centre.x - reach < width, centre.y - reach < height
+        else { return false }
+        // The polygon's sides lie within 1 % of its vertex radius for the 16 or more vertices it
+        // has: a frame whose corners are that far inside is covered.
+        let inner = radius * smallest * 0.98
+        if corners.allSatisfy({ distance($0, centre) < inner }) {
+            coverFrame()
+            return false
+        }
+        return true
+    }
+
+    private mutating func coverFrame() {
+        isComplete = true
+        edges = CoverageEdges(frameWidth: edges.frameWidth, frameHeight: edges.frameHeight)
+        edges.addPolygon(corners)
+    }
+
+    func finished() -> CoverageEdges { edges }
+
+    private func distance(_ a: SIMD2<Double>, _ b: SIMD2<Double>) -> Double {
+        let d = a - b
+        return (d * d).sum().squareRoot()
+    }
+
+    /// Whether the convex polygon `points` (turning positively) holds every point of `inside`.
+    static func contains(_ points: [SIMD2<Double>], _ inside: [SIMD2<Double>]) -> Bool {
+        var previous = points[points.count - 1]
+        for p in points {
+            let edge = p - previous
+            for q in inside where edge.x * (q.y - previous.y) - edge.y * (q.x - previous.x) < 0 {
+                return false
+            }
+            previous = p
+        }
+        return true
     }
 }

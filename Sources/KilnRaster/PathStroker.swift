@@ -2,10 +2,13 @@
 /// join and per cap, which filled together by the non-zero rule make the stroke. Works in the
 /// path's own space, so a non-uniform transform applied afterwards stretches the stroke as SVG
 /// does; `tolerance` (in those units) sets how finely round joins and caps are drawn.
+///
+/// The pieces go to a `StrokeSink` as they are made rather than into one list: a painter keeps
+/// only those that reach the frame, so a hostile stroke (thousands of huge arcs, each vertex a
+/// 256-point round join) costs what it shows, not what it outlines.
 struct PathStroker {
     let style: StrokeStyle
     let tolerance: Double
-    private(set) var polygons: [[SIMD2<Double>]] = []
     let halfWidth: Double
     /// A circle of radius `halfWidth` as a unit polygon, shared by round joins and caps.
     let circle: [SIMD2<Double>]
@@ -36,8 +39,8 @@ struct PathStroker {
 
     static func length(_ v: SIMD2<Double>) -> Double { (v * v).sum().squareRoot() }
 
-    mutating func add(_ line: Polyline) {
-        guard halfWidth > 0, halfWidth.isFinite else { return }
+    func add(_ line: Polyline, into sink: inout some StrokeSink) {
+        guard halfWidth > 0, halfWidth.isFinite, !sink.isComplete else { return }
         // Zero-length segments have no direction: drop repeated points.
         var points: [SIMD2<Double>] = []
         points.reserveCapacity(line.points.count)
@@ -51,7 +54,7 @@ struct PathStroker {
         }
         if points.count == 1 {
             // A dot: SVG draws round and square caps around it, butt caps nothing.
-            dot(at: points[0])
+            dot(at: points[0], into: &sink)
             return
         }
         if points.count == 2 { closed = false }
@@ -64,48 +67,63 @@ struct PathStroker {
             let u = (b - a) / Self.length(b - a)
             directions.append(u)
             let n = SIMD2(-u.y, u.x) * halfWidth
-            polygons.append([a + n, b + n, b - n, a - n])
+            sink.take([a + n, b + n, b - n, a - n])
+            if sink.isComplete { return }
         }
         if closed {
-            for i in 0..<count {
+            for i in 0..<count where !sink.isComplete {
                 join(
-                    at: points[i], from: directions[(i + segmentCount - 1) % segmentCount], to: directions[i])
+                    at: points[i], from: directions[(i + segmentCount - 1) % segmentCount], to: directions[i],
+                    into: &sink)
             }
         } else {
-            for i in 1..<(count - 1) { join(at: points[i], from: directions[i - 1], to: directions[i]) }
-            cap(at: points[0], direction: -directions[0])
-            cap(at: points[count - 1], direction: directions[segmentCount - 1])
+            for i in 1..<(count - 1) where !sink.isComplete {
+                join(at: points[i], from: directions[i - 1], to: directions[i], into: &sink)
+            }
+            cap(at: points[0], direction: -directions[0], into: &sink)
+            cap(at: points[count - 1], direction: directions[segmentCount - 1], into: &sink)
         }
     }
 
-    private mutating func dot(at p: SIMD2<Double>) {
+    /// A round piece: asked of the sink first, so one that misses the frame (or covers it) is
+    /// never built point by point.
+    private func round(at p: SIMD2<Double>, into sink: inout some StrokeSink) {
+        if sink.wantsCircle(at: p, radius: circleRadius) { sink.take(circle.map { $0 + p }) }
+    }
+
+    /// The circle polygon's vertex radius (a little over `halfWidth`).
+    var circleRadius: Double { circle.first.map { Self.length($0) } ?? halfWidth }
+
+    private func dot(at p: SIMD2<Double>, into sink: inout some StrokeSink) {
         switch style.cap {
         case .butt: return
-        case .round: polygons.append(circle.map { $0 + p })
+        case .round: round(at: p, into: &sink)
         case .square:
             let h = halfWidth
-            polygons.append([p + SIMD2(-h, -h), p + SIMD2(h, -h), p + SIMD2(h, h), p + SIMD2(-h, h)])
+            sink.take([p + SIMD2(-h, -h), p + SIMD2(h, -h), p + SIMD2(h, h), p + SIMD2(-h, h)])
         }
     }
 
     /// The cap at end point `p`, `direction` pointing out of the line.
-    private mutating func cap(at p: SIMD2<Double>, direction u: SIMD2<Double>) {
+    private func cap(at p: SIMD2<Double>, direction u: SIMD2<Double>, into sink: inout some StrokeSink) {
         switch style.cap {
         case .butt: return
-        case .round: polygons.append(circle.map { $0 + p })
+        case .round: round(at: p, into: &sink)
         case .square:
             let n = SIMD2(-u.y, u.x) * halfWidth, out = u * halfWidth
-            polygons.append([p + n, p + n + out, p - n + out, p - n])
+            sink.take([p + n, p + n + out, p - n + out, p - n])
         }
     }
 
-    private mutating func join(at p: SIMD2<Double>, from u0: SIMD2<Double>, to u1: SIMD2<Double>) {
+    private func join(
+        at p: SIMD2<Double>, from u0: SIMD2<Double>, to u1: SIMD2<Double>, into sink: inout some StrokeSink
+    ) {
         let cross = u0.x * u1.y - u0.y * u1.x
         let dot = (u0 * u1).sum()
         // Straight on: the quads already meet.
         if abs(cross) < 1e-12 && dot > 0 { return }
         if style.join == .round {
-            polygons.append(circle.map { $0 + p })
+            round(at: p, into: &sink)
             return
         }
         // The outer side is opposite the turn.
@@ -120,11 +138,30 @@ struct PathStroker {
                 let length = Self.length(bisector)
                 if length > 0 {
                     let tip = p + bisector * (halfWidth / (cosHalf * length))
-                    polygons.append([p, p + o0, tip, p + o1])
+                    sink.take([p, p + o0, tip, p + o1])
                     return
                 }
             }
         }
-        polygons.append([p, p + o0, p + o1])
+        sink.take([p, p + o0, p + o1])
     }
+}
+
+/// Where a `PathStroker` puts the convex pieces of a stroke's outline.
+protocol StrokeSink {
+    /// Takes one piece (a convex polygon in the path's space).
+    mutating func take(_ polygon: [SIMD2<Double>])
+    /// Whether a circle of `radius` around `p` is worth building (false: it cannot change what
+    /// is shown, or the sink is complete).
+    mutating func wantsCircle(at p: SIMD2<Double>, radius: Double) -> Bool
+    /// Nothing more can change the result (a piece covered everything the sink shows).
+    var isComplete: Bool { get }
+}
+
+/// Every piece, as `strokeOutline` hands them to another rasterizer.
+struct StrokePolygons: StrokeSink {
+    var polygons: [[SIMD2<Double>]] = []
+    mutating func take(_ polygon: [SIMD2<Double>]) { polygons.append(polygon) }
+    func wantsCircle(at p: SIMD2<Double>, radius: Double) -> Bool { true }
+    var isComplete: Bool { false }
 }

@@ -83,3 +83,43 @@ extension VectorPath {
         return result
     }
 }
+
+extension VectorPath {
+    /// How many points `polylines(tolerance:)` makes, counted without making them: what the
+    /// memory estimate charges a path's flattening and stroking before any of it is allocated.
+    public func flattenedPointCount(tolerance: Double) -> Int {
+        let tolerance = max(tolerance, 1e-6)
+        func length(_ v: SIMD2<Double>) -> Double { (v * v).sum().squareRoot() }
+        var count = 0
+        var last = SIMD2<Double>.zero, start = SIMD2<Double>.zero
+        for element in elements {
+            switch element {
+            case .move(let p):
+                count += 1
+                (last, start) = (p, p)
+            case .line(let p):
+                count += 1
+                last = p
+            case .quad(let c, let p):
+                count += Self.segments(bend: length(last - 2 * c + p), scale: 2, tolerance: tolerance)
+                last = p
+            case .cubic(let c1, let c2, let p):
+                let bend = max(length(last - 2 * c1 + c2), length(c1 - 2 * c2 + p))
+                count += Self.segments(bend: bend, scale: 6, tolerance: tolerance)
+                last = p
+            case .close:
+                last = start
+            }
+        }
+        return count
+    }
+}
+
+extension StrokeStyle {
+    /// The most points one piece of this stroke's outline has at `tolerance` (in the path's
+    /// units): a round join's or cap's circle, else four.
+    public func piecePoints(tolerance: Double) -> Int {
+        guard join == .round || cap == .round else { return 4 }
+        return max(PathStroker(style: self, tolerance: tolerance).circle.count, 4)
+    }
+}

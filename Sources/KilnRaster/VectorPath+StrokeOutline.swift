@@ -4,10 +4,11 @@ extension VectorPath {
     /// `PathPainter` strokes the same way; this form lets another rasterizer (the tests' FreeType
     /// oracle) fill the very same outline.
     public func strokeOutline(_ style: StrokeStyle, tolerance: Double) -> VectorPath {
-        var stroker = PathStroker(style: style, tolerance: tolerance)
-        for line in polylines(tolerance: tolerance) { stroker.add(line) }
+        let stroker = PathStroker(style: style, tolerance: tolerance)
+        var pieces = StrokePolygons()
+        for line in polylines(tolerance: tolerance) { stroker.add(line, into: &pieces) }
         var result = VectorPath()
-        for polygon in stroker.polygons where polygon.count > 2 {
+        for polygon in pieces.polygons where polygon.count > 2 {
             var area = 0.0
             var previous = polygon[polygon.count - 1]
             for p in polygon {

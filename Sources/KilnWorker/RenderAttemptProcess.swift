@@ -1,5 +1,6 @@
 import Foundation
 import KilnExport
+import KilnModel
 import Synchronization
 
 #if canImport(Glibc)
@@ -26,6 +27,16 @@ public enum RenderAttemptProcess {
         else {
             FileHandle.standardError.write(Data("kiln: __render-attempt is run by `kiln worker` only\n".utf8))
             return 64
+        }
+        let limits = (try? ResourceLimits(overrides: request.limitOverrides)) ?? ResourceLimits()
+        // Over the budget, the worker is told it is permanent: the same job would only go over
+        // it again.
+        if let encoded = try? JSONEncoder().encode(
+            AttemptOutcome.permanent(MemoryGuard.message(limits: limits)))
+        {
+            MemoryGuard.install(
+                limits: limits,
+                report: (reportDescriptor, "result " + String(decoding: encoded, as: UTF8.self)))
         }
         let reports = LineWriter(fd: reportDescriptor)
         let supervisor = PipeSupervisor(reports: reports, flag: flag)

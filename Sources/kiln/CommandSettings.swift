@@ -1,6 +1,15 @@
 import KilnCommandLine
+import KilnExport
 import KilnModel
 import KilnWorker
+
+/// The limits, with this process put under the job's memory budget (`MemoryGuard`): what every
+/// command that loads or renders a job uses.
+func guardedLimitSettings(_ args: ParsedArguments) throws -> ResourceLimits {
+    let limits = try limitSettings(args)
+    MemoryGuard.install(limits: limits)
+    return limits
+}
 
 /// The limits: the defaults, then the configuration file's `"limits"`, then every
 /// `--limit name=value` (repeatable).

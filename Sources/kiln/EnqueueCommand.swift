@@ -46,7 +46,7 @@ enum EnqueueCommand: KilnSubcommand {
     static func run(_ args: ParsedArguments) throws -> Int32 {
         var options = JobSubmission.Options()
         options.variables = try variableSettings(args)
-        options.limits = try limitSettings(args)
+        options.limits = try guardedLimitSettings(args)
         options.batchFile = args.string(batch)
         options.priority = args.int(.priority) ?? 0
         options.maxAttempts = args.int(maxAttempts) ?? 5

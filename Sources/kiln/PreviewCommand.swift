@@ -46,7 +46,8 @@ enum PreviewCommand: KilnSubcommand {
         let job: Job
         let rules = try PathOptions.localRules(args)
         switch loadJob(
-            args.positionals[0], variables: try variableSettings(args), limits: try limitSettings(args),
+            args.positionals[0], variables: try variableSettings(args),
+            limits: try guardedLimitSettings(args),
             rules: rules)
         {
         case .success(let loaded):

@@ -64,7 +64,7 @@ enum RenderCommand: KilnSubcommand {
         let request = try segmentRequest(args)
         let draft = try draftSettings(args)
         let variables = try variableSettings(args)
-        let limits = try limitSettings(args)
+        let limits = try guardedLimitSettings(args)
         let rules = try PathOptions.localRules(args)
         // Before loading, so a signal while a large job loads is honoured like one while it renders.
         installInterruptHandlers()

@@ -38,7 +38,8 @@ enum SheetCommand: KilnSubcommand {
         let rules = try PathOptions.localRules(args)
         let job: Job
         switch loadJob(
-            args.positionals[0], variables: try variableSettings(args), limits: try limitSettings(args),
+            args.positionals[0], variables: try variableSettings(args),
+            limits: try guardedLimitSettings(args),
             rules: rules)
         {
         case .success(let loaded): job = loaded
@@ -65,6 +66,13 @@ enum SheetCommand: KilnSubcommand {
             + "\(String(format: "%g", o.frameRate.doubleValue)) fps, \(StillOutput.seconds(o.durationSeconds))  ·  \(spacingText)"
         let columns = frames.count <= 4 ? frames.count : frames.count <= 9 ? 3 : frames.count <= 16 ? 4 : 5
         let grid = try StillOutput.grid(args, job: job, cells: frames.count, columns: columns, title: title)
+        if let problem = StillOutput.memoryProblem(
+            grid: grid, cells: frames.count, job: job,
+            threads: args.int(.threads) ?? ProcessInfo.processInfo.activeProcessorCount)
+        {
+            Output.error(problem)
+            return ExitCode.dataError
+        }
         return StillOutput.write(
             { () throws(ExportError) in try sheet.render(frames: frames, grid: grid) }, to: target.url,
             as: target.format)

@@ -55,7 +55,7 @@ enum SweepCommand: KilnSubcommand {
         let seconds = try requestedTimes(args)
         let file = args.positionals[0]
         let options = JobLoadOptions(
-            variables: try variableSettings(args), limits: try limitSettings(args),
+            variables: try variableSettings(args), limits: try guardedLimitSettings(args),
             pathRules: try PathOptions.localRules(args))
         let base: Job
         switch loadJob(file, variables: options.variables, limits: options.limits, rules: options.pathRules) {
@@ -127,6 +127,12 @@ enum SweepCommand: KilnSubcommand {
         let grid = try StillOutput.grid(
             args, job: base, cells: combinations.count * frames.count, columns: columns, title: title)
         let threads = args.int(.threads) ?? ProcessInfo.processInfo.activeProcessorCount
+        if let problem = StillOutput.memoryProblem(
+            grid: grid, cells: combinations.count * frames.count, job: base, threads: threads)
+        {
+            Output.error(problem)
+            return ExitCode.dataError
+        }
         return StillOutput.write(
             { () throws(ExportError) -> RGBA8Frame in
                 try sweep.render(

@@ -14,7 +14,7 @@ enum ValidateCommand: KilnSubcommand {
         options: [json, .limit] + OptionSpec.localRoots, positionals: [.jobs])
 
     static func run(_ args: ParsedArguments) throws -> Int32 {
-        let limits = try limitSettings(args)
+        let limits = try guardedLimitSettings(args)
         var worst = ExitCode.ok
         var results: [[String: Any]] = []
         let rules = try PathOptions.localRules(args)

@@ -19,7 +19,11 @@ public final class DecodeContext {
     /// Date, time and extra names for `{…}` in the output path.
     public var outputTemplate = OutputTemplate()
     /// The sizes the job may ask for; decoders refuse more before allocating it.
-    public var limits = ResourceLimits()
+    public var limits = ResourceLimits() {
+        didSet { memory = MemoryBudget(limits: limits) }
+    }
+    /// The job's estimated memory, charged by decoders before they allocate.
+    public private(set) var memory = MemoryBudget(limits: ResourceLimits())
     /// Where the job may read and write.
     public var pathRules = PathRules()
     /// `JobLoadOptions.interruption`; once it answers, no further layer is decoded.

@@ -70,6 +70,10 @@ struct JobDecoding {
         }
 
         guard let output else { return nil }
+        MemoryEstimate.chargeRender(of: output, layers: layers, into: context.memory, limits: context.limits)
+        if context.memory.isOver, let largest = context.memory.largest.first {
+            context.error(context.memory.message, location: nil, path: largest.path)
+        }
         // Clips' sounds join the tracks after them; a job with clips and no `audio` gets a soundtrack.
         var soundtrack = audio
         // A format without sound (GIF, WebP, PNG frames) shows clips silent.
@@ -200,7 +204,10 @@ struct JobDecoding {
             return nil
         }
         guard let content = kind.make(parameters, path, context) else {
-            if context.diagnostics.count == before {
+            // A layer left unbuilt because the job is already over its memory budget is named
+            // in that one error, at the end.
+            if context.diagnostics.count == before && !context.memory.isOver && !context.memory.estimatesOnly
+            {
                 context.error("could not build this \(kind.name) layer", at: node, path: path)
             }
             _ = decodeEffects()

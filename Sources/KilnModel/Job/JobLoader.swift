@@ -77,18 +77,33 @@ public enum JobLoader {
                 Diagnostic(file: file, path: .root, location: error.location, message: error.message)
             ])
         }
-        let context = DecodeContext(file: file, baseDirectory: baseDirectory, services: services)
-        context.limits = options.limits
-        context.outputTemplate = options.outputTemplate
-        context.pathRules = options.pathRules
-        context.interruption = options.interruption
-        let (declarations, values) = JobVariables.resolve(
-            root, overrides: options.variables, context: context)
-        context.variables = values
-        let substituted = JobVariables.substitute(
-            root, path: .root, declarations: declarations, values: values, context: context)
-        var job = JobDecoding(context: context, kinds: kinds, effects: effects, transitions: transitions)
-            .decode(substituted)
+        func decoding(estimatesOnly: Bool, reusing earlier: DecodeContext? = nil) -> (DecodeContext, Job?) {
+            let context = DecodeContext(file: file, baseDirectory: baseDirectory, services: services)
+            // The soundtrack's analyses are made once, by the estimating pass.
+            if let earlier { context.audioAnalyses = earlier.audioAnalyses }
+            context.limits = options.limits
+            context.memory.estimatesOnly = estimatesOnly
+            context.outputTemplate = options.outputTemplate
+            context.pathRules = options.pathRules
+            context.interruption = options.interruption
+            let (declarations, values) = JobVariables.resolve(
+                root, overrides: options.variables, context: context)
+            context.variables = values
+            let substituted = JobVariables.substitute(
+                root, path: .root, declarations: declarations, values: values, context: context)
+            let job = JobDecoding(context: context, kinds: kinds, effects: effects, transitions: transitions)
+                .decode(substituted)
+            return (context, job)
+        }
+        // The whole job's memory is estimated before anything it charges is allocated; its
+        // other problems are reported by the real load.
+        let (estimate, _) = decoding(estimatesOnly: true)
+        if estimate.memory.isOver, let largest = estimate.memory.largest.first {
+            throw .invalid([
+                Diagnostic(file: file, path: largest.path, location: nil, message: estimate.memory.message)
+            ])
+        }
+        var (context, job) = decoding(estimatesOnly: false, reusing: estimate)
         if let decoded = job {
             job?.inputFiles = context.inputFiles
             OutputDecoding.checkDestination(

@@ -24,6 +24,7 @@ public struct ResourceLimits: Sendable, Equatable {
         case imagePixels = "image-pixels"
         case noisePixels = "noise-pixels"
         case audioSeconds = "audio-seconds"
+        case memoryMegabytes = "memory-megabytes"
 
         public var defaultValue: Double {
             switch self {
@@ -46,6 +47,7 @@ public struct ResourceLimits: Sendable, Equatable {
             case .imagePixels: 50_000_000
             case .noisePixels: 4096 * 4096
             case .audioSeconds: 6 * 3600
+            case .memoryMegabytes: 1024
             }
         }
 
@@ -71,6 +73,8 @@ public struct ResourceLimits: Sendable, Equatable {
                 "pixels of an image file or of a video clip's frame, read from its header before decoding"
             case .noisePixels: "pixels of a noise texture, generated or read from an image"
             case .audioSeconds: "seconds of a soundtrack file, read from its header"
+            case .memoryMegabytes:
+                "a job's estimated peak memory, MiB, all layers together (and the render's address-space limit)"
             }
         }
 

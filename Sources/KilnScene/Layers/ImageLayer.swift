@@ -72,13 +72,31 @@ public struct ImageLayer: LayerRendering {
             let naturalSize = SIMD2(Double(natural.x), Double(natural.y))
             let fit = Fit(rawValue: params.string("fit")) ?? .fill
             let size = params.isPresent("size") ? params.point("size") : nil
-            let image = try decoder.decodeImage(
-                at: url, resizedTo: fit.decodedSize(natural: naturalSize, box: size))
+            let resized = fit.decodedSize(natural: naturalSize, box: size)
+            guard
+                Self.chargeDecoding(
+                    natural: natural, decoded: resized ?? natural, file: url.lastPathComponent,
+                    to: context.memory, at: path)
+            else { return nil }
+            let image = try decoder.decodeImage(at: url, resizedTo: resized)
             return ImageLayer(image: image, naturalSize: naturalSize, size: size, fit: fit)
         } catch {
             context.error("\(error)", at: pathNode, path: path)
             return nil
         }
+    }
+
+    /// Charges a picture before it is decoded, from its header: its texels and mip levels
+    /// (4 bytes a pixel, a third more for the levels) are held; the decoder's full-size RGBA
+    /// picture and the packed copy are needed while it loads.
+    static func chargeDecoding(
+        natural: SIMD2<Int>, decoded: SIMD2<Int>, file: String, to budget: MemoryBudget, at path: JSONPath
+    ) -> Bool {
+        let naturalPixels = Double(natural.x) * Double(natural.y)
+        let decodedPixels = Double(decoded.x) * Double(decoded.y)
+        return budget.charge(
+            .image, decodedPixels * 4 * 4 / 3, briefly: naturalPixels * 4 + decodedPixels * 4,
+            "image \(file) \(natural.x)×\(natural.y)", at: path)
     }
 
     public init(

@@ -131,12 +131,14 @@ public struct SymbolLayer: LayerRendering {
             transition = parsed
         }
         guard first != nil, context.diagnostics.count == before else { return nil }
-        return SymbolLayer(
+        let layer = SymbolLayer(
             artworks: artworks, pointSize: p.number("size").value(at: 0),
             mode: RenderingMode(rawValue: p.string("renderingMode")) ?? .monochrome, color: p.color("color"),
             palette: p.colors("palette"),
             variableValue: p.isPresent("variableValue") ? p.number("variableValue") : nil,
             replacements: replacements, contentTransition: transition)
+        guard layer.chargeOutlines(to: context.memory, at: path) else { return nil }
+        return layer
     }
 
     /// The symbol an object names by `symbol` or `file` (exactly one of them).
@@ -192,6 +194,29 @@ public struct SymbolLayer: LayerRendering {
 
     /// The most layers any of its symbols has.
     var layerCount: Int { artworks.map(\.layers.count).max() ?? 0 }
+
+    /// Charges the most a frame's outlines can keep: every point of every shape flattened at
+    /// the layer's size, each an edge, each stroke piece (a quad, or a round join's circle)
+    /// kept whole, for two frames (the one painting and the next one preparing).
+    func chargeOutlines(to budget: MemoryBudget, at path: JSONPath) -> Bool {
+        var edges = 0.0
+        for artwork in artworks {
+            let pixelsPerUnit = max(scale(of: artwork), 1e-9)
+            let tolerance = 0.1 / pixelsPerUnit
+            for layer in artwork.layers {
+                for shape in layer.shapes {
+                    let points = Double(shape.path.flattenedPointCount(tolerance: tolerance))
+                    edges += points
+                    if let stroke = shape.stroke {
+                        edges += points * Double(stroke.piecePoints(tolerance: tolerance) + 4)
+                    }
+                }
+            }
+        }
+        // An edge is 20 bytes; a flattened point 16 while it is stroked.
+        return budget.charge(
+            .path, 2 * edges * 36, "symbol outlines (\(SaturatingConversion.int(edges)) edges)", at: path)
+    }
 
     /// Pixels per view-box unit of `artwork`.
     func scale(of artwork: SymbolArtwork) -> Double {

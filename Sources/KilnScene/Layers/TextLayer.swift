@@ -119,7 +119,7 @@ public struct TextLayer: LayerRendering {
     public static let kind = LayerKind(
         name: "text", summary: "shaped text in any script, wrapped and aligned", parameters: parameters,
         schemaRules: [.when(.requiring(["emphasis"]), then: .requiring(["reveal"]))]
-    ) { p, _, context in
+    ) { p, path, context in
         let descriptor = FontDescriptor(
             family: p.string("font"), weight: FontDescriptor.weightNames[p.string("weight")] ?? 400,
             italic: p.boolean("italic"))
@@ -143,6 +143,11 @@ public struct TextLayer: LayerRendering {
                 context.error(problem, at: p.node("text"), path: p.path("text"))
                 return nil
             }
+            guard
+                TextLimits.chargePicture(
+                    layout: layout, margin: margin, copies: p.node("reveal") == nil ? 1 : 2,
+                    to: context.memory, kind: .text, at: path)
+            else { return nil }
             var reveal: Reveal?
             if let node = p.node("reveal") {
                 let before = context.diagnostics.count

@@ -73,7 +73,7 @@ public struct TranscriptLayer: LayerRendering {
     public static let kind = LayerKind(
         name: "transcript", summary: "a time-synced transcript that scrolls to its current line",
         parameters: parameters
-    ) { p, _, context in
+    ) { p, path, context in
         guard let url = p.asset("path") else { return nil }
         let transcript: Transcript
         do {
@@ -126,6 +126,12 @@ public struct TranscriptLayer: LayerRendering {
                 heights.append(h)
                 y += h + gap
             }
+            let margin = SaturatingConversion.int(size * 0.5, .up)
+            guard
+                Self.chargePictures(
+                    regular: regular, bold: bold, margin: margin, gap: gap,
+                    viewport: p.number("height").value(at: 0), to: context.memory, at: path)
+            else { return nil }
             return TranscriptLayer(
                 transcript: transcript,
                 box: SIMD2(width, p.number("height").value(at: 0)),
@@ -136,13 +142,49 @@ public struct TranscriptLayer: LayerRendering {
                     dampingFraction: p.number("scrollDamping").value(at: 0)),
                 timestampOpacity: p.number("timestampOpacity").value(at: 0), tops: tops, heights: heights,
                 pictures: LinePictures(
-                    regular: regular, bold: bold, stamps: stamps,
-                    margin: SaturatingConversion.int(size * 0.5, .up),
+                    regular: regular, bold: bold, stamps: stamps, margin: margin,
                     fadedBlur: p.number("otherBlur").value(at: 0)))
         } catch {
             context.error("\(error)", at: p.node("font"), path: p.path("font"))
             return nil
         }
+    }
+
+    /// Charges the line pictures held at once, before any is drawn: a faded and a bold picture
+    /// (the bold one with its timestamp) of as many of the largest lines as the viewport shows
+    /// at once, plus the lines that left it within `LinePictures.retention` prepares (one
+    /// viewport more), and the drawing and blurring of one.
+    static func chargePictures(
+        regular: [TextLayout], bold: [TextLayout], margin: Int, gap: Double, viewport: Double,
+        to budget: MemoryBudget, at path: JSONPath
+    ) -> Bool {
+        let areas = zip(regular, bold).map { a, b in
+            let (w1, h1) = TextLimits.pictureArea(layout: a, margin: margin)
+            let (w2, h2) = TextLimits.pictureArea(layout: b, margin: margin)
+            return w1 * h1 + w2 * h2
+        }.sorted(by: >)
+        let shortest = zip(regular, bold).map { max($0.size.y, $1.size.y) + gap }.min() ?? 1
+        let shown = min(areas.count, SaturatingConversion.int(2 * viewport / max(shortest, 1), .up) + 4)
+        let held = areas.prefix(shown).reduce(0, +)
+        // A blurred picture is made from Float copies of it.
+        let drawing = (areas.first ?? 0) * (TextLimits.drawingBytesPerPixel + 16)
+        return budget.charge(
+            .transcript, held * TextLimits.heldBytesPerPixel, briefly: drawing,
+            "transcript pictures of \(shown) lines", at: path)
+    }
+
+    /// Whether a line's box lands on the frame, with room around it for its margins and
+    /// timestamp (one line height) and its blur (`margin`).
+    static func reachesFrame(
+        _ place: Affine2D, width: Double, height: Double, margin: Double, canvas: Canvas
+    ) -> Bool {
+        let m = height + margin
+        let corners = [
+            SIMD2(-m, -m), SIMD2(width + m, -m), SIMD2(-m, height + m), SIMD2(width + m, height + m),
+        ].map { place.apply($0) }
+        let low = corners.dropFirst().reduce(corners[0]) { pointwiseMin($0, $1) }
+        let high = corners.dropFirst().reduce(corners[0]) { pointwiseMax($0, $1) }
+        return high.x > 0 && high.y > 0 && low.x < Double(canvas.width) && low.y < Double(canvas.height)
     }
 
     /// The text of a layout's lines, each ending in a line break instead of its trailing spaces.
@@ -232,6 +274,13 @@ public struct TranscriptLayer: LayerRendering {
             let y = tops[index] - offset
             guard y + heights[index] > -heights[index], y < box.y + heights[index] else { continue }
             var place = transform.concatenating(.translation(0, y))
+            // Nor a line the frame does not show (a viewport far taller than the frame): its
+            // pictures are never drawn.
+            guard
+                Self.reachesFrame(
+                    place, width: box.x, height: heights[index], margin: 3 * pictures.fadedBlur,
+                    canvas: canvas)
+            else { continue }
             // Cut to the viewport, as a scroll view is: the list's box, in the line's space.
             var viewport = (min: SIMD2(0, -y), max: SIMD2(box.x, box.y - y))
             if let whole = Self.snapped(place) {
@@ -284,7 +333,7 @@ final class LinePictures: @unchecked Sendable {
     private let stampLayouts: [TextLayout?]
     private let margin: Int
     /// The blur of the lines that are not current: constant, so they are drawn blurred once.
-    private let fadedBlur: Double
+    let fadedBlur: Double
     private let state = Mutex(State())
 
     /// How many prepares a picture outlives its last use: enough that renderers sharing the

@@ -177,6 +177,14 @@ public struct VideoLayer: LayerRendering {
         // As for an image: a constant box that draws the clip smaller has its frames converted at
         // the drawn size, once each, rather than at the clip's size.
         let target = fit.decodedSize(natural: naturalSize, box: size)
+        // The decoder's frames (frame threads and references, YUV 4:2:0) and the handful of
+        // converted pictures the source keeps, before the clip is opened.
+        let shown = target.map { Double($0.x) * Double($0.y) } ?? Double(pixels)
+        guard
+            context.memory.charge(
+                .video, Double(pixels) * 1.5 * 24 + shown * 4 * 4 / 3 * 6,
+                "video \(url.lastPathComponent) \(facts.size.x)×\(facts.size.y)", at: path)
+        else { return nil }
         let source: any VideoFrameSource
         do {
             // The limit, not the clip's own area: decoders allocate padded pictures (MPEG-4

@@ -1,0 +1,51 @@
+/// What a render needs besides what its layers hold: the frames in flight, the encoder's
+/// pictures and the offscreen images of blurred and pixel-effect layers. Charged once the
+/// layers have loaded, as the working set of one moment of the render.
+public enum MemoryEstimate {
+    /// Effects that change colour only: a matrix applied as the layer paints, no offscreen.
+    static let colourEffects: Set<String> = [
+        "brightness", "contrast", "grayscale", "hueRotation", "opacity", "saturation", "tint",
+    ]
+
+    /// Bytes per pixel of one offscreen image: four Float32 planes.
+    static let offscreenBytesPerPixel = 16.0
+
+    /// Pictures an encoder keeps, in frames of 1.5 bytes a pixel (YUV 4:2:0): x264's and
+    /// x265's lookahead and references dominate; the others keep a few.
+    static func encoderFrames(_ format: OutputFormat) -> Double {
+        switch format {
+        case .h264, .hevc: 60
+        case .vp9: 30
+        case .prores4444, .gif, .webp, .pngSequence: 8
+        }
+    }
+
+    public static func chargeRender(
+        of output: OutputSettings, layers: [LayerNode], into budget: MemoryBudget, limits: ResourceLimits
+    ) {
+        let pixels = Double(output.width) * Double(output.height)
+        // Three frames in flight (YUV, and RGBA for the formats that keep transparency), the
+        // next frame's preparation and the workers' bands.
+        let keepsAlpha = [.prores4444, .gif, .webp, .pngSequence].contains(output.format)
+        budget.chargeWorkingSet(
+            .frame, pixels * (3 * (1.5 + (keepsAlpha ? 4 : 0)) + 16),
+            "frames \(output.width)×\(output.height)",
+            at: .root.key("output"))
+        budget.chargeWorkingSet(
+            .encoder, pixels * 1.5 * encoderFrames(output.format), "\(output.format.rawValue) encoder",
+            at: .root.key("output"))
+        let offscreenLayers = count(layers) { layer in
+            layer.effects.contains { !colourEffects.contains($0.kind) }
+        }
+        guard offscreenLayers > 0 else { return }
+        let offscreens = min(
+            Double(offscreenLayers) * pixels * offscreenBytesPerPixel,
+            limits[.offscreenMegabytes] * MemoryBudget.megabyte)
+        budget.chargeWorkingSet(
+            .offscreen, offscreens, "offscreen images of \(offscreenLayers) layers", at: .root.key("layers"))
+    }
+
+    static func count(_ layers: [LayerNode], where test: (LayerNode) -> Bool) -> Int {
+        layers.reduce(0) { $0 + (test($1) ? 1 : 0) + count($1.children, where: test) }
+    }
+}
