@@ -34,6 +34,8 @@ struct HostileCase {
         HostileCase(name: "fifo-audio", preparation: .fifoAudio, reasons: ["fifo", "regular file"]),
         HostileCase(name: "blur-bomb", preparation: .none, reasons: ["limit", "memory", "blur"]),
         HostileCase(name: "newline-bomb", preparation: .none, reasons: ["limit", "lines", "text"]),
+        HostileCase(
+            name: "memory-text-bomb", preparation: .none, reasons: ["memory budget", "memory-megabytes"]),
         HostileCase(name: "output-is-queue", preparation: .none, reasons: ["queue"]),
     ]
 

@@ -100,6 +100,7 @@ final class JobSchemaTests: TemporaryDirectoryTestCase {
         "Hostile/memory-slips-past": "the memory budget, estimated from the text layouts",
         "Hostile/memory-svg-strokes": "the memory budget, estimated from the symbol file's paths",
         "Hostile/memory-text-layers": "the memory budget, estimated from the text layouts",
+        "Soak/memory-text-bomb": "the memory budget, estimated from the text layouts",
         "Hostile/memory-transcript-layer": "the memory budget, estimated from the transcript's layouts",
         "Hostile/text-combining": "the text-characters limit, which --limit raises",
         "Hostile/text-newlines": "the text-characters limit, which --limit raises",
