@@ -1,5 +1,3 @@
-import CFFmpeg
-
 /// Encoder settings for `VideoFileWriter`.
 public struct VideoSettings: Sendable, Hashable {
     public var codec: VideoCodec
@@ -40,9 +38,7 @@ public struct VideoSettings: Sendable, Hashable {
 
     func validate() throws(MediaError) {
         func fail(_ message: String) -> MediaError { .failure("VideoSettings", message) }
-        // Only yuv420p's chroma planes are half the frame each way.
-        let even = codec.pixelFormat != AV_PIX_FMT_YUV420P || (width % 2 == 0 && height % 2 == 0)
-        guard width > 0, height > 0, even else {
+        guard width > 0, height > 0, width % 2 == 0, height % 2 == 0 else {
             throw fail("width and height must be positive and even, got \(width)x\(height)")
         }
         guard frameRateNumerator > 0, frameRateDenominator > 0,

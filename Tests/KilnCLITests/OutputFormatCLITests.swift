@@ -50,44 +50,6 @@ final class OutputFormatCLITests: TemporaryDirectoryTestCase {
         XCTAssertEqual(image.rgba[3], 0, "the corner is transparent")
     }
 
-    /// Only yuv420p needs even sides: ProRes 4444, GIF, WebP and PNG sequences render 17×17
-    /// (they used to be refused with "yuv420p needs even dimensions"), and H.264 still refuses it
-    /// naming its format.
-    func testOddSizesRenderInTheFormatsWithoutHalvedChroma() throws {
-        for path in ["odd.mov", "odd.gif", "odd.webp", "odd/"] {
-            let file = try write(
-                "odd.json",
-                """
-                {"kiln": 1, "output": {"path": "\(path)", "width": 17, "height": 17, "fps": 10, "duration": 0.3},
-                 "layers": [{"type": "solid", "color": "#3366cc"}]}
-                """)
-            let result = try render([file])
-            XCTAssertEqual(result.status, 0, "\(path): \(result.stderr)")
-            if path.hasSuffix("/") {
-                let image = try PNGCodec.decode(
-                    [UInt8](try Data(contentsOf: directory.appendingPathComponent("odd/frame_00001.png"))))
-                XCTAssertEqual([image.width, image.height], [17, 17])
-                continue
-            }
-            let (_, frames) = try VideoDecodeBack.decodeRGBA(
-                path: directory.appendingPathComponent(path).path)
-            XCTAssertEqual(frames.count, 3, path)
-            XCTAssertEqual(frames.first.map { [$0.width, $0.height] }, [17, 17], path)
-            let corner = try XCTUnwrap(frames.last).pixel(x: 16, y: 16)
-            XCTAssertEqual(Double(corner[2]), Double(0xcc), accuracy: 6, "\(path): \(corner)")
-        }
-        let h264 = try write(
-            "odd.json",
-            #"{"kiln": 1, "output": {"path": "odd.mp4", "width": 17, "height": 18, "fps": 10, "duration": 0.3}, "layers": []}"#
-        )
-        let refused = try render([h264])
-        XCTAssertEqual(refused.status, 65, refused.stderr)
-        XCTAssertTrue(
-            refused.stderr.contains(
-                "output.width: must be even for h264 (yuv420p needs even dimensions), got 17"),
-            refused.stderr)
-    }
-
     /// Exit 65 with the job file, the JSON path and the reason; nothing written.
     func assertRefused(
         _ output: String, audio: Bool = false, path: String, message: String, file: StaticString = #filePath,

@@ -73,16 +73,17 @@ enum OutputDecoding {
         let parameters = table.decode(node, path: path, context: context, extraKeys: handledKeys)
         guard node.members != nil else { return nil }
 
-        let writtenPath = parameters.isPresent("path") ? parameters.string("path") : nil
-        let format = decodeFormat(parameters, writtenPath: writtenPath, context: context)
-        for dimension in ["width", "height"] where format.halvesChroma {
+        for dimension in ["width", "height"] {
             let value = parameters.integer(dimension)
             if parameters.isPresent(dimension), value % 2 != 0 {
                 context.error(
-                    "must be even for \(format.rawValue) (yuv420p needs even dimensions), got \(value)",
+                    "must be even (yuv420p needs even dimensions), got \(value)",
                     at: parameters.node(dimension), path: parameters.path(dimension))
             }
         }
+
+        let writtenPath = parameters.isPresent("path") ? parameters.string("path") : nil
+        let format = decodeFormat(parameters, writtenPath: writtenPath, context: context)
         let crf = decodeCRF(node, path: path, format: format, context: context)
         let preset = decodePreset(parameters, format: format, context: context)
 

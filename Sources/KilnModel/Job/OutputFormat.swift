@@ -72,15 +72,6 @@ public enum OutputFormat: String, Sendable, Hashable, CaseIterable {
         }
     }
 
-    /// Whether the encoder's pictures are yuv420p, whose chroma planes are half the frame's
-    /// size each way, so both sides must be even. ProRes 4444, GIF, WebP (BGRA) and PNG take any.
-    public var halvesChroma: Bool {
-        switch self {
-        case .h264, .hevc, .vp9: true
-        case .prores4444, .gif, .webp, .pngSequence: false
-        }
-    }
-
     /// Segments are joined by MP4 stream copy (`SegmentAssembler`), so only H.264 is split.
     public var supportsSegments: Bool { self == .h264 }
 
