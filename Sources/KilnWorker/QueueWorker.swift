@@ -231,7 +231,7 @@ public final class QueueWorker: Sendable {
         if case .completed = outcome, let pause = FaultInjection.pauseAfterRename {
             // Test hook (fault-injection tests only): the window between rename and commit.
             log(
-                "job \(job.id): KILN_FAULT_PAUSE_AFTER_RENAME: pausing \(pause) s before marking it completed"
+                "job \(job.id): fault injection (pause after rename): pausing \(pause) s before marking it completed"
             )
             Thread.sleep(forTimeInterval: pause)
         }

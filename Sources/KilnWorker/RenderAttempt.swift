@@ -73,7 +73,7 @@ public struct RenderAttempt: Sendable {
         let trap = FaultInjection.trapMarker.map { job.jobJSON.contains($0) } ?? false
         let report: @Sendable (Double) -> Void = { [supervisor] fraction in
             supervisor.report(progress: fraction)
-            if trap && fraction > 0 { fatalError("KILN_FAULT_TRAP_ON_JOB: trapping in job \(job.id)") }
+            if trap && fraction > 0 { fatalError("fault injection (trap on job): trapping in job \(job.id)") }
         }
         guard job.isSegment || job.isAssembly else {
             StaleTemporaryFiles.remove(besides: output, log: supervisor.log)

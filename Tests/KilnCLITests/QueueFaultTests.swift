@@ -47,7 +47,7 @@ final class QueueFaultTests: QueueTestCase {
             ["--once"], name: "doomed", environment: ["KILN_FAULT_PAUSE_AFTER_RENAME": "60"])
         let final = outputs.appendingPathComponent("quick.mp4").path
         try waitUntil(60, "the output to be renamed into place") {
-            workerLog("doomed").contains("KILN_FAULT_PAUSE_AFTER_RENAME")
+            workerLog("doomed").contains("fault injection (pause after rename)")
         }
         XCTAssertTrue(FileManager.default.fileExists(atPath: final))
         XCTAssertEqual(try states(), ["running"], "renamed, not yet committed")
