@@ -240,9 +240,10 @@ final class SlowConnection: @unchecked Sendable {
 
     func close() { Glibc.close(fd) }
 
-    /// The token with its first digit changed (a fixed "0" would be the token itself one time
-    /// in sixteen).
-    func wrongToken(_ token: String) -> String {
-        (token.first == "0" ? "1" : "0") + token.dropFirst()
-    }
+}
+
+/// The token with its first digit changed (a fixed "0" would be the token itself one time in
+/// sixteen).
+private func wrongToken(_ token: String) -> String {
+    (token.first == "0" ? "1" : "0") + token.dropFirst()
 }
