@@ -15,21 +15,7 @@ final class MemoryBudgetCLITests: TemporaryDirectoryTestCase {
         .appendingPathComponent("Fixtures/Hostile")
     static let refusalKiB = 100 * 1024
 
-    struct Measured {
-        let status: Int32
-        let peakKiB: Int
-        let seconds: Double
-        let stderr: String
-    }
-
-    func run(_ args: [String]) throws -> Measured {
-        let errorPath = directory.appendingPathComponent("stderr-\(UUID().uuidString).txt").path
-        let start = Date()
-        let (status, peak) = try KilnProcess.runMeasuringPeakMemory(args, stderrPath: errorPath)
-        return Measured(
-            status: status, peakKiB: peak, seconds: Date().timeIntervalSince(start),
-            stderr: (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? "")
-    }
+    typealias Measured = MeasuredRun
 
     func fixture(_ names: String...) throws -> String {
         for name in names {

@@ -14,22 +14,7 @@ final class ResourceLimitTests: TemporaryDirectoryTestCase {
     /// The bound for every attempt, with the default limits.
     static let gigabyteKiB = 1024 * 1024
 
-    struct Measured {
-        let status: Int32
-        let peakKiB: Int
-        let seconds: Double
-        let stderr: String
-    }
-
-    /// Runs kiln, with stderr kept in a file, and measures its own peak RSS.
-    func run(_ args: [String]) throws -> Measured {
-        let errorPath = directory.appendingPathComponent("stderr-\(UUID().uuidString).txt").path
-        let start = Date()
-        let (status, peak) = try KilnProcess.runMeasuringPeakMemory(args, stderrPath: errorPath)
-        return Measured(
-            status: status, peakKiB: peak, seconds: Date().timeIntervalSince(start),
-            stderr: (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? "")
-    }
+    typealias Measured = MeasuredRun
 
     /// A fixture copied into the test's directory, beside the files generated for it.
     func fixture(_ name: String) throws -> String {
