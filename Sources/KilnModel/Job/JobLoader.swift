@@ -79,8 +79,12 @@ public enum JobLoader {
         }
         func decoding(estimatesOnly: Bool, reusing earlier: DecodeContext? = nil) -> (DecodeContext, Job?) {
             let context = DecodeContext(file: file, baseDirectory: baseDirectory, services: services)
-            // The soundtrack's analyses are made once, by the estimating pass.
-            if let earlier { context.audioAnalyses = earlier.audioAnalyses }
+            // The soundtrack's analyses are made once, by the estimating pass, and the passes it
+            // made still count against the job's cap.
+            if let earlier {
+                context.audioAnalyses = earlier.audioAnalyses
+                context.audioAnalysisPasses = earlier.audioAnalysisPasses
+            }
             context.limits = options.limits
             context.memory.estimatesOnly = estimatesOnly
             context.outputTemplate = options.outputTemplate
