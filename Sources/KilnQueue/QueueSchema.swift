@@ -98,6 +98,10 @@ enum QueueSchema {
         ALTER TABLE jobs ADD COLUMN announced_at REAL;
         CREATE INDEX jobs_batch ON jobs (batch_id) WHERE batch_id IS NOT NULL;
         """,
+        // 5: a schedule keeps the roots and limits it was added under (ScheduleConfinement, JSON).
+        """
+        ALTER TABLE schedules ADD COLUMN confinement TEXT NOT NULL DEFAULT '{}';
+        """,
     ]
 
     static var currentVersion: Int { migrations.count }

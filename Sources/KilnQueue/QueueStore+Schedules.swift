@@ -5,7 +5,7 @@ extension QueueStore: ScheduleStore {
 
     public func addSchedule(
         name: String, cron: CronExpression, misfire: MisfirePolicy, overlap: OverlapPolicy, jobFile: String,
-        variables: [String: String], priority: Int
+        variables: [String: String], priority: Int, confinement: ScheduleConfinement = ScheduleConfinement()
     ) throws -> Schedule {
         let now = clock.wall()
         let zoneName = Self.zoneName(cron.timeZone)
@@ -21,14 +21,14 @@ extension QueueStore: ScheduleStore {
                     try db.query(
                         """
                         INSERT INTO schedules (name, cron, time_zone, misfire, overlap, job_file, variables, priority,
-                                               next_fire, created_at)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id
+                                               next_fire, created_at, confinement)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id
                         """,
                         [
                             .text(name), .text(cron.text), .text(zoneName),
                             .text(misfire.rawValue),
                             .text(overlap.rawValue), .text(jobFile), .text(VariablesJSON.encode(variables)),
-                            .integer(Int64(priority)), .real(first), .real(now),
+                            .integer(Int64(priority)), .real(first), .real(now), .text(confinement.json),
                         ]
                     ).first?.first?.int ?? 0
             } catch let error where Self.isUniqueViolation(error) {
@@ -37,7 +37,7 @@ extension QueueStore: ScheduleStore {
             return Schedule(
                 id: id, name: name, cron: cron.text, timeZone: zoneName, misfire: misfire,
                 overlap: overlap, jobFile: jobFile, variables: variables, priority: priority, paused: false,
-                nextFire: first, lastFire: nil, lastNote: nil)
+                nextFire: first, lastFire: nil, lastNote: nil, confinement: confinement)
         }
     }
 
@@ -77,17 +77,19 @@ extension QueueStore: ScheduleStore {
             schedule.jobFile = change.jobFile ?? schedule.jobFile
             schedule.variables = change.variables ?? schedule.variables
             schedule.priority = change.priority ?? schedule.priority
+            schedule.confinement = change.confinement ?? schedule.confinement
             try db.query(
                 """
                 UPDATE schedules SET cron = ?, time_zone = ?, misfire = ?, overlap = ?, job_file = ?, variables = ?,
-                                     priority = ?, next_fire = ?
+                                     priority = ?, next_fire = ?, confinement = ?
                 WHERE id = ?
                 """,
                 [
                     .text(schedule.cron), .text(schedule.timeZone), .text(schedule.misfire.rawValue),
                     .text(schedule.overlap.rawValue), .text(schedule.jobFile),
                     .text(VariablesJSON.encode(schedule.variables)), .integer(Int64(schedule.priority)),
-                    schedule.nextFire.map { .real($0) } ?? .null, .integer(schedule.id),
+                    schedule.nextFire.map { .real($0) } ?? .null, .text(schedule.confinement.json),
+                    .integer(schedule.id),
                 ])
             return schedule
         }
@@ -95,7 +97,7 @@ extension QueueStore: ScheduleStore {
 
     static let scheduleColumns = """
         id, name, cron, time_zone, misfire, overlap, job_file, variables, priority, paused, next_fire, last_fire,
-        last_note
+        last_note, confinement
         """
 
     static func decodeSchedule(_ row: [SQLiteValue]) -> Schedule {
@@ -106,7 +108,7 @@ extension QueueStore: ScheduleStore {
             overlap: OverlapPolicy(rawValue: row[5].string ?? "") ?? .skip, jobFile: row[6].string ?? "",
             variables: VariablesJSON.decode(row[7].string ?? "{}"), priority: Int(row[8].int ?? 0),
             paused: row[9].int == 1, nextFire: row[10].double, lastFire: row[11].double,
-            lastNote: row[12].string)
+            lastNote: row[12].string, confinement: ScheduleConfinement(json: row[13].string ?? "{}"))
     }
 
     public func schedules() throws -> [Schedule] {

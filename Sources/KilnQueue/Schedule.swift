@@ -17,6 +17,8 @@ public struct Schedule: Sendable, Equatable {
     public var lastFire: Double?
     /// What the last tick did that a user should know (skipped fires, an invalid job).
     public var lastNote: String?
+    /// The roots and limits its fires are checked under.
+    public var confinement = ScheduleConfinement()
 
     public func expression() throws(CronExpression.ParseError) -> CronExpression {
         guard let zone = TimeZone(identifier: timeZone) else {

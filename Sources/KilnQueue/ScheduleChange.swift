@@ -9,6 +9,8 @@ public struct ScheduleChange: Sendable {
     /// The whole set, replacing the old one.
     public var variables: [String: String]?
     public var priority: Int?
+    /// The whole confinement, replacing the old one.
+    public var confinement: ScheduleConfinement?
 
     public init() {}
 }

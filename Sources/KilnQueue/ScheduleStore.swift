@@ -7,7 +7,7 @@ public protocol ScheduleStore: AnyObject {
     /// Throws `ScheduleNameTaken` for a name in use.
     func addSchedule(
         name: String, cron: CronExpression, misfire: MisfirePolicy, overlap: OverlapPolicy, jobFile: String,
-        variables: [String: String], priority: Int
+        variables: [String: String], priority: Int, confinement: ScheduleConfinement
     ) throws -> Schedule
     /// Changes a schedule in place, keeping its id and the jobs its fires made; nil when there
     /// is no schedule of that name.

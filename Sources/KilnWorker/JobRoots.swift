@@ -15,6 +15,9 @@ public struct JobRoots: Sendable, Codable {
         self.protectedFiles = protectedFiles
     }
 
+    /// False when both kinds default to the job file's own directory.
+    public var hasExplicitRoots: Bool { !assetRoots.isEmpty || !outputRoots.isEmpty }
+
     public func rules(jobDirectory: String) -> PathRules {
         var rules = PathRules(
             assetRoots: assetRoots.isEmpty ? [jobDirectory] : assetRoots,

@@ -119,7 +119,8 @@ public final class QueueWorker: Sendable {
                 if runsScheduler && now >= nextTick {
                     do {
                         _ = try connection.run {
-                            try Scheduler(store: $0, roots: options.roots, log: log).tick()
+                            try Scheduler(store: $0, roots: options.roots, limits: options.limits, log: log)
+                                .tick()
                         }
                     } catch {
                         log("scheduler: \(error)")

@@ -1,4 +1,5 @@
 import Foundation
+import KilnModel
 import KilnQueue
 
 /// The cron tick: any number of workers may run it at once. Each due schedule's fires are
@@ -8,14 +9,20 @@ import KilnQueue
 public struct Scheduler {
     let store: any ScheduleStore & JobStore
     let log: (String) -> Void
-    /// The worker's roots: a fire is validated as the worker will render it.
+    /// The worker's (or the command's) roots: when it has any, a fire is also validated under
+    /// them, as the worker will render it.
     let roots: JobRoots
+    /// The worker's limits: they apply over the schedule's own, as to every job a worker runs.
+    let limits: ResourceLimits
 
     public init(
-        store: any ScheduleStore & JobStore, roots: JobRoots = JobRoots(), log: @escaping (String) -> Void
+        store: any ScheduleStore & JobStore, roots: JobRoots = JobRoots(),
+        limits: ResourceLimits = ResourceLimits(),
+        log: @escaping (String) -> Void
     ) {
         self.store = store
         self.roots = roots
+        self.limits = limits
         self.log = log
     }
 
@@ -72,7 +79,8 @@ public struct Scheduler {
         return try store.enqueue(try requests(for: schedule, in: cron.timeZone, firedAt: now, now: now))[0]
     }
 
-    /// The job of one fire, validated under the worker's roots.
+    /// The job of one fire, validated under the roots and limits the schedule was added with, and
+    /// under the worker's own roots when it has any (a job it could not render is not queued).
     private func requests(for schedule: Schedule, in zone: TimeZone, firedAt fire: Double, now: Double)
         throws(JobSubmission.Failure) -> [EnqueueRequest]
     {
@@ -81,7 +89,20 @@ public struct Scheduler {
         options.priority = schedule.priority
         options.schedule = (schedule.id, fire, schedule.name)
         options.timeZone = zone
-        options.roots = roots
+        do {
+            options.limits = try ResourceLimits(
+                overrides: schedule.confinement.limits.merging(limits.overrides) { $1 })
+        } catch {
+            throw JobSubmission.Failure(messages: ["schedule '\(schedule.name)': \(error)"], exitCode: 65)
+        }
+        let own = JobRoots(
+            assetRoots: schedule.confinement.assetRoots, outputRoots: schedule.confinement.outputRoots,
+            protectedFiles: roots.protectedFiles)
+        if roots.hasExplicitRoots, own.hasExplicitRoots {
+            options.roots = own
+            _ = try JobSubmission.requests(jobFiles: [schedule.jobFile], options: options, now: now)
+        }
+        options.roots = roots.hasExplicitRoots ? roots : own
         return try JobSubmission.requests(jobFiles: [schedule.jobFile], options: options, now: now)
     }
 }

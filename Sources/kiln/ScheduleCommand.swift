@@ -1,5 +1,6 @@
 import Foundation
 import KilnCommandLine
+import KilnModel
 import KilnQueue
 import KilnWorker
 
@@ -53,7 +54,7 @@ enum ScheduleCommand: KilnSubcommand {
         subcommands: [
             CommandSpec(
                 "add", summary: "add a schedule (JOB is checked now, as by enqueue)",
-                options: [cron, timeZone, misfire, overlap, .set, .priority] + OptionSpec.queueRoots,
+                options: [cron, timeZone, misfire, overlap, .set, .priority, .limit] + OptionSpec.queueRoots,
                 positionals: [
                     name,
                     PositionalSpec(
@@ -64,7 +65,7 @@ enum ScheduleCommand: KilnSubcommand {
             CommandSpec(
                 "update",
                 summary: "change a schedule: only what is given changes; the job is checked again, as by add",
-                options: changes + OptionSpec.queueRoots,
+                options: changes + [.limit] + OptionSpec.queueRoots,
                 positionals: [
                     name,
                     PositionalSpec(
@@ -75,7 +76,7 @@ enum ScheduleCommand: KilnSubcommand {
                 "run",
                 summary: "enqueue one run now, as a fire at this moment would (prints the job id); the "
                     + "schedule's fires go on as before",
-                options: OptionSpec.queueRoots, positionals: [name]),
+                options: [.limit] + OptionSpec.queueRoots, positionals: [name]),
             CommandSpec("list", summary: "list the schedules", options: [json, .queue]),
             CommandSpec("remove", summary: "remove a schedule", options: [.queue], positionals: [name]),
             CommandSpec("pause", summary: "pause a schedule", options: [.queue], positionals: [name]),
@@ -88,10 +89,13 @@ enum ScheduleCommand: KilnSubcommand {
             ),
         ],
         notes: """
-            --asset-root, --output-root and --config are checked when a schedule is added or updated,
-            as by enqueue, and by schedule run; each fire is checked again under the roots of the
-            worker that runs the tick. update --set adds or changes variables (--unset drops them);
-            a new --cron or --tz moves the next fire to the first one after now.
+            The roots (--asset-root, --output-root, and the configuration file's) and --limit values
+            a schedule is added with are stored with it (update replaces them when given): the job is
+            checked under them now, and each fire is checked under them again, by schedule run and by
+            the tick in a worker; a worker or schedule run given roots of its own checks a fire under
+            those as well (a worker renders every job under its own roots and limits). update --set
+            adds or changes variables (--unset drops them); a new --cron or --tz moves the next fire
+            to the first one after now.
             """)
 
     static func run(_ args: ParsedArguments) throws -> Int32 {
@@ -130,7 +134,10 @@ enum ScheduleCommand: KilnSubcommand {
         }
         let variables = try variableSettings(args)
         let jobPath = URL(fileURLWithPath: jobFile).standardizedFileURL.path
-        if let failure = try check(jobPath, of: name, cron: cron, variables: variables, args) {
+        let confinement = try confinement(args)
+        if let failure = try check(
+            jobPath, of: name, cron: cron, variables: variables, confinement: confinement, args)
+        {
             return report(failure)
         }
         let store = try open(args)
@@ -138,7 +145,7 @@ enum ScheduleCommand: KilnSubcommand {
         do {
             schedule = try store.addSchedule(
                 name: name, cron: cron, misfire: misfire, overlap: overlap, jobFile: jobPath,
-                variables: variables, priority: args.int(.priority) ?? 0)
+                variables: variables, priority: args.int(.priority) ?? 0, confinement: confinement)
         } catch let taken as ScheduleNameTaken {
             Output.error("\(taken); use `kiln schedule update \(name)` or remove it")
             return ExitCode.dataError
@@ -151,16 +158,32 @@ enum ScheduleCommand: KilnSubcommand {
         return ExitCode.ok
     }
 
+    /// The roots and limits this command was given (the configuration file's included), to be
+    /// stored with the schedule.
+    static func confinement(_ args: ParsedArguments) throws -> ScheduleConfinement {
+        let roots = try PathOptions.queueRoots(args, queueLocation: try QueueLocation.databasePath(args))
+        return ScheduleConfinement(
+            assetRoots: roots.assetRoots, outputRoots: roots.outputRoots,
+            limits: try limitSettings(args).overrides)
+    }
+
     /// Checks the job as its next fire will read it (`{schedule}`, `{date}` and `{time}` expanded
-    /// as they will be then), under this command's roots, so a typo is found today, not at 3 a.m.;
-    /// the file is read again at each fire. Nil: the job is good.
+    /// as they will be then), under the roots and limits stored with the schedule, so a typo is
+    /// found today, not at 3 a.m.; the file is read again at each fire. Nil: the job is good.
     static func check(
         _ jobFile: String, of name: String, cron: CronExpression, variables: [String: String],
-        _ args: ParsedArguments
+        confinement: ScheduleConfinement, _ args: ParsedArguments
     ) throws -> JobSubmission.Failure? {
         var options = JobSubmission.Options()
         options.variables = variables
-        options.roots = try PathOptions.queueRoots(args, queueLocation: try QueueLocation.databasePath(args))
+        options.roots = JobRoots(
+            assetRoots: confinement.assetRoots, outputRoots: confinement.outputRoots,
+            protectedFiles: PathOptions.protectedFiles(queueLocation: try QueueLocation.databasePath(args)))
+        do {
+            options.limits = try ResourceLimits(overrides: confinement.limits)
+        } catch {
+            throw args.usageError("--limit: \(error)")
+        }
         let now = Date().timeIntervalSince1970
         // The id is not needed: nothing is inserted (and on add the schedule does not exist yet).
         options.schedule = (id: 0, fireTime: cron.fires(after: now, count: 1).first ?? now, name: name)
@@ -191,10 +214,11 @@ enum ScheduleCommand: KilnSubcommand {
     /// `schedule update NAME [--cron …] [--tz …] … [JOB]`.
     static func update(_ args: ParsedArguments) throws -> Int32 {
         let name = args.positionals[0]
-        guard args.positionals.count > 1 || changes.contains(where: args.isGiven) else {
+        let confining = [OptionSpec.limit, .config, .queueAssetRoot, .queueOutputRoot]
+        guard args.positionals.count > 1 || (changes + confining).contains(where: args.isGiven) else {
             throw args.usageError(
                 "schedule update needs something to change: "
-                    + changes.map(\.long).joined(separator: ", ") + " or JOB")
+                    + (changes + confining).map(\.long).joined(separator: ", ") + " or JOB")
         }
         let store = try open(args)
         guard let schedule = try store.schedule(named: name) else { return try notFound(name, in: store) }
@@ -217,6 +241,19 @@ enum ScheduleCommand: KilnSubcommand {
         change.jobFile = args.positionals.dropFirst().first.map {
             URL(fileURLWithPath: $0).standardizedFileURL.path
         }
+        // Roots and limits are replaced separately: `--limit` alone keeps the stored roots.
+        let rootsGiven = [OptionSpec.queueAssetRoot, .queueOutputRoot, .config].contains(where: args.isGiven)
+        let limitsGiven = args.isGiven(.limit) || args.isGiven(.config)
+        if rootsGiven || limitsGiven {
+            let given = try confinement(args)
+            var updated = schedule.confinement
+            if rootsGiven {
+                updated.assetRoots = given.assetRoots
+                updated.outputRoots = given.outputRoots
+            }
+            if limitsGiven { updated.limits = given.limits }
+            change.confinement = updated
+        }
         if args.isGiven(.set) || args.isGiven(unset) {
             var variables = schedule.variables.merging(try variableSettings(args)) { $1 }
             for dropped in args.strings(unset) { variables[dropped] = nil }
@@ -225,7 +262,8 @@ enum ScheduleCommand: KilnSubcommand {
         let expression = try change.cron ?? schedule.expression()
         let failure = try check(
             change.jobFile ?? schedule.jobFile, of: name, cron: expression,
-            variables: change.variables ?? schedule.variables, args)
+            variables: change.variables ?? schedule.variables,
+            confinement: change.confinement ?? schedule.confinement, args)
         if let failure { return report(failure) }
         let updated: Schedule?
         do {
@@ -251,7 +289,8 @@ enum ScheduleCommand: KilnSubcommand {
         let overlapping = try store.hasActiveJobs(scheduleID: schedule.id)
         let id: Int64
         do {
-            id = try Scheduler(store: store, roots: roots, log: { _ in }).fireNow(schedule)
+            id = try Scheduler(store: store, roots: roots, limits: try limitSettings(args), log: { _ in })
+                .fireNow(schedule)
         } catch let failure as JobSubmission.Failure {
             return report(failure)
         } catch let error as CronExpression.ParseError {
@@ -290,6 +329,8 @@ enum ScheduleCommand: KilnSubcommand {
                     [
                         "name": s.name, "cron": s.cron, "timeZone": s.timeZone, "misfire": s.misfire.rawValue,
                         "overlap": s.overlap.rawValue, "job": s.jobFile, "variables": s.variables,
+                        "assetRoots": s.confinement.assetRoots, "outputRoots": s.confinement.outputRoots,
+                        "limits": s.confinement.limits,
                         "paused": s.paused,
                         "priority": s.priority, "nextFire": StatusCommand.iso(s.nextFire),
                         "lastFire": StatusCommand.iso(s.lastFire), "note": s.lastNote ?? NSNull(),

@@ -200,6 +200,46 @@ final class ScheduleCLITests: QueueTestCase {
         XCTAssertEqual(try status().count, 1)
     }
 
+    /// The README's schedule: a job under jobs/ writing ../out/. Its roots are stored with the
+    /// schedule, so `schedule run` (and each fire) is checked under them, not refused as outside
+    /// the job's own directory.
+    func testRootsAndLimitsAreStoredWithTheScheduleAndFireWithIt() throws {
+        try FileManager.default.createDirectory(
+            at: directory.appendingPathComponent("jobs"), withIntermediateDirectories: true)
+        let job = try write(
+            "jobs/nightly.json",
+            #"{"kiln": 1, "output": {"path": "../out/nightly.mp4", "width": 32, "height": 32, "fps": 10, "duration": 0.2}, "layers": []}"#
+        )
+        let refused = try kiln(["schedule", "add", "nightly", "--cron", "0 2 * * *", job])
+        XCTAssertEqual(refused.status, 65, refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("outside the output roots"), refused.stderr)
+        let added = try kiln([
+            "schedule", "add", "nightly", "--cron", "0 2 * * *", "--output-root", "out", "--limit",
+            "frames=100",
+            job,
+        ])
+        XCTAssertEqual(added.status, 0, added.stderr)
+        let listed = try XCTUnwrap(try scheduleList().first)
+        XCTAssertEqual(listed["outputRoots"] as? [String], [directory.appendingPathComponent("out").path])
+        XCTAssertEqual(listed["limits"] as? [String: Double], ["frames": 100])
+        let run = try kiln(["schedule", "run", "nightly"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(try status().count, 1)
+        // A worker confines every job by its own roots, so it is given the same.
+        let worker = try kiln(["worker", "--drain", "--output-root", "out"])
+        XCTAssertEqual(worker.status, 0, worker.stderr)
+        XCTAssertEqual(try states(), ["completed"])
+        // The stored limit holds at each fire: a tighter one refuses the job.
+        let tighter = try kiln(["schedule", "update", "nightly", "--limit", "frames=1"])
+        XCTAssertEqual(tighter.status, 65, tighter.stderr)
+        XCTAssertEqual(try scheduleList().first?["limits"] as? [String: Double], ["frames": 100])
+        // --limit alone keeps the stored roots.
+        XCTAssertEqual(try kiln(["schedule", "update", "nightly", "--limit", "frames=50"]).status, 0)
+        let kept = try XCTUnwrap(try scheduleList().first)
+        XCTAssertEqual(kept["outputRoots"] as? [String], [directory.appendingPathComponent("out").path])
+        XCTAssertEqual(kept["limits"] as? [String: Double], ["frames": 50])
+    }
+
     /// `schedule add --help` promises {schedule}, {date} and {time}: the check at add time knows
     /// them as the fire will (it once rejected {schedule} as an unknown name).
     func testAddAcceptsTheNamesItsHelpPromises() throws {

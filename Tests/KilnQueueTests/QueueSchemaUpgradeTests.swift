@@ -13,6 +13,7 @@ final class QueueSchemaUpgradeTests: XCTestCase {
         for sql in QueueSchema.migrations.prefix(2) { try old.execute(sql) }
         try old.execute("PRAGMA user_version = 2")
         try old.execute(Self.oldJob)
+        try old.execute(Self.oldSchedule)
         try assertUpgraded(
             fixture, version: { Int(try old.query("PRAGMA user_version").first?.first?.int ?? 0) })
     }
@@ -24,6 +25,7 @@ final class QueueSchemaUpgradeTests: XCTestCase {
         for sql in QueueSchema.migrations.prefix(2) { try old.execute(QueueSchema.postgres(sql)) }
         try old.execute("INSERT INTO kiln_schema (version) VALUES (1), (2)")
         try old.execute(Self.oldJob)
+        try old.execute(Self.oldSchedule)
         try assertUpgraded(
             fixture,
             version: {
@@ -40,6 +42,13 @@ final class QueueSchemaUpgradeTests: XCTestCase {
                 3, 0, 1, 5, 'disk full', 0)
         """
 
+    /// A schedule from before schedules kept their roots and limits.
+    static let oldSchedule = """
+        INSERT INTO schedules (name, cron, time_zone, misfire, overlap, job_file, variables, priority, next_fire,
+                               created_at)
+        VALUES ('nightly', '0 2 * * *', 'UTC', 'run_once', 'skip', '/jobs/intro.json', '{}', 0, 100, 0)
+        """
+
     private func assertUpgraded(_ fixture: StoreFixture, version: () throws -> Int) throws {
         let store = try fixture.store()
         XCTAssertEqual(try version(), QueueSchema.currentVersion)
@@ -50,6 +59,13 @@ final class QueueSchemaUpgradeTests: XCTestCase {
         XCTAssertEqual([job.attempt, job.priority, job.segmentCount], [1, 3, 0])
         XCTAssertFalse(job.isSegment || job.isAssembly)
         XCTAssertNil(job.batchID, "queued before batches")
+        let schedule = try XCTUnwrap(try store.schedule(named: "nightly"))
+        XCTAssertEqual(schedule.confinement, ScheduleConfinement(), "confined by the command's roots alone")
+        let roots = ScheduleConfinement(outputRoots: ["/out"], limits: ["frames": 10])
+        var change = ScheduleChange()
+        change.confinement = roots
+        XCTAssertEqual(try store.updateSchedule(named: "nightly", change)?.confinement, roots)
+        XCTAssertEqual(try fixture.store().schedule(named: "nightly")?.confinement, roots)
         let split = try store.enqueue([StoreContract.split()])[0]
         XCTAssertEqual(try store.segments(ofJob: split).count, 3)
         let claim = try XCTUnwrap(try store.claim(as: .test("w")))
