@@ -14,9 +14,9 @@ echo "== podcast demo audio (espeak-ng)"
 python3 scripts/make-podcast.py
 echo "== build"
 kiln_build
-echo "== the release binary holds no test fault switches"
-if grep -aq KILN_FAULT_ "$(swift build "${KILN_SWIFT_FLAGS[@]}" --show-bin-path)/kiln"; then
-  echo "error: the release kiln binary contains a KILN_FAULT_ switch (test hooks leaked)" >&2
+echo "== the release binary holds no test hooks"
+if grep -aqE 'KILN_(FAULT|TEST)_' "$(swift build "${KILN_SWIFT_FLAGS[@]}" --show-bin-path)/kiln"; then
+  echo "error: the release kiln binary contains a KILN_FAULT_ or KILN_TEST_ switch (test hooks leaked)" >&2
   exit 1
 fi
 echo "== test (with a throwaway PostgreSQL on loopback)"

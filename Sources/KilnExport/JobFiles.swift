@@ -70,7 +70,23 @@ extension JobFiles {
                 data.withUnsafeBytes { digest.update($0) }
             }
         }
-        return FingerprintedJob(job: job, fingerprint: digest.hex)
+        return FingerprintedJob(job: job, fingerprint: digest.hex).scaledForTests()
+    }
+}
+
+extension FingerprintedJob {
+    /// Test builds only: `KILN_TEST_DRAFT_SCALE=F` renders every job that `render` or a worker
+    /// loads as a draft at that scale, so the documented-commands test can run the README's
+    /// renders of 1080p jobs as written in seconds. Release builds return the job unchanged.
+    fileprivate func scaledForTests() -> FingerprintedJob {
+        #if KILN_TEST_HOOKS
+            if let text = ProcessInfo.processInfo.environment["KILN_TEST_DRAFT_SCALE"],
+                let scale = Double(text), let drafted = try? drafted(Draft(size: .scale(scale)))
+            {
+                return drafted
+            }
+        #endif
+        return self
     }
 }
 

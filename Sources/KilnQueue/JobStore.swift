@@ -38,7 +38,8 @@ public protocol JobStore: AnyObject {
     func prune(endedBefore before: Double) throws -> Int
     func job(id: Int64) throws -> QueuedJob?
     func jobs(states: [JobState]?) throws -> [QueuedJob]
-    /// The jobs one `kiln enqueue` (or schedule fire) queued together, by id; never segments.
+    /// The jobs one `kiln enqueue` (or schedule fire) queued together, named by any one of
+    /// them (its id); never segments.
     func jobs(inBatch batch: Int64) throws -> [QueuedJob]
     /// A split job's segment tasks, in frame order.
     func segments(ofJob id: Int64) throws -> [QueuedJob]

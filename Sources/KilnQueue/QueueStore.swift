@@ -106,8 +106,8 @@ public final class QueueStore: JobStore {
             """
             INSERT INTO jobs (state, name, job_file, job_json, base_dir, variables, output, priority,
                               run_at, max_attempts, idempotency_key, schedule_id, fire_time, created_at,
-                              parent_id, segment_index, segment_count, frame_start, frame_end)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id
+                              parent_id, segment_index, segment_count, frame_start, frame_end, draft)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id
             """,
             [
                 .text(state.rawValue),
@@ -122,6 +122,7 @@ public final class QueueStore: JobStore {
                 .integer(Int64(segment?.count ?? 0)),
                 segment?.frames.map { .integer(Int64($0.lowerBound)) } ?? .null,
                 segment?.frames.map { .integer(Int64($0.upperBound)) } ?? .null,
+                request.draft.map { .text($0) } ?? .null,
             ])
         guard let id = rows.first?.first?.int else {
             throw SQLiteError(code: -1, message: "INSERT returned no id", sql: nil)
@@ -593,9 +594,12 @@ public final class QueueStore: JobStore {
     }
 
     public func jobs(inBatch batch: Int64) throws -> [QueuedJob] {
-        try db.query("SELECT \(JobRow.columns) FROM jobs WHERE batch_id = ? ORDER BY id", [.integer(batch)])
-            .map(
-                JobRow.decode)
+        // Any job of the batch names it, as `kiln cancel --batch 7` promises ("every job queued
+        // together with job 7"), not only the first one whose id the batch carries.
+        try db.query(
+            "SELECT \(JobRow.columns) FROM jobs WHERE batch_id = (SELECT batch_id FROM jobs WHERE id = ?) ORDER BY id",
+            [.integer(batch)]
+        ).map(JobRow.decode)
     }
 
     public func segments(ofJob id: Int64) throws -> [QueuedJob] {

@@ -74,7 +74,7 @@ enum JobActionCommand {
                 try batchID.map { try store.jobs(inBatch: $0) }
                 ?? store.jobs(states: states).filter { !$0.isSegment }
             if let batchID, candidates.isEmpty {
-                Output.error("no batch \(batchID) in the queue (a batch is named by its first job's id)")
+                Output.error("no batch with job \(batchID) in the queue")
                 return ExitCode.noInput
             }
             targets = candidates.filter { states.contains($0.state) }

@@ -12,7 +12,7 @@ enum ReviewCommand: KilnSubcommand {
         help: "the queue's jobs completed within DURATION (90, 45s, 30m, 12h, 7d, 1h30m)")
     static let batch = OptionSpec(
         "--batch", kind: .int(1...Int.max), placeholder: "ID",
-        help: "the queue's completed jobs of batch ID (the id of its first job; see `kiln status ID`)")
+        help: "the queue's completed jobs of the batch job ID belongs to (see `kiln status ID`)")
     static let ifEnded = OptionSpec.flag(
         "--if-ended",
         help: "with --batch: write nothing (and exit 0) while a job of the batch has yet to end; for a "
@@ -133,7 +133,7 @@ enum ReviewCommand: KilnSubcommand {
         if let id = args.int(batch) {
             let members = try store.jobs(inBatch: Int64(id))
             guard !members.isEmpty else {
-                Output.error("no batch \(id) in the queue")
+                Output.error("no batch with job \(id) in the queue")
                 return nil
             }
             for job in members where job.state != .completed {

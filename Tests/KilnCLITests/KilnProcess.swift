@@ -9,8 +9,7 @@ import XCTest
 
 /// Runs the built `kiln` binary as a user would.
 struct KilnProcess {
-    static let repositoryRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let repositoryRoot = ShippedJobs.repositoryRoot(testFile: #filePath)
 
     /// `kiln` is built next to the test bundle by `swift build` / `swift test`.
     static var binary: URL {

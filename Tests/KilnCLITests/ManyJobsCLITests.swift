@@ -32,10 +32,11 @@ final class ManyJobsCLITests: QueueTestCase {
         _ = try enqueueFour()
         XCTAssertTrue(try kiln(["status", "2"]).stdout.contains("batch:     1 (3 jobs queued together)"))
 
-        let batch = try kiln(["cancel", "--batch", "2"])
-        XCTAssertEqual(batch.status, 66, "a batch is named by its first job")
-        XCTAssertTrue(batch.stderr.contains("no batch 2"), batch.stderr)
-        let cancelled = try kiln(["cancel", "--batch", "1"])
+        let unknown = try kiln(["cancel", "--batch", "99"])
+        XCTAssertEqual(unknown.status, 66, unknown.stderr)
+        XCTAssertTrue(unknown.stderr.contains("no batch with job 99"), unknown.stderr)
+        // Any of its jobs names the batch ("every job queued together with job 2").
+        let cancelled = try kiln(["cancel", "--batch", "2"])
         XCTAssertEqual(cancelled.status, 0, cancelled.stderr)
         XCTAssertEqual(cancelled.stderr, "kiln: cancelled 3 jobs (1, 2, 3)\n")
         XCTAssertEqual(try states(), ["cancelled", "cancelled", "cancelled", "scheduled"])

@@ -85,7 +85,7 @@ final class ReviewCommandTests: QueueTestCase {
         XCTAssertEqual(notHTML.status, 64, notHTML.stderr)
         let unknown = try kiln(["review", "--batch", "999", "-o", "x.html"])
         XCTAssertEqual(unknown.status, 66, unknown.stderr)
-        XCTAssertTrue(unknown.stderr.contains("no batch 999"), unknown.stderr)
+        XCTAssertTrue(unknown.stderr.contains("no batch with job 999"), unknown.stderr)
         let missing = try kiln(["review", "out/none.mp4", "-o", "x.html"])
         XCTAssertEqual(missing.status, 66, missing.stderr)
         XCTAssertFalse(

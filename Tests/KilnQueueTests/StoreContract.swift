@@ -368,6 +368,9 @@ enum StoreContract {
         XCTAssertEqual(try store.job(id: repeated[0])?.batchID, repeated[0])
         XCTAssertEqual(
             try store.jobs(inBatch: second[0]).map(\.id), second, "the split job, not its segments")
+        XCTAssertEqual(
+            try store.jobs(inBatch: second[1]).map(\.id), second, "any of its jobs names the batch")
+        XCTAssertEqual(try store.jobs(inBatch: 999), [])
     }
 
     /// Each job's end is handed out once, whoever asks; ends before `since` and segments never;

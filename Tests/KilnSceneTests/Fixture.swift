@@ -7,8 +7,7 @@ import KilnTestSupport
 
 /// Paths and helpers shared by the scene tests.
 enum Fixture {
-    static let repositoryRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let repositoryRoot = ShippedJobs.repositoryRoot(testFile: #filePath)
     static let goldens = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
         "Goldens")
 
