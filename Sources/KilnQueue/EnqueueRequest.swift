@@ -23,6 +23,8 @@ public struct EnqueueRequest: Sendable, Equatable {
     /// With `segments`: one more task encodes the soundtrack while the segments render, so the
     /// assembly only copies it.
     public var soundtrackTask = false
+    /// A draft (`Draft.text`): every task of the job renders it; nil is the whole job.
+    public var draft: String?
 
     public init(
         name: String, jobFile: String, jobJSON: String, baseDirectory: String,
@@ -51,6 +53,6 @@ public struct EnqueueRequest: Sendable, Equatable {
             && a.runAt == b.runAt
             && a.maxAttempts == b.maxAttempts && a.idempotencyKey == b.idempotencyKey
             && a.schedule?.id == b.schedule?.id && a.schedule?.fireTime == b.schedule?.fireTime
-            && a.segments == b.segments && a.soundtrackTask == b.soundtrackTask
+            && a.segments == b.segments && a.soundtrackTask == b.soundtrackTask && a.draft == b.draft
     }
 }

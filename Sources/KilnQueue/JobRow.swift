@@ -5,7 +5,8 @@ enum JobRow {
     static let columns = """
         id, state, name, job_file, job_json, base_dir, variables, output, priority, run_at, attempt, max_attempts,
         lease_token, progress, stage, cancel_requested, idempotency_key, last_error, created_at, finished_at,
-        schedule_id, fire_time, parent_id, segment_index, segment_count, frame_start, frame_end, batch_id
+        schedule_id, fire_time, parent_id, segment_index, segment_count, frame_start, frame_end, batch_id,
+        draft
         """
 
     /// The same columns named with their table, for statements that join (`UPDATE … FROM`).
@@ -26,6 +27,6 @@ enum JobRow {
             scheduleID: row[20].int, fireTime: row[21].double, parentID: row[22].int,
             segmentIndex: row[23].int.map { Int($0) },
             frameRange: row[25].int.flatMap { start in row[26].int.map { Int(start)..<Int(max(start, $0)) } },
-            segmentCount: Int(row[24].int ?? 0), batchID: row[27].int)
+            segmentCount: Int(row[24].int ?? 0), batchID: row[27].int, draft: row[28].string)
     }
 }

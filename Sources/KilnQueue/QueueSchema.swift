@@ -102,6 +102,10 @@ enum QueueSchema {
         """
         ALTER TABLE schedules ADD COLUMN confinement TEXT NOT NULL DEFAULT '{}';
         """,
+        // 6: a queued draft (`enqueue --scale/--size/--range`), as `Draft.text`; NULL renders the job whole.
+        """
+        ALTER TABLE jobs ADD COLUMN draft TEXT;
+        """,
     ]
 
     static var currentVersion: Int { migrations.count }

@@ -33,6 +33,9 @@ public struct QueuedJob: Sendable, Equatable, Codable {
     /// The id of the first job queued by the same `kiln enqueue` (its own id when alone); nil
     /// for a segment, and for rows queued before batches existed.
     public var batchID: Int64?
+    /// A draft's size and frames (`Draft.text`), applied by the worker that renders it; nil
+    /// renders the job whole.
+    public var draft: String? = nil
 
     /// One piece of a split job (a frame range, or the soundtrack).
     public var isSegment: Bool { parentID != nil }

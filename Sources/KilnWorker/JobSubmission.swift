@@ -23,6 +23,9 @@ public enum JobSubmission {
         public var limits = ResourceLimits()
         /// Where jobs may read and write (`JobRoots`).
         public var roots = JobRoots()
+        /// Queued drafts (`enqueue --scale/--size/--range`): smaller and/or part of each job,
+        /// written beside its output as NAME.draft.EXT.
+        public var draft = Draft()
 
         public init() {}
     }
@@ -40,6 +43,7 @@ public enum JobSubmission {
         var rows: [(label: String?, values: [String: String])] = [(nil, [:])]
         var messages: [String] = []
         var missingOnly = true
+        var draftMisfits = false
         if let batch = options.batchFile {
             do {
                 rows = try BatchFile.rows(file: batch).map { ("\(batch):\($0.line)", $0.values) }
@@ -67,22 +71,36 @@ public enum JobSubmission {
                     date: Date(timeIntervalSince1970: when), timeZone: options.timeZone)
                 if let schedule = options.schedule { template.extra["schedule"] = schedule.name }
                 do {
-                    let job = try JobFiles.decode(
+                    let whole = try JobFiles.decode(
                         bytes: bytes, file: file, baseDirectory: directory,
                         options: JobLoadOptions(
                             variables: variables, outputTemplate: template, limits: options.limits,
                             pathRules: options.roots.rules(jobDirectory: directory.path)))
+                    let job: Job
+                    do {
+                        job = try whole.drafted(options.draft)
+                    } catch {
+                        // The draft options do not fit this job (a range past its end): a usage error.
+                        messages.append(
+                            (row.label.map { "(batch row \($0)) " } ?? "") + "\(file): \(error.message)")
+                        draftMisfits = true
+                        continue
+                    }
+                    let output =
+                        options.draft == Draft()
+                        ? job.output.path : Draft.outputPath(besides: job.output.path)
                     var request =
                         EnqueueRequest(
                             name: url.deletingPathExtension().lastPathComponent, jobFile: url.path,
                             jobJSON: String(decoding: bytes, as: UTF8.self), baseDirectory: directory.path,
-                            variables: variables, output: job.output.path.path, priority: options.priority,
+                            variables: variables, output: output.path, priority: options.priority,
                             runAt: options.schedule == nil ? options.runAt : nil,
                             maxAttempts: options.maxAttempts,
                             idempotencyKey: options.idempotencyKey.map {
                                 rows.count > 1 || jobFiles.count > 1 ? "\($0)#\(file)#\(index)" : $0
                             },
                             schedule: options.schedule.map { ($0.id, $0.fireTime) })
+                    if options.draft != Draft() { request.draft = options.draft.text }
                     let plan = SegmentPlan(
                         frameCount: job.output.frameCount, framesPerSecond: job.output.frameRate.doubleValue,
                         request: options.segments)
@@ -99,7 +117,9 @@ public enum JobSubmission {
                 }
             }
         }
-        guard messages.isEmpty else { throw Failure(messages: messages, exitCode: missingOnly ? 66 : 65) }
+        guard messages.isEmpty else {
+            throw Failure(messages: messages, exitCode: draftMisfits ? 64 : missingOnly ? 66 : 65)
+        }
         return requests
     }
 }

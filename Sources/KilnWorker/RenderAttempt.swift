@@ -40,7 +40,7 @@ public struct RenderAttempt: Sendable {
         let job = request.job
         let start = Date()
         let rules = request.roots.rules(jobDirectory: job.baseDirectory)
-        let loaded = try JobFiles.decodeFingerprinted(
+        let whole = try JobFiles.decodeFingerprinted(
             bytes: Array(job.jobJSON.utf8), file: job.jobFile,
             baseDirectory: URL(fileURLWithPath: job.baseDirectory),
             options: JobLoadOptions(
@@ -48,6 +48,13 @@ public struct RenderAttempt: Sendable {
                 pathRules: rules),
             cancellation: flag)
         if let signal = flag.cancelledBySignal { throw ExportError.cancelled(signal: signal) }
+        let loaded: FingerprintedJob
+        do {
+            loaded =
+                try job.draft.map { text throws(DraftError) in try whole.drafted(Draft(text: text)) } ?? whole
+        } catch {
+            throw PermanentFailure(message: "\(job.jobFile): its queued draft: \(error.message)")
+        }
         supervisor.report(progress: 0)
         let output = URL(fileURLWithPath: job.output)
         // The queued output was expanded at enqueue time (dates), so it is checked itself,

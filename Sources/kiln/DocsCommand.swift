@@ -37,7 +37,7 @@ enum DocsCommand: KilnSubcommand {
         }
         let mode: Mode = args.flag(write) ? .write : args.flag(check) ? .check : .print
         let status = run(mode, file: args.positionals.first ?? JobFormatDocs.file)
-        guard args.positionals.isEmpty, mode != .print else { return status }
+        guard args.positionals.isEmpty, mode != .print, status != ExitCode.noInput else { return status }
         // The schema comes from the same tables: one command keeps both in step with the code.
         let schema = SchemaCommand.update(JobSchema.file, to: JobSchema.text, checkOnly: mode == .check)
         return status != ExitCode.ok ? status : schema
@@ -48,7 +48,10 @@ enum DocsCommand: KilnSubcommand {
         do {
             document = String(decoding: try Data(contentsOf: URL(fileURLWithPath: file)), as: UTF8.self)
         } catch {
-            Output.error("cannot read \(file): \(error.localizedDescription)")
+            Output.error(
+                FileManager.default.fileExists(atPath: file)
+                    ? "cannot read \(file): \(error.localizedDescription)"
+                    : "cannot read \(file): no such file (run from the repository's root, or name FILE)")
             return ExitCode.noInput
         }
         let fresh: String

@@ -35,12 +35,16 @@ enum EnqueueCommand: KilnSubcommand {
 
             Two jobs that would write the same file (two batch rows, or a new job and one still
             queued or running) are refused (exit 73) unless --allow-overwrite is given.
+
+            --scale, --size, --range and --duration queue drafts, as `kiln render` makes them: the
+            worker renders the same picture smaller and/or part of the timeline, written beside the
+            job's output as NAME.draft.EXT (a range that does not fit a job is a usage error, 64).
             """,
         options: [
             .priority, at, .set, batch, idempotencyKey, maxAttempts, json, allowOverwrite, .segments,
             .segmentSeconds, .limit,
         ]
-            + OptionSpec.queueRoots,
+            + OptionSpec.draftSize + OptionSpec.draftSpan + OptionSpec.queueRoots,
         positionals: [.jobs])
 
     static func run(_ args: ParsedArguments) throws -> Int32 {
@@ -52,6 +56,7 @@ enum EnqueueCommand: KilnSubcommand {
         options.maxAttempts = args.int(maxAttempts) ?? 5
         options.idempotencyKey = args.string(idempotencyKey)
         options.segments = try RenderCommand.segmentRequest(args)
+        options.draft = try draftSettings(args)
         let now = Date().timeIntervalSince1970
         if let at = args.string(Self.at) {
             guard let time = DurationText.time(at, now: now) else {

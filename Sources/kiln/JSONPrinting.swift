@@ -11,7 +11,8 @@ func jsonText(_ object: Any, compact: Bool) throws -> String {
             withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
         return String(decoding: data, as: UTF8.self)
     }
-    let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .prettyPrinted])
+    let data = try JSONSerialization.data(
+        withJSONObject: object, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])
     // Foundation writes an empty array or object over three lines; `[]` is what people and tools
     // expect. A line break is never inside a JSON string, so only empty containers match.
     let text = String(decoding: data, as: UTF8.self)

@@ -7,7 +7,8 @@ import KilnModel
 enum PreviewCommand: KilnSubcommand {
     static let output = OptionSpec(
         "--output", short: "o", kind: .path,
-        help: "the still image: .png, .jpg, .jpeg or .webp, in any case (required)")
+        help: "the still image: .png, .jpg, .jpeg or .webp, in any case (default: NAME.frame-N.png beside "
+            + "the job's output)")
     static let at = OptionSpec(
         "--at", kind: .double(minimum: 0), placeholder: "SECONDS",
         help: "the frame shown at this time (the last frame starting at or before it), before the job's end")
@@ -25,21 +26,16 @@ enum PreviewCommand: KilnSubcommand {
             --scale F or --size WxH renders the frame as a draft, the same picture in fewer pixels
             (as `kiln render` does).
             """,
-        options: [at, frame, output] + OptionSpec.draftSize + [.threads, .set, .limit]
+        options: [at, frame, output] + OptionSpec.draftSize + [.threads, .set, .limit, .noClobber]
             + OptionSpec.localRoots,
         positionals: [.job])
 
     static func run(_ args: ParsedArguments) throws -> Int32 {
-        let (outURL, format) = try StillOutput.target(args)
-        let out = outURL.path
+        let explicit = try StillOutput.target(args)
         let at = args.double(Self.at)
         let frameArg = args.int(frame)
         guard (at == nil) != (frameArg == nil) else {
             throw args.usageError("preview needs exactly one of --at SECONDS or --frame N")
-        }
-        if let missing = StillImageEncoder.missingEncoder(for: format) {
-            Output.error("cannot write \(out): \(missing)")
-            return ExitCode.unavailable
         }
         let threads = args.int(.threads)
         let draft = try draftSettings(args)
@@ -57,10 +53,6 @@ enum PreviewCommand: KilnSubcommand {
                 throw args.usageError(error.message)
             }
         case .failure(let error): return report(error)
-        }
-        if let problem = rules.outputProblem(outURL, jobFile: job.file, inputs: job.inputFiles) {
-            Output.error(problem)
-            return ExitCode.cannotCreate
         }
         let preview = FramePreview(job: job, threads: threads)
         let frame: Int
@@ -80,12 +72,26 @@ enum PreviewCommand: KilnSubcommand {
                 throw args.usageError("--frame \(frame) is past the last frame (\(lastFrame))")
             }
         }
+        let (outURL, format) =
+            explicit ?? (StillOutput.besideOutput(of: job, showing: "frame-\(frame)"), ImageFormat.png)
+        if let missing = StillImageEncoder.missingEncoder(for: format) {
+            Output.error("cannot write \(outURL.path): \(missing)")
+            return ExitCode.unavailable
+        }
+        if let problem = rules.outputProblem(outURL, jobFile: job.file, inputs: job.inputFiles) {
+            Output.error(problem)
+            return ExitCode.cannotCreate
+        }
+        if NoClobber.keeps(outURL, args) { return ExitCode.ok }
         do {
             // Missing folders are created, as `render` creates them.
             if let created = try AtomicOutputFile.createDirectory(for: outURL) {
                 Output.stderr("kiln: created directory \(created.path)")
             }
             try preview.writeStill(frame: frame, as: format, to: outURL)
+            Output.stderr(
+                "kiln: wrote \(outURL.path) (frame \(frame) at \(secondsText(job.output.timelineTime(ofFrame: frame))) s, "
+                    + "\(job.output.width)×\(job.output.height))")
             return ExitCode.ok
         } catch {
             Output.error(error.description)

@@ -35,14 +35,16 @@ final class ProgressReporter: Sendable {
             if let eta = p.etaSeconds { object["eta"] = rounded(eta, 1) }
             emit(jsonLine(object))
         case .bar:
-            var detail = String(
-                format: "%@ %d/%d frames  %.1f fps", p.stage.rawValue,
-                p.stage == .render ? p.frame : p.written,
-                p.totalFrames, p.framesPerSecond)
+            // The percentage and the count are the same number (frames in the file), so they
+            // never disagree; frames rendered ahead of the encoder are shown beside them. The
+            // ETA still weighs both (`fraction`).
+            var detail = String(format: "%@ %d/%d frames", p.stage.rawValue, p.written, p.totalFrames)
+            if p.frame > p.written { detail += String(format: " (%d rendered)", p.frame) }
+            detail += String(format: "  %.1f fps", p.framesPerSecond)
             if let speed = p.realTimeFactor { detail += String(format: "  %.2fx real time", speed) }
             draw(
-                fraction: fraction, elapsed: p.elapsedSeconds, last: p.stage == .done, detail: detail,
-                eta: p.etaSeconds)
+                fraction: p.totalFrames > 0 ? Double(p.written) / Double(p.totalFrames) : 1,
+                elapsed: p.elapsedSeconds, last: p.stage == .done, detail: detail, eta: p.etaSeconds)
         }
     }
 

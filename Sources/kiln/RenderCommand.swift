@@ -49,7 +49,7 @@ enum RenderCommand: KilnSubcommand {
             """,
         options: [output, .threads, progress]
             + OptionSpec.draftSize + OptionSpec.draftSpan
-            + [.set, .segments, .segmentSeconds, .frameHashes, .limit] + OptionSpec.localRoots,
+            + [.set, .segments, .segmentSeconds, .frameHashes, .limit, .noClobber] + OptionSpec.localRoots,
         positionals: [.job],
         notes: """
             An output is never the job file, one of its inputs, the queue database ($KILN_QUEUE or the
@@ -115,6 +115,7 @@ enum RenderCommand: KilnSubcommand {
             return error.exitCode
         }
         let export = VideoExport(job: job, output: output, threads: threads, frameHashes: hashes)
+        if NoClobber.keeps(export.output, args) { return ExitCode.ok }
         do {
             if let created = try AtomicOutputFile.createDirectory(for: export.output) {
                 Output.stderr("kiln: created directory \(created.path)")
@@ -146,8 +147,11 @@ enum RenderCommand: KilnSubcommand {
             reporter.done(output: written, frames: frames, seconds: seconds, segments: segments)
             if mode != .json {
                 Output.stderr(
-                    "kiln: wrote \(written.path) (\(frames) frames\(detail), "
-                        + String(format: "%.1f s)", seconds))
+                    "kiln: wrote \(written.path) "
+                        + WriteSummary(
+                            videoSeconds: job.output.time(ofFrame: frames), frames: frames, detail: detail,
+                            elapsedSeconds: seconds
+                        ).text)
             }
             return ExitCode.ok
         } catch {

@@ -41,6 +41,12 @@ enum SchemaCommand: KilnSubcommand {
     static func update(_ file: String, to text: String, checkOnly: Bool) -> Int32 {
         let current = try? String(contentsOfFile: file, encoding: .utf8)
         guard current != text else { return ExitCode.ok }
+        if checkOnly, current == nil {
+            // Missing is not stale: most likely kiln runs outside the repository.
+            Output.error(
+                "cannot read \(file): no such file (run from the repository's root, or name the file)")
+            return ExitCode.noInput
+        }
         if checkOnly {
             Output.error(
                 "\(file) is stale: it differs from the schema this Kiln generates; run 'kiln schema --write \(file)'"

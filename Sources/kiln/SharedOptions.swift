@@ -24,6 +24,9 @@ extension OptionSpec {
         "--frame-hashes", kind: .path, placeholder: "FILE",
         help: "append \"FRAME DIGEST\" for every rendered frame (the pixels before encoding) to FILE: "
             + "equal for any thread count, segmenting or host")
+    static let noClobber = OptionSpec.flag(
+        "--no-clobber", short: "n",
+        help: "leave an output that already exists as it is: say so and exit 0 without rendering")
     static let priority = OptionSpec(
         "--priority", kind: .int(-1000...1000), default: .int(0), help: "lower runs first")
     static let queue = OptionSpec(

@@ -1,6 +1,7 @@
 import Foundation
 import KilnCommandLine
 import KilnExport
+import KilnMedia
 import KilnModel
 
 /// `kiln sheet JOB -o sheet.png`: a contact sheet of the job's frames.
@@ -22,12 +23,13 @@ enum SheetCommand: KilnSubcommand {
             """,
         options: [
             every, count, StillOutput.columns, StillOutput.width, StillOutput.output, .threads, .set, .limit,
+            .noClobber,
         ]
             + OptionSpec.localRoots,
         positionals: [.job])
 
     static func run(_ args: ParsedArguments) throws -> Int32 {
-        let target = try StillOutput.target(args)
+        let explicit = try StillOutput.target(args)
         let spacing: ContactSheet.Spacing
         switch (args.double(every), args.int(count)) {
         case (let seconds?, nil): spacing = .every(seconds)
@@ -45,10 +47,12 @@ enum SheetCommand: KilnSubcommand {
         case .success(let loaded): job = loaded
         case .failure(let error): return report(error)
         }
+        let target = explicit ?? (StillOutput.besideOutput(of: job, showing: "sheet"), ImageFormat.png)
         if let problem = rules.outputProblem(target.url, jobFile: job.file, inputs: job.inputFiles) {
             Output.error(problem)
             return ExitCode.cannotCreate
         }
+        if NoClobber.keeps(target.url, args) { return ExitCode.ok }
         let sheet = ContactSheet(job: job, threads: args.int(.threads))
         guard let frames = sheet.frames(spacing) else {
             throw args.usageError(

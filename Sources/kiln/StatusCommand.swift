@@ -140,21 +140,22 @@ enum StatusCommand: KilnSubcommand {
                 + (states.map { " in state " + $0.map(\.rawValue).joined(separator: ",") } ?? "")
             return snapshot
         }
-        snapshot.lines.append(
-            pad("ID", 6) + pad("STATE", 11) + pad("PROGRESS", 10) + pad("ATTEMPTS", 10) + pad("JOB", 18)
-                + "OUTPUT")
+        // Columns as wide as their widest cell, so a long name moves the next column rather than
+        // breaking it; a name past 40 characters is cut in the middle (whole in `status ID`).
+        var rows = [["ID", "STATE", "PROGRESS", "ATTEMPTS", "JOB", "OUTPUT"]]
         for job in jobs {
             let remaining =
                 job.state == .running
                 ? remainingSeconds(job, attempts: try store.attempts(jobID: job.id), now: now)
                 : nil
-            snapshot.lines.append(
-                pad("\(job.id)", 6) + pad(displayState(job), 11)
-                    + pad(
-                        String(format: "%.0f%%", job.progress * 100)
-                            + (remaining.map { " ~" + ProgressReporter.clock($0) } ?? ""), 10)
-                    + pad("\(job.attempt)/\(job.maxAttempts)", 10) + pad(displayName(job), 18) + job.output)
+            rows.append([
+                "\(job.id)", displayState(job),
+                String(format: "%.0f%%", job.progress * 100)
+                    + (remaining.map { " ~" + ProgressReporter.clock($0) } ?? ""),
+                "\(job.attempt)/\(job.maxAttempts)", Table.shortened(displayName(job), to: 40), job.output,
+            ])
         }
+        snapshot.lines += Table.aligned(rows)
         return snapshot
     }
 
@@ -173,10 +174,6 @@ enum StatusCommand: KilnSubcommand {
         guard let parent = job.parentID, let index = job.segmentIndex else { return job.name }
         return job.isSoundtrack
             ? "  \(parent) soundtrack" : "  \(parent) seg \(index + 1)/\(job.segmentCount)"
-    }
-
-    static func pad(_ text: String, _ width: Int) -> String {
-        text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
     }
 
     /// A time for JSON: ISO 8601, or null.
@@ -207,6 +204,7 @@ enum StatusCommand: KilnSubcommand {
             "scheduleID": job.scheduleID ?? NSNull(), "fireTime": iso(job.fireTime),
             "parentID": job.parentID ?? NSNull(), "segmentIndex": job.segmentIndex ?? NSNull(),
             "segmentCount": job.segmentCount, "batch": job.batchID ?? NSNull(),
+            "draft": job.draft ?? NSNull(),
             "frames": job.frameRange.map { [$0.lowerBound, $0.upperBound] } ?? NSNull(),
             "attempts": attempts.map { attempt in
                 [

@@ -10,7 +10,8 @@ import KilnRaster
 enum StillOutput {
     static let output = OptionSpec(
         "--output", short: "o", kind: .path,
-        help: "the picture: .png, .jpg, .jpeg or .webp, in any case (required)")
+        help: "the picture: .png, .jpg, .jpeg or .webp, in any case (default: a PNG beside the job's "
+            + "output, NAME.sheet.png or NAME.sweep.png)")
     static let columns = OptionSpec(
         "--columns", kind: .int(1...64), placeholder: "C",
         help: "cells per row (default: fitted to the cells)")
@@ -18,11 +19,9 @@ enum StillOutput {
         "--width", kind: .int(16...7680), placeholder: "W",
         help: "each cell's width in pixels (default: 480, or the job's width if smaller; at most the job's)")
 
-    /// The output file and its format, or a usage error.
-    static func target(_ args: ParsedArguments) throws -> (url: URL, format: ImageFormat) {
-        guard let path = args.string(output) else {
-            throw args.usageError("\(args.command) needs -o OUT.png, OUT.jpg or OUT.webp")
-        }
+    /// -o's file and its format (nil without -o), or a usage error.
+    static func target(_ args: ParsedArguments) throws -> (url: URL, format: ImageFormat)? {
+        guard let path = args.string(output) else { return nil }
         // Its folder resolved, its name not: a link at the name is refused, never followed.
         let url = OutputLocation(path).url
         guard let format = ImageFormat(fileExtension: url.pathExtension) else {
@@ -31,6 +30,16 @@ enum StillOutput {
                     + "\(ImageFormat.writableExtensionList) (any case)")
         }
         return (url, format)
+    }
+
+    /// Where a still goes without -o: a PNG beside the job's output, named after it and what
+    /// the still shows (out/showcase.mp4 → out/showcase.frame-90.png, out/showcase.sheet.png),
+    /// so stills never replace the video or each other. A PNG sequence's folder gets them beside
+    /// it.
+    static func besideOutput(of job: Job, showing what: String) -> URL {
+        let path = job.output.path.standardizedFileURL
+        let base = path.deletingPathExtension().lastPathComponent
+        return path.deletingLastPathComponent().appendingPathComponent("\(base).\(what).png")
     }
 
     /// A grid for `count` cells of `job`'s frames, or a usage error when it would be too large.

@@ -35,7 +35,7 @@ enum SweepCommand: KilnSubcommand {
         positionals: [.job])
 
     static func run(_ args: ParsedArguments) throws -> Int32 {
-        let target = try StillOutput.target(args)
+        let explicit = try StillOutput.target(args)
         let texts = args.strings(vary)
         guard !texts.isEmpty else { throw args.usageError("sweep needs at least one --vary PATH=v1,v2,…") }
         let sweep: ParameterSweep
@@ -62,6 +62,7 @@ enum SweepCommand: KilnSubcommand {
         case .success(let loaded): base = loaded
         case .failure(let error): return report(error)
         }
+        let target = explicit ?? (StillOutput.besideOutput(of: base, showing: "sweep"), ImageFormat.png)
         if let problem = options.pathRules.outputProblem(
             target.url, jobFile: base.file, inputs: base.inputFiles)
         {

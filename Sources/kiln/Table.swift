@@ -16,4 +16,12 @@ enum Table {
             return line
         }
     }
+
+    /// `text` at most `limit` characters long, cut in the middle with an ellipsis, so both a
+    /// name's start and its distinguishing end stay.
+    static func shortened(_ text: String, to limit: Int) -> String {
+        guard text.count > limit, limit >= 3 else { return text }
+        let head = (limit - 1) / 2, tail = limit - 1 - head
+        return String(text.prefix(head)) + "…" + String(text.suffix(tail))
+    }
 }

@@ -24,7 +24,8 @@ enum ValidateCommand: KilnSubcommand {
                 if !args.flag(json) {
                     Output.line(
                         "\(path): ok (\(job.output.width)×\(job.output.height), \(job.output.frameRate) fps, "
-                            + "\(job.output.frameCount) frames, \(job.layers.count) layers"
+                            + "\(job.output.frameCount) frame\(job.output.frameCount == 1 ? "" : "s"), "
+                            + "\(job.layers.count) layer\(job.layers.count == 1 ? "" : "s")"
                             + (job.audio.map {
                                 ", audio " + $0.tracks.map(\.path.lastPathComponent).joined(separator: " + ")
                             } ?? "") + ")")

@@ -36,6 +36,8 @@ struct HostileCase {
         HostileCase(name: "newline-bomb", preparation: .none, reasons: ["limit", "lines", "text"]),
         HostileCase(
             name: "memory-text-bomb", preparation: .none, reasons: ["memory budget", "memory-megabytes"]),
+        HostileCase(name: "deep-json", preparation: .none, reasons: ["json-depth"]),
+        HostileCase(name: "deep-groups", preparation: .none, reasons: ["nesting"]),
         HostileCase(name: "output-is-queue", preparation: .none, reasons: ["queue"]),
     ]
 

@@ -101,6 +101,7 @@ final class JobSchemaTests: TemporaryDirectoryTestCase {
         "Hostile/memory-svg-strokes": "the memory budget, estimated from the symbol file's paths",
         "Hostile/memory-text-layers": "the memory budget, estimated from the text layouts",
         "Soak/memory-text-bomb": "the memory budget, estimated from the text layouts",
+        "Soak/deep-groups": "layers nested past the nesting limit, a count across levels that --limit raises",
         "Hostile/memory-transcript-layer": "the memory budget, estimated from the transcript's layouts",
         "Hostile/text-combining": "the text-characters limit, which --limit raises",
         "Hostile/text-newlines": "the text-characters limit, which --limit raises",

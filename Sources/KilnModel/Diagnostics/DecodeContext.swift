@@ -11,6 +11,9 @@ public final class DecodeContext {
     /// The output's duration in seconds once the output has decoded, so that times which must
     /// lie on the timeline (animation triggers) can be checked; nil skips that check.
     public var timelineDuration: Double?
+    /// The frame's size in layout pixels, once `output` has decoded: positions far outside it
+    /// are suspect.
+    public var frameSize: (width: Double, height: Double)?
     /// The final value of each job variable (after `--set` / batch overrides), as text.
     public internal(set) var variables: [String: String] = [:]
     /// Paths of `{"var": …}` references that named no variable: the decoder's own complaints

@@ -39,7 +39,7 @@ struct JobDecoding {
         } else {
             context.error("missing required key 'output'", at: root, path: .root)
         }
-        context.timelineDuration = output?.durationSeconds
+        if let output { context.timelineDuration = output.durationSeconds }
         // Before the layers: values driven by the soundtrack read it.
         let audio = root["audio"].flatMap {
             AudioDecoding.decode($0, path: .root.key("audio"), context: context)

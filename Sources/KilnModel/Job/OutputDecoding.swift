@@ -140,6 +140,11 @@ enum OutputDecoding {
                 gopNode, path: path.key("gop"), range: OutputSettings.gopRange, context: context)
         }
 
+        // The timeline's length is known whenever fps and duration are good, so values checked
+        // against it (a ripple trigger after the end) are reported with any other mistakes.
+        if let rate, let frameCount, rate.numerator > 0 {
+            context.timelineDuration = Double(frameCount) * Double(rate.denominator) / Double(rate.numerator)
+        }
         guard context.diagnostics.count == before, let rate, let frameCount else { return nil }
         let width = parameters.integer("width"), height = parameters.integer("height")
         let limits = context.limits
@@ -152,6 +157,7 @@ enum OutputDecoding {
         ]
         for problem in problems.compactMap({ $0 }) { context.error(problem, at: node, path: path) }
         guard context.diagnostics.count == before else { return nil }
+        context.frameSize = (Double(width), Double(height))
         return OutputSettings(
             path: outputURL, width: parameters.integer("width"), height: parameters.integer("height"),
             frameRate: rate, frameCount: frameCount, crf: crf, preset: preset, gop: gop, format: format,

@@ -117,6 +117,12 @@ public struct BackgroundWarpEffect: PixelStageEffect {
                     at: generate, path: path.key("generate"))
                 return nil
             }
+            // Held: the padded texture (two Floats a texel); briefly: the two planes it is made from.
+            guard
+                context.memory.charge(
+                    .noise, Double((size + 1) * (size + 1)) * 8, briefly: Double(size * size) * 8,
+                    "generated noise \(size)×\(size)", at: path.key("generate"))
+            else { return nil }
             return NoiseTexture.generated(
                 seed: UInt64(g.integer("seed")), size: size, cells: cells, octaves: octaves)
         case (nil, true):
@@ -151,6 +157,12 @@ public struct BackgroundWarpEffect: PixelStageEffect {
                     "noise image is \(size.x)×\(size.y); at most 4096×4096 is allowed", at: node, path: path)
                 return nil
             }
+            // Held: the padded texture; briefly: the decoded picture and the two planes.
+            guard
+                context.memory.charge(
+                    .noise, Double((size.x + 1) * (size.y + 1)) * 8, briefly: Double(size.x * size.y) * 12,
+                    "noise image \(size.x)×\(size.y)", at: path)
+            else { return nil }
             let image = try decoder.decodeImage(at: url, resizedTo: nil)
             let level = image.levels[0]
             var red = [Float](), green = [Float]()

@@ -48,7 +48,11 @@ public struct RippleEffect: PixelStageEffect {
         ])
     ) { p, path, context in
         guard let node = p.node("triggers") else { return nil }
-        guard let triggers = decodeTriggers(node, path: p.path("triggers"), context: context) else {
+        guard
+            let triggers = decodeTriggers(
+                node, path: p.path("triggers"), speed: p.number("speed"),
+                duration: p.number("duration").value(at: 0), context: context)
+        else {
             return nil
         }
         return RippleEffect(
@@ -66,7 +70,23 @@ public struct RippleEffect: PixelStageEffect {
         Parameter("origin", .point(nil), help: "[x, y] in the layer's own pixels"),
     ])
 
-    static func decodeTriggers(_ node: JSONNode, path: JSONPath, context: DecodeContext) -> [Trigger]? {
+    /// Why a wave from `origin` can never show: it starts farther outside the frame than the
+    /// frame's own size plus the distance it travels (`reach`, speed × duration). Nil: it can.
+    static func unreachable(_ origin: Point2, reach: Double, frame: (width: Double, height: Double)?)
+        -> String?
+    {
+        guard let frame else { return nil }
+        let dx = max(0, -origin.x, origin.x - frame.width), dy = max(0, -origin.y, origin.y - frame.height)
+        let outside = (dx * dx + dy * dy).squareRoot()
+        guard outside > reach + max(frame.width, frame.height) else { return nil }
+        return "origin \(origin) is \(Int(outside.rounded())) pixels outside the \(Int(frame.width))×"
+            + "\(Int(frame.height)) frame; the wave travels \(Int(reach.rounded())) (speed × duration), "
+            + "so this ripple never shows"
+    }
+
+    static func decodeTriggers(
+        _ node: JSONNode, path: JSONPath, speed: Animated<Double>, duration: Double, context: DecodeContext
+    ) -> [Trigger]? {
         guard let elements = node.elements, !elements.isEmpty else {
             context.error(
                 "expected a non-empty array of triggers ({\"at\": seconds, \"origin\": [x, y]}), got \(node.value.typeName)",
@@ -86,10 +106,17 @@ public struct RippleEffect: PixelStageEffect {
             let at = p.number("at").value(at: 0)
             if let end = context.timelineDuration, at > end, let atNode = p.node("at") {
                 context.error(
-                    "trigger at \(at) s is after the end of the timeline (\(end) s)",
+                    "trigger at \(NumberText.format(at)) s is after the end of the timeline (\(NumberText.format(end)) s)",
                     at: atNode, path: triggerPath.key("at"))
             }
-            triggers.append(Trigger(at: at, origin: p.point("origin")))
+            let origin = p.point("origin")
+            if let problem = unreachable(
+                origin.value(at: at), reach: speed.value(at: at) * duration, frame: context.frameSize),
+                let originNode = p.node("origin")
+            {
+                context.error(problem, at: originNode, path: triggerPath.key("origin"))
+            }
+            triggers.append(Trigger(at: at, origin: origin))
         }
         return context.diagnostics.count == before ? triggers : nil
     }
