@@ -62,6 +62,19 @@ final class MemoryBudgetCLITests: TemporaryDirectoryTestCase {
         assertRefusedByTheBudget(try run(["validate", job]), naming: "symbol outlines")
     }
 
+    // 20 000 small arcs of a shape path stroked 200 wide with round joins: every flattened point
+    // gets a joint's circle, gigabytes of edges before the stroker's culling can help.
+    func testHugeShapePathStrokesAreRefusedAtValidation() throws {
+        let arcs = String(repeating: "a 20 20 0 1 1 1 0 ", count: 20_000)
+        let job = directory.appendingPathComponent("path.json")
+        try #"""
+        {"kiln": 1, "output": {"path": "out/path.mp4", "width": 640, "height": 360, "fps": 30, "duration": 1},
+         "layers": [{"type": "shape", "shape": "path", "size": [640, 360], "path": "M 10 180 \#(arcs)",
+                     "stroke": "#ffffff", "strokeWidth": 200, "lineJoin": "round"}]}
+        """#.write(to: job, atomically: true, encoding: .utf8)
+        assertRefusedByTheBudget(try run(["validate", job.path]), naming: "path outline")
+    }
+
     // 50 segments at font size 400 in an 8192² box, blurred: 1.84 GB rendered at 64×36.
     func testHugeTranscriptPicturesAreRefusedAtValidation() throws {
         let job = try fixture("memory-transcript-layer.json", "memory-transcript.srt")

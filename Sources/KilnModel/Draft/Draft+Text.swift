@@ -1,8 +1,10 @@
 import Foundation
 
 /// A draft as one line of text, for what stores it (a queued job renders its draft on whichever
-/// worker claims it): `scale=0.5 range=2.0-5.0`, the same words `kiln render` takes as options.
+/// worker claims it): `scale=0.5 range=2-5`, the same words `kiln render` takes as options.
 extension Draft {
+    /// Times are written with `NumberText.seconds`: digits and a point, never an exponent,
+    /// whose minus a range would split on.
     public var text: String {
         var words: [String] = []
         switch size {
@@ -13,19 +15,11 @@ extension Draft {
         }
         switch span {
         case .range(let from, let to)?:
-            words.append("range=\(from.map(Self.plain) ?? "")-\(to.map(Self.plain) ?? "")")
-        case .duration(let seconds)?: words.append("duration=\(Self.plain(seconds))")
+            words.append("range=\(from.map(NumberText.seconds) ?? "")-\(to.map(NumberText.seconds) ?? "")")
+        case .duration(let seconds)?: words.append("duration=\(NumberText.seconds(seconds))")
         case nil: break
         }
         return words.joined(separator: " ")
-    }
-
-    /// Digits and a point only (never an exponent, whose minus a range would split on).
-    private static func plain(_ seconds: Double) -> String {
-        var text = String(format: "%.6f", seconds)
-        while text.hasSuffix("0") { text.removeLast() }
-        if text.hasSuffix(".") { text.removeLast() }
-        return text
     }
 
     /// Reads `text` back; "" is no draft.

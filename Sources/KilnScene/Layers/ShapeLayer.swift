@@ -134,6 +134,27 @@ public struct ShapeLayer: LayerRendering {
                 path: params.path("path"))
             return nil
         }
+        let lineCap = LineCap(rawValue: params.string("lineCap")) ?? .butt
+        let lineJoin = LineJoin(rawValue: params.string("lineJoin")) ?? .miter
+        let miterLimit = params.number("miterLimit").value(at: 0)
+        if form == .path {
+            // The outline's edges, and the stroke's (each flattened point gets a join's or a cap's
+            // piece) at the widest the stroke gets, charged before anything is flattened.
+            let tolerance = 0.1
+            let points = Double(outline.flattenedPointCount(tolerance: tolerance))
+            var edges = points
+            let width = widest(params.number("strokeWidth"), over: context.timelineDuration ?? 0)
+            if width > 0 {
+                let style = StrokeStyle(width: width, cap: lineCap, join: lineJoin, miterLimit: miterLimit)
+                edges += points * Double(style.piecePoints(tolerance: tolerance) + 4)
+            }
+            // An edge is 20 bytes; a flattened point 16 while it is stroked (as for symbols).
+            guard
+                context.memory.charge(
+                    .path, 2 * edges * 36, "path outline (\(SaturatingConversion.int(edges)) edges)",
+                    at: params.path("path"))
+            else { return nil }
+        }
         return ShapeLayer(
             form: form, size: params.point("size"),
             cornerRadius: params.number("cornerRadius"), fill: params.color("fill"),
@@ -141,9 +162,13 @@ public struct ShapeLayer: LayerRendering {
             strokeWidth: params.number("strokeWidth"), gradient: params.colors("gradient"),
             gradientStart: params.point("gradientStart"), gradientEnd: params.point("gradientEnd"),
             path: outline, fillRule: FillRule(rawValue: params.string("fillRule")) ?? .nonZero,
-            lineCap: LineCap(rawValue: params.string("lineCap")) ?? .butt,
-            lineJoin: LineJoin(rawValue: params.string("lineJoin")) ?? .miter,
-            miterLimit: params.number("miterLimit").value(at: 0))
+            lineCap: lineCap, lineJoin: lineJoin, miterLimit: miterLimit)
+    }
+
+    /// The largest value `width` takes over the timeline, sampled at 240 times (an animated
+    /// width's extremes are at its keyframes, which a sample this fine comes within a frame of).
+    static func widest(_ width: Animated<Double>, over duration: Double) -> Double {
+        (0...240).map { width.value(at: duration * Double($0) / 240) }.filter(\.isFinite).max() ?? 0
     }
 
     public init(
