@@ -50,7 +50,9 @@ def summary(path: pathlib.Path) -> tuple[str, str]:
             continue
         text = f"`{g.get('id', '')}` {g.get('data-level', 'primary').strip()}"
         if g.get("data-variable") is not None:
-            text += f", ≥ {number(float(g.get('data-variable')))}"
+            threshold = g.get("data-variable").strip()
+            # A fraction (1/3) is shown as written; a number as written without a trailing ".0".
+            text += f", ≥ {threshold if '/' in threshold else number(float(threshold))}"
         layers.append(text)
     return number(width * (100.0 / height)), "; ".join(layers)
 

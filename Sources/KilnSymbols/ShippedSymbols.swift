@@ -257,10 +257,10 @@ enum ShippedSymbols {
               <g id="speaker" data-level="primary">
                 <path d="M12 39H24L42 22V78L24 61H12Z" fill="#000" stroke="#000" stroke-width="7" stroke-linejoin="round"/>
               </g>
-              <g id="wave1" data-level="primary" data-variable="0.34">
+              <g id="wave1" data-level="primary" data-variable="1/3">
                 <path d="M56.12 37.29A19 19 0 0 1 56.12 62.71" fill="none" stroke="#000" stroke-width="8" stroke-linecap="round" stroke-linejoin="round"/>
               </g>
-              <g id="wave2" data-level="primary" data-variable="0.67">
+              <g id="wave2" data-level="primary" data-variable="2/3">
                 <path d="M68.01 26.58A35 35 0 0 1 68.01 73.42" fill="none" stroke="#000" stroke-width="8" stroke-linecap="round" stroke-linejoin="round"/>
               </g>
               <g id="wave3" data-level="primary" data-variable="1">
@@ -309,10 +309,10 @@ enum ShippedSymbols {
               <g id="dot" data-level="primary" data-variable="0">
                 <circle cx="60" cy="77" r="7.5"/>
               </g>
-              <g id="arc1" data-level="primary" data-variable="0.34">
+              <g id="arc1" data-level="primary" data-variable="1/3">
                 <path d="M44.17 61.72A22 22 0 0 1 75.83 61.72" fill="none" stroke="#000" stroke-width="8" stroke-linecap="round" stroke-linejoin="round"/>
               </g>
-              <g id="arc2" data-level="primary" data-variable="0.67">
+              <g id="arc2" data-level="primary" data-variable="2/3">
                 <path d="M31.23 49.21A40 40 0 0 1 88.77 49.21" fill="none" stroke="#000" stroke-width="8" stroke-linecap="round" stroke-linejoin="round"/>
               </g>
               <g id="arc3" data-level="primary" data-variable="1">

@@ -23,6 +23,18 @@ public struct SymbolArtworkLayer: Sendable {
         self.bounds = bounds
     }
 
+    /// The threshold as people write it: `0.5`, or `1/3` for a step that has no short decimal.
+    public var thresholdText: String? {
+        guard let value = variableThreshold else { return nil }
+        let decimal = NumberText.format(value)
+        guard decimal.count > 6 else { return decimal }
+        for n in 2...12 {
+            let k = (value * Double(n)).rounded()
+            if k / Double(n) == value { return "\(Int(k))/\(n)" }
+        }
+        return decimal
+    }
+
     public var info: SymbolLayerInfo {
         SymbolLayerInfo(name: name, level: level, variableThreshold: variableThreshold)
     }

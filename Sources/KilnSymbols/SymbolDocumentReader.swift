@@ -112,10 +112,12 @@ struct SymbolDocumentReader {
         }
         var threshold: Double?
         if let text = group.attributes["data-variable"] {
-            let number = try? SVGValues.number(text)
+            let number = Self.threshold(text)
             guard let number, number >= 0, number <= 1 else {
                 throw error(
-                    at: group, "layer '\(id)': data-variable is '\(text)', expected a number from 0 to 1")
+                    at: group,
+                    "layer '\(id)': data-variable is '\(text)', expected a number from 0 to 1 or a fraction k/n"
+                )
             }
             threshold = number
         }
@@ -324,5 +326,21 @@ struct SymbolDocumentReader {
             result.append((property, value))
         }
         return result
+    }
+
+    /// A variable layer's threshold: a number, or a fraction `k/n`, so three layers lit evenly
+    /// are 1/3, 2/3 and 1 exactly (Apple's rule), not 0.34 and 0.67.
+    static func threshold(_ text: String) -> Double? {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        switch parts.count {
+        case 1: return try? SVGValues.number(text)
+        case 2:
+            guard let k = try? SVGValues.number(String(parts[0])),
+                let n = try? SVGValues.number(String(parts[1])),
+                n > 0
+            else { return nil }
+            return k / n
+        default: return nil
+        }
     }
 }

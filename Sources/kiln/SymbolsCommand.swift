@@ -39,9 +39,7 @@ enum SymbolsCommand: KilnSubcommand {
             print("\(artwork.name)  (\(String(format: "%g", artwork.size.x)) × 100 units)")
             for layer in artwork.layers {
                 var line = "  \(layer.name)  \(layer.level.rawValue)"
-                if let threshold = layer.variableThreshold {
-                    line += "  variable ≥ \(String(format: "%g", threshold))"
-                }
+                if let threshold = layer.thresholdText { line += "  variable ≥ \(threshold)" }
                 print(line)
             }
         }

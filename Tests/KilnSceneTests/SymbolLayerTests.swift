@@ -35,23 +35,30 @@ final class SymbolLayerTests: ScratchDirectoryTestCase {
         return Int(frame.pixel(x: q.x, y: q.y)[0])
     }
 
-    /// Variable value 0.5 on wifi (dot 0, arcs 0.34, 0.67, 1) lights exactly the dot and the
-    /// first arc; the others are drawn dimmed, at 0.35.
+    /// Variable value on wifi (dot 0, arcs 1/3, 2/3, 1) lights exactly the layers at or below
+    /// it; the others are drawn dimmed, at 0.35. At exactly 1/3 (and 2/3) the arcs of that step
+    /// are lit: thresholds of 0.34 and 0.67 once left them dim.
     func testVariableValueLightsExactlyTheLayersAtOrBelowIt() throws {
+        for value in [0.5, 1.0 / 3.0, 2.0 / 3.0] {
+            try assertLit(upTo: value)
+        }
+    }
+
+    private func assertLit(upTo variable: Double) throws {
         let wifi = try XCTUnwrap(SymbolCatalog.shipped("wifi"))
-        let frame = Fixture.render(try job(#""symbol": "wifi", "variableValue": 0.5"#), at: 1)
+        let frame = Fixture.render(try job(#""symbol": "wifi", "variableValue": \#(variable)"#), at: 1)
         for layer in wifi.layers {
             // The top of each arc's stroke, half a stroke width in: inside that layer only.
             let bounds = layer.bounds
             let probe =
                 layer.name == "dot"
                 ? (bounds.min + bounds.max) / 2 : SIMD2((bounds.min.x + bounds.max.x) / 2, bounds.min.y + 4)
-            let lit = (layer.variableThreshold ?? 0) <= 0.5
+            let lit = (layer.variableThreshold ?? 0) <= variable
             let value = level(frame, probe, of: wifi)
             if lit {
-                XCTAssertGreaterThanOrEqual(value, 250, layer.name)
+                XCTAssertGreaterThanOrEqual(value, 250, "\(layer.name) at \(variable)")
             } else {
-                XCTAssertEqual(Double(value), 0.35 * 255, accuracy: 6, layer.name)
+                XCTAssertEqual(Double(value), 0.35 * 255, accuracy: 6, "\(layer.name) at \(variable)")
             }
         }
     }

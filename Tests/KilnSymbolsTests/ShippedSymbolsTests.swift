@@ -97,7 +97,7 @@ final class ShippedSymbolsTests: XCTestCase {
             let artwork = try XCTUnwrap(SymbolCatalog.shipped(name))
             let layers = artwork.layers.map { layer in
                 "`\(layer.name)` \(layer.level.rawValue)"
-                    + (layer.variableThreshold.map { ", ≥ \(number($0))" } ?? "")
+                    + (layer.thresholdText.map { ", ≥ \($0)" } ?? "")
             }
             expected += "| `\(name)` | \(number(artwork.size.x)) | \(layers.joined(separator: "; ")) |\n"
         }

@@ -32,6 +32,9 @@ public struct ScrollLayer: LayerContent {
     /// Seconds between automatic page advances; 0 means none.
     public let advanceEvery: Double
     public let advance: TransitionAnimation
+    /// When the advances count from: the layer's `appear` (or its enclosing layer's), so a
+    /// carousel that enters late does not whip through the pages it would have turned unseen.
+    public let advanceStart: Double
     /// Seconds into an advance after which it has come to rest: the page is then exactly the
     /// next one. A spring otherwise creeps towards it by fractions of a pixel until the next
     /// advance, and every item would change (and be painted again) on every frame; SwiftUI, too,
@@ -69,7 +72,7 @@ public struct ScrollLayer: LayerContent {
             help: "what a page is: items (item k at the leading margin) or viewport (k viewport lengths)"),
         Parameter(
             "advanceEvery", .constantNumber(0...3_600), default: .number(0),
-            help: "advance one page every this many seconds (0 = off)"),
+            help: "advance one page every this many seconds (0 = off), counted from the layer's appear"),
         Parameter(
             "advanceDuration", .constantNumber(0...60), default: .number(0.6),
             help: "seconds each automatic advance takes, at most advanceEvery"),
@@ -136,7 +139,7 @@ public struct ScrollLayer: LayerContent {
             page: params.isPresent("page") ? params.number("page") : nil,
             paging: Paging(rawValue: params.string("paging")) ?? .items,
             advanceEvery: params.number("advanceEvery").value(at: 0), advance: advance,
-            loops: params.boolean("loop"), clips: params.boolean("clip"))
+            advanceStart: context.layerStart, loops: params.boolean("loop"), clips: params.boolean("clip"))
     }
 
     public init(
@@ -144,8 +147,8 @@ public struct ScrollLayer: LayerContent {
         alignment: StackLayer.Alignment = .center,
         spacing: Animated<Double> = .constant(16), padding: Animated<Double> = .constant(0),
         offset: Animated<Double> = .constant(0), page: Animated<Double>? = nil, paging: Paging = .items,
-        advanceEvery: Double = 0, advance: TransitionAnimation = .default, loops: Bool = false,
-        clips: Bool = true
+        advanceEvery: Double = 0, advance: TransitionAnimation = .default, advanceStart: Double = 0,
+        loops: Bool = false, clips: Bool = true
     ) {
         self.size = size
         self.axis = axis
@@ -157,6 +160,7 @@ public struct ScrollLayer: LayerContent {
         self.paging = paging
         self.advanceEvery = advanceEvery
         self.advance = advance
+        self.advanceStart = advanceStart
         advanceSettles = advance.settleTime
         self.loops = loops
         self.clips = clips
@@ -246,9 +250,10 @@ public struct ScrollLayer: LayerContent {
         return min(max(unclamped, 0), maxOffset)
     }
 
-    /// The page under automatic advance: one step every `advanceEvery` seconds, each following
-    /// the advance curve from the previous page to the next.
-    func advancedPage(at time: Double, pageCount: Int) -> Double {
+    /// The page under automatic advance: one step every `advanceEvery` seconds after
+    /// `advanceStart`, each following the advance curve from the previous page to the next.
+    func advancedPage(at globalTime: Double, pageCount: Int) -> Double {
+        let time = globalTime - advanceStart
         let steps = SaturatingConversion.int(time / advanceEvery, .down)
         guard steps > 0 else { return 0 }
         func page(after count: Int) -> Double {
