@@ -62,7 +62,8 @@ enum StudioCommand: KilnSubcommand {
         {
             return report(error)
         }
-        let session = StudioSession(file: file, options: options, threads: args.int(.threads))
+        let session = StudioSession(
+            file: file, options: options, threads: args.int(.threads), log: { Output.stderr("kiln: \($0)") })
         session.reloadIfChanged()
         let address = args.string(host) ?? "127.0.0.1"
         installInterruptHandlers()
@@ -92,7 +93,14 @@ enum StudioCommand: KilnSubcommand {
         while interruption.cancelledBySignal == nil {
             if Date().timeIntervalSince(lastPoll) >= pollSeconds {
                 lastPoll = Date()
-                if session.reloadIfChanged() { Output.stderr("kiln: reloaded \(file)") }
+                switch session.reloadIfChanged() {
+                case .unchanged: break
+                case .loaded: Output.stderr("kiln: reloaded \(file)")
+                // As `render` reports a job that does not load; the page shows the same lines.
+                case .failed(let lines):
+                    for line in lines { Output.stderr("kiln: error: \(line)") }
+                    Output.stderr("kiln: \(file) does not load; the page keeps its last good version")
+                }
             }
             usleep(50_000)
         }
