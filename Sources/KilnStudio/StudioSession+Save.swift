@@ -57,7 +57,7 @@ extension StudioSession {
                 description: "not saved: \(name) does not load as it is on disk; fix it (or undo) first",
                 conflict: true)
         }
-        try checkPlace()
+        let target = try checkPlace()
         try checkUnchanged(before, name: name)
         let edited: TunedValues.Edited
         do {
@@ -74,7 +74,7 @@ extension StudioSession {
             return SaveAnswer(changes: edited.changes, diff: diff, saved: false, version: version)
         }
         try checkUnchanged(before, name: name)
-        try write(edited.bytes)
+        try write(edited.bytes, to: target)
         lockedUndo { list in
             list.append((before, edited.bytes))
             if list.count > Self.maximumUndo { list.removeFirst(list.count - Self.maximumUndo) }
@@ -93,9 +93,9 @@ extension StudioSession {
         guard let last = lockedUndo({ $0.last }) else {
             throw Problem(description: "nothing to undo: no save in this session")
         }
-        try checkPlace()
+        let target = try checkPlace()
         try checkUnchanged(last.after, name: name, since: "the last save")
-        try write(last.before)
+        try write(last.before, to: target)
         lockedUndo { _ = $0.popLast() }
         log("undid the last save of \(file)")
         _ = reloadIfChanged()
@@ -105,12 +105,16 @@ extension StudioSession {
             version: shown().version)
     }
 
-    /// The studio writes only where it may read: the job file's real place must be under the asset
-    /// roots (by default its own folder, so this holds unless --asset-root left the job out).
-    private func checkPlace() throws(Problem) {
-        if let problem = options.pathRules.placeProblem(URL(fileURLWithPath: file)) {
+    /// Where a save writes: the job file's real path, so a job opened through a symbolic link is
+    /// saved into the file it names (as editors do) and the link stays. The studio writes only
+    /// where it may read: that real place must be under the asset roots (by default the job's own
+    /// folder, so this holds unless --asset-root left the job out or a link leads out of it).
+    private func checkPlace() throws(Problem) -> URL {
+        let target = URL(fileURLWithPath: file).resolvingSymlinksInPath()
+        if let problem = options.pathRules.placeProblem(target) {
             throw Problem(description: "not saved: the studio writes only where it may read: \(problem)")
         }
+        return target
     }
 
     private func checkUnchanged(_ expected: [UInt8], name: String, since: String = "the studio loaded it")
@@ -151,10 +155,9 @@ extension StudioSession {
     }
 
     /// Replaces the file atomically (a temp file in its folder, renamed over it), keeping its mode.
-    private func write(_ bytes: [UInt8]) throws(Problem) {
-        let url = URL(fileURLWithPath: file)
+    private func write(_ bytes: [UInt8], to url: URL) throws(Problem) {
         var info = stat()
-        let mode = stat(file, &info) == 0 ? info.st_mode & 0o777 : 0o644
+        let mode = stat(url.path, &info) == 0 ? info.st_mode & 0o777 : 0o644
         do {
             let output = try AtomicOutputFile(finalURL: url)
             try output.write(bytes)

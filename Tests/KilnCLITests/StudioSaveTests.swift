@@ -169,6 +169,36 @@ final class StudioSaveTests: TemporaryDirectoryTestCase {
         XCTAssertEqual(String(decoding: try Data(contentsOf: job), as: UTF8.self), document)
     }
 
+    /// A job opened through a symbolic link is saved into the file the link names, and the link
+    /// stays; a link that leads out of the asset roots is not written through.
+    func testASaveWritesThroughALinkOnlyInsideTheAssetRoots() throws {
+        let sub = directory.appendingPathComponent("sub")
+        try FileManager.default.createDirectory(at: sub, withIntermediateDirectories: true)
+        let link = sub.appendingPathComponent("link.json")
+        try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: "../studio.json")
+        let expected = StudioFixture.job()
+            .replacingOccurrences(of: "\"cornerRadius\": 20", with: "\"cornerRadius\": 50")
+            .replacingOccurrences(of: "\"position\": [160, 90]", with: "\"position\": [140, 90]")
+
+        let confined = try StudioClient.start([link.path, "--asset-root", sub.path], cwd: directory)
+        let refused = try post(confined, "/save?version=\(try version(confined))&confirm=1&\(pins)")
+        _ = confined.stop()
+        XCTAssertEqual(refused.status, 422, refused.text)
+        XCTAssertTrue(
+            (refused.json["problem"] as? String ?? "").contains("writes only where it may read"), refused.text
+        )
+        XCTAssertEqual(String(decoding: try Data(contentsOf: job), as: UTF8.self), StudioFixture.job())
+
+        let studio = try StudioClient.start([link.path, "--asset-root", directory.path], cwd: directory)
+        defer { _ = studio.stop() }
+        let saved = try post(studio, "/save?version=\(try version(studio))&confirm=1&\(pins)")
+        XCTAssertEqual(saved.status, 200, saved.text)
+        XCTAssertEqual(String(decoding: try Data(contentsOf: job), as: UTF8.self), expected)
+        XCTAssertEqual(
+            try FileManager.default.destinationOfSymbolicLink(atPath: link.path), "../studio.json",
+            "the link was replaced")
+    }
+
     /// The terminal says "reloaded" only for an edit that loads; one that does not prints its
     /// errors, a line each, as `render` does.
     func testTheTerminalSaysReloadedOnlyForEditsThatLoad() throws {
