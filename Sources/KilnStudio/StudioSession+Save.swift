@@ -39,8 +39,10 @@ extension StudioSession {
         }
     }
 
-    /// Saves kept for Undo: enough for a session of tuning, bounded as every input is.
+    /// Saves kept for Undo: enough for a session of tuning, bounded as every input is, in count and
+    /// in the bytes of text kept (a large job file saved many times); the newest is always kept.
     static let maximumUndo = 32
+    static let maximumUndoBytes = 64 << 20
 
     public func save(_ request: SaveRequest) throws(Problem) -> SaveAnswer {
         saves.lock()
@@ -77,7 +79,11 @@ extension StudioSession {
         try write(edited.bytes, to: target)
         lockedUndo { list in
             list.append((before, edited.bytes))
-            if list.count > Self.maximumUndo { list.removeFirst(list.count - Self.maximumUndo) }
+            var kept = list.reduce(0) { $0 + $1.before.count + $1.after.count }
+            while list.count > 1, list.count > Self.maximumUndo || kept > Self.maximumUndoBytes {
+                kept -= list[0].before.count + list[0].after.count
+                list.removeFirst()
+            }
         }
         let summary = edited.changes.map { "\($0.path) \($0.old) → \($0.new)" }.joined(separator: ", ")
         log("saved \(file): \(summary)")

@@ -132,6 +132,26 @@ final class StudioSaveTests: TemporaryDirectoryTestCase {
         XCTAssertEqual(try studio.get("/undo").status, 405)
     }
 
+    func testSaveInputsAreBounded() throws {
+        let original = try Data(contentsOf: job)
+        let studio = try StudioClient.start([job.path], cwd: directory)
+        defer { _ = studio.stop() }
+        let shown = try version(studio)
+        let many = (0..<17).map { "pin.p\($0)=1" }.joined(separator: "&")
+        for bad in [
+            "/save?\(pins)", "/save?version=x&\(pins)", "/save?version=\(shown)&confirm=1&\(many)",
+            "/save?version=\(shown)&confirm=1&pin.layers%5B1%5D.cornerRadius=nan",
+            "/save?version=\(shown)&confirm=1&var.size=" + String(repeating: "9", count: 5000),
+        ] {
+            XCTAssertEqual(try post(studio, bad).status, 400, bad)
+        }
+        // Out of the variable's declared range (50…400): the saved job would not load.
+        let range = try post(studio, "/save?version=\(shown)&confirm=1&var.size=1000")
+        XCTAssertEqual(range.status, 422, range.text)
+        XCTAssertTrue((range.json["problem"] as? String ?? "").contains("would not load"), range.text)
+        XCTAssertEqual(try Data(contentsOf: job), original)
+    }
+
     /// A save writes only where the studio may read: not a job outside the asset roots, and not
     /// values naming a file outside them (answered like a missing file).
     func testASaveIsConfinedToTheAssetRoots() throws {
