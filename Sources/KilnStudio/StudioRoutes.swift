@@ -1,5 +1,6 @@
 import Foundation
 import KilnMedia
+import KilnModel
 
 /// The studio's endpoints: the page, the job's summary, frames and the value at a path. Inputs
 /// come from a browser, so every one is bounded before it reaches the renderer.
@@ -17,12 +18,20 @@ public struct StudioRoutes: Sendable {
         self.access = access
     }
 
+    /// The endpoints that change the job file: POST only, so a link or an image (a GET) can never
+    /// save, and a browser always says which page sent a POST (Origin), which `access` checks.
+    static let writing: Set<String> = ["/save", "/undo"]
+
     public func respond(_ request: HTTPRequest) -> HTTPResponse {
-        guard request.method == "GET" || request.method == "HEAD" else {
-            return .text("the studio only answers GET", status: 405)
+        let writes = Self.writing.contains(request.path)
+        guard writes ? request.method == "POST" : (request.method == "GET" || request.method == "HEAD") else {
+            return .text(
+                writes ? "\(request.path) answers only POST" : "the studio only answers GET", status: 405)
         }
         if let refusal = access.refusal(request) { return refusal }
         switch request.path {
+        case "/save": return save(request.query)
+        case "/undo": return answer { () throws(StudioSession.Problem) in try session.undo() }
         case "/":
             return HTTPResponse(contentType: "text/html; charset=utf-8", body: Array(StudioPage.html.utf8))
         case "/job": return .json(session.summary())
@@ -34,6 +43,31 @@ public struct StudioRoutes: Sendable {
                 return .json(["problem": error.description], status: 422)
             }
         default: return .text("not found", status: 404)
+        }
+    }
+
+    /// `version=N&confirm=0|1&var.NAME=VALUE&pin.PATH=NUMBER`: without confirm, only the diff.
+    func save(_ query: [String: String]) -> HTTPResponse {
+        let values: TunedValues
+        do {
+            values = try Self.tunedValues(query)
+        } catch {
+            return .json(["problem": error.description], status: 400)
+        }
+        guard let version = Int(query["version"] ?? "") else {
+            return .json(["problem": "version must be the job version the page shows"], status: 400)
+        }
+        let request = StudioSession.SaveRequest(
+            values: values, version: version, confirm: query["confirm"] == "1")
+        return answer { () throws(StudioSession.Problem) in try session.save(request) }
+    }
+
+    func answer(_ work: () throws(StudioSession.Problem) -> StudioSession.SaveAnswer) -> HTTPResponse {
+        do {
+            return .json(try work().json)
+        } catch {
+            return .json(
+                ["problem": error.description], status: error.conflict ? 409 : error.busy ? 503 : 422)
         }
     }
 
@@ -71,6 +105,13 @@ public struct StudioRoutes: Sendable {
         case "jpeg": format = .jpeg
         default: throw .init(description: "format must be png or jpeg")
         }
+        let values = try tunedValues(query)
+        return StudioSession.FrameRequest(
+            seconds: seconds, scale: scale, variables: values.variables, pins: values.pins, format: format)
+    }
+
+    /// The `var.NAME` and `pin.PATH` arguments, bounded.
+    static func tunedValues(_ query: [String: String]) throws(StudioSession.Problem) -> TunedValues {
         var variables: [String: String] = [:]
         var pins: [String: Double] = [:]
         for (key, value) in query {
@@ -89,7 +130,6 @@ public struct StudioRoutes: Sendable {
         guard variables.count <= maximumVariables, pins.count <= maximumPins else {
             throw .init(description: "at most \(maximumVariables) variables and \(maximumPins) pins")
         }
-        return StudioSession.FrameRequest(
-            seconds: seconds, scale: scale, variables: variables, pins: pins, format: format)
+        return TunedValues(variables: variables, pins: pins)
     }
 }

@@ -23,6 +23,16 @@ public final class StudioSession: @unchecked Sendable {
         public let description: String
         /// True when the request was turned away unrendered because enough are already waiting.
         public var busy = false
+        /// True when a save or undo was refused because the file is not the one the page saw.
+        public var conflict = false
+    }
+
+    /// What re-reading the job file found.
+    public enum Reload: Equatable, Sendable {
+        case unchanged
+        case loaded
+        /// The file changed but does not load (or cannot be read): one line per error.
+        case failed([String])
     }
 
     public let file: String
@@ -41,12 +51,20 @@ public final class StudioSession: @unchecked Sendable {
     private var problem: String?
     private var version = 0
     private var cached: (key: String, job: Job)?
+    /// Saves and undos one at a time, each checking the file before it writes.
+    let saves = NSLock()
+    /// The file's text before and after each save of this session, newest last, for Undo.
+    private var undoable: [(before: [UInt8], after: [UInt8])] = []
+
+    /// Where the session tells the terminal what it wrote (saves and undos).
+    let log: @Sendable (String) -> Void
 
     public init(
         file: String, options: JobLoadOptions, threads: Int? = nil,
-        waitingRenders: Int = RenderQueue.defaultWaiting
+        waitingRenders: Int = RenderQueue.defaultWaiting, log: @escaping @Sendable (String) -> Void = { _ in }
     ) {
         self.file = file
+        self.log = log
         self.options = options
         self.threads = max(1, threads ?? ProcessInfo.processInfo.activeProcessorCount)
         renders = RenderQueue(waiting: waitingRenders)
@@ -56,14 +74,14 @@ public final class StudioSession: @unchecked Sendable {
     /// the new bytes are invalid: the page then shows the problem and keeps its last frame).
     /// True when something changed.
     @discardableResult
-    public func reloadIfChanged() -> Bool {
+    public func reloadIfChanged() -> Reload {
         let bytes: [UInt8]
         do {
             bytes = try JobLoader.readBytes(file: file, limits: options.limits)
         } catch {
-            return record(bytes: nil, problem: error.description)
+            return record(bytes: nil, problem: error.description) ? .failed(Self.lines(error)) : .unchanged
         }
-        if lock.withLock({ bytes == readBytes }) { return false }
+        if lock.withLock({ bytes == readBytes }) { return .unchanged }
         let loaded = renders.always { () -> Result<OutputSettings, JobLoadError> in
             do throws(JobLoadError) {
                 return .success(try decode(bytes).output)
@@ -72,9 +90,18 @@ public final class StudioSession: @unchecked Sendable {
             }
         }
         switch loaded {
-        case .success(let output): return record(bytes: bytes, output: output, problem: nil)
-        case .failure(let error): return record(bytes: bytes, output: nil, problem: error.description)
+        case .success(let output):
+            return record(bytes: bytes, output: output, problem: nil) ? .loaded : .unchanged
+        case .failure(let error):
+            return record(bytes: bytes, output: nil, problem: error.description)
+                ? .failed(Self.lines(error)) : .unchanged
         }
+    }
+
+    /// The error as the other commands print it: a line per diagnostic.
+    static func lines(_ error: JobLoadError) -> [String] {
+        if case .invalid(let diagnostics) = error { return diagnostics.map(\.description) }
+        return [error.description]
     }
 
     private func record(bytes: [UInt8]?, output: OutputSettings? = nil, problem: String?) -> Bool {
@@ -92,6 +119,22 @@ public final class StudioSession: @unchecked Sendable {
         }
     }
 
+    /// The bytes the page's values apply to (the last good load) and the version the page sees;
+    /// nil bytes while the file on disk does not load, as a save must start from what is there.
+    func shown() -> (bytes: [UInt8]?, version: Int) {
+        lock.withLock { (readBytes == goodBytes ? goodBytes : nil, version) }
+    }
+
+    func lockedUndo<T>(_ body: (inout [(before: [UInt8], after: [UInt8])]) -> T) -> T {
+        lock.withLock { body(&undoable) }
+    }
+
+    /// Decodes `bytes` as the job file would load with the studio's options: how a save checks
+    /// that what it writes loads, reads only under the asset roots and keeps its variables valid.
+    func check(_ bytes: [UInt8]) throws(JobLoadError) {
+        _ = try decode(bytes)
+    }
+
     /// The current job for the page: its timing and size, its variables, the version and any problem.
     public func summary() -> [String: Any] {
         lock.withLock {
@@ -107,6 +150,7 @@ public final class StudioSession: @unchecked Sendable {
                 object["fps"] = Double(o.frameRate.numerator) / Double(o.frameRate.denominator)
                 object["variables"] = StudioVariable.declared(in: bytes).map(\.json)
             }
+            object["undoable"] = undoable.count
             return object
         }
     }

@@ -28,7 +28,7 @@ enum StudioCommand: KilnSubcommand {
         help:
             "read images, video clips, audio and transcripts, including those the page's variables name, only "
             + "under DIR (repeatable; symbolic links and .. resolved first; default: the job file's own "
-            + "directory tree)")
+            + "directory tree); Save writes the job file only when it lies under DIR too")
     static let spec = CommandSpec(
         "studio", summary: "serve a local page to scrub, play and tune a job, reloading as it changes",
         description: """
@@ -37,14 +37,22 @@ enum StudioCommand: KilnSubcommand {
             480 pixels wide while dragging, full size on release), Play plays at that draft size, and
             sliders and fields set the job's variables and any number pinned by its JSON path
             (layers[1].effects[0].ripple.amplitude, as errors print paths). The job file is re-read
-            twice a second; a change reloads the page's job, and one that does not load shows its errors
-            while the last good frame stays. A frame at full size is the pixels `kiln preview --at T`
-            writes for the same values. Ctrl-C stops the server (exit 130); nothing is written to disk.
-            Only the printed URL works: every request must carry its random token and come from the
-            studio's own page (other sites' pages are refused), and files named by the page's variables,
-            like the job's own, are read only under the asset roots (default: the job file's folder).
+            twice a second; a change that loads reloads the page's job (the terminal prints "reloaded"),
+            and one that does not load prints its errors, one a line, and shows them on the page while
+            the last good frame stays. A frame at full size is the pixels `kiln preview --at T` writes for
+            the same values. Save… shows the tuned values (variables' defaults, pinned numbers) as a diff
+            and, once confirmed, writes them into JOB atomically, replacing only those numbers' and
+            strings' text (layout and key order stay byte for byte); it is refused when JOB changed on
+            disk since the page loaded it, when JOB is outside the asset roots, or when the values would
+            not load. Undo save puts back the text the last save replaced. Keys: Space play/pause, ←/→ a
+            frame, Shift+←/→ a second, J/K/L backwards/pause/forwards, Home/End, I/O in and out points,
+            Shift+L loop, ? lists them. Nothing else is written to disk. Ctrl-C stops the server (exit
+            130); the page then says the server is gone. Only the printed URL works: every request must
+            carry its random token and come from the studio's own page (other sites' pages are refused),
+            and files named by the page's variables, like the job's own, are read only under the asset
+            roots (default: the job file's folder).
             """,
-        // --asset-root only: the studio writes nothing, so an output root would confine nothing.
+        // --asset-root only: the studio writes only the job file, and only under the asset roots.
         options: [port, host, connectionTimeout, .threads, .set, .limit, assetRoot],
         positionals: [.job])
 
@@ -62,7 +70,8 @@ enum StudioCommand: KilnSubcommand {
         {
             return report(error)
         }
-        let session = StudioSession(file: file, options: options, threads: args.int(.threads))
+        let session = StudioSession(
+            file: file, options: options, threads: args.int(.threads), log: { Output.stderr("kiln: \($0)") })
         session.reloadIfChanged()
         let address = args.string(host) ?? "127.0.0.1"
         installInterruptHandlers()
@@ -92,7 +101,14 @@ enum StudioCommand: KilnSubcommand {
         while interruption.cancelledBySignal == nil {
             if Date().timeIntervalSince(lastPoll) >= pollSeconds {
                 lastPoll = Date()
-                if session.reloadIfChanged() { Output.stderr("kiln: reloaded \(file)") }
+                switch session.reloadIfChanged() {
+                case .unchanged: break
+                case .loaded: Output.stderr("kiln: reloaded \(file)")
+                // As `render` reports a job that does not load; the page shows the same lines.
+                case .failed(let lines):
+                    for line in lines { Output.stderr("kiln: error: \(line)") }
+                    Output.stderr("kiln: \(file) does not load; the page keeps its last good version")
+                }
             }
             usleep(50_000)
         }

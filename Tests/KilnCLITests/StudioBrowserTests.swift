@@ -2,6 +2,10 @@ import Foundation
 import KilnMedia
 import XCTest
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The studio's page in headless Chromium, driven through the DevTools protocol by
 /// Fixtures/studio-driver.py: it logs no errors, the scrubber shows `kiln preview --at T`'s PNG,
 /// a variable and a pinned number re-render, and editing the job file reloads it.
@@ -85,6 +89,112 @@ final class StudioBrowserTests: TemporaryDirectoryTestCase {
         XCTAssertNotNil(kept)
         let png = try Data(contentsOf: screenshot)
         XCTAssertEqual(Array(png.prefix(4)), [0x89, 0x50, 0x4E, 0x47], "the screenshot is not a PNG")
+    }
+
+    /// The keyboard as a person uses it (CDP key events, not calls into the page), the loop over an
+    /// in/out range, Save with its diff and Undo, and the page noticing the server has stopped.
+    /// The saved file differs from the original only in the two pinned numbers, and `kiln preview`
+    /// of it is, byte for byte, the full-size frame the page showed after saving.
+    func testShortcutsLoopSaveUndoAndAGoneServer() throws {
+        for tool in [Self.chromium, Self.python] where !FileManager.default.isExecutableFile(atPath: tool) {
+            throw XCTSkip("\(tool) is not installed (scripts/install-deps.sh --test)")
+        }
+        let job = directory.appendingPathComponent("studio.json")
+        let original = StudioFixture.job()
+        try Data(original.utf8).write(to: job)
+        let studio = try StudioClient.start([job.path], cwd: directory)
+        let pid = "\(studio.process.processIdentifier)"
+        defer {
+            kill(studio.process.processIdentifier, SIGCONT)
+            _ = studio.stop()
+        }
+        func key(_ key: String, shift: Bool = false) -> [String: String] {
+            shift ? ["key": key, "shift": "1"] : ["key": key]
+        }
+        let settled = ["eval": "kilnStudio.settled()"]
+        let steps: [[String: String]] = [
+            ["eval": "kilnStudio.ready()"],  // 0
+            ["eval": "kilnStudio.seek(1.2)"],
+            key("ArrowRight"), settled,  // 3: 37
+            key("ArrowLeft", shift: true), settled,  // 5: 7
+            key("End"), settled,  // 7: 59
+            key("Home"), settled,  // 9: 0
+            key("?"), ["eval": "kilnStudio.transport()"],  // 11: help shown
+            key("Escape"), ["eval": "kilnStudio.transport()"],  // 13: help hidden
+            key(" "), ["eval": "kilnStudio.transport()"],  // 15: playing
+            key(" "), settled,  // 17: paused
+            key("l"), key("l"), ["eval": "kilnStudio.transport()"],  // 20: 2× forwards
+            key("k"), settled,  // 22: paused
+            key("End"), settled, key("j"), ["eval": "kilnStudio.watch(400)"],  // 26: backwards
+            key("k"), settled,
+            ["eval": "kilnStudio.seek(0.5)"], key("i"), ["eval": "kilnStudio.seek(1)"], key("o"),
+            key("L", shift: true), key("l"), ["eval": "kilnStudio.watch(2500)"],  // 35: loops in 15…30
+            key("k"), settled,  // 37
+            ["eval": "kilnStudio.seek(1.2)"],
+            ["eval": "kilnStudio.pin('layers[1].cornerRadius')"],
+            ["eval": "kilnStudio.setPin('layers[1].cornerRadius', 50)"],
+            ["eval": "kilnStudio.pin('layers[1].position[0]')"],
+            ["eval": "kilnStudio.setPin('layers[1].position[0]', 140)"],
+            ["eval": "kilnStudio.save()"],  // 43: the diff
+            ["eval": "kilnStudio.confirmSave()"],  // 44
+            ["read": job.path],  // 45
+            ["eval": "kilnStudio.undo()"],  // 46
+            ["read": job.path],  // 47
+            ["signal": "STOP", "pid": pid],
+            ["eval": "kilnStudio.offline(true)"],  // 49
+            ["signal": "CONT", "pid": pid],
+            ["eval": "kilnStudio.offline(false)"],  // 51
+            ["signal": "INT", "pid": pid],
+            ["eval": "kilnStudio.offline(true)"],  // 53
+        ]
+        let report = try drive(studio.url, steps)
+        XCTAssertEqual(report.results.count, steps.count)
+        guard report.results.count == steps.count else { return }
+        func transport(_ index: Int) -> [String: Any] { report.results[index] as? [String: Any] ?? [:] }
+        func frame(_ index: Int) -> Int? { transport(index)["frame"] as? Int }
+        XCTAssertEqual([frame(3), frame(5), frame(7), frame(9)], [37, 7, 59, 0], "arrows, Shift, End, Home")
+        XCTAssertEqual(transport(11)["help"] as? Bool, true, "? shows the shortcuts")
+        XCTAssertEqual(transport(13)["help"] as? Bool, false, "Esc hides them")
+        XCTAssertEqual(transport(15)["playing"] as? Bool, true, "space plays")
+        XCTAssertEqual(transport(17)["playing"] as? Bool, false, "space pauses")
+        XCTAssertEqual(transport(20)["speed"] as? Int, 2, "L twice plays at 2×")
+        XCTAssertEqual(transport(22)["playing"] as? Bool, false, "K pauses")
+        let backwards = (transport(26)["seen"] as? [Int] ?? []).reduce(into: [Int]()) {
+            if $0.last != $1 { $0.append($1) }
+        }
+        XCTAssertGreaterThan(backwards.count, 1, "J did not play")
+        XCTAssertEqual(backwards, backwards.sorted(by: >), "J did not play backwards: \(backwards)")
+        let looped = transport(35)["seen"] as? [Int] ?? []
+        XCTAssertTrue(looped.allSatisfy { (15...30).contains($0) }, "left the in/out range: \(looped)")
+        XCTAssertTrue(zip(looped, looped.dropFirst()).contains { $0 > $1 }, "never looped: \(looped)")
+        XCTAssertEqual(transport(37)["loop"] as? Bool, true)
+        XCTAssertEqual([transport(37)["inPoint"] as? Int, transport(37)["outPoint"] as? Int], [15, 30])
+
+        let dialog = transport(43)
+        XCTAssertEqual(dialog["shown"] as? Bool, true, "Save… showed no diff: \(dialog)")
+        XCTAssertEqual(
+            dialog["items"] as? [String],
+            ["layers[1].cornerRadius (line 10): 20 → 50", "layers[1].position[0] (line 11): 160 → 140"])
+        XCTAssertTrue((dialog["diff"] as? String ?? "").contains("+++ studio.json (saved)"))
+        let saved = transport(44)
+        XCTAssertEqual(saved["saved"] as? Bool, true, "\(saved)")
+        XCTAssertEqual(saved["undo"] as? Bool, true, "Undo is not offered after a save")
+        let expected = original.replacingOccurrences(of: "\"cornerRadius\": 20", with: "\"cornerRadius\": 50")
+            .replacingOccurrences(of: "\"position\": [160, 90]", with: "\"position\": [140, 90]")
+        XCTAssertEqual(report.results[45] as? String, expected, "the save changed more than the two numbers")
+        let last = saved["last"] as? [String: Any] ?? [:]
+        XCTAssertEqual(last["scale"] as? Int, 1)
+        XCTAssertEqual(last["frame"] as? Int, 36)
+        XCTAssertEqual(
+            last["hash"] as? String, try previewHash(expected, at: "1.2"), "preview of the saved job")
+        XCTAssertEqual(report.results[47] as? String, original, "Undo did not put the file back")
+
+        let gone = transport(49)
+        XCTAssertTrue((gone["banner"] as? String ?? "").contains("not answering"), "\(gone)")
+        XCTAssertEqual(transport(51)["banner"] as? String, "", "the banner stayed once the server was back")
+        XCTAssertTrue((transport(53)["banner"] as? String ?? "").contains("not answering"))
+        XCTAssertEqual(
+            report.errors.filter { !$0.contains("Failed to load resource") && !$0.contains("ERR_") }, [])
     }
 
     /// A page served from another port of the same machine, even one that knows the token (the

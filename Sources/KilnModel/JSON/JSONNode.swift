@@ -1,10 +1,14 @@
 public struct JSONNode: Sendable {
     public let value: JSONValue
     public let location: SourceLocation
+    /// Where the value's text is in the parsed bytes, so an edit can replace just that text and
+    /// keep the rest of the file as written (`JSONTextSplice`). Empty for a node built in code.
+    public let byteRange: Range<Int>
 
-    public init(value: JSONValue, location: SourceLocation) {
+    public init(value: JSONValue, location: SourceLocation, byteRange: Range<Int> = 0..<0) {
         self.value = value
         self.location = location
+        self.byteRange = byteRange
     }
 
     /// The first member with this key, or nil when absent or when this is not an object.

@@ -121,6 +121,12 @@ private struct JSONReader {
 
     mutating func parseValue() throws(JSONSyntaxError) -> JSONNode {
         try skipWhitespace()
+        let startOffset = offset
+        let node = try parseValueText()
+        return JSONNode(value: node.value, location: node.location, byteRange: startOffset..<offset)
+    }
+
+    mutating func parseValueText() throws(JSONSyntaxError) -> JSONNode {
         let start = location
         guard let byte = current else { throw failure("unexpected end of input; expected a value") }
         values += 1

@@ -5,8 +5,10 @@ standard library is enough: no WebSocket client, no open debugging port).
     studio-driver.py CHROMIUM URL STEPS.json
 
 STEPS is a list run in order: {"eval": "js"} awaits the expression and records its value,
-{"write": PATH, "text": "..."} replaces a file (atomically, by rename), {"screenshot": PATH}
-writes a PNG of the page. Prints {"results": [...], "errors": [...]}: errors are everything the
+{"write": PATH, "text": "..."} replaces a file (atomically, by rename), {"read": PATH} records a
+file's text, {"screenshot": PATH} writes a PNG of the page, {"key": KEY, "shift": "1"} types a
+key as a person does (KeyboardEvent.key: "ArrowLeft", " ", "l", "L", "?"), {"signal": "STOP",
+"pid": PID} sends a signal to a process (the studio: stopped, it stops answering). Prints {"results": [...], "errors": [...]}: errors are everything the
 page logged as an error (exceptions, console.error, failed loads)."""
 import base64
 import json
@@ -89,6 +91,21 @@ class Browser:
         return result["result"].get("value")
 
 
+NAMED_KEYS = {" ": ("Space", 32), "ArrowLeft": ("ArrowLeft", 37), "ArrowRight": ("ArrowRight", 39),
+              "Home": ("Home", 36), "End": ("End", 35), "Escape": ("Escape", 27), "?": ("Slash", 191)}
+
+
+def press(browser, key, shift):
+    if key in NAMED_KEYS:
+        code, virtual = NAMED_KEYS[key]
+    else:
+        code, virtual = "Key" + key.upper(), ord(key.upper())
+    text = key if len(key) == 1 else ""
+    event = {"key": key, "code": code, "windowsVirtualKeyCode": virtual, "modifiers": 8 if shift else 0}
+    browser.send("Input.dispatchKeyEvent", {**event, "type": "keyDown" if text else "rawKeyDown", "text": text})
+    browser.send("Input.dispatchKeyEvent", {**event, "type": "keyUp"})
+
+
 def main():
     chromium, url, steps_file = sys.argv[1:4]
     with open(steps_file) as f:
@@ -116,6 +133,15 @@ def main():
                 with open(temporary, "w") as f:
                     f.write(step["text"])
                 os.replace(temporary, step["write"])
+                results.append(None)
+            elif "read" in step:
+                with open(step["read"]) as f:
+                    results.append(f.read())
+            elif "key" in step:
+                press(browser, step["key"], step.get("shift") == "1")
+                results.append(None)
+            elif "signal" in step:
+                os.kill(int(step["pid"]), getattr(signal, "SIG" + step["signal"]))
                 results.append(None)
             elif "screenshot" in step:
                 shot = browser.send("Page.captureScreenshot", {"format": "png"})
