@@ -48,6 +48,30 @@ final class ScrollLayerTests: XCTestCase {
         XCTAssertEqual(first(7.5), 0, accuracy: 1e-9)
     }
 
+    /// Advances count from the layer's `appear` (the showcase's carousel, appearing at 0.63 s,
+    /// once whipped back from its last page to its first in the last quarter second): decoded in
+    /// a job, a scroll appearing at 3 s stands on its first page until 3 s + advanceEvery.
+    func testAutomaticAdvanceCountsFromTheLayersAppear() throws {
+        let job = try Fixture.job(
+            #"""
+            {"kiln": 1, "output": {"width": 100, "height": 100, "fps": 10, "duration": 8},
+             "layers": [{"type": "scroll", "appear": 3, "size": [100, 100], "spacing": 0, "advanceEvery": 2,
+                         "advanceDuration": 1, "advanceEase": "linear",
+                         "layers": [{"type": "shape", "shape": "rect", "fill": "#f00", "size": [100, 100]},
+                                    {"type": "shape", "shape": "rect", "fill": "#0f0", "size": [100, 100]},
+                                    {"type": "shape", "shape": "rect", "fill": "#00f", "size": [100, 100]}]}]}
+            """#)
+        let scroll = try XCTUnwrap(job.layers[0].content as? ScrollLayer)
+        XCTAssertEqual(scroll.advanceStart, 3)
+        let sizes = Array(repeating: SIMD2<Double>(100, 100), count: 3)
+        func first(_ t: Double) -> Double {
+            scroll.layout(sizes, viewport: SIMD2(100, 100), at: t)[0].origin.x
+        }
+        XCTAssertEqual(first(4.9), 0, "no advance before appear + advanceEvery")
+        XCTAssertEqual(first(5.5), -50, accuracy: 1e-9)
+        XCTAssertEqual(first(7.5), -150, accuracy: 1e-9)
+    }
+
     /// A spring advance moves until it has settled (within 0.1 % of a page), then stands exactly
     /// on the page, so the items stop changing until the next advance.
     func testSpringAdvanceComesExactlyToRest() {

@@ -49,25 +49,5 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
         return isHead(first) && key.unicodeScalars.allSatisfy { isHead($0) || ($0 >= "0" && $0 <= "9") }
     }
 
-    private static func quoted(_ key: String) -> String {
-        var text = "\""
-        for scalar in key.unicodeScalars {
-            switch scalar {
-            case "\"": text += "\\\""
-            case "\\": text += "\\\\"
-            case "\n": text += "\\n"
-            case "\t": text += "\\t"
-            case "\r": text += "\\r"
-            default:
-                if scalar.value < 0x20 {
-                    text +=
-                        "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
-                        + String(scalar.value, radix: 16)
-                } else {
-                    text.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return text + "\""
-    }
+    private static func quoted(_ key: String) -> String { JSONTextSplice.literal(key) }
 }
