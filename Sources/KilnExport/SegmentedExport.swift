@@ -238,7 +238,9 @@ public struct SegmentedExport: Sendable {
             else {
                 throw MediaError(
                     function: "SegmentedExport.assemble", code: -1,
-                    message: "a segment has no \(ContainerTags.framesDigest) or \(ContainerTags.renderSeconds) tag")
+                    message:
+                        "a segment has no \(ContainerTags.framesDigest) or \(ContainerTags.renderSeconds) tag"
+                )
             }
             digest.add(piece)
             seconds += time

@@ -84,7 +84,8 @@ public struct ContainerTags: Sendable, Equatable {
         guard !wanted.isEmpty else { return }
         let fd = open(path, O_RDWR | O_CLOEXEC)
         guard fd >= 0 else {
-            throw MediaError.failure("ContainerTags.fill", "cannot reopen the file: \(String(cString: strerror(errno)))")
+            throw MediaError.failure(
+                "ContainerTags.fill", "cannot reopen the file: \(String(cString: strerror(errno)))")
         }
         defer { close(fd) }
         var found = Array(repeating: false, count: wanted.count)
@@ -135,7 +136,8 @@ public struct ContainerTags: Sendable, Equatable {
         }
     }
 
-    /// Every container tag of the file at `path` (its format context's metadata).
+    /// Every container tag of the file at `path` (its format context's metadata), names in
+    /// lower case.
     public static func read(path: String) throws(MediaError) -> [String: String] {
         var context: UnsafeMutablePointer<AVFormatContext>?
         try check(avformat_open_input(&context, path, nil, nil), "avformat_open_input")
@@ -148,7 +150,8 @@ public struct ContainerTags: Sendable, Equatable {
         var result: [String: String] = [:]
         var entry: UnsafeMutablePointer<AVDictionaryEntry>? = nil
         while let next = av_dict_get(metadata, "", entry, AV_DICT_IGNORE_SUFFIX) {
-            result[String(cString: next.pointee.key)] = String(cString: next.pointee.value)
+            // Matroska writes tag names in capitals: kiln_job comes back as KILN_JOB.
+            result[String(cString: next.pointee.key).lowercased()] = String(cString: next.pointee.value)
             entry = next
         }
         return result

@@ -40,7 +40,8 @@ enum ReviewCommand: KilnSubcommand {
             """,
         options: [since, batch, ifEnded, output, .threads, .queue],
         positionals: [
-            PositionalSpec("OUTPUT", kind: .path, count: .zeroOrMore, help: "video files (MP4, MOV, WebM) to review")
+            PositionalSpec(
+                "OUTPUT", kind: .path, count: .zeroOrMore, help: "video files (MP4, MOV, WebM) to review")
         ])
 
     static func run(_ args: ParsedArguments) throws -> Int32 {

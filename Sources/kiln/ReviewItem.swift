@@ -52,7 +52,10 @@ struct ReviewItem {
             notes.append("the file could not be read: \(error.description)")
         }
         bytes = video.bytes
-        tags = (try? ContainerTags.read(path: readablePath)) ?? [:]
+        // A file from elsewhere may say anything: only kiln_* tags, each cut short, are kept.
+        tags = ((try? ContainerTags.read(path: readablePath)) ?? [:])
+            .filter { $0.key.hasPrefix("kiln_") }
+            .mapValues { String($0.prefix(200)) }
         if let job, let store {
             do {
                 renderSeconds = try Self.renderSeconds(job, store: store)
@@ -61,15 +64,18 @@ struct ReviewItem {
             }
             drawPictures(job, threads: threads)
         } else if tags[ContainerTags.job] != nil {
-            renderSeconds = tags[ContainerTags.renderSeconds].flatMap(Double.init)
+            renderSeconds = tags[ContainerTags.renderSeconds].flatMap(Double.init).flatMap {
+                $0.isFinite && $0 >= 0 ? $0 : nil
+            }
         } else {
-            notes.append("no queue record names this file and it carries no kiln tags: render time and job unknown")
+            notes.append(
+                "no queue record names this file and it carries no kiln tags: render time and job unknown")
         }
         if poster == nil || sheet == nil { grabPictures() }
     }
 
     /// The job's file as its video says (the name only), when no queue record names it.
-    var taggedJob: String? { tags[ContainerTags.job] }
+    var taggedJob: String? { tags[ContainerTags.job].map(ReviewPage.scrub) }
 
     /// The completed attempt's wall time; for a split job, from its first segment's start.
     static func renderSeconds(_ job: QueuedJob, store: QueueStore) throws -> Double? {

@@ -110,8 +110,12 @@ struct ReviewPage {
         } else {
             rows.append(("Job", "unknown (not found in the queue)"))
         }
-        if let version = item.tags[ContainerTags.version] { rows.append(("Kiln version", version)) }
-        if let digest = item.tags[ContainerTags.framesDigest] { rows.append(("Frames digest", digest)) }
+        if let version = item.tags[ContainerTags.version] {
+            rows.append(("Kiln version", Self.scrub(version)))
+        }
+        if let digest = item.tags[ContainerTags.framesDigest] {
+            rows.append(("Frames digest", Self.scrub(digest)))
+        }
         rows.append(("File", link ?? "\(name) (\(Self.unreachable))"))
         // A video the page cannot reach is keyed by its name: never by where it lives.
         let key = link ?? name

@@ -62,7 +62,8 @@ final class ReviewCommandTests: QueueTestCase {
         XCTAssertTrue(html.contains("solo #1 &amp; co.mp4</h2>"), "the name, escaped")
         XCTAssertFalse(html.contains("<dt>Render time</dt><dd>unknown"), "solo's is in its tags")
         XCTAssertEqual(
-            html.components(separatedBy: "(from the file&#39;s tags)</dd>").count - 1, 1, "solo's render time")
+            html.components(separatedBy: "(from the file&#39;s tags)</dd>").count - 1, 1, "solo's render time"
+        )
         XCTAssertTrue(html.contains("<dt>Job</dt><dd>clip.json (from the file&#39;s tags"), "solo's job")
         XCTAssertEqual(
             html.components(separatedBy: "<details class=\"sheet\"").count - 1, 3,

@@ -26,7 +26,9 @@ final class ReviewCompareTests: QueueTestCase {
                          "position": [24, 84]}]}
             """##)
         for (take, caption) in [("one", "First take"), ("two", "Second take")] {
-            let queued = try kiln(["enqueue", "promo.json", "--set", "take=\(take)", "--set", "caption=\(caption)"])
+            let queued = try kiln([
+                "enqueue", "promo.json", "--set", "take=\(take)", "--set", "caption=\(caption)",
+            ])
             XCTAssertEqual(queued.status, 0, queued.stderr)
             let worker = try kiln(["worker", "--drain"])
             XCTAssertEqual(worker.status, 0, worker.stderr)
@@ -38,7 +40,8 @@ final class ReviewCompareTests: QueueTestCase {
         let made = try kiln(["review", "--since", "1h", "-o", "pages/review.html"])
         XCTAssertEqual(made.status, 0, made.stderr)
         let html = try pageText("pages/review.html")
-        XCTAssertTrue(html.contains("data-previous=\"../out/promo-one.mp4\""), "take two offers to compare with one")
+        XCTAssertTrue(
+            html.contains("data-previous=\"../out/promo-one.mp4\""), "take two offers to compare with one")
         let report = try probe(page: "pages/review.html", script: Self.compareProbe)
         XCTAssertEqual(report["problems"] as? [String], [], "\(report)")
         XCTAssertNil(report["error"], "\(report)")
@@ -55,7 +58,8 @@ final class ReviewCompareTests: QueueTestCase {
 
         // The difference view, as the canvas shows it.
         let dataURL = try XCTUnwrap(report["png"] as? String, "\(report)")
-        let png = try XCTUnwrap(Data(base64Encoded: String(dataURL.dropFirst("data:image/png;base64,".count))))
+        let png = try XCTUnwrap(
+            Data(base64Encoded: String(dataURL.dropFirst("data:image/png;base64,".count))))
         let shot = try PNGCodec.decode(Array(png))
         XCTAssertEqual([shot.width, shot.height], [Self.width, Self.height])
         var lit = 0, litAbove = 0, firstRow = Self.height
@@ -104,7 +108,8 @@ final class ReviewCompareTests: QueueTestCase {
         try FileManager.default.copyItem(
             at: outputs.appendingPathComponent("promo-one.mp4"), to: far.appendingPathComponent("far.mp4"))
         let made = try kiln([
-            "review", "out/promo-one.mp4", far.appendingPathComponent("far.mp4").path, "-o", "pages/review.html",
+            "review", "out/promo-one.mp4", far.appendingPathComponent("far.mp4").path, "-o",
+            "pages/review.html",
         ])
         XCTAssertEqual(made.status, 0, made.stderr)
         let html = try pageText("pages/review.html")
@@ -115,7 +120,8 @@ final class ReviewCompareTests: QueueTestCase {
         // Render time and job from the file's own tags (kiln render knows no queue).
         let solo = try kiln(["render", "promo.json", "--set", "take=solo", "-o", "solo.mp4"])
         XCTAssertEqual(solo.status, 0, solo.stderr)
-        let single = try kiln(["review", "solo.mp4", "-o", "solo.html"], environment: ["KILN_QUEUE": "sqlite:none.db"])
+        let single = try kiln(
+            ["review", "solo.mp4", "-o", "solo.html"], environment: ["KILN_QUEUE": "sqlite:none.db"])
         XCTAssertEqual(single.status, 0, single.stderr)
         let soloPage = try pageText("solo.html")
         XCTAssertTrue(soloPage.contains("<dt>Job</dt><dd>promo.json (from the file&#39;s tags"), soloPage)
@@ -128,7 +134,10 @@ final class ReviewCompareTests: QueueTestCase {
     /// The page's text, which must name no absolute path of this machine.
     func pageText(_ name: String) throws -> String {
         let html = try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)
-        for root in [directory.path, directory.resolvingSymlinksInPath().path, "/proc/self", "/tmp/", "/home/", "/root/"] {
+        for root in [
+            directory.path, directory.resolvingSymlinksInPath().path, "/proc/self", "/tmp/", "/home/",
+            "/root/",
+        ] {
             XCTAssertFalse(html.contains(root), "\(name) names \(root)")
         }
         return html
@@ -165,7 +174,8 @@ final class ReviewCompareTests: QueueTestCase {
             XCTFail("no report in Chromium's log:\n\(text.suffix(4000))")
             return [:]
         }
-        return try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(line[start..<end].utf8)) as? [String: Any])
+        return try XCTUnwrap(
+            try JSONSerialization.jsonObject(with: Data(line[start..<end].utf8)) as? [String: Any])
     }
 
     /// Collects what the page raises, before its own script runs.

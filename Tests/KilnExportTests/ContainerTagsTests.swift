@@ -12,11 +12,17 @@ import XCTest
 final class ContainerTagsTests: ScratchDirectoryTestCase {
     func job(format: String = "h264", extension ext: String = "mp4") throws -> Job {
         let url = directory.appendingPathComponent("tagged.json")
+        let encoder =
+            switch format {
+            case "h264": #", "preset": "ultrafast", "gop": 4"#
+            case "vp9": #", "preset": "realtime""#
+            default: ""
+            }
         try Data(
             """
             {"kiln": 1,
              "output": {"path": "tagged.\(ext)", "format": "\(format)", "width": 96, "height": 64, "fps": 30,
-                        "duration": {"frames": 12}, "preset": "\(format == "vp9" ? "realtime" : "ultrafast")", "gop": 4},
+                        "duration": {"frames": 12}\(encoder)},
              "layers": [
                {"type": "solid", "color": {"keyframes": [{"t": 0, "v": "#202040"}, {"t": 0.4, "v": "#e0c080"}]}}]}
             """.utf8
@@ -36,18 +42,22 @@ final class ContainerTagsTests: ScratchDirectoryTestCase {
             let job = try job(format: format, extension: ext)
             let output = directory.appendingPathComponent("tagged-\(format).\(ext)")
             let log = directory.appendingPathComponent("\(format).hashes").path
-            _ = try VideoExport(job: job, output: output, threads: 2, frameHashes: try FrameHashLog(path: log)).run()
+            _ = try VideoExport(
+                job: job, output: output, threads: 2, frameHashes: try FrameHashLog(path: log)
+            ).run()
             let tags = try ContainerTags.read(path: output.path)
             XCTAssertEqual(tags[ContainerTags.job], "tagged.json", "\(format): \(tags)")
             XCTAssertEqual(tags[ContainerTags.version], KilnVersion.string, format)
             XCTAssertEqual(tags[ContainerTags.frames], "12", format)
             XCTAssertEqual(tags[ContainerTags.framesDigest], try expectedDigest(log), format)
-            let seconds = try XCTUnwrap(tags[ContainerTags.renderSeconds].flatMap(Double.init), "\(format): \(tags)")
+            let seconds = try XCTUnwrap(
+                tags[ContainerTags.renderSeconds].flatMap(Double.init), "\(format): \(tags)")
             XCTAssertGreaterThan(seconds, 0, format)
             XCTAssertLessThan(seconds, 120, format)
             XCTAssertEqual(tags[ContainerTags.renderSeconds]?.count, ContainerTags.renderSecondsWidth)
             XCTAssertFalse(
-                try Data(contentsOf: output).range(of: Data("@kiln-late".utf8)) != nil, "\(format): a placeholder is left")
+                try Data(contentsOf: output).range(of: Data("@kiln-late".utf8)) != nil,
+                "\(format): a placeholder is left")
             // The tags do not cost playback: every frame still decodes.
             let info = try VideoDecodeBack.decode(path: output.path) { _ in }
             XCTAssertEqual(info.decodedFrameCount, 12, format)
@@ -67,14 +77,16 @@ final class ContainerTagsTests: ScratchDirectoryTestCase {
             digests.append(try ContainerTags.read(path: output.path)[ContainerTags.framesDigest])
         }
         XCTAssertEqual(files[0], files[1], "1 and 3 threads: identical but for the render time")
-        let fingerprint = try JobFiles.loadFingerprinted(file: directory.appendingPathComponent("tagged.json").path)
+        let fingerprint = try JobFiles.loadFingerprinted(
+            file: directory.appendingPathComponent("tagged.json").path)
         let split = SegmentedExport(
             export: VideoExport(job: job, output: directory.appendingPathComponent("split.mp4"), threads: 2),
             fingerprint: fingerprint.fingerprint,
             plan: SegmentPlan(frameCount: 12, framesPerSecond: 30, request: .count(3)))
         let summary = try split.run()
         let joined = try ContainerTags.read(path: summary.output.path)
-        XCTAssertEqual(joined[ContainerTags.framesDigest], digests[0], "the pieces' digests add up to the whole's")
+        XCTAssertEqual(
+            joined[ContainerTags.framesDigest], digests[0], "the pieces' digests add up to the whole's")
         XCTAssertEqual(joined[ContainerTags.job], "tagged.json")
         XCTAssertEqual(joined[ContainerTags.frames], "12")
         XCTAssertNotNil(joined[ContainerTags.renderSeconds].flatMap(Double.init), "\(joined)")
