@@ -46,6 +46,7 @@ final class ReviewCompareTests: QueueTestCase {
         XCTAssertEqual(report["problems"] as? [String], [], "\(report)")
         XCTAssertNil(report["error"], "\(report)")
         XCTAssertEqual(report["previous"] as? [String], ["../out/promo-one.mp4"])
+        XCTAssertEqual(report["pickable"] as? [Bool], [true, false], "Compare picked waits for two picks")
 
         // Synced: both play, and after a seek both show the same time.
         let playing = try XCTUnwrap(report["playing"] as? [Double], "\(report)")
@@ -137,6 +138,33 @@ final class ReviewCompareTests: QueueTestCase {
         XCTAssertTrue(soloPage.contains("<dt>Frames digest</dt>"))
     }
 
+    /// A file from elsewhere can put anything in its tags: the page shows only kiln_* ones,
+    /// escaped, cut short, paths reduced to their last component, and no impossible render time.
+    func testHostileTagsAreEscapedAndScrubbed() throws {
+        let path = directory.appendingPathComponent("forged.mp4").path
+        let writer = try VideoFileWriter(
+            path: path,
+            settings: VideoSettings(
+                width: 64, height: 36, frameRateNumerator: 30, frameRateDenominator: 1, preset: "ultrafast"),
+            tags: ContainerTags(known: [
+                .init(ContainerTags.job, "<script>alert(1)</script> /home/someone/secret/job.json"),
+                .init(ContainerTags.version, String(repeating: "9", count: 5000)),
+                .init(ContainerTags.renderSeconds, "-inf"),
+                .init("comment", "/srv/private/other"),
+            ]))
+        let plane = [UInt8](repeating: 128, count: 64 * 36)
+        for _ in 0..<3 { try writer.append(y: plane, yStride: 64, u: plane, v: plane, uvStride: 32) }
+        try writer.finish()
+        let made = try kiln(["review", "forged.mp4", "-o", "forged.html"])
+        XCTAssertEqual(made.status, 0, made.stderr)
+        let html = try pageText("forged.html")
+        XCTAssertFalse(html.contains("<script>alert"), "escaped")
+        XCTAssertFalse(html.contains("/home/someone") || html.contains("/srv/private"), "paths scrubbed")
+        XCTAssertTrue(html.contains("…/job.json"), "the last component kept")
+        XCTAssertFalse(html.contains(String(repeating: "9", count: 201)), "cut short")
+        XCTAssertTrue(html.contains("<dt>Render time</dt><dd>unknown</dd>"), "-inf is no render time")
+    }
+
     /// The page's text, which must name no absolute path of this machine.
     func pageText(_ name: String) throws -> String {
         let html = try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)
@@ -205,6 +233,10 @@ final class ReviewCompareTests: QueueTestCase {
           const out = {};
           try {
             out.previous = [...document.querySelectorAll("button.compare-previous")].map((b) => b.dataset.previous);
+            const picked = document.getElementById("compare-picked");
+            out.pickable = [picked.disabled];
+            for (const box of document.querySelectorAll("input.pick")) box.click();
+            out.pickable.push(picked.disabled);
             document.querySelector("button.compare-previous").click();
             const [a, b] = window.kilnCompare.videos();
             await new Promise((resolve) => {
