@@ -60,14 +60,15 @@ extension ReviewPage {
         .timeline .pin { position: absolute; top: -3px; width: 12px; height: 24px; margin-left: -6px; padding: 0;
           border-radius: 3px; background: var(--warn); cursor: pointer; }
         ol.pins { list-style: none; margin: 6px 0 0; padding: 0; display: grid; gap: 4px; font-size: 13px; }
+        ol.pins:empty::before { content: "Click the bar to pin a note at that time"; color: var(--dim); font-size: 12px; }
         ol.pins li { display: flex; gap: 8px; align-items: center; }
         ol.pins .at { background: none; color: var(--accent); padding: 2px 4px; font-variant-numeric: tabular-nums;
           font-weight: 500; }
         ol.pins input { flex: 1; background: var(--bg); color: var(--text); border: 1px solid var(--line);
           border-radius: 4px; padding: 4px 6px; font: inherit; }
         ol.pins .remove { background: none; color: var(--dim); padding: 2px 6px; }
-        section.compare { max-width: 1280px; margin: 24px auto 0; padding: 16px 20px; background: var(--card);
-          border: 1px solid var(--accent); border-radius: 10px; }
+        section.compare { max-width: 1224px; margin: 24px auto 0; padding: 16px 20px; background: var(--card);
+          border: 1px solid var(--accent); border-radius: 10px; scroll-margin-top: 96px; }
         section.compare[hidden] { display: none; }
         .compare-bar { display: flex; flex-wrap: wrap; align-items: center; gap: 8px 16px; margin-bottom: 12px;
           font-size: 13px; }
