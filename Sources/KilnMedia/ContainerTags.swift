@@ -92,10 +92,19 @@ public struct ContainerTags: Sendable, Equatable {
         let longest = wanted.map(\.placeholder.count).max() ?? 0
         let chunk = 1 << 20
         var buffer = [UInt8](repeating: 0, count: chunk + longest)
-        var offset: off_t = 0
-        while true {
-            let count = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, offset) }
-            guard count > 0 else { break }
+        func scan(_ range: Range<off_t>) throws(MediaError) {
+            var offset = range.lowerBound
+            while offset < range.upperBound {
+                let length = min(buffer.count, Int(range.upperBound - offset))
+                let count = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress, length, offset) }
+                guard count > 0 else { return }
+                try replace(in: count, at: offset)
+                guard count == buffer.count else { return }
+                // Chunks overlap by the longest placeholder, so one across a boundary is still seen.
+                offset += off_t(chunk)
+            }
+        }
+        func replace(in count: Int, at offset: off_t) throws(MediaError) {
             for (index, item) in wanted.enumerated() {
                 var at = 0
                 while let hit = Self.find(item.placeholder, in: buffer, from: at, count: count) {
@@ -110,10 +119,14 @@ public struct ContainerTags: Sendable, Equatable {
                     at = hit + item.placeholder.count
                 }
             }
-            guard count == buffer.count else { break }
-            // Chunks overlap by the longest placeholder, so one across a boundary is still seen.
-            offset += off_t(chunk)
         }
+        // The tags are in the header (WebM, MP4 with moov first) or the trailer (MP4 with moov
+        // last): the ends are read first, the whole file only if a placeholder is not there.
+        let size = lseek(fd, 0, SEEK_END)
+        let ends: off_t = 4 << 20
+        try scan(0..<min(size, ends + off_t(longest)))
+        if size > ends { try scan(max(ends, size - ends)..<size) }
+        if found.contains(false), size > 2 * ends { try scan(ends..<(size - ends + off_t(longest))) }
         if let missing = found.firstIndex(of: false) {
             throw MediaError.failure("ContainerTags.fill", "the container did not keep \(late[missing].key)")
         }

@@ -1,9 +1,10 @@
 import Foundation
 import KilnExport
-import KilnMedia
 import KilnModel
 import KilnTestSupport
 import XCTest
+
+@testable import KilnMedia
 
 /// What every video Kiln writes says about itself (`ContainerTags`), decoded back through
 /// libavformat: the job's name, Kiln's version, the frame count, a digest of the frames and the
@@ -92,7 +93,27 @@ final class ContainerTagsTests: ScratchDirectoryTestCase {
         XCTAssertNotNil(joined[ContainerTags.renderSeconds].flatMap(Double.init), "\(joined)")
     }
 
-    /// A late tag the container dropped is an error, not a file that claims "@kiln-late-0".
+    /// Placeholders are found wherever they are in a large file: in the middle across a chunk
+    /// boundary (read only when the ends do not hold them) and at the very end.
+    func testPlaceholdersAreFilledAnywhereInALargeFile() throws {
+        let tags = ContainerTags(late: [.init("kiln_a", width: 16), .init("kiln_b", width: 20)])
+        var bytes = [UInt8](repeating: 0x41, count: 11 << 20)
+        let first = Array(ContainerTags.placeholder(0, width: 16).utf8)
+        let second = Array(ContainerTags.placeholder(1, width: 20).utf8)
+        bytes.replaceSubrange((6 << 20) - 5..<(6 << 20) + 11, with: first)
+        bytes.replaceSubrange(bytes.count - 20..<bytes.count, with: second)
+        let url = directory.appendingPathComponent("large.bin")
+        try Data(bytes).write(to: url)
+        try tags.fill(["kiln_a": "aaaaaaaaaaaaaaaa", "kiln_b": "bbbbbbbbbbbbbbbbbbbb"], in: url.path)
+        let filled = try Data(contentsOf: url)
+        XCTAssertEqual(filled.count, bytes.count)
+        XCTAssertEqual(filled[((6 << 20) - 5)..<((6 << 20) + 11)], Data(repeating: 0x61, count: 16))
+        XCTAssertEqual(filled.suffix(20), Data(repeating: 0x62, count: 20))
+        XCTAssertNil(filled.range(of: Data("@kiln-late".utf8)))
+    }
+
+    /// A late value of another width than its placeholder's is refused: it would overwrite
+    /// the bytes beside the placeholder, or leave part of it in the file.
     func testAValueOfTheWrongWidthIsRefused() throws {
         let job = try job()
         let output = directory.appendingPathComponent("wrong.mp4")
