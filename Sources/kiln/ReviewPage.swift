@@ -137,7 +137,7 @@ struct ReviewPage {
         if let job = item.job, !job.variables.isEmpty {
             out += "  <table class=\"variables\"><caption>Variables</caption>\n"
             for (key, value) in job.variables.sorted(by: { $0.key < $1.key }) {
-                out += "    <tr><th>\(Self.escape(key))</th><td>\(Self.escape(value))</td></tr>\n"
+                out += "    <tr><th>\(Self.escape(key))</th><td>\(Self.escape(Self.scrub(value)))</td></tr>\n"
             }
             out += "  </table>\n"
         }
@@ -196,9 +196,11 @@ struct ReviewPage {
         <ol class="pins"></ol>
         """
 
-    /// Errors may quote paths; the page keeps only their last component.
+    /// Errors, tags and variables may quote absolute paths (two or more components); the page
+    /// keeps only their last component.
     static func scrub(_ text: String) -> String {
-        guard let pattern = try? NSRegularExpression(pattern: #"(?<![\w.~])(?:/[^\s/"'<>:,()]+)+/?"#) else {
+        guard let pattern = try? NSRegularExpression(pattern: #"(?<![\w.~])(?:/[^\s/"'<>:,()]+){2,}/?"#)
+        else {
             return text
         }
         var out = text

@@ -124,6 +124,16 @@ final class ReviewCompareTests: QueueTestCase {
         XCTAssertTrue(html.contains("not reachable from the page&#39;s folder"), "said instead")
         XCTAssertTrue(html.contains("data-video=\"far.mp4\" data-duration"), "keyed by its name")
         XCTAssertFalse(html.contains("src=\"../../"), "never linked by climbing to the root")
+        // A variable holding an absolute path keeps only its last component on the page.
+        let queued = try kiln([
+            "enqueue", "promo.json", "--set", "take=path", "--set", "caption=/home/someone/intro.mov",
+        ])
+        XCTAssertEqual(queued.status, 0, queued.stderr)
+        XCTAssertEqual(try kiln(["worker", "--drain"]).status, 0)
+        XCTAssertEqual(try kiln(["review", "--since", "1h", "-o", "pages/since.html"]).status, 0)
+        let since = try pageText("pages/since.html")
+        XCTAssertFalse(since.contains("/home/someone"), "the variable's folders")
+        XCTAssertTrue(since.contains("<td>…/intro.mov</td>"), "its last component")
         // Render time and job from the file's own tags (kiln render knows no queue).
         let solo = try kiln(["render", "promo.json", "--set", "take=solo", "-o", "solo.mp4"])
         XCTAssertEqual(solo.status, 0, solo.stderr)
