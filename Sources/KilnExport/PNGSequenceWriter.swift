@@ -51,7 +51,7 @@ final class PNGSequenceWriter: FrameSink, @unchecked Sendable {
         onFrameWritten?(framesWritten)
     }
 
-    func complete() throws(MediaError) {}
+    func complete(lateTags: [String: String]) throws(MediaError) {}
 
     func abort() {}
 }

@@ -19,8 +19,9 @@ protocol FrameSink: AnyObject, Sendable {
     /// Called on the writing thread after each frame is written, with the count so far.
     var onFrameWritten: ((Int) -> Void)? { get set }
     func append(_ frame: RenderedFrame) throws(MediaError)
-    /// Flushes and closes the output (the caller then commits it).
-    func complete() throws(MediaError)
+    /// Flushes and closes the output (the caller then commits it), with the values of its late
+    /// container tags (`ContainerTags.late`).
+    func complete(lateTags: [String: String]) throws(MediaError)
     /// Closes everything without completing it; safe to call twice or after `finish`.
     func abort()
 }
@@ -40,7 +41,8 @@ extension VideoFileWriter: FrameSink {
         }
     }
 
-    func complete() throws(MediaError) {
+    func complete(lateTags: [String: String]) throws(MediaError) {
+        lateTagValues.merge(lateTags) { _, new in new }
         try finish()
     }
 }

@@ -154,7 +154,9 @@ public struct SegmentedExport: Sendable {
         settings.faststart = false  // an intermediate file: the assembly writes the index once
         let writer: VideoFileWriter
         do {
-            writer = try VideoFileWriter(path: file.writablePath, settings: settings)
+            writer = try VideoFileWriter(
+                path: file.writablePath, settings: settings,
+                tags: FramesDigest.tags(jobFile: export.job.file, frames: plan.ranges[index].count))
         } catch {
             throw .media(error)
         }
@@ -201,9 +203,11 @@ public struct SegmentedExport: Sendable {
         defer { file.discard() }
         let summary: AssemblySummary
         do {
+            let segments = Array(paths.prefix(plan.count))
             summary = try SegmentAssembler.assemble(
-                segments: Array(paths.prefix(plan.count)), to: file.writablePath,
-                audioTrack: export.job.audio == nil ? nil : paths.last, faststart: true)
+                segments: segments, to: file.writablePath,
+                audioTrack: export.job.audio == nil ? nil : paths.last, faststart: true,
+                tags: try joinedTags(segments))
         } catch {
             throw .media(error)
         }
@@ -220,6 +224,32 @@ public struct SegmentedExport: Sendable {
         try file.commit()
         removeSegmentFiles()
         return frames
+    }
+
+    /// The joined file's tags: its pieces' digests and render times added up (the time is the
+    /// work of every piece, which may have run side by side on several hosts).
+    func joinedTags(_ segments: [String]) throws(MediaError) -> [ContainerTags.Tag] {
+        var digest = FramesDigest()
+        var seconds = 0.0
+        for segment in segments {
+            let tags = try ContainerTags.read(path: segment)
+            guard let piece = tags[ContainerTags.framesDigest].flatMap(FramesDigest.init(hex:)),
+                let time = tags[ContainerTags.renderSeconds].flatMap(Double.init)
+            else {
+                throw MediaError(
+                    function: "SegmentedExport.assemble", code: -1,
+                    message:
+                        "a segment has no \(ContainerTags.framesDigest) or \(ContainerTags.renderSeconds) tag"
+                )
+            }
+            digest.add(piece)
+            seconds += time
+        }
+        let tags = export.tags
+        return tags.known + [
+            .init(ContainerTags.framesDigest, digest.hex),
+            .init(ContainerTags.renderSeconds, ContainerTags.renderSecondsText(seconds)),
+        ]
     }
 
     /// Every piece beside the output, this plan's and those left by an earlier version of the job

@@ -84,7 +84,7 @@ public struct VideoExport: Sendable {
                     path: destination.writablePath, settings: videoSettings,
                     audio: try job.audio.map { track throws(MediaError) in
                         try Self.soundtrack(track, output: job.output)
-                    })
+                    }, tags: tags)
             }
         } catch {
             throw .media(error)
@@ -112,6 +112,11 @@ public struct VideoExport: Sendable {
         return ExportSummary(output: output, frames: o.frameCount, elapsedSeconds: elapsed)
     }
 
+    /// What the file says of how it was made (`ContainerTags`).
+    public var tags: ContainerTags {
+        FramesDigest.tags(jobFile: job.file, frames: job.output.frameCount)
+    }
+
     func makeRenderer() -> SceneRenderer {
         SceneRenderer(
             layers: job.layers, canvas: Canvas(output: job.output),
@@ -121,11 +126,13 @@ public struct VideoExport: Sendable {
     /// Renders `frames` in order into `writer` and finishes it: the renderer fills frame n+1
     /// while the encoder thread encodes frame n. `progress` gets the frames of the range rendered
     /// and written so far, after each change of either (from this thread and the encoder's, one
-    /// call at a time). On any failure or cancellation the writer is aborted.
+    /// call at a time). On any failure or cancellation the writer is aborted. Returns the frames'
+    /// digest, which is also the writer's `kiln_frames_digest`.
+    @discardableResult
     func encode(
         frames range: Range<Int>, renderer: SceneRenderer, writer: any FrameSink,
         cancellation: CancellationFlag, progress: @escaping (FramesDone) -> Void
-    ) throws(ExportError) {
+    ) throws(ExportError) -> FramesDigest {
         let done = Mutex(FramesDone())
         func count(_ change: (inout FramesDone) -> Void) {
             // Reported under the lock, so the steps arrive in order whichever thread made them.
@@ -144,6 +151,7 @@ public struct VideoExport: Sendable {
             })
         encoder.start()
         var failure: ExportError?
+        var digest = FramesDigest()
         for n in range {
             if let signal = cancellation.cancelledBySignal {
                 failure = .cancelled(signal: signal)
@@ -159,7 +167,9 @@ public struct VideoExport: Sendable {
                 break
             }
             // Numbered as the job's frames, so a draft's log lines up with the full render's.
-            frameHashes?.record(frame: o.startFrame + n, frame.yuv)
+            let frameDigest = FrameHashLog.digest(of: frame.yuv)
+            frameHashes?.record(frame: o.startFrame + n, digest: frameDigest)
+            digest.add(frame: o.startFrame + n, digest: frameDigest)
             encoder.submit(frame)
             if let delay = FaultInjection.frameDelay { Thread.sleep(forTimeInterval: delay) }
             count { $0.rendered = n + 1 - range.lowerBound }
@@ -171,11 +181,12 @@ public struct VideoExport: Sendable {
             throw failure
         }
         do {
-            try writer.complete()
+            try writer.complete(lateTags: [ContainerTags.framesDigest: digest.hex])
         } catch {
             writer.abort()
             throw .media(error)
         }
+        return digest
     }
 }
 

@@ -13,7 +13,7 @@ public enum SegmentAssembler {
     @discardableResult
     public static func assemble(
         segments: [String], to path: String, audio: (any AudioSampleSource)? = nil, audioTrack: String? = nil,
-        faststart: Bool = true
+        faststart: Bool = true, tags: [ContainerTags.Tag] = []
     ) throws(MediaError) -> AssemblySummary {
         guard audio == nil || audioTrack == nil else {
             throw MediaError.failure(
@@ -34,7 +34,7 @@ public enum SegmentAssembler {
         }
         let output = try AssemblyOutput(
             path: path, reference: reference, audio: audio, audioTrack: audioTrack, faststart: faststart,
-            delay: delay)
+            delay: delay, tags: tags)
         return try output.write(segments)
     }
 }
@@ -56,7 +56,7 @@ private final class AssemblyOutput {
     init(
         path: String, reference: SegmentReader, audio audioSource: (any AudioSampleSource)?,
         audioTrack: String?,
-        faststart: Bool, delay: Int64
+        faststart: Bool, delay: Int64, tags: [ContainerTags.Tag]
     ) throws(MediaError) {
         self.reference = reference
         self.delay = delay
@@ -97,7 +97,9 @@ private final class AssemblyOutput {
             }
             var options: OpaquePointer? = nil
             defer { av_dict_free(&options) }
-            if faststart { try check(av_dict_set(&options, "movflags", "+faststart", 0), "av_dict_set") }
+            try ContainerTags(known: tags).apply(to: formatContext)
+            let movflags = (faststart ? "+faststart" : "") + (tags.isEmpty ? "" : "+use_metadata_tags")
+            if !movflags.isEmpty { try check(av_dict_set(&options, "movflags", movflags, 0), "av_dict_set") }
             try check(avformat_write_header(formatContext, &options), "avformat_write_header")
         } catch {
             release()

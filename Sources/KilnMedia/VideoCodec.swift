@@ -43,6 +43,9 @@ public enum VideoCodec: String, Sendable, Hashable, CaseIterable {
         }
     }
 
+    /// Whether the container keeps `ContainerTags` (GIF and animated WebP keep none).
+    public var carriesTags: Bool { ["mp4", "mov", "webm"].contains(muxerName) }
+
     /// What the encoder is given.
     var pixelFormat: AVPixelFormat {
         switch self {

@@ -32,11 +32,22 @@ public final class VideoFileWriter: @unchecked Sendable {
     private var converter: ScaleContext?
     /// This frame's palette, for GIF.
     private var palette: GIFPalette?
+    /// What the file says of how it was made (for the containers that carry tags).
+    private let tags: ContainerTags
+    /// Values for `tags.late`, set before `finish`; the render time is the writer's own.
+    public var lateTagValues: [String: String] = [:]
+    private let path: String
+    private let opened = ContinuousClock.now
 
-    public init(path: String, settings: VideoSettings, audio: (any AudioSampleSource)? = nil)
+    public init(
+        path: String, settings: VideoSettings, audio: (any AudioSampleSource)? = nil,
+        tags: ContainerTags = ContainerTags()
+    )
         throws(MediaError)
     {
         self.settings = settings
+        self.path = path
+        self.tags = settings.codec.carriesTags ? tags : ContainerTags()
         do throws(MediaError) {
             try settings.validate()
             try open(path: path, audioSource: audio)
@@ -148,6 +159,13 @@ public final class VideoFileWriter: @unchecked Sendable {
             try audio?.finish(videoFrames: framesAppended, write: writeInterleaved)
             try check(av_write_trailer(formatContext), "av_write_trailer")
             try check(avio_closep(&formatContext.pointee.pb), "avio_closep")
+            var values = lateTagValues
+            if values[ContainerTags.renderSeconds] == nil {
+                let elapsed = ContinuousClock.now - opened
+                values[ContainerTags.renderSeconds] = ContainerTags.renderSecondsText(
+                    Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18)
+            }
+            try tags.fill(values, in: path)
         } catch {
             release()
             throw error
@@ -229,8 +247,15 @@ public final class VideoFileWriter: @unchecked Sendable {
             // Animations loop forever, as people expect of a GIF (WebP's muxer would play once).
             try check(av_dict_set(&options, "loop", "0", 0), "av_dict_set")
         }
-        if settings.faststart && codecChoice.muxerName == "mp4" {
-            try check(av_dict_set(&options, "movflags", "+faststart", 0), "av_dict_set")
+        try tags.apply(to: formatContext)
+        var movflags = ""
+        if settings.faststart && codecChoice.muxerName == "mp4" { movflags += "+faststart" }
+        // Without it MP4 and MOV keep only the keys iTunes knows, and drop kiln_*.
+        if !tags.known.isEmpty || !tags.late.isEmpty, ["mp4", "mov"].contains(codecChoice.muxerName) {
+            movflags += "+use_metadata_tags"
+        }
+        if !movflags.isEmpty {
+            try check(av_dict_set(&options, "movflags", movflags, 0), "av_dict_set")
         }
         try check(avformat_write_header(formatContext, &options), "avformat_write_header")
     }

@@ -24,16 +24,25 @@ enum ReviewCommand: KilnSubcommand {
         description: """
             Writes one self-contained HTML page with, per video, a poster, a player, its duration,
             size, codec and colour tags (read from the file), render time and real-time factor, its
-            job and variables, a contact sheet, and an approve / needs-changes note that Export JSON
-            saves as [{video, verdict, note}]. Videos are linked relative to the page; posters and
-            sheets are inlined, rendered from the queued job (decoded from the file when
-            no job is known). Give MP4 files, --since or --batch:
-            a file the queue has no completed job for shows its render time and job as unknown.
+            job and variables, a contact sheet, and an approve / needs-changes note. Two videos
+            picked on the page, or a video and the previous render of its job file found in the
+            queue, are compared with one transport for both: side by side, as a wipe, or as their
+            difference (|A - B|, amplified; black where identical). A click on a video's timeline
+            pins a note at that time. Export JSON saves [{video, verdict, note, notes: [{time,
+            text}]}]. Videos are linked relative to the page; one that shares no folder but the
+            root with the page is listed as unreachable, and no absolute path is written. Posters
+            and sheets are inlined, rendered from the queued job (decoded from the file when no job
+            is known). Give MP4, MOV or WebM files, --since or --batch: for a file the queue has
+            no completed job for, the render time and job come from the file's kiln_* tags (which
+            Kiln writes into every MP4, MOV and WebM), else show as unknown.
             Written when a batch or a schedule run ends by the worker's hook: `kiln worker
             --on-done 'kiln review --batch "$KILN_JOB_BATCH" --if-ended -o DIR/review.html'`.
             """,
         options: [since, batch, ifEnded, output, .threads, .queue],
-        positionals: [PositionalSpec("OUTPUT", kind: .path, count: .zeroOrMore, help: "MP4 files to review")])
+        positionals: [
+            PositionalSpec(
+                "OUTPUT", kind: .path, count: .zeroOrMore, help: "video files (MP4, MOV, WebM) to review")
+        ])
 
     static func run(_ args: ParsedArguments) throws -> Int32 {
         guard let pagePath = args.string(output) else { throw args.usageError("review needs -o PAGE.html") }
@@ -102,8 +111,16 @@ enum ReviewCommand: KilnSubcommand {
             Output.error("no completed job's output is a video file to review")
             return ExitCode.noInput
         }
-        let items = opened.map {
+        var items = opened.map {
             ReviewItem(video: $0.video, job: $0.job, store: store, threads: args.int(.threads))
+        }
+        if let store {
+            let history = (try? store.jobs(states: [.completed]).filter { !$0.isSegment }) ?? []
+            for index in items.indices {
+                if let job = items[index].job {
+                    items[index].previous = previousRender(of: job, in: history)
+                }
+            }
         }
         for item in items {
             for note in item.notes { Output.stderr("kiln: \(item.path): \(note)") }
@@ -155,6 +172,22 @@ enum ReviewCommand: KilnSubcommand {
             return nil
         }
         return chosen
+    }
+
+    /// The latest render of the same job file that completed before `job` to another output,
+    /// if that file is still a regular file: what "compare with previous" plays beside it.
+    static func previousRender(of job: QueuedJob, in history: [QueuedJob]) -> String? {
+        let output = URL(fileURLWithPath: job.output).standardizedFileURL.path
+        return
+            history
+            .filter {
+                $0.id != job.id && $0.jobFile == job.jobFile && ($0.finishedAt ?? 0) <= (job.finishedAt ?? 0)
+                    && URL(fileURLWithPath: $0.output).standardizedFileURL.path != output
+                    && FileKind.nonRegular(atPath: $0.output, followingLinks: true) == nil
+                    && FileManager.default.fileExists(atPath: $0.output)
+            }
+            .max { ($0.finishedAt ?? 0, $0.id) < ($1.finishedAt ?? 0, $1.id) }?
+            .output
     }
 
     /// For files given directly the queue is only consulted: one that does not exist yet is not

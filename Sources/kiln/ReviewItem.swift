@@ -15,8 +15,14 @@ struct ReviewItem {
     var bytes: Int64?
     /// The queue's record of the job that wrote it (nil for a file the queue does not know).
     var job: QueuedJob?
-    /// Wall seconds from the completed attempt's start (a split job's first segment's) to its end.
+    /// Wall seconds from the completed attempt's start (a split job's first segment's) to its end;
+    /// without a queue record, the file's own `kiln_render_seconds`.
     var renderSeconds: Double?
+    /// The file's container tags (`ContainerTags`: kiln_job, kiln_version, kiln_frames_digest…).
+    var tags: [String: String] = [:]
+    /// An earlier completed render of the same job file to another output that still exists:
+    /// the page offers to compare with it.
+    var previous: String?
     /// JPEG bytes: the middle frame and the contact sheet, rendered from the job, or decoded from
     /// the file when the job is unknown or cannot be loaded.
     var poster: [UInt8]?
@@ -46,6 +52,10 @@ struct ReviewItem {
             notes.append("the file could not be read: \(error.description)")
         }
         bytes = video.bytes
+        // A file from elsewhere may say anything: only kiln_* tags, each cut short, are kept.
+        tags = ((try? ContainerTags.read(path: readablePath)) ?? [:])
+            .filter { $0.key.hasPrefix("kiln_") }
+            .mapValues { String($0.prefix(200)) }
         if let job, let store {
             do {
                 renderSeconds = try Self.renderSeconds(job, store: store)
@@ -53,11 +63,19 @@ struct ReviewItem {
                 notes.append("the queue's attempts could not be read: \(error)")
             }
             drawPictures(job, threads: threads)
+        } else if tags[ContainerTags.job] != nil {
+            renderSeconds = tags[ContainerTags.renderSeconds].flatMap(Double.init).flatMap {
+                $0.isFinite && $0 >= 0 ? $0 : nil
+            }
         } else {
-            notes.append("no queue record names this file: render time and job unknown")
+            notes.append(
+                "no queue record names this file and it carries no kiln tags: render time and job unknown")
         }
         if poster == nil || sheet == nil { grabPictures() }
     }
+
+    /// The job's file as its video says (the name only), when no queue record names it.
+    var taggedJob: String? { tags[ContainerTags.job].map(ReviewPage.scrub) }
 
     /// The completed attempt's wall time; for a split job, from its first segment's start.
     static func renderSeconds(_ job: QueuedJob, store: QueueStore) throws -> Double? {

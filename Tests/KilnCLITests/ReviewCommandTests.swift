@@ -56,12 +56,15 @@ final class ReviewCommandTests: QueueTestCase {
         let links = ["out/clip-sunrise.mp4", "out/clip-dusk.mp4", "out/solo%20%231%20&%20co.mp4"]
         let given = try kiln(["review"] + files + ["-o", "review.html"])
         XCTAssertEqual(given.status, 0, given.stderr)
-        XCTAssertTrue(given.stderr.contains("co.mp4: no queue record"), given.stderr)
+        XCTAssertFalse(given.stderr.contains("no queue record"), "solo's tags name its job: \(given.stderr)")
         let html = try page("review.html")
         XCTAssertEqual(articles(html), links.map { $0.replacingOccurrences(of: "&", with: "&amp;") })
         XCTAssertTrue(html.contains("solo #1 &amp; co.mp4</h2>"), "the name, escaped")
+        XCTAssertFalse(html.contains("<dt>Render time</dt><dd>unknown"), "solo's is in its tags")
         XCTAssertEqual(
-            html.components(separatedBy: "<dt>Render time</dt><dd>unknown</dd>").count - 1, 1, "solo's only")
+            html.components(separatedBy: "(from the file&#39;s tags)</dd>").count - 1, 1, "solo's render time"
+        )
+        XCTAssertTrue(html.contains("<dt>Job</dt><dd>clip.json (from the file&#39;s tags"), "solo's job")
         XCTAssertEqual(
             html.components(separatedBy: "<details class=\"sheet\"").count - 1, 3,
             "sheets: 2 rendered, 1 decoded")
@@ -145,6 +148,7 @@ final class ReviewCommandTests: QueueTestCase {
         XCTAssertFalse(html.contains("http://") || html.contains("https://") || html.contains("//cdn"), name)
         XCTAssertFalse(html.contains(Self.hostile), "\(name): the label is not escaped")
         XCTAssertFalse(html.contains("<script>alert"), name)
+        XCTAssertFalse(html.contains(directory.path), "\(name): an absolute path")
         XCTAssertTrue(
             html.contains("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;q&#39;"), name)
         return html

@@ -129,7 +129,7 @@ extension ReviewCommandTests {
           window.addEventListener("unhandledrejection", (event) => problems.push("rejection: " + event.reason));
           document.addEventListener("DOMContentLoaded", () => {
             const videos = {};
-            const elements = [...document.querySelectorAll("video")];
+            const elements = [...document.querySelectorAll("article.video video")];
             let open = elements.length;
             const finish = () => {
               const first = document.querySelector("article.video");
