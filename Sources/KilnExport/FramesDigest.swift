@@ -51,9 +51,6 @@ public struct FramesDigest: Sendable, Equatable {
                 .init(ContainerTags.job, name), .init(ContainerTags.version, KilnVersion.string),
                 .init(ContainerTags.frames, String(frames)),
             ],
-            late: [
-                .init(ContainerTags.framesDigest, width: 32),
-                .init(ContainerTags.renderSeconds, width: ContainerTags.renderSecondsWidth),
-            ])
+            late: [.init(ContainerTags.framesDigest, width: 32)])
     }
 }

@@ -202,8 +202,8 @@ public struct SegmentedExport: Sendable {
         let file = try AtomicOutputFile(finalURL: output)
         defer { file.discard() }
         let summary: AssemblySummary
+        let segments = Array(paths.prefix(plan.count))
         do {
-            let segments = Array(paths.prefix(plan.count))
             summary = try SegmentAssembler.assemble(
                 segments: segments, to: file.writablePath,
                 audioTrack: export.job.audio == nil ? nil : paths.last, faststart: true,
@@ -220,36 +220,31 @@ public struct SegmentedExport: Sendable {
                 ))
         }
         let frames = summary.frameCount
+        // The work of every piece, which may have run side by side on several hosts; unknown
+        // when a piece has no recorded time.
+        let times = segments.map(RenderTimeAttribute.read(path:))
+        if times.allSatisfy({ $0 != nil }) {
+            RenderTimeAttribute.record(times.compactMap { $0 }.reduce(0, +), path: file.writablePath)
+        }
         if let beforeCommit, !beforeCommit() { throw .cancelled(signal: CancellationFlag.leaseLost) }
         try file.commit()
         removeSegmentFiles()
         return frames
     }
 
-    /// The joined file's tags: its pieces' digests and render times added up (the time is the
-    /// work of every piece, which may have run side by side on several hosts).
+    /// The joined file's tags: its pieces' digests added up.
     func joinedTags(_ segments: [String]) throws(MediaError) -> [ContainerTags.Tag] {
         var digest = FramesDigest()
-        var seconds = 0.0
         for segment in segments {
             let tags = try ContainerTags.read(path: segment)
-            guard let piece = tags[ContainerTags.framesDigest].flatMap(FramesDigest.init(hex:)),
-                let time = tags[ContainerTags.renderSeconds].flatMap(Double.init)
-            else {
+            guard let piece = tags[ContainerTags.framesDigest].flatMap(FramesDigest.init(hex:)) else {
                 throw MediaError(
                     function: "SegmentedExport.assemble", code: -1,
-                    message:
-                        "a segment has no \(ContainerTags.framesDigest) or \(ContainerTags.renderSeconds) tag"
-                )
+                    message: "a segment has no \(ContainerTags.framesDigest) tag")
             }
             digest.add(piece)
-            seconds += time
         }
-        let tags = export.tags
-        return tags.known + [
-            .init(ContainerTags.framesDigest, digest.hex),
-            .init(ContainerTags.renderSeconds, ContainerTags.renderSecondsText(seconds)),
-        ]
+        return export.tags.known + [.init(ContainerTags.framesDigest, digest.hex)]
     }
 
     /// Every piece beside the output, this plan's and those left by an earlier version of the job

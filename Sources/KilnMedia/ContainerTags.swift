@@ -3,9 +3,10 @@ import Foundation
 
 /// What a video file says about how it was made, as container metadata (MP4 and MOV `mdta` keys
 /// through `movflags use_metadata_tags`, WebM SimpleTags), so `kiln review` can tell a file's
-/// job and render time when no queue knows it. GIF and animated WebP carry none.
+/// job when no queue knows it (its render time is an attribute of the file, `RenderTimeAttribute`,
+/// as it differs between runs). GIF and animated WebP carry none.
 ///
-/// Values known only once every frame is written (the render time, the frames' digest) go into
+/// Values known only once every frame is written (the frames' digest) go into
 /// the file first as placeholders of their final width and are overwritten in place after the
 /// trailer: WebM writes its tags with the header, so they cannot simply be set late.
 public struct ContainerTags: Sendable, Equatable {
@@ -41,14 +42,6 @@ public struct ContainerTags: Sendable, Equatable {
     public static let version = "kiln_version"
     public static let frames = "kiln_frames"
     public static let framesDigest = "kiln_frames_digest"
-    public static let renderSeconds = "kiln_render_seconds"
-    /// The render time's text: zero-padded to a fixed width, so the placeholder can be replaced
-    /// in place (up to 115 days).
-    public static let renderSecondsWidth = 14
-
-    public static func renderSecondsText(_ seconds: Double) -> String {
-        String(format: "%0\(renderSecondsWidth).3f", min(max(0, seconds), 9_999_999_999))
-    }
 
     /// The placeholder written for late tag `index`: text no encoder emits by chance, `width` long.
     static func placeholder(_ index: Int, width: Int) -> String {

@@ -159,13 +159,11 @@ public final class VideoFileWriter: @unchecked Sendable {
             try audio?.finish(videoFrames: framesAppended, write: writeInterleaved)
             try check(av_write_trailer(formatContext), "av_write_trailer")
             try check(avio_closep(&formatContext.pointee.pb), "avio_closep")
-            var values = lateTagValues
-            if values[ContainerTags.renderSeconds] == nil {
-                let elapsed = ContinuousClock.now - opened
-                values[ContainerTags.renderSeconds] = ContainerTags.renderSecondsText(
-                    Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18)
-            }
-            try tags.fill(values, in: path)
+            try tags.fill(lateTagValues, in: path)
+            let elapsed = ContinuousClock.now - opened
+            RenderTimeAttribute.record(
+                Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18,
+                path: path)
         } catch {
             release()
             throw error

@@ -16,7 +16,7 @@ struct ReviewItem {
     /// The queue's record of the job that wrote it (nil for a file the queue does not know).
     var job: QueuedJob?
     /// Wall seconds from the completed attempt's start (a split job's first segment's) to its end;
-    /// without a queue record, the file's own `kiln_render_seconds`.
+    /// without a queue record, the time recorded on the file (`RenderTimeAttribute`).
     var renderSeconds: Double?
     /// The file's container tags (`ContainerTags`: kiln_job, kiln_version, kiln_frames_digest…).
     var tags: [String: String] = [:]
@@ -64,9 +64,7 @@ struct ReviewItem {
             }
             drawPictures(job, threads: threads)
         } else if tags[ContainerTags.job] != nil {
-            renderSeconds = tags[ContainerTags.renderSeconds].flatMap(Double.init).flatMap {
-                $0.isFinite && $0 >= 0 ? $0 : nil
-            }
+            renderSeconds = RenderTimeAttribute.read(path: readablePath)
         } else {
             notes.append(
                 "no queue record names this file and it carries no kiln tags: render time and job unknown")

@@ -142,7 +142,7 @@ final class ReviewCompareTests: QueueTestCase {
         XCTAssertEqual(single.status, 0, single.stderr)
         let soloPage = try pageText("solo.html")
         XCTAssertTrue(soloPage.contains("<dt>Job</dt><dd>promo.json (from the file&#39;s tags"), soloPage)
-        XCTAssertFalse(soloPage.contains("<dt>Render time</dt><dd>unknown"), "from kiln_render_seconds")
+        XCTAssertFalse(soloPage.contains("<dt>Render time</dt><dd>unknown"), "from the file's attribute")
         XCTAssertTrue(soloPage.contains("(from the file&#39;s tags)</dd>"), "render time's source said")
         XCTAssertTrue(soloPage.contains("<dt>Kiln version</dt>"))
         XCTAssertTrue(soloPage.contains("<dt>Frames digest</dt>"))
@@ -159,7 +159,7 @@ final class ReviewCompareTests: QueueTestCase {
             tags: ContainerTags(known: [
                 .init(ContainerTags.job, "<script>alert(1)</script> /home/someone/secret/job.json"),
                 .init(ContainerTags.version, String(repeating: "9", count: 5000)),
-                .init(ContainerTags.renderSeconds, "-inf"),
+                .init("kiln_render_seconds", "-inf"),
                 .init("comment", "/srv/private/other"),
             ]))
         let plane = [UInt8](repeating: 128, count: 64 * 36)

@@ -51,11 +51,11 @@ final class ContainerTagsTests: ScratchDirectoryTestCase {
             XCTAssertEqual(tags[ContainerTags.version], KilnVersion.string, format)
             XCTAssertEqual(tags[ContainerTags.frames], "12", format)
             XCTAssertEqual(tags[ContainerTags.framesDigest], try expectedDigest(log), format)
-            let seconds = try XCTUnwrap(
-                tags[ContainerTags.renderSeconds].flatMap(Double.init), "\(format): \(tags)")
+            // The render time is an attribute of the file, not in its bytes.
+            let seconds = try XCTUnwrap(RenderTimeAttribute.read(path: output.path), format)
             XCTAssertGreaterThan(seconds, 0, format)
             XCTAssertLessThan(seconds, 120, format)
-            XCTAssertEqual(tags[ContainerTags.renderSeconds]?.count, ContainerTags.renderSecondsWidth)
+            XCTAssertNil(tags["kiln_render_seconds"], format)
             XCTAssertFalse(
                 try Data(contentsOf: output).range(of: Data("@kiln-late".utf8)) != nil,
                 "\(format): a placeholder is left")
@@ -65,8 +65,8 @@ final class ContainerTagsTests: ScratchDirectoryTestCase {
         }
     }
 
-    /// Two renders with different thread counts are the same bytes but for the render time's
-    /// digits, and a split render's joined file carries the single render's frames digest.
+    /// Two renders with different thread counts are the same bytes, and a split render's joined
+    /// file carries the single render's frames digest (and its pieces' render times added up).
     func testTagsKeepRendersIdenticalAcrossThreadsAndSegments() throws {
         let job = try job()
         var files: [Data] = []
@@ -74,10 +74,10 @@ final class ContainerTagsTests: ScratchDirectoryTestCase {
         for threads in [1, 3] {
             let output = directory.appendingPathComponent("t\(threads).mp4")
             _ = try VideoExport(job: job, output: output, threads: threads).run()
-            files.append(try TaggedVideo.bytesWithoutRenderTime(path: output.path))
+            files.append(try Data(contentsOf: output))
             digests.append(try ContainerTags.read(path: output.path)[ContainerTags.framesDigest])
         }
-        XCTAssertEqual(files[0], files[1], "1 and 3 threads: identical but for the render time")
+        XCTAssertEqual(files[0], files[1], "1 and 3 threads: identical bytes")
         let fingerprint = try JobFiles.loadFingerprinted(
             file: directory.appendingPathComponent("tagged.json").path)
         let split = SegmentedExport(
@@ -90,7 +90,7 @@ final class ContainerTagsTests: ScratchDirectoryTestCase {
             joined[ContainerTags.framesDigest], digests[0], "the pieces' digests add up to the whole's")
         XCTAssertEqual(joined[ContainerTags.job], "tagged.json")
         XCTAssertEqual(joined[ContainerTags.frames], "12")
-        XCTAssertNotNil(joined[ContainerTags.renderSeconds].flatMap(Double.init), "\(joined)")
+        XCTAssertNotNil(RenderTimeAttribute.read(path: summary.output.path), "the pieces' times added up")
     }
 
     /// Placeholders are found wherever they are in a large file: in the middle across a chunk
