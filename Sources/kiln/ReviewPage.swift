@@ -92,7 +92,7 @@ struct ReviewPage {
         }
         rows.append(("File size", item.bytes.map(Self.fileSize) ?? "unknown"))
         let renderTime = item.renderSeconds.map(Self.seconds).map {
-            item.job == nil ? "\($0) (from the file's tags)" : $0
+            item.job == nil ? "\($0) (recorded on the file)" : $0
         }
         rows.append(("Render time", renderTime ?? "unknown"))
         rows.append(
