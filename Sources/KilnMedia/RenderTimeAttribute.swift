@@ -12,21 +12,36 @@ import Foundation
 public enum RenderTimeAttribute {
     public static let name = "user.kiln.render_seconds"
 
+    // Glibc's Swift module leaves out <sys/xattr.h>; the two calls are looked up by name in the
+    // C library the process already has, rather than adding a C target for two declarations.
+    private typealias SetAttribute =
+        @convention(c) (UnsafePointer<CChar>, UnsafePointer<CChar>, UnsafeRawPointer, Int, Int32) -> Int32
+    private typealias GetAttribute =
+        @convention(c) (UnsafePointer<CChar>, UnsafePointer<CChar>, UnsafeMutableRawPointer, Int) -> Int
+    private static let setAttribute: SetAttribute? = dlsym(dlopen(nil, RTLD_NOW), "setxattr").map {
+        unsafeBitCast($0, to: SetAttribute.self)
+    }
+    private static let getAttribute: GetAttribute? = dlsym(dlopen(nil, RTLD_NOW), "getxattr").map {
+        unsafeBitCast($0, to: GetAttribute.self)
+    }
+
     /// Records `seconds` on the file at `path` (a link is followed: writers name their temporary
     /// file through /proc/self/fd). Failure is ignored: the time is a courtesy, never a reason to
     /// lose a render.
     public static func record(_ seconds: Double, path: String) {
         guard seconds.isFinite, seconds >= 0 else { return }
         let text = String(format: "%.3f", seconds)
-        _ = text.withCString { setxattr(path, name, $0, strlen($0), 0) }
+        guard let setAttribute else { return }
+        _ = text.withCString { setAttribute(path, name, $0, strlen($0), 0) }
     }
 
     /// The recorded time, or nil (none, unreadable, or not a finite non-negative number).
     public static func read(path: String) -> Double? {
-        var buffer = [CChar](repeating: 0, count: 64)
-        let count = getxattr(path, name, &buffer, buffer.count - 1)
+        guard let getAttribute else { return nil }
+        var buffer = [UInt8](repeating: 0, count: 64)
+        let count = buffer.withUnsafeMutableBytes { getAttribute(path, name, $0.baseAddress!, 63) }
         guard count > 0 else { return nil }
-        let text = String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let text = String(decoding: buffer.prefix(count), as: UTF8.self)
         guard let seconds = Double(text), seconds.isFinite, seconds >= 0 else { return nil }
         return seconds
     }
