@@ -142,7 +142,7 @@ final class AudioCLITests: TemporaryDirectoryTestCase {
             throw XCTSkip("run scripts/make-podcast.py first (scripts/test.sh does)")
         }
         let demo = try String(contentsOf: jobs.appendingPathComponent("podcast.json"), encoding: .utf8)
-        XCTAssertTrue(demo.contains(#""audio": { "path": "podcast/voice.wav""#))
+        XCTAssertTrue(demo.contains(#""audio": { "tracks": [{ "path": "podcast/voice.wav""#))
         let file = try write(
             "podcast.json",
             """

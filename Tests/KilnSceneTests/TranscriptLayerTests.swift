@@ -108,6 +108,98 @@ final class TranscriptLayerTests: ScratchDirectoryTestCase {
         XCTAssertEqual(lines(balanced.regularLayouts[0]), bold)
     }
 
+    /// The transcript layers of the shipped demos that show one.
+    func shippedTranscripts() throws -> [(String, TranscriptLayer)] {
+        let jobs = Fixture.repositoryRoot.appendingPathComponent("jobs")
+        return try ["podcast.json", "audiogram.json"].map { file in
+            let job = try JobFiles.load(file: jobs.appendingPathComponent(file).path)
+            let layer = try XCTUnwrap(
+                job.layers.lazy.compactMap { $0.content as? TranscriptLayer }.first, file)
+            return (file, layer)
+        }
+    }
+
+    /// Where each cluster's ink is centred along the line (its glyphs' coverage-weighted
+    /// middle), keyed by its offset in its line; clusters without ink (spaces) are left out.
+    func inkCentres(_ layout: TextLayout) -> [[Int: Double]] {
+        layout.lines.map { line in
+            var sums: [Int: (moment: Double, weight: Double)] = [:]
+            for glyph in line.runs.flatMap(\.glyphs) {
+                let bitmap = glyph.face.bitmap(glyph: glyph.glyph, phase: 0)
+                for y in 0..<bitmap.height {
+                    for x in 0..<bitmap.width {
+                        let a = Double(bitmap.premultipliedRGBA[(y * bitmap.width + x) * 4 + 3])
+                        let centre = glyph.position.x.rounded(.down) + Double(bitmap.left + x) + 0.5
+                        sums[glyph.cluster - line.range.lowerBound, default: (0, 0)].moment += a * centre
+                        sums[glyph.cluster - line.range.lowerBound, default: (0, 0)].weight += a
+                    }
+                }
+            }
+            return sums.filter { $0.value.weight > 0 }.mapValues { $0.moment / $0.weight }
+        }
+    }
+
+    /// At every line change the current line cross-fades between its regular and bold
+    /// pictures: each letter's ink is centred in the same place in both, so the fade thickens
+    /// one text in place. At their own advances the regular line ended 38–64 px short of the
+    /// bold one at 1080p, and both showed, offset, for 4–5 frames of every change.
+    func testBothWeightsOfEveryLinePutEachLetterInTheSamePlace() throws {
+        for (file, layer) in try shippedTranscripts() {
+            let pictures = layer.pictures
+            XCTAssertEqual(pictures.boldLayouts.count, layer.transcript.lines.count)
+            for (index, (regular, bold)) in zip(pictures.regularLayouts, pictures.boldLayouts).enumerated() {
+                let a = inkCentres(regular), b = inkCentres(bold)
+                XCTAssertEqual(
+                    a.map { $0.keys.sorted() }, b.map { $0.keys.sorted() }, "\(file) line \(index)")
+                let drift =
+                    zip(a, b).flatMap { a, b in a.compactMap { key, x in b[key].map { abs($0 - x) } } }
+                    .max() ?? 0
+                XCTAssertLessThan(drift, 2, "\(file) line \(index): a letter's weights apart by \(drift) px")
+            }
+        }
+    }
+
+    /// The same in pixels: drawn sharp, the regular line's ink lies within the bold line's
+    /// (strokes thicken in place, the edges of one text), where at its own advances most of it
+    /// fell beside the bold strokes and showed as a second, offset text (1.2 % of it outside
+    /// the bold ink now, 58 % before).
+    func testTheRegularLinesInkLiesWithinTheBoldLines() throws {
+        func alpha(_ picture: TextImage) -> (origin: SIMD2<Int>, width: Int, height: Int, a: [Float]) {
+            guard let image = picture.coverage else { return (.zero, 0, 0, []) }
+            let level = image.levels[0]
+            var a = [Float](repeating: 0, count: image.width * image.height)
+            for y in 0..<image.height {
+                for x in 0..<image.width {
+                    a[y * image.width + x] = Float(level.texels[y * level.stride + x] >> 24) / 255
+                }
+            }
+            return (picture.offset, image.width, image.height, a)
+        }
+        for (file, layer) in try shippedTranscripts() {
+            let pictures = layer.pictures
+            var worst = 0.0
+            for (regularLayout, boldLayout) in zip(pictures.regularLayouts, pictures.boldLayouts) {
+                let regular = alpha(TextImage(regularLayout, margin: 8))
+                let bold = alpha(TextImage(boldLayout, margin: 8))
+                func boldAlpha(_ x: Int, _ y: Int) -> Float {
+                    let bx = x - bold.origin.x, by = y - bold.origin.y
+                    guard bx >= 0, by >= 0, bx < bold.width, by < bold.height else { return 0 }
+                    return bold.a[by * bold.width + bx]
+                }
+                var ink = 0.0, outside = 0.0
+                for y in 0..<regular.height {
+                    for x in 0..<regular.width {
+                        let r = regular.a[y * regular.width + x]
+                        ink += Double(r)
+                        outside += Double(max(0, r - boldAlpha(x + regular.origin.x, y + regular.origin.y)))
+                    }
+                }
+                worst = max(worst, outside / max(ink, 1))
+            }
+            XCTAssertLessThan(worst, 0.05, "\(file): the most regular ink outside the bold line's")
+        }
+    }
+
     /// Lines are cut to the viewport, as a scroll view cuts its content.
     func testLinesAreCutToTheViewport() throws {
         let frame = Fixture.render(try overlayJob(height: 100), at: 3)

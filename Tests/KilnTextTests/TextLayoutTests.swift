@@ -150,4 +150,49 @@ final class TextLayoutTests: XCTestCase {
         XCTAssertNotEqual(a.premultipliedRGBA, b.premultipliedRGBA, "a half-pixel shift changes the coverage")
         XCTAssertEqual(face.bitmap(glyph: glyph, phase: 0).premultipliedRGBA, a.premultipliedRGBA)
     }
+
+    /// A cluster's span of the pen in a layout set at its own advances: from its glyph to the
+    /// next one's (the line's ink end for the last).
+    func spans(_ line: TextLayout.Line) -> [(start: Double, end: Double)] {
+        let starts = line.runs.flatMap(\.glyphs).map(\.position.x)
+        return zip(starts, starts.dropFirst() + [line.x + line.width]).map { ($0, $1) }
+    }
+
+    /// The regular weight moved onto the bold weight's places (what the transcript cross-fades):
+    /// each letter centred on the bold letter's span, the line as long as the bold one.
+    func testALayoutCentredOnAnothersCellsPutsEachLetterOnItsPlace() throws {
+        let text = "Today we are talking"
+        func layout(_ weight: Int) throws -> TextLayout {
+            try TextLayout(
+                text: text, font: FontDescriptor(family: "Noto Sans", weight: weight), size: 54,
+                library: library)
+        }
+        let regular = try layout(400), bold = try layout(700)
+        let moved = regular.centred(onCellsOf: bold)
+        XCTAssertGreaterThan(bold.lines[0].width - regular.lines[0].width, 10, "the bold weight is wider")
+        XCTAssertEqual(moved.lines[0].x, bold.lines[0].x)
+        XCTAssertEqual(moved.lines[0].width, bold.lines[0].width)
+        XCTAssertEqual(moved.size, regular.size)
+        let own = spans(regular.lines[0]), places = spans(bold.lines[0])
+        let glyphs = moved.lines[0].runs.flatMap(\.glyphs)
+        XCTAssertEqual(glyphs.count, own.count)
+        for (index, (glyph, (span, place))) in zip(glyphs, zip(own, places)).enumerated() {
+            let centre = glyph.position.x + (span.end - span.start) / 2
+            XCTAssertEqual(centre, (place.start + place.end) / 2, accuracy: 1e-9, "letter \(index)")
+        }
+    }
+
+    /// Lines whose clusters differ (here, a shorter text) are stretched evenly onto the other
+    /// line's span instead.
+    func testALineWhoseClustersDifferIsStretchedOntoTheOthers() throws {
+        let font = FontDescriptor(family: "Noto Sans")
+        let short = try TextLayout(text: "abc", font: font, size: 40, library: library)
+        let long = try TextLayout(text: "abcdef", font: font, size: 40, library: library)
+        let moved = short.centred(onCellsOf: long)
+        let scale = long.lines[0].width / short.lines[0].width
+        for (before, after) in zip(short.glyphs, moved.glyphs) {
+            XCTAssertEqual(after.position.x, before.position.x * scale, accuracy: 1e-9)
+            XCTAssertEqual(after.position.y, before.position.y)
+        }
+    }
 }

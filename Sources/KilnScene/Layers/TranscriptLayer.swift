@@ -106,10 +106,13 @@ public struct TranscriptLayer: LayerRendering {
             for line in transcript.lines {
                 let current = try layout(line.text, weight: 700, size: size, wrap: wrap)
                 bold.append(current)
-                // The regular weight breaks where the bold one does, so that the cross-fade
-                // between them shows one text, not two wrapped differently (the regular weight
-                // is the narrower: it fits the bold's lines).
-                regular.append(try layout(Self.lines(of: current), weight: 400, size: size, wrap: .greedy))
+                // The regular weight breaks where the bold one does (it is the narrower: it
+                // fits the bold's lines) and each of its glyphs is centred on the bold glyph's
+                // place, so that the cross-fade between them thickens one text's strokes in
+                // place: at its own advances the regular line ends tens of pixels short and
+                // both weights would show, offset, through the fade.
+                let narrow = try layout(Self.lines(of: current), weight: 400, size: size, wrap: .greedy)
+                regular.append(narrow.centred(onCellsOf: current))
                 stamps.append(
                     stampSize > 0
                         ? try layout(Self.stamp(line.start), weight: 400, size: stampSize, wrap: nil) : nil)
