@@ -154,7 +154,7 @@ final class ReviewCompareTests: QueueTestCase {
     /// A file from elsewhere can put anything in its tags: the page shows only kiln_* ones,
     /// escaped, cut short, paths reduced to their last component, and no impossible render time.
     func testHostileTagsAreEscapedAndScrubbed() throws {
-        let path = directory.appendingPathComponent("forged.mp4").path
+        let path = directory.appendingPathComponent("forged-by-kiln.mp4").path
         let writer = try VideoFileWriter(
             path: path,
             settings: VideoSettings(
@@ -168,6 +168,9 @@ final class ReviewCompareTests: QueueTestCase {
         let plane = [UInt8](repeating: 128, count: 64 * 36)
         for _ in 0..<3 { try writer.append(y: plane, yStride: 64, u: plane, v: plane, uvStride: 32) }
         try writer.finish()
+        // Copied as bytes: a file from elsewhere, without the render time a Kiln writer records.
+        try Data(contentsOf: URL(fileURLWithPath: path)).write(
+            to: directory.appendingPathComponent("forged.mp4"))
         let made = try kiln(["review", "forged.mp4", "-o", "forged.html"])
         XCTAssertEqual(made.status, 0, made.stderr)
         let html = try pageText("forged.html")

@@ -304,11 +304,18 @@ final class TimeSourceTests: XCTestCase {
         XCTAssertEqual(found.map { "\($0.path): \($0.message)" }, expected)
     }
 
-    func testTriggersAreNotBoundedWhenTheOutputFailedToDecode() {
+    /// The timeline's length is known from fps and duration even when another output key is
+    /// wrong, so a trigger after the end is reported in the same run (issue 40: it once showed
+    /// only after the other mistakes were fixed).
+    func testTriggersAreBoundedEvenWhenAnotherOutputKeyFailed() {
         let found = diagnostics(
             output: #"{"width": 63, "height": 64, "fps": 30, "duration": 6}"#,
             rotating(#"{"keyframes": \#(Self.ramp), "time": {"since": [1, 700]}}"#))
-        XCTAssertEqual(found.map(\.path.description), ["output.width"])
+        XCTAssertEqual(found.map(\.path.description), ["output.width", "layers[0].rotation.time.since[1]"])
+        let unknown = diagnostics(
+            output: #"{"width": 64, "height": 64, "fps": "fast", "duration": 6}"#,
+            rotating(#"{"keyframes": \#(Self.ramp), "time": {"since": [1, 700]}}"#))
+        XCTAssertEqual(unknown.map(\.path.description), ["output.fps"], "no rate: no known end")
     }
 
     func testTriggerBoundUsesTheExactFrameDuration() {
