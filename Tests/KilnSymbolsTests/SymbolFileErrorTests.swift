@@ -98,11 +98,11 @@ final class SymbolFileErrorTests: ScratchDirectoryTestCase {
         assertError(
             SymbolTestSupport.document(#"  <g id="a" data-variable="1.5"><rect width="1" height="1"/></g>"#),
             line: 2, column: 3,
-            message: "layer 'a': data-variable is '1.5', expected a number from 0 to 1")
+            message: "layer 'a': data-variable is '1.5', expected a number from 0 to 1 or a fraction k/n")
         assertError(
             SymbolTestSupport.document(#"<g id="a" data-variable="half"><rect width="1" height="1"/></g>"#),
             line: 2, column: 1,
-            message: "layer 'a': data-variable is 'half', expected a number from 0 to 1")
+            message: "layer 'a': data-variable is 'half', expected a number from 0 to 1 or a fraction k/n")
         assertError(
             SymbolTestSupport.document(#"<g id="a" data-level="main"><rect width="1" height="1"/></g>"#),
             line: 2, column: 1,
