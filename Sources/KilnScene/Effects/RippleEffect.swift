@@ -71,14 +71,15 @@ public struct RippleEffect: PixelStageEffect {
     ])
 
     /// Why a wave from `origin` can never show: it starts farther outside the frame than the
-    /// frame's own size plus the distance it travels (`reach`, speed × duration). Nil: it can.
+    /// distance it travels (`reach`, speed × duration) plus four frames' larger side (room for a
+    /// layer that is moved or scaled into view). Nil: it may show.
     static func unreachable(_ origin: Point2, reach: Double, frame: (width: Double, height: Double)?)
         -> String?
     {
         guard let frame else { return nil }
         let dx = max(0, -origin.x, origin.x - frame.width), dy = max(0, -origin.y, origin.y - frame.height)
         let outside = (dx * dx + dy * dy).squareRoot()
-        guard outside > reach + max(frame.width, frame.height) else { return nil }
+        guard outside > reach + 4 * max(frame.width, frame.height) else { return nil }
         return "origin \(origin) is \(Int(outside.rounded())) pixels outside the \(Int(frame.width))×"
             + "\(Int(frame.height)) frame; the wave travels \(Int(reach.rounded())) (speed × duration), "
             + "so this ripple never shows"
