@@ -13,10 +13,11 @@ enum RenderCommand: KilnSubcommand {
         help: "render in this format instead of the job's (" + OutputFormat.names.joined(separator: ", ")
             + "); -o must suit it; without -o the output gets its extension")
     static let gifMaxBytes = OptionSpec(
-        "--gif-max-bytes", kind: .string, placeholder: "SIZE",
-        help: "GIF only: keep the file within SIZE bytes (1000000, 800k, 1M, 1Mi): frames that would spend "
-            + "the budget faster than the video plays are left out, their time given to the frame before, "
-            + "rather than every frame made worse")
+        "--gif-max-bytes", kind: .string, placeholder: "SIZE", default: .string("auto"),
+        help: "GIF only: keep the file within SIZE bytes (1000000, 800k, 1M, 1Mi; auto: 1M for every "
+            + "640×360 pixels of frame, at least 1M; none for no limit): "
+            + "frames that would spend the budget faster than the video plays are left out, their time "
+            + "given to the frame before, and a still part's small drift is left as drawn")
     static let progress = OptionSpec(
         "--progress", kind: .choice(["auto", "bar", "json", "none"]), placeholder: "MODE",
         default: .string("auto"),
@@ -111,18 +112,21 @@ enum RenderCommand: KilnSubcommand {
             throw args.usageError(error.message)
         }
         var job = drafted.job
-        if let text = args.string(Self.gifMaxBytes) {
-            guard let bytes = ByteCount.parse(text) else {
+        if let text = args.string(Self.gifMaxBytes), text != "none" {
+            let area = Double(job.output.width * job.output.height) / (640 * 360)
+            let automatic = text == "auto" ? Int(1_000_000 * max(1, area)) : nil
+            guard let bytes = automatic ?? ByteCount.parse(text) else {
                 throw args.usageError(
-                    "--gif-max-bytes expects a positive number of bytes (1000000, 800k, 1M, 1Mi), got '\(text)'"
+                    "--gif-max-bytes expects a positive number of bytes (1000000, 800k, 1M, 1Mi), auto or none, got '\(text)'"
                 )
             }
-            guard job.output.format == .gif else {
+            if job.output.format == .gif {
+                job = job.limitingBytes(to: bytes)
+            } else if args.isGiven(Self.gifMaxBytes) {
                 throw args.usageError(
                     "--gif-max-bytes: only gif output has a byte budget; this render is \(job.output.format.rawValue)"
                 )
             }
-            job = job.limitingBytes(to: bytes)
         }
         if let note = draftNote(job: loaded.job.output, draft: job.output, size: draft.size) {
             Output.stderr(note)
