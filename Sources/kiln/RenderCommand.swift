@@ -28,8 +28,8 @@ enum RenderCommand: KilnSubcommand {
         description: """
             Renders every frame of JOB and encodes it in the job's output.format: by default with
             libx264 into an MP4 (yuv420p, BT.709, limited range, +faststart); also HEVC MP4 (libx265),
-            VP9 WebM (libvpx), ProRes 4444 MOV with alpha (prores_ks), animated GIF (a palette made
-            per frame), animated WebP (libwebp) or a folder of numbered PNGs. Without output.format the
+            VP9 WebM (libvpx), ProRes 4444 MOV with alpha (prores_ks), animated GIF (a palette per
+            scene, within --gif-max-bytes), animated WebP (libwebp) or a folder of numbered PNGs. Without output.format the
             format follows the path's extension, -o's if given, else output.path's (.mp4 h264, .webm
             vp9, .mov prores4444, .gif, .webp, a path ending in / png-sequence; another extension keeps
             the job's format). --format NAME overrides both, and without -o the output gets NAME's
