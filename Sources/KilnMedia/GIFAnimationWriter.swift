@@ -36,9 +36,6 @@ final class GIFAnimationWriter {
         var whole: (image: [UInt8], transparentIndex: Int?)?
     }
 
-    /// Past this drift (codes per channel) a pixel is always drawn again.
-    static let loosestThreshold = 12
-
     let width: Int
     let height: Int
     private let frameRateNumerator: Int
@@ -61,9 +58,6 @@ final class GIFAnimationWriter {
     private var globalColours: [UInt32]?
     private var globalGeneration = -1
     private var frameIndices: [UInt8] = []
-    /// `stillThreshold`, raised while the budget leaves frames out (a small drift is then left
-    /// as drawn rather than paid for) and lowered again once there is room.
-    private var threshold: Int
     private var frameSources: [UInt32] = []
 
     init(
@@ -77,7 +71,6 @@ final class GIFAnimationWriter {
         self.frameRateNumerator = frameRateNumerator
         self.frameRateDenominator = frameRateDenominator
         self.options = options
-        threshold = options.stillThreshold
         palette = GIFPalette(width: width, height: height)
         canvas = [UInt32](repeating: 0, count: width * height)
         shownIndices = [UInt8](repeating: UInt8(GIFPalette.transparentIndex), count: width * height)
@@ -107,7 +100,7 @@ final class GIFAnimationWriter {
         let sameGeneration = shownGeneration == palette.generation
         palette.quantize(
             rgba: rgba, stride: stride, into: &frameIndices, sources: &frameSources,
-            shown: sameGeneration ? (shownIndices, shownSources) : nil, threshold: threshold)
+            shown: sameGeneration ? (shownIndices, shownSources) : nil, threshold: options.stillThreshold)
         if globalColours == nil {
             globalColours = palette.colours
             globalGeneration = palette.generation
@@ -137,12 +130,9 @@ final class GIFAnimationWriter {
                     "the first frame alone takes \(total) bytes at \(width)×\(height), more than the "
                         + "\(maxBytes) allowed; allow more bytes or render smaller (--scale)")
             }
-            let allowed = allowedBytes(afterFrame: n, of: maxBytes)
-            if pending != nil, total > allowed {
-                threshold = min(Self.loosestThreshold, threshold + 2)
-                return
-            }
-            if total < allowed * 9 / 10 { threshold = max(options.stillThreshold, threshold - 1) }
+            // Raising the still threshold instead left ghosts of moving edges and contours in
+            // moving gradients (a kept index leans on neighbours drawn anew): fewer, clean frames.
+            if pending != nil, total > allowedBytes(afterFrame: n, of: maxBytes) { return }
         }
 
         if let before = pending {

@@ -14,6 +14,8 @@ final class GIFPalette {
     private static let histogramSize = 1 << 15
     /// A sampled pixel farther than this (RGB distance in codes) from every entry is badly served.
     private static let outlierDistance: Float = 24
+    /// The farthest (codes in any channel) a kept index may be from its pixel's source.
+    private static let keptDistance: Float = 24
 
     let width: Int
     let height: Int
@@ -175,8 +177,14 @@ final class GIFPalette {
                                         abs(Int32(p[0]) - Int32(was >> 16 & 0xFF)),
                                         abs(Int32(p[1]) - Int32(was >> 8 & 0xFF)),
                                         abs(Int32(p[2]) - Int32(was & 0xFF)))
-                                    if moved <= limit {
-                                        index = Int(keepIndices[at])
+                                    // A dithered pixel can stand far from its source, leaning
+                                    // on neighbours drawn again now: kept, it would be a dot.
+                                    let kept = Int(keepIndices[at])
+                                    let off = entries[kept] - source
+                                    if moved <= limit,
+                                        max(abs(off.x), abs(off.y), abs(off.z)) <= Self.keptDistance
+                                    {
+                                        index = kept
                                         drawnFrom[at] = was
                                     }
                                 }

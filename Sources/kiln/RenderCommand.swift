@@ -17,7 +17,7 @@ enum RenderCommand: KilnSubcommand {
         help: "GIF only: keep the file within SIZE bytes (1000000, 800k, 1M, 1Mi; auto: 1M for every "
             + "640×360 pixels of frame, at least 1M; none for no limit): "
             + "frames that would spend the budget faster than the video plays are left out, their time "
-            + "given to the frame before, and a still part's small drift is left as drawn")
+            + "given to the frame before, so motion gets choppier but every frame stays clean")
     static let progress = OptionSpec(
         "--progress", kind: .choice(["auto", "bar", "json", "none"]), placeholder: "MODE",
         default: .string("auto"),
