@@ -26,3 +26,19 @@ extension FingerprintedJob {
         return FingerprintedJob(job: drafted, fingerprint: digest.hex)
     }
 }
+
+extension FingerprintedJob {
+    /// The job written as another format (`Job.reformatted(as:keepingPath:)`); its fingerprint
+    /// covers the format and its encoder settings, so no segment of one format serves another.
+    public func reformatted(as format: OutputFormat, keepingPath: Bool) -> FingerprintedJob {
+        let reformatted = job.reformatted(as: format, keepingPath: keepingPath)
+        guard reformatted.output.format != job.output.format else { return self }
+        var digest = ContentDigest()
+        digest.update("kiln format")
+        digest.update(fingerprint)
+        digest.update(format.rawValue)
+        digest.update(reformatted.output.preset)
+        digest.update(Int(reformatted.output.crf * 1000))
+        return FingerprintedJob(job: reformatted, fingerprint: digest.hex)
+    }
+}

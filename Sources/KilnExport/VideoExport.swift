@@ -29,10 +29,13 @@ public struct VideoExport: Sendable {
 
     public var videoSettings: VideoSettings {
         let o = job.output
-        return VideoSettings(
+        var settings = VideoSettings(
             width: o.width, height: o.height, frameRateNumerator: o.frameRate.numerator,
             frameRateDenominator: o.frameRate.denominator, crf: o.crf, preset: o.preset, gop: o.gop,
             codec: Self.codec(for: o.format) ?? .h264)
+        settings.maxBytes = o.maxBytes
+        settings.expectedFrames = o.frameCount
+        return settings
     }
 
     /// The video codec that writes `format`; nil for a PNG sequence.

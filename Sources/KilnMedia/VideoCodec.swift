@@ -79,6 +79,8 @@ public enum VideoCodec: String, Sendable, Hashable, CaseIterable {
     /// Why this FFmpeg cannot write it (its build lacks an encoder or muxer), or nil when it can:
     /// asked before rendering, so a missing library is reported before any frame is drawn.
     public var missingLibrary: String? {
+        // Kiln writes GIF itself (`GIFAnimationWriter`).
+        if self == .gif { return nil }
         if avcodec_find_encoder_by_name(encoderName) == nil {
             return
                 "this FFmpeg (\(MediaLibraries.versionSummary)) has no \(encoderName) encoder, which writes \(rawValue)"

@@ -2,8 +2,8 @@ import CFFmpeg
 
 /// A video file through libavformat in one of `VideoCodec`'s formats: H.264 (libx264) or HEVC
 /// (libx265) in MP4 and VP9 (libvpx) in WebM from 8-bit YUV 4:2:0 planes (BT.709, limited range,
-/// chroma sited left); ProRes 4444 (prores_ks) in MOV, animated GIF and animated WebP
-/// (libwebp_anim) from straight-alpha RGBA, keeping its transparency. With an audio source, an
+/// chroma sited left); ProRes 4444 (prores_ks) in MOV, animated GIF (`GIFAnimationWriter`) and
+/// animated WebP (libwebp_anim) from straight-alpha RGBA, keeping its transparency. With an audio source, an
 /// AAC (MP4, MOV) or Opus (WebM) track (48 kHz stereo) is encoded alongside, exactly as long as
 /// the video, and interleaved with it.
 ///
@@ -30,14 +30,14 @@ public final class VideoFileWriter: @unchecked Sendable {
     private var audio: AudioTrackEncoder?
     /// RGBA → YUVA 4:4:4 10-bit for ProRes.
     private var converter: ScaleContext?
-    /// This frame's palette, for GIF.
-    private var palette: GIFPalette?
     /// What the file says of how it was made (for the containers that carry tags).
     private let tags: ContainerTags
     /// Values for `tags.late`, set before `finish`; the render time is the writer's own.
     public var lateTagValues: [String: String] = [:]
     private let path: String
     private let opened = ContinuousClock.now
+    /// GIF is written by Kiln, not libavcodec (see `GIFAnimationWriter`).
+    private var gif: GIFAnimationWriter?
 
     public init(
         path: String, settings: VideoSettings, audio: (any AudioSampleSource)? = nil,
@@ -79,6 +79,23 @@ public final class VideoFileWriter: @unchecked Sendable {
     /// Appends the next frame of an RGBA codec (`VideoCodec.input`): straight-alpha RGBA8,
     /// `stride` bytes a row.
     public func append(rgba: UnsafePointer<UInt8>, stride: Int) throws(MediaError) {
+        if let gif {
+            guard state == .open else {
+                throw MediaError.failure(
+                    "VideoFileWriter.append", "writer is \(state == .finished ? "finished" : "closed")")
+            }
+            do throws(MediaError) {
+                try gif.append(rgba: rgba, stride: stride)
+            } catch {
+                release()
+                throw error
+            }
+            framesAppended += 1
+            // Every frame is done once appended: drawn, or left out with its time given to another.
+            framesWritten = framesAppended
+            onFrameWritten?(framesWritten)
+            return
+        }
         try appendFrame(expecting: .rgba) { frame in
             switch settings.codec {
             case .prores4444:
@@ -90,19 +107,6 @@ public final class VideoFileWriter: @unchecked Sendable {
                     destinationStrides: withUnsafeBytes(of: frame.pointee.linesize) {
                         Array($0.bindMemory(to: Int32.self).prefix(4))
                     })
-            case .gif:
-                guard let palette else { return }
-                palette.quantize(rgba: rgba, stride: stride)
-                palette.indices.withUnsafeBufferPointer { indices in
-                    av_image_copy_plane(
-                        frame.pointee.data.0, frame.pointee.linesize.0, indices.baseAddress,
-                        Int32(settings.width),
-                        Int32(settings.width), Int32(settings.height))
-                }
-                palette.colours.withUnsafeBytes { colours in
-                    frame.pointee.data.1!.update(
-                        from: colours.baseAddress!.assumingMemoryBound(to: UInt8.self), count: colours.count)
-                }
             default:
                 // BGRA for libwebp: swap R and B.
                 for y in 0..<settings.height {
@@ -149,6 +153,21 @@ public final class VideoFileWriter: @unchecked Sendable {
     /// Returns the number of frames written.
     @discardableResult
     public func finish() throws(MediaError) -> Int {
+        if let gif, state == .open {
+            do throws(MediaError) {
+                _ = try gif.finish()
+                let elapsed = ContinuousClock.now - opened
+                RenderTimeAttribute.record(
+                    Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18,
+                    path: path)
+            } catch {
+                release()
+                throw error
+            }
+            release()
+            state = .finished
+            return framesAppended
+        }
         guard state == .open, let codecContext, let formatContext else {
             throw MediaError.failure(
                 "VideoFileWriter.finish", "writer is \(state == .finished ? "finished" : "closed")")
@@ -182,6 +201,18 @@ public final class VideoFileWriter: @unchecked Sendable {
 
     private func open(path: String, audioSource: (any AudioSampleSource)?) throws(MediaError) {
         let codecChoice = settings.codec
+        if codecChoice == .gif {
+            guard audioSource == nil else {
+                throw MediaError.failure("VideoFileWriter", "gif cannot carry audio")
+            }
+            gif = try GIFAnimationWriter(
+                path: path, width: settings.width, height: settings.height,
+                frameRateNumerator: settings.frameRateNumerator,
+                frameRateDenominator: settings.frameRateDenominator,
+                options: GIFAnimationWriter.Options(
+                    maxBytes: settings.maxBytes, expectedFrames: settings.expectedFrames))
+            return
+        }
         try check(
             avformat_alloc_output_context2(&formatContext, nil, codecChoice.muxerName, path),
             "avformat_alloc_output_context2"
@@ -230,8 +261,6 @@ public final class VideoFileWriter: @unchecked Sendable {
                 to: AV_PIX_FMT_YUVA444P10LE,
                 flags: SWS_BILINEAR | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INP | SWS_BITEXACT)
             try converter?.setColorspace(SWS_CS_ITU709, sourceFullRange: true, destinationFullRange: false)
-        case .gif:
-            palette = GIFPalette(width: settings.width, height: settings.height)
         default:
             break
         }
@@ -241,7 +270,7 @@ public final class VideoFileWriter: @unchecked Sendable {
         }
         var options: OpaquePointer? = nil
         defer { av_dict_free(&options) }
-        if codecChoice == .webp || codecChoice == .gif {
+        if codecChoice == .webp {
             // Animations loop forever, as people expect of a GIF (WebP's muxer would play once).
             try check(av_dict_set(&options, "loop", "0", 0), "av_dict_set")
         }
@@ -348,7 +377,8 @@ public final class VideoFileWriter: @unchecked Sendable {
         av_frame_free(&frame)
         av_packet_free(&packet)
         converter = nil
-        palette = nil
+        gif?.abort()
+        gif = nil
         if state == .open { state = .closed }
     }
 }

@@ -15,6 +15,11 @@ public struct VideoSettings: Sendable, Hashable {
     public var encoderThreads: Int
     /// Moves `moov` before `mdat` so players can start before the whole file is read.
     public var faststart: Bool
+    /// GIF only: the most bytes the file may take; frames are left out (their time given to the
+    /// frame before) to stay within it. Nil: no limit.
+    public var maxBytes: Int?
+    /// How many frames will be appended, if known: a GIF's byte budget is spread over them.
+    public var expectedFrames = 0
 
     public init(
         width: Int, height: Int, frameRateNumerator: Int, frameRateDenominator: Int,
@@ -49,5 +54,6 @@ public struct VideoSettings: Sendable, Hashable {
         guard gop > 0 else { throw fail("gop must be positive, got \(gop)") }
         guard encoderThreads >= 0 else { throw fail("encoderThreads must be >= 0") }
         guard crf.isFinite, crf >= 0 else { throw fail("invalid crf \(crf)") }
+        if let maxBytes, maxBytes <= 0 { throw fail("maxBytes must be positive, got \(maxBytes)") }
     }
 }

@@ -6,7 +6,18 @@ import KilnModel
 enum RenderCommand: KilnSubcommand {
     static let output = OptionSpec(
         "--output", short: "o", kind: .path,
-        help: "output file (default: the job's output.path; for a draft, NAME.draft.mp4 beside it)")
+        help: "output file (default: the job's output.path; for a draft, NAME.draft.mp4 beside it); unless "
+            + "the job names output.format, its extension picks the format")
+    static let format = OptionSpec(
+        "--format", kind: .choice(OutputFormat.names), placeholder: "NAME",
+        help: "render in this format instead of the job's (" + OutputFormat.names.joined(separator: ", ")
+            + "); -o must suit it; without -o the output gets its extension")
+    static let gifMaxBytes = OptionSpec(
+        "--gif-max-bytes", kind: .string, placeholder: "SIZE", default: .string("auto"),
+        help: "GIF only: keep the file within SIZE bytes (1000000, 800k, 1M, 1Mi; auto: 1M for every "
+            + "640×360 pixels of frame, at least 1M; none for no limit): "
+            + "frames that would spend the budget faster than the video plays are left out, their time "
+            + "given to the frame before, so motion gets choppier but every frame stays clean")
     static let progress = OptionSpec(
         "--progress", kind: .choice(["auto", "bar", "json", "none"]), placeholder: "MODE",
         default: .string("auto"),
@@ -17,11 +28,15 @@ enum RenderCommand: KilnSubcommand {
         description: """
             Renders every frame of JOB and encodes it in the job's output.format: by default with
             libx264 into an MP4 (yuv420p, BT.709, limited range, +faststart); also HEVC MP4 (libx265),
-            VP9 WebM (libvpx), ProRes 4444 MOV with alpha (prores_ks), animated GIF (a palette made
-            per frame), animated WebP (libwebp) or a folder of numbered PNGs. Without output.format the
-            format follows output.path's extension (.mp4 h264, .webm vp9, .mov prores4444, .gif, .webp,
-            a path ending in / png-sequence); an -o whose extension names another format is a usage
-            error (exit 64). With the job's `audio`, the file also gets an AAC track (Opus in WebM;
+            VP9 WebM (libvpx), ProRes 4444 MOV with alpha (prores_ks), animated GIF (a palette per
+            scene, within --gif-max-bytes), animated WebP (libwebp) or a folder of numbered PNGs. Without output.format the
+            format follows the path's extension, -o's if given, else output.path's (.mp4 h264, .webm
+            vp9, .mov prores4444, .gif, .webp, a path ending in / png-sequence; another extension keeps
+            the job's format). --format NAME overrides both, and without -o the output gets NAME's
+            extension. Only a format named by --format or output.format is refused for an -o whose
+            extension names another (a usage error, exit 64). A crf or preset the job wrote for
+            another encoder is left for the new format's defaults, and a soundtrack is left out of
+            a format without sound, each with a note. With the job's `audio`, the file also gets an AAC track (Opus in WebM;
             48 kHz stereo) exactly as long as the video; GIF, WebP and PNG sequences refuse audio. The file appears at its final path only
             when complete; folders of its path that do not exist are created (as the queue's workers
             do), and each one created is named on stderr.
@@ -47,7 +62,7 @@ enum RenderCommand: KilnSubcommand {
             and frames too, so drafts and full renders never reuse each other's segments.
             --frame-hashes numbers a draft's frames as the job's.
             """,
-        options: [output, .threads, progress]
+        options: [output, format, gifMaxBytes, .threads, progress]
             + OptionSpec.draftSize + OptionSpec.draftSpan
             + [.set, .segments, .segmentSeconds, .frameHashes, .limit, .noClobber] + OptionSpec.localRoots,
         positionals: [.job],
@@ -79,25 +94,50 @@ enum RenderCommand: KilnSubcommand {
             return report(error)
         }
         if let signal = interruption.cancelledBySignal { return interruptedWhileLoading(signal) }
+        let formatted: FingerprintedJob
+        switch OutputFormatChoice.choose(
+            for: loaded.job.output, named: args.string(Self.format).flatMap(OutputFormat.init(rawValue:)),
+            written: args.string(Self.output))
+        {
+        case .success(let choice):
+            formatted = loaded.reformatted(as: choice.format, keepingPath: args.string(Self.output) != nil)
+            for note in formatNotes(from: loaded.job, to: formatted.job) { Output.stderr(note) }
+        case .failure(let mismatch):
+            throw args.usageError(mismatch.message)
+        }
         let drafted: FingerprintedJob
         do {
-            drafted = try loaded.drafted(draft)
+            drafted = try formatted.drafted(draft)
         } catch {
             throw args.usageError(error.message)
         }
-        let job = drafted.job
+        var job = drafted.job
+        if let text = args.string(Self.gifMaxBytes), text != "none" {
+            let area = Double(job.output.width * job.output.height) / (640 * 360)
+            let automatic = text == "auto" ? Int(1_000_000 * max(1, area)) : nil
+            guard let bytes = automatic ?? ByteCount.parse(text) else {
+                throw args.usageError(
+                    "--gif-max-bytes expects a positive number of bytes (1000000, 800k, 1M, 1Mi), auto or none, got '\(text)'"
+                )
+            }
+            if job.output.format == .gif {
+                job = job.limitingBytes(to: bytes)
+            } else if args.isGiven(Self.gifMaxBytes) {
+                throw args.usageError(
+                    "--gif-max-bytes: only gif output has a byte budget; this render is \(job.output.format.rawValue)"
+                )
+            }
+        }
         if let note = draftNote(job: loaded.job.output, draft: job.output, size: draft.size) {
             Output.stderr(note)
         }
+        // A path --format renamed is checked below like an -o: the job's own path was checked at load.
+        let renamed = job.output.path != loaded.job.output.path
         let output =
             args.string(Self.output).map { OutputLocation($0).url }
-            ?? (draft == Draft() ? nil : Draft.outputPath(besides: job.output.path))
+            ?? (draft == Draft()
+                ? (renamed ? job.output.path : nil) : Draft.outputPath(besides: job.output.path))
         let format = job.output.format
-        if let written = args.string(Self.output), let mismatch = format.pathMismatch(written) {
-            throw args.usageError(
-                "-o: \(mismatch) (the job renders \(format.rawValue)\(job.output.formatIsNamed ? ", its output.format" : ", from its output path"))"
-            )
-        }
         if let output,
             let problem = rules.outputProblem(
                 output, jobFile: job.file, inputs: job.inputFiles, folder: format == .pngSequence)
@@ -184,6 +224,23 @@ enum RenderCommand: KilnSubcommand {
             "kiln: note: \(output.format.rawValue) is rendered in one piece (only h264 is rendered in segments), "
                 + "so an interrupted render starts again")
         return SegmentPlan(ranges: [0..<output.frameCount])
+    }
+
+    /// What changing the job's format leaves behind: settings for another encoder, the soundtrack.
+    static func formatNotes(from job: Job, to formatted: Job) -> [String] {
+        let format = formatted.output.format
+        guard format != job.output.format else { return [] }
+        var notes: [String] = []
+        let dropped = job.output.droppedSettings(as: format)
+        if !dropped.isEmpty {
+            notes.append(
+                "kiln: note: the job's \(dropped.joined(separator: " and ")) \(dropped.count == 1 ? "is" : "are") "
+                    + "for \(job.output.format.rawValue); \(format.rawValue) uses its own defaults")
+        }
+        if job.audio != nil, formatted.audio == nil {
+            notes.append("kiln: note: \(format.rawValue) has no sound; the job's audio is left out")
+        }
+        return notes
     }
 
     static func interruptedWhileLoading(_ signal: Int32) -> Int32 {

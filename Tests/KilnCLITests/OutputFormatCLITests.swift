@@ -107,11 +107,15 @@ final class OutputFormatCLITests: TemporaryDirectoryTestCase {
             try VideoDecodeBack.decode(path: directory.appendingPathComponent("out.webm").path).hasAudio)
     }
 
-    /// `-o` must suit the job's format: a usage error (64), nothing written.
-    func testAnOutputPathOfAnotherFormatIsAUsageError() throws {
-        let file = try job(#""path": "out.mp4""#)
+    /// `-o` must suit a format the job names: a usage error (64), nothing written.
+    func testAnOutputPathOfAnotherFormatThanTheNamedOneIsAUsageError() throws {
+        let file = try job(#""path": "out.mp4", "format": "h264""#)
         for (output, message) in [
-            ("other.webm", "-o: format h264 cannot be written to a .webm file (.webm is vp9)"),
+            (
+                "other.webm",
+                "-o: format h264 cannot be written to a .webm file (.webm is vp9); name the file .mp4 or change "
+                    + "output.format (the format is output.format's)"
+            ),
             ("frames/", "names a folder, which only format png-sequence writes"),
         ] {
             let result = try render([
@@ -122,6 +126,99 @@ final class OutputFormatCLITests: TemporaryDirectoryTestCase {
             XCTAssertTrue(result.stderr.contains(message), result.stderr)
         }
         XCTAssertEqual(try contents(), ["formats.json"])
+    }
+
+    /// A job that names no format is written in the one `-o`'s extension names: VP9 WebM from a
+    /// job whose own path is an MP4, with its size, frames and BT.709 tags.
+    func testTheOutputExtensionPicksTheFormatWhenTheJobNamesNone() throws {
+        let file = try job(#""path": "out.mp4""#)
+        let webm = directory.appendingPathComponent("x.webm").path
+        let result = try render([file, "-o", webm])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let info = try VideoDecodeBack.decode(path: webm)
+        XCTAssertEqual(info.codecName, "vp9")
+        XCTAssertEqual([info.width, info.height], [64, 36])
+        XCTAssertEqual(info.decodedFrameCount, 10)
+        XCTAssertEqual(
+            [info.colorPrimaries, info.colorTransfer, info.colorSpace], ["bt709", "bt709", "bt709"])
+
+        let gif = directory.appendingPathComponent("x.gif").path
+        XCTAssertEqual(try render([file, "-o", gif]).status, 0)
+        XCTAssertEqual(try VideoDecodeBack.decode(path: gif).codecName, "gif")
+        let frames = directory.appendingPathComponent("frames").path + "/"
+        XCTAssertEqual(try render([file, "-o", frames]).status, 0)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: frames).count, 10)
+    }
+
+    /// `--format` overrides the job's format; without `-o` the output gets its extension; an `-o`
+    /// of another format and an unknown name are usage errors.
+    func testTheFormatOptionOverridesTheJob() throws {
+        let file = try job(#""path": "out.mp4", "format": "h264", "crf": 20, "preset": "veryfast""#)
+        let result = try render([file, "--format", "webp"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(
+            result.stderr.contains("note: the job's crf and preset are for h264; webp uses its own defaults"),
+            result.stderr)
+        XCTAssertEqual(try contents(), ["formats.json", "out.webp"])
+        XCTAssertEqual(
+            try VideoDecodeBack.decode(path: directory.appendingPathComponent("out.webp").path).codecName,
+            "webp")
+
+        let mismatch = try render([
+            file, "--format", "vp9", "-o", directory.appendingPathComponent("x.mp4").path,
+        ])
+        XCTAssertEqual(mismatch.status, 64, mismatch.stderr)
+        XCTAssertTrue(
+            mismatch.stderr.contains(
+                "format vp9 cannot be written to a .mp4 file (.mp4 is h264 or hevc); name the file .webm or "
+                    + "change --format"), mismatch.stderr)
+
+        let unknown = try render([file, "--format", "avi"])
+        XCTAssertEqual(unknown.status, 64, unknown.stderr)
+        XCTAssertTrue(
+            unknown.stderr.contains("h264, hevc, vp9, prores4444, gif, webp, png-sequence"), unknown.stderr)
+        XCTAssertEqual(try contents(), ["formats.json", "out.webp"])
+    }
+
+    /// A soundtrack is left out (with a note) when `-o` picks a format without sound.
+    func testAudioIsLeftOutOfAFormatWithoutSoundThatTheOutputPicks() throws {
+        _ = try tone(seconds: 1)
+        let file = try job(#""path": "out.mp4""#, audio: true)
+        let gif = directory.appendingPathComponent("x.gif").path
+        let result = try render([file, "-o", gif])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(
+            result.stderr.contains("note: gif has no sound; the job's audio is left out"), result.stderr)
+        XCTAssertEqual(try VideoDecodeBack.decode(path: gif).codecName, "gif")
+    }
+
+    /// `--gif-max-bytes` keeps a GIF within its budget; a bad size, or a budget for another
+    /// format, is a usage error.
+    func testAGIFByteBudget() throws {
+        let file = try write(
+            "noise.json",
+            """
+            {"kiln": 1, "output": {"path": "out.mp4", "width": 160, "height": 90, "fps": 30, "duration": 2},
+             "layers": [{"type": "shape", "shape": "rect", "size": [160, 90], "position": [80, 45],
+                "gradient": [{"keyframes": [{"t": 0, "v": "#ff2000"}, {"t": 2, "v": "#20ff40"}]}, "#ffffff",
+                             {"keyframes": [{"t": 0, "v": "#2040ff"}, {"t": 2, "v": "#ff00c0"}]}],
+                "gradientStart": [0, 0.5], "gradientEnd": [1, 0.5]}]}
+            """)
+        let gif = directory.appendingPathComponent("x.gif").path
+        let result = try render([file, "-o", gif, "--gif-max-bytes", "150k"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let size = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: gif)[.size] as? Int)
+        XCTAssertLessThanOrEqual(size, 150_000)
+        let info = try VideoDecodeBack.decode(path: gif)
+        XCTAssertEqual(info.containerDurationSeconds, 2, accuracy: 0.02)
+
+        let bad = try render([file, "-o", gif, "--gif-max-bytes", "lots"])
+        XCTAssertEqual(bad.status, 64, bad.stderr)
+        XCTAssertTrue(bad.stderr.contains("--gif-max-bytes expects a positive number of bytes"), bad.stderr)
+        let other = try render([file, "--gif-max-bytes", "1M"])
+        XCTAssertEqual(other.status, 64, other.stderr)
+        XCTAssertTrue(
+            other.stderr.contains("only gif output has a byte budget; this render is h264"), other.stderr)
     }
 
     /// Only H.264 is rendered in segments: asking for them is a usage error; a long video of

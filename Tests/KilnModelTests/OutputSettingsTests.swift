@@ -122,14 +122,33 @@ final class OutputSettingsTests: XCTestCase {
         XCTAssertEqual(output(#""fps": 30, "duration": {"seconds": 0.5}"#).0?.frameCount, 15)
         XCTAssertEqual(output(#""fps": 30, "duration": 0.001"#).0?.frameCount, 1)
         XCTAssertEqual(output(#""fps": "30000/1001", "duration": 10"#).0?.frameCount, 300)
+        var expected = OutputSettings(
+            path: URL(fileURLWithPath: "/work/out/a.mp4"), width: 1920, height: 1080,
+            frameRate: Rational(numerator: 24, denominator: 1)!, frameCount: 24, crf: 23.5,
+            preset: "veryfast", gop: 12)
+        (expected.crfIsNamed, expected.presetIsNamed) = (true, true)
         XCTAssertEqual(
             output(
                 #""fps": 24, "duration": 1, "gop": 12, "crf": 23.5, "preset": "veryfast", "path": "../out/a.mp4""#
-            ).0,
-            OutputSettings(
-                path: URL(fileURLWithPath: "/work/out/a.mp4"), width: 1920, height: 1080,
-                frameRate: Rational(numerator: 24, denominator: 1)!, frameCount: 24, crf: 23.5,
-                preset: "veryfast", gop: 12))
+            ).0, expected)
+    }
+
+    /// Another format keeps a written crf and preset only if its encoder reads them alike, and
+    /// without a kept path the output gets the format's extension or frames folder.
+    func testReformattingKeepsOnlySettingsTheNewEncoderReadsAlike() throws {
+        let settings = try XCTUnwrap(
+            output(#""fps": 24, "duration": 1, "crf": 23, "preset": "veryfast", "path": "../out/a.mp4""#).0)
+        let hevc = settings.reformatted(as: .hevc, keepingPath: true)
+        XCTAssertEqual([hevc.crf], [23])
+        XCTAssertEqual(hevc.preset, "veryfast")
+        XCTAssertEqual(hevc.path, settings.path)
+        let vp9 = settings.reformatted(as: .vp9, keepingPath: false)
+        XCTAssertEqual([vp9.crf], [31])
+        XCTAssertEqual(vp9.preset, "good")
+        XCTAssertEqual(vp9.path.path, "/work/out/a.webm")
+        XCTAssertEqual(settings.droppedSettings(as: .vp9), ["crf", "preset"])
+        XCTAssertEqual(
+            settings.reformatted(as: .pngSequence, keepingPath: false).path.path, "/work/out/a-frames")
     }
 
     func testDurationLimits() {

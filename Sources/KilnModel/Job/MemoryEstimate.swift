@@ -11,12 +11,15 @@ public enum MemoryEstimate {
     static let offscreenBytesPerPixel = 16.0
 
     /// Pictures an encoder keeps, in frames of 1.5 bytes a pixel (YUV 4:2:0): x264's and
-    /// x265's lookahead and references dominate; the others keep a few.
+    /// x265's lookahead and references dominate; the others keep a few. Kiln's GIF writer keeps
+    /// about 18 bytes a pixel (what is on screen, the frame waiting for the next, the sources
+    /// each pixel was drawn from) besides its 6 MB LZW table.
     static func encoderFrames(_ format: OutputFormat) -> Double {
         switch format {
         case .h264, .hevc: 60
         case .vp9: 30
-        case .prores4444, .gif, .webp, .pngSequence: 8
+        case .gif: 12
+        case .prores4444, .webp, .pngSequence: 8
         }
     }
 

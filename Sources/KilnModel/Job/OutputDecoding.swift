@@ -158,10 +158,13 @@ enum OutputDecoding {
         for problem in problems.compactMap({ $0 }) { context.error(problem, at: node, path: path) }
         guard context.diagnostics.count == before else { return nil }
         context.frameSize = (Double(width), Double(height))
-        return OutputSettings(
+        var settings = OutputSettings(
             path: outputURL, width: parameters.integer("width"), height: parameters.integer("height"),
             frameRate: rate, frameCount: frameCount, crf: crf, preset: preset, gop: gop, format: format,
             formatIsNamed: parameters.isPresent("format"))
+        settings.crfIsNamed = node["crf"] != nil
+        settings.presetIsNamed = parameters.isPresent("preset")
+        return settings
     }
 
     /// `format` as written, else what the path implies, else H.264; a named format must suit

@@ -42,8 +42,9 @@ public enum OutputFormat: String, Sendable, Hashable, CaseIterable {
         return formatsByExtension[ext]?.first
     }
 
-    /// Why `self` cannot be written to a path spelled `written`, or nil when it can.
-    public func pathMismatch(_ written: String) -> String? {
+    /// Why `self` cannot be written to a path spelled `written`, or nil when it can; `namedBy` is
+    /// where the format was chosen, for the advice.
+    public func pathMismatch(_ written: String, namedBy: String = "output.format") -> String? {
         if self == .pngSequence {
             let ext = URL(fileURLWithPath: written).pathExtension.lowercased()
             guard written.hasSuffix("/") || Self.formatsByExtension[ext] == nil else {
@@ -61,7 +62,7 @@ public enum OutputFormat: String, Sendable, Hashable, CaseIterable {
         let expected =
             allowed.isEmpty ? "a folder (png-sequence)" : allowed.map(\.rawValue).joined(separator: " or ")
         return "format \(rawValue) cannot be written to a .\(ext) file (.\(ext) is \(expected)); "
-            + "name the file .\(fileExtension) or change output.format"
+            + "name the file .\(fileExtension) or change \(namedBy)"
     }
 
     /// Only the formats with an audio stream: GIF, WebP and PNG files have none.

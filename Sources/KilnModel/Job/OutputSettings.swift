@@ -18,6 +18,12 @@ public struct OutputSettings: Sendable, Hashable {
     public var crf: Double
     /// x264/x265 speed preset or libvpx deadline (`OutputFormat.presets`).
     public var preset: String
+    /// Whether the job wrote `crf` and `preset` rather than taking its format's defaults: written
+    /// ones follow the job to another format only if that format reads them alike.
+    public var crfIsNamed = false
+    public var presetIsNamed = false
+    /// GIF only (`kiln render --gif-max-bytes`): the most bytes the file may take.
+    public var maxBytes: Int?
     /// Keyframe interval in frames.
     public var gop: Int
     /// The size the job's layers are laid out in: the job's own width and height. A draft
