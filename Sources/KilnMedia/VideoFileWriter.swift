@@ -153,32 +153,12 @@ public final class VideoFileWriter: @unchecked Sendable {
     /// Returns the number of frames written.
     @discardableResult
     public func finish() throws(MediaError) -> Int {
-        if let gif, state == .open {
-            do throws(MediaError) {
-                _ = try gif.finish()
-                let elapsed = ContinuousClock.now - opened
-                RenderTimeAttribute.record(
-                    Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18,
-                    path: path)
-            } catch {
-                release()
-                throw error
-            }
-            release()
-            state = .finished
-            return framesAppended
-        }
-        guard state == .open, let codecContext, let formatContext else {
+        guard state == .open else {
             throw MediaError.failure(
                 "VideoFileWriter.finish", "writer is \(state == .finished ? "finished" : "closed")")
         }
         do throws(MediaError) {
-            try check(avcodec_send_frame(codecContext, nil), "avcodec_send_frame")
-            try writeAvailablePackets()
-            try audio?.finish(videoFrames: framesAppended, write: writeInterleaved)
-            try check(av_write_trailer(formatContext), "av_write_trailer")
-            try check(avio_closep(&formatContext.pointee.pb), "avio_closep")
-            try tags.fill(lateTagValues, in: path)
+            if let gif { _ = try gif.finish() } else { try finishEncoding() }
             let elapsed = ContinuousClock.now - opened
             RenderTimeAttribute.record(
                 Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18,
@@ -190,6 +170,19 @@ public final class VideoFileWriter: @unchecked Sendable {
         release()
         state = .finished
         return framesAppended
+    }
+
+    /// The libavcodec formats' end: the encoder flushed, the trailer written, the late tags filled.
+    private func finishEncoding() throws(MediaError) {
+        guard let codecContext, let formatContext else {
+            throw MediaError.failure("VideoFileWriter.finish", "writer has no encoder")
+        }
+        try check(avcodec_send_frame(codecContext, nil), "avcodec_send_frame")
+        try writeAvailablePackets()
+        try audio?.finish(videoFrames: framesAppended, write: writeInterleaved)
+        try check(av_write_trailer(formatContext), "av_write_trailer")
+        try check(avio_closep(&formatContext.pointee.pb), "avio_closep")
+        try tags.fill(lateTagValues, in: path)
     }
 
     /// Closes everything without a trailer (the caller deletes the file). Safe to call twice / after finish.
