@@ -26,8 +26,9 @@ public final class FrameHashLog: Sendable {
     public static func digest(of frame: YUV420Frame) -> String {
         var digest = ContentDigest()
         digest.update(UnsafeRawBufferPointer(start: frame.y, count: frame.width * frame.height))
-        digest.update(UnsafeRawBufferPointer(start: frame.u, count: frame.width * frame.height / 4))
-        digest.update(UnsafeRawBufferPointer(start: frame.v, count: frame.width * frame.height / 4))
+        let chroma = frame.chromaWidth * frame.chromaHeight
+        digest.update(UnsafeRawBufferPointer(start: frame.u, count: chroma))
+        digest.update(UnsafeRawBufferPointer(start: frame.v, count: chroma))
         return digest.hex
     }
 

@@ -70,9 +70,11 @@ public final class VideoFileWriter: @unchecked Sendable {
             av_image_copy_plane(
                 frame.pointee.data.0, frame.pointee.linesize.0, y, Int32(yStride), width, height)
             av_image_copy_plane(
-                frame.pointee.data.1, frame.pointee.linesize.1, u, Int32(uvStride), width / 2, height / 2)
+                frame.pointee.data.1, frame.pointee.linesize.1, u, Int32(uvStride), (width + 1) / 2,
+                (height + 1) / 2)
             av_image_copy_plane(
-                frame.pointee.data.2, frame.pointee.linesize.2, v, Int32(uvStride), width / 2, height / 2)
+                frame.pointee.data.2, frame.pointee.linesize.2, v, Int32(uvStride), (width + 1) / 2,
+                (height + 1) / 2)
         }
     }
 

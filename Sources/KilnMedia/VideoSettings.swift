@@ -1,7 +1,7 @@
 /// Encoder settings for `VideoFileWriter`.
 public struct VideoSettings: Sendable, Hashable {
     public var codec: VideoCodec
-    /// Must be even: 4:2:0 chroma halves both dimensions.
+    /// Even for H.264 and HEVC, whose 4:2:0 colour comes in 2×2 blocks.
     public var width: Int
     public var height: Int
     public var frameRateNumerator: Int
@@ -43,8 +43,11 @@ public struct VideoSettings: Sendable, Hashable {
 
     func validate() throws(MediaError) {
         func fail(_ message: String) -> MediaError { .failure("VideoSettings", message) }
-        guard width > 0, height > 0, width % 2 == 0, height % 2 == 0 else {
-            throw fail("width and height must be positive and even, got \(width)x\(height)")
+        guard width > 0, height > 0 else {
+            throw fail("width and height must be positive, got \(width)x\(height)")
+        }
+        if codec == .h264 || codec == .hevc, width % 2 != 0 || height % 2 != 0 {
+            throw fail("\(codec.encoderName) needs even sides for 4:2:0, got \(width)x\(height)")
         }
         guard frameRateNumerator > 0, frameRateDenominator > 0,
             frameRateNumerator <= Int(Int32.max), frameRateDenominator <= Int(Int32.max)

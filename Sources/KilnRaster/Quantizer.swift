@@ -72,7 +72,8 @@ public enum Quantizer {
     }
 
     /// Writes dithered 8-bit values of band rows into `yuv` and/or `rgba` at frame rows
-    /// `firstRow..<firstRow+rows`. `firstRow` and `rows` must be even when `yuv` is given.
+    /// `firstRow..<firstRow+rows`. `firstRow` and `rows` must be even when `yuv` is given, except
+    /// that the band holding an odd frame's last row ends with it.
     /// With `straightAlpha` the RGBA gets the band's coverage as alpha and its colour divided by
     /// it (formats that keep transparency); otherwise it is the frame over black, opaque.
     public static func write(
@@ -81,7 +82,9 @@ public enum Quantizer {
     ) {
         let width = band.width
         if let yuv {
-            precondition(firstRow % 2 == 0 && rows % 2 == 0, "4:2:0 rows come in pairs")
+            precondition(
+                firstRow % 2 == 0 && (rows % 2 == 0 || firstRow + rows == yuv.height),
+                "4:2:0 rows come in pairs")
             precondition(yuv.width == width, "frame and band widths differ")
             precondition(scratch.capacity >= ((width + 15) & ~15) + 16, "scratch too small")
         }
@@ -98,6 +101,7 @@ public enum Quantizer {
                 }
             }
             if let yuv {
+                if pairRows == 1 { repeatLastRow(scratch: scratch, width: width) }
                 writeChroma(scratch: scratch, width: width, chromaRow: (firstRow + pairRow) / 2, into: yuv)
             }
             pairRow += 2
@@ -251,16 +255,31 @@ public enum Quantizer {
         }
     }
 
+    /// An odd frame's last row has no partner: the pair's sum is that row twice, as if repeated
+    /// below the frame (doubling a float is exact, so the chroma is the same as a real repeat).
+    private static func repeatLastRow(scratch: Scratch, width: Int) {
+        for x in 0..<width {
+            scratch.sumR[x] *= 2
+            scratch.sumG[x] *= 2
+            scratch.sumB[x] *= 2
+        }
+    }
+
     /// Chroma for one row pair: [1 2 1] horizontally around even columns (left siting) × the two
     /// rows, from the summed rows in scratch.
     private static func writeChroma(scratch: Scratch, width: Int, chromaRow: Int, into yuv: YUV420Frame) {
-        let chromaWidth = width / 2
+        let chromaWidth = yuv.chromaWidth
         let uOut = yuv.u + chromaRow &* yuv.uvStride
         let vOut = yuv.v + chromaRow &* yuv.uvStride
-        // Column −1 repeats column 0.
+        // Column −1 repeats column 0, and for an odd width column `width` repeats the last.
         scratch.sumR[-1] = scratch.sumR[0]
         scratch.sumG[-1] = scratch.sumG[0]
         scratch.sumB[-1] = scratch.sumB[0]
+        if width % 2 == 1 {
+            scratch.sumR[width] = scratch.sumR[width - 1]
+            scratch.sumG[width] = scratch.sumG[width - 1]
+            scratch.sumB[width] = scratch.sumB[width - 1]
+        }
         var i = 0
         // Sixteen chroma samples a step while whole, then eight: the same operations per lane.
         while i &+ 16 <= chromaWidth {
@@ -322,10 +341,11 @@ extension Quantizer {
     public static func referenceYUV(from rgba: RGBA8Frame) -> (y: [UInt8], u: [UInt8], v: [UInt8]) {
         let w = rgba.width, h = rgba.height
         var yPlane = [UInt8](repeating: 0, count: w * h)
-        var uPlane = [UInt8](repeating: 0, count: w * h / 4)
-        var vPlane = [UInt8](repeating: 0, count: w * h / 4)
+        let cw = (w + 1) / 2, ch = (h + 1) / 2
+        var uPlane = [UInt8](repeating: 0, count: cw * ch)
+        var vPlane = [UInt8](repeating: 0, count: cw * ch)
         func rgb(_ x: Int, _ y: Int) -> (Double, Double, Double) {
-            let p = rgba.pixel(x: min(max(x, 0), w - 1), y: y)
+            let p = rgba.pixel(x: min(max(x, 0), w - 1), y: min(y, h - 1))
             return (Double(p[0]), Double(p[1]), Double(p[2]))
         }
         func luma(_ c: (Double, Double, Double)) -> Double { 0.2126 * c.0 + 0.7152 * c.1 + 0.0722 * c.2 }
@@ -333,8 +353,8 @@ extension Quantizer {
         for y in 0..<h {
             for x in 0..<w { yPlane[y * w + x] = byte(16 + luma(rgb(x, y)) * 219 / 255) }
         }
-        for cy in 0..<(h / 2) {
-            for cx in 0..<(w / 2) {
+        for cy in 0..<ch {
+            for cx in 0..<cw {
                 var s = (0.0, 0.0, 0.0)
                 for (dx, weight) in [(-1, 1.0), (0, 2.0), (1, 1.0)] {
                     for row in [2 * cy, 2 * cy + 1] {
@@ -346,8 +366,8 @@ extension Quantizer {
                 }
                 let c = (s.0 / 8, s.1 / 8, s.2 / 8)
                 let l = luma(c)
-                uPlane[cy * w / 2 + cx] = byte(128 + (c.2 - l) / 1.8556 * 224 / 255)
-                vPlane[cy * w / 2 + cx] = byte(128 + (c.0 - l) / 1.5748 * 224 / 255)
+                uPlane[cy * cw + cx] = byte(128 + (c.2 - l) / 1.8556 * 224 / 255)
+                vPlane[cy * cw + cx] = byte(128 + (c.0 - l) / 1.5748 * 224 / 255)
             }
         }
         return (yPlane, uPlane, vPlane)

@@ -62,7 +62,7 @@ public enum WebPAnimationDecodeBack {
             let duration = Int(uint24(p, 12))
             let blends = p[15] & 0x02 == 0, disposes = p[15] & 0x01 != 0
             let inner = try Self.chunks(p, from: 16, to: p.count)
-            let picture = try decodeStill(inner.map(\.bytes).reduce([], +), width: w, height: fh)
+            let picture = try decodeStill(inner.map(\.padded).reduce([], +), width: w, height: fh)
             for row in 0..<fh where y + row < height {
                 for column in 0..<w where x + column < width {
                     let s = picture.pixel(x: column, y: row)
@@ -99,9 +99,11 @@ public enum WebPAnimationDecodeBack {
 
     struct Chunk {
         var tag: String
-        /// The whole chunk, header included.
+        /// The whole chunk, header included (without the pad byte an odd-sized chunk is followed by).
         var bytes: [UInt8]
         var payload: [UInt8] { Array(bytes[8...]) }
+        /// The chunk as written inside a file: padded to an even length, as RIFF requires.
+        var padded: [UInt8] { bytes.count % 2 == 0 ? bytes : bytes + [0] }
     }
 
     static func chunks(_ data: [UInt8], from start: Int, to end: Int) throws -> [Chunk] {

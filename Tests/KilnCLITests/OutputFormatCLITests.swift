@@ -180,6 +180,45 @@ final class OutputFormatCLITests: TemporaryDirectoryTestCase {
         XCTAssertEqual(try contents(), ["formats.json", "out.webp"])
     }
 
+    /// A 17×17 job renders as ProRes, WebP, GIF and PNG frames; H.264 (named by the job, by
+    /// --format or by -o's extension) needs even sides, and says so before writing anything.
+    func testOddSidesRenderInEveryFormatButH264AndHEVC() throws {
+        let file = try write(
+            "odd.json",
+            #"""
+            {"kiln": 1, "output": {"path": "odd.mov", "width": 17, "height": 17, "fps": 10, "duration": 0.5},
+             "layers": [{"type": "shape", "shape": "circle", "size": [15, 15], "position": [8.5, 8.5], "fill": "#3366cc"}]}
+            """#)
+        for name in ["odd.mov", "odd.webm", "odd.gif", "odd.webp", "frames/"] {
+            let result = try render([file, "-o", directory.path + "/" + name])
+            XCTAssertEqual(result.status, 0, "\(name): \(result.stderr)")
+        }
+        for name in ["odd.mov", "odd.webm", "odd.gif"] {
+            let info = try VideoDecodeBack.decode(path: directory.appendingPathComponent(name).path)
+            XCTAssertEqual([info.width, info.height, info.decodedFrameCount], [17, 17, 5], name)
+        }
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(
+                atPath: directory.appendingPathComponent("frames").path
+            )
+            .count, 5)
+        let before = try contents()
+        let named = try render([file, "--format", "h264"])
+        XCTAssertEqual(named.status, 64, named.stderr)
+        XCTAssertTrue(
+            named.stderr.contains(
+                "h264 needs even sides (its 4:2:0 colour comes in 2×2 blocks), got 17x17; make them even or "
+                    + "use a format that takes odd sizes: vp9, prores4444, gif, webp, png-sequence "
+                    + "(the format comes from --format)"), named.stderr)
+        let inferred = try render([file, "-o", directory.appendingPathComponent("odd.mp4").path])
+        XCTAssertEqual(inferred.status, 64, inferred.stderr)
+        XCTAssertTrue(
+            inferred.stderr.contains("got 17x17")
+                && inferred.stderr.contains("(the format comes from -o's extension)"),
+            inferred.stderr)
+        XCTAssertEqual(try contents(), before, "nothing is written for a refused format")
+    }
+
     /// A soundtrack is left out (with a note) when `-o` picks a format without sound.
     func testAudioIsLeftOutOfAFormatWithoutSoundThatTheOutputPicks() throws {
         _ = try tone(seconds: 1)

@@ -75,7 +75,7 @@ final class QuantizerTests: XCTestCase {
     /// The fused SIMD path must agree with the scalar definition applied to its own RGBA output.
     func testFusedYUVMatchesScalarReference() {
         var rng = SplitMix(state: 42)
-        for (width, height) in [(64, 8), (70, 12), (18, 2), (1920, 8)] {
+        for (width, height) in [(64, 8), (70, 12), (18, 2), (1920, 8), (17, 17), (71, 13), (1, 3)] {
             let band = randomBand(width: width, rows: height, using: &rng)
             let yuv = YUV420Frame(width: width, height: height)
             let rgba = RGBA8Frame(width: width, height: height)
@@ -160,7 +160,8 @@ final class QuantizerTests: XCTestCase {
     /// Video alone takes sixteen lanes a step where the row allows it and eight at the tail; at
     /// every width its bytes are the conversion's definition evaluated in Float, step by step as
     /// documented (the quantized RGB from the RGBA path, luma from them, chroma from the [1 2 1]
-    /// filter of two rows' sums), bit for bit.
+    /// filter of two rows' sums), bit for bit. Odd sides repeat the last column or row, as
+    /// FFmpeg's yuv420p does for its rounded-up colour planes.
     func testVideoBytesAreTheFloatDefinitionAtEveryWidth() {
         var rng = SplitMix(state: 7)
         let kr: Float = 0.2126, kg: Float = 0.7152, kb: Float = 0.0722
@@ -168,8 +169,10 @@ final class QuantizerTests: XCTestCase {
         let cbScale: Float = (224.0 / 255.0) / (2 * (1 - 0.0722))
         let crScale: Float = (224.0 / 255.0) / (2 * (1 - 0.2126))
         func rounded(_ v: Float) -> UInt8 { UInt8(((v + 12_582_912) - 12_582_912)) }
-        for width in [2, 16, 18, 34, 40, 50, 64, 70, 96, 1920] {
-            let height = 4
+        let sizes =
+            [2, 16, 18, 34, 40, 50, 64, 70, 96, 1920].map { ($0, 4) }
+            + [(1, 1), (3, 3), (17, 17), (33, 5), (35, 2), (63, 7), (1919, 3), (18, 1)]
+        for (width, height) in sizes {
             let band = randomBand(width: width, rows: height, using: &rng)
             let yuv = YUV420Frame(width: width, height: height)
             let rgba = RGBA8Frame(width: width, height: height)
@@ -178,7 +181,7 @@ final class QuantizerTests: XCTestCase {
             Quantizer.write(
                 band: band, firstRow: 0, rows: height, yuv: nil, rgba: rgba, scratch: .init(width: width))
             func rgb(_ x: Int, _ y: Int) -> SIMD3<Float> {
-                let p = rgba.bytes + y * rgba.stride + min(max(x, 0), width - 1) * 4
+                let p = rgba.bytes + min(y, height - 1) * rgba.stride + min(max(x, 0), width - 1) * 4
                 return SIMD3(Float(p[0]), Float(p[1]), Float(p[2]))
             }
             for y in 0..<height {
@@ -186,19 +189,23 @@ final class QuantizerTests: XCTestCase {
                     let c = rgb(x, y)
                     let luma = c.x * (kr * yScale) + c.y * (kg * yScale) + c.z * (kb * yScale)
                     XCTAssertEqual(
-                        yuv.y[y * yuv.yStride + x], rounded(luma + 16), "Y (\(x), \(y)) at width \(width)")
+                        yuv.y[y * yuv.yStride + x], rounded(luma + 16), "Y (\(x), \(y)) at \(width)x\(height)"
+                    )
                 }
             }
-            for i in 0..<(height / 2) {
-                for j in 0..<(width / 2) {
+            XCTAssertEqual(yuv.chromaWidth, (width + 1) / 2)
+            for i in 0..<((height + 1) / 2) {
+                for j in 0..<((width + 1) / 2) {
                     func sum(_ x: Int) -> SIMD3<Float> { rgb(x, 2 * i) + rgb(x, 2 * i + 1) }
                     let f = (sum(2 * j - 1) + sum(2 * j) * 2 + sum(2 * j + 1)) * 0.125
                     let luma = f.x * kr + f.y * kg + f.z * kb
                     let at = i * yuv.uvStride + j
                     XCTAssertEqual(
-                        yuv.u[at], rounded((f.z - luma) * cbScale + 128), "U (\(j), \(i)) at width \(width)")
+                        yuv.u[at], rounded((f.z - luma) * cbScale + 128),
+                        "U (\(j), \(i)) at \(width)x\(height)")
                     XCTAssertEqual(
-                        yuv.v[at], rounded((f.x - luma) * crScale + 128), "V (\(j), \(i)) at width \(width)")
+                        yuv.v[at], rounded((f.x - luma) * crScale + 128),
+                        "V (\(j), \(i)) at \(width)x\(height)")
                 }
             }
         }

@@ -25,9 +25,11 @@ enum OutputDecoding {
                 + "an error; gif, webp and png-sequence carry no audio, so a job with `audio` is refused (video clips play silent)"
         ),
         Parameter(
-            "width", .integer(OutputSettings.dimensionRange), help: "frame width in pixels; even (yuv420p)"),
+            "width", .integer(OutputSettings.dimensionRange),
+            help: "frame width in pixels; even for h264 and hevc"),
         Parameter(
-            "height", .integer(OutputSettings.dimensionRange), help: "frame height in pixels; even (yuv420p)"),
+            "height", .integer(OutputSettings.dimensionRange),
+            help: "frame height in pixels; even for h264 and hevc"),
         Parameter(
             "preset", .string, default: .string("medium"),
             defaultDescription: "medium for h264 and hevc, good for vp9",
@@ -73,17 +75,17 @@ enum OutputDecoding {
         let parameters = table.decode(node, path: path, context: context, extraKeys: handledKeys)
         guard node.members != nil else { return nil }
 
-        for dimension in ["width", "height"] {
+        let writtenPath = parameters.isPresent("path") ? parameters.string("path") : nil
+        let format = decodeFormat(parameters, writtenPath: writtenPath, context: context)
+        for dimension in ["width", "height"] where format.needsEvenSides {
             let value = parameters.integer(dimension)
             if parameters.isPresent(dimension), value % 2 != 0 {
                 context.error(
-                    "must be even (yuv420p needs even dimensions), got \(value)",
+                    "must be even for \(format.rawValue) (its 4:2:0 colour comes in 2×2 blocks), got \(value); "
+                        + "\(OutputFormat.oddSideFormats.joined(separator: ", ")) take odd sizes",
                     at: parameters.node(dimension), path: parameters.path(dimension))
             }
         }
-
-        let writtenPath = parameters.isPresent("path") ? parameters.string("path") : nil
-        let format = decodeFormat(parameters, writtenPath: writtenPath, context: context)
         let crf = decodeCRF(node, path: path, format: format, context: context)
         let preset = decodePreset(parameters, format: format, context: context)
 

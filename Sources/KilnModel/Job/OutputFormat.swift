@@ -65,6 +65,22 @@ public enum OutputFormat: String, Sendable, Hashable, CaseIterable {
             + "name the file .\(fileExtension) or change \(namedBy)"
     }
 
+    /// libx264 and libx265 code 4:2:0 colour in whole 2×2 blocks, so their frames need even
+    /// sides. The others take any size: libvpx rounds its colour planes up, and ProRes 4444, GIF,
+    /// WebP and PNG are written from full-resolution RGBA.
+    public var needsEvenSides: Bool { self == .h264 || self == .hevc }
+
+    /// The formats that take a frame with an odd side, for advice.
+    public static let oddSideFormats = allCases.filter { !$0.needsEvenSides }.map(\.rawValue)
+
+    /// Why a `width` × `height` frame cannot be written in this format, or nil when it can.
+    public func sizeProblem(width: Int, height: Int) -> String? {
+        guard needsEvenSides, width % 2 != 0 || height % 2 != 0 else { return nil }
+        return "\(rawValue) needs even sides (its 4:2:0 colour comes in 2×2 blocks), got \(width)x\(height); "
+            + "make them even or use a format that takes odd sizes: "
+            + Self.oddSideFormats.joined(separator: ", ")
+    }
+
     /// Only the formats with an audio stream: GIF, WebP and PNG files have none.
     public var carriesAudio: Bool {
         switch self {

@@ -21,8 +21,12 @@ public struct OutputFormatChoice: Sendable, Hashable {
         } else if job.formatIsNamed {
             choice = OutputFormatChoice(format: job.format, namedBy: "output.format")
         } else {
-            let inferred = written.flatMap(OutputFormat.inferred(fromPath:)) ?? job.format
-            return .success(OutputFormatChoice(format: inferred, namedBy: nil))
+            choice = OutputFormatChoice(
+                format: written.flatMap(OutputFormat.inferred(fromPath:)) ?? job.format, namedBy: nil)
+        }
+        if let problem = choice.format.sizeProblem(width: job.width, height: job.height) {
+            let source = choice.namedBy ?? (written == nil ? "the job's output path" : "-o's extension")
+            return .failure(OutputFormatMismatch(message: "\(problem) (the format comes from \(source))"))
         }
         if let written, let namedBy = choice.namedBy,
             let mismatch = choice.format.pathMismatch(written, namedBy: namedBy)
