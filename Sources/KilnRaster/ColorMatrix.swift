@@ -91,6 +91,14 @@ extension ColorMatrix: ColorStage {
         (r, g, b, a) = (row(0), row(4), row(8), row(12))
     }
 
+    @inline(__always)
+    public func apply(
+        _ r: inout SIMD8<Float>, _ g: inout SIMD8<Float>, _ b: inout SIMD8<Float>, _ a: inout SIMD8<Float>,
+        at _: PixelPosition
+    ) {
+        apply(&r, &g, &b, &a)
+    }
+
     /// `apply` on each group. A matrix that `scalesChannels` takes 6 products instead of 16,
     /// with the same values: the terms left out are exact zeros.
     public func colour(_ batch: StageBatch, count: Int) {

@@ -16,6 +16,9 @@ public struct PixelPipeline: Sendable {
     let callers: [StageCaller]
     var movesPixels: Bool { !distortions.isEmpty }
     var hasColourStages: Bool { !colourStages.isEmpty }
+    /// One frame pixel's length in the layer's own space: the geometric mean of the inverse
+    /// transform's two scales, so a stage smooths its edges over about a pixel.
+    let pixelLength: Float
 
     /// nil when `frameFromLocal` cannot be inverted (a layer scaled to nothing).
     public init?(stages: [any PixelStage], frameFromLocal: Affine2D) {
@@ -26,6 +29,8 @@ public struct PixelPipeline: Sendable {
         }
         self.frameFromLocal = floats(frameFromLocal)
         localFromFrame = floats(inverse)
+        let area = abs(inverse.a * inverse.d - inverse.b * inverse.c).squareRoot()
+        pixelLength = area.isFinite && area > 0 ? Float(area) : 1
         distortions = stages.indices.filter { stages[$0].movesPixels }
         colourStages = stages.indices.filter { stages[$0].changesColour }
         callers = stages.map { StageCaller.make($0) }
@@ -86,6 +91,7 @@ public struct PixelPipeline: Sendable {
                         batch.x[k] = lane + Float(x &+ 8 &* k)
                         batch.y[k] = py
                     }
+                    if hasColourStages { recordPositions(batch, count: groups) }
                     if movesPixels { mapBack(batch, list, count: groups) }
                     // Where the stages moved nothing (outside a ripple's front, say) the pixels
                     // are read as they are, from the packed copy the taps read: the same values
@@ -152,6 +158,18 @@ extension PixelPipeline {
         }
     }
 
+    /// `batch`'s frame positions in the layer's own space, for the colour stages: where each
+    /// pixel is drawn, before the distortions move the positions it is sampled at.
+    @inline(__always)
+    func recordPositions(_ batch: StageBatch, count: Int) {
+        let l = localFromFrame
+        for k in 0..<count {
+            let px = batch.x[k], py = batch.y[k]
+            batch.localX[k] = px * l.a + (py * l.c + l.tx)
+            batch.localY[k] = px * l.b + (py * l.d + l.ty)
+        }
+    }
+
     /// The colour stages in order on `batch`'s sampled colours.
     @inline(__always)
     func applyColours(_ batch: StageBatch, _ list: StageList, count: Int) {
@@ -174,13 +192,14 @@ extension PixelPipeline {
     func withBatch<R>(_ body: (StageBatch, StageList) -> R) -> R {
         let groups = StageBatch.groups
         return withUnsafeTemporaryAllocation(
-            of: SIMD8<Float>.self, capacity: (10 + max(stages.count, 1)) * groups
+            of: SIMD8<Float>.self, capacity: (12 + max(stages.count, 1)) * groups
         ) { room in
             withUnsafeTemporaryAllocation(of: SIMD8<Int32>.self, capacity: groups) { index in
                 let base = room.baseAddress!
                 let batch = StageBatch(
                     x: base, y: base + groups, colour: base + 2 * groups, scratch: base + 6 * groups,
-                    index: index.baseAddress!, carried: base + 10 * groups)
+                    index: index.baseAddress!, carried: base + 12 * groups, localX: base + 10 * groups,
+                    localY: base + 11 * groups, pixelLength: pixelLength)
                 let unmanaged = callers.map { Unmanaged.passUnretained($0) }
                 return unmanaged.withUnsafeBufferPointer { callers in
                     distortions.withUnsafeBufferPointer { distortions in

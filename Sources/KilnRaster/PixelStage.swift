@@ -54,11 +54,27 @@ extension DistortionStage {
     public func colour(_ batch: StageBatch, count: Int) {}
 }
 
-/// A stage that only maps colour, one group of eight pixels at a time.
+/// Where the eight pixels a colour stage maps lie, in the layer's own space (SwiftUI's
+/// `colorEffect(position, color)`): each pixel's centre, and the length of one frame pixel there,
+/// so an edge can be smoothed over a pixel at any size, draft scale or zoom.
+public struct PixelPosition {
+    public var x: SIMD8<Float>
+    public var y: SIMD8<Float>
+    public var pixelLength: Float
+
+    @inlinable
+    public init(x: SIMD8<Float>, y: SIMD8<Float>, pixelLength: Float) {
+        (self.x, self.y, self.pixelLength) = (x, y, pixelLength)
+    }
+}
+
+/// A stage that only maps colour, one group of eight pixels at a time: a colour function of the
+/// pixel's colour and its position (a mask, a wipe, a vignette need the position; a matrix does not).
 public protocol ColorStage: PixelStage {
-    /// Eight premultiplied pixels in place (no clamping; the pipeline clamps).
+    /// Eight premultiplied pixels at `position` in place (no clamping; the pipeline clamps).
     func apply(
-        _ r: inout SIMD8<Float>, _ g: inout SIMD8<Float>, _ b: inout SIMD8<Float>, _ a: inout SIMD8<Float>)
+        _ r: inout SIMD8<Float>, _ g: inout SIMD8<Float>, _ b: inout SIMD8<Float>, _ a: inout SIMD8<Float>,
+        at position: PixelPosition)
 }
 
 extension ColorStage {
@@ -73,7 +89,7 @@ extension ColorStage {
     public func colour(_ batch: StageBatch, count: Int) {
         for k in 0..<count {
             let c = batch.colour + 4 &* k
-            apply(&c[0], &c[1], &c[2], &c[3])
+            apply(&c[0], &c[1], &c[2], &c[3], at: batch.position(k))
         }
     }
 }
@@ -94,21 +110,36 @@ public struct StageBatch {
     /// One vector a group that the current stage's `mapBack` leaves for its `colour` (the ripple's
     /// summed wave amounts, which brighten the crests); each stage of a pipeline has its own.
     public let carried: UnsafeMutablePointer<SIMD8<Float>>
+    /// Each group's pixel centres in the layer's own space, where they are drawn (not where a
+    /// distortion samples them), set before the colour stages run.
+    public let localX: UnsafeMutablePointer<SIMD8<Float>>
+    public let localY: UnsafeMutablePointer<SIMD8<Float>>
+    /// The length of one frame pixel in the layer's own space.
+    public let pixelLength: Float
 
     init(
         x: UnsafeMutablePointer<SIMD8<Float>>, y: UnsafeMutablePointer<SIMD8<Float>>,
         colour: UnsafeMutablePointer<SIMD8<Float>>, scratch: UnsafeMutablePointer<SIMD8<Float>>,
-        index: UnsafeMutablePointer<SIMD8<Int32>>, carried: UnsafeMutablePointer<SIMD8<Float>>
+        index: UnsafeMutablePointer<SIMD8<Int32>>, carried: UnsafeMutablePointer<SIMD8<Float>>,
+        localX: UnsafeMutablePointer<SIMD8<Float>>, localY: UnsafeMutablePointer<SIMD8<Float>>,
+        pixelLength: Float
     ) {
         (self.x, self.y, self.colour, self.scratch, self.index, self.carried) = (
             x, y, colour, scratch, index, carried
         )
+        (self.localX, self.localY, self.pixelLength) = (localX, localY, pixelLength)
+    }
+
+    /// Group `k`'s position, for a colour stage.
+    @inlinable
+    public func position(_ k: Int) -> PixelPosition {
+        PixelPosition(x: localX[k], y: localY[k], pixelLength: pixelLength)
     }
 
     /// The same batch with stage `stage`'s carried room.
     func forStage(_ stage: Int) -> StageBatch {
         StageBatch(
             x: x, y: y, colour: colour, scratch: scratch, index: index,
-            carried: carried + stage &* Self.groups)
+            carried: carried + stage &* Self.groups, localX: localX, localY: localY, pixelLength: pixelLength)
     }
 }

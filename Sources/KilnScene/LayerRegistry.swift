@@ -37,8 +37,9 @@ public enum LayerRegistry {
         PixelateEffect.kind,
     ]
 
-    /// Transitions are pure model values (`KilnModel/Transitions/`); listing them here is what
-    /// makes a job able to name them.
+    /// Transitions are pure values: those made of modifier values live in the model
+    /// (`KilnModel/Transitions/`), those that add effect stages (masks) beside their stages
+    /// (`KilnScene/Transitions/`). Listing them here is what makes a job able to name them.
     public static let transitions: [TransitionKind] = [
         IdentityTransition.kind,
         OpacityTransition.kind,

@@ -41,7 +41,7 @@ final class ColorMatrixStageTests: XCTestCase {
         func unit() -> Float { Float(random.next() % 10_001) / 10_000 }
         let groups = StageBatch.groups
         let colour = UnsafeMutablePointer<SIMD8<Float>>.allocate(capacity: 4 * groups)
-        let positions = UnsafeMutablePointer<SIMD8<Float>>.allocate(capacity: 4 * groups)
+        let positions = UnsafeMutablePointer<SIMD8<Float>>.allocate(capacity: 6 * groups)
         let index = UnsafeMutablePointer<SIMD8<Int32>>.allocate(capacity: groups)
         defer {
             colour.deallocate()
@@ -51,7 +51,8 @@ final class ColorMatrixStageTests: XCTestCase {
         let batch = StageBatch(
             x: positions, y: positions + groups, colour: colour, scratch: positions + 2 * groups,
             index: index,
-            carried: positions + 3 * groups)
+            carried: positions + 3 * groups, localX: positions + 4 * groups, localY: positions + 5 * groups,
+            pixelLength: 1)
         // The matrices that take the shortcut: those without cross terms.
         let shortcut: Set = ["brightness", "contrast", "opacity", "identity"]
         for (name, matrix) in matrices {

@@ -225,7 +225,7 @@ final class PixelEffectTests: XCTestCase {
                 )
             }
             var (mr, mg, mb, ma) = (r, g, b, a)
-            map.apply(&mr, &mg, &mb, &ma)
+            map.apply(&mr, &mg, &mb, &ma, at: PixelPosition(x: .zero, y: .zero, pixelLength: 1))
             for lane in 0..<8 {
                 let alpha = a[lane]
                 let inverse: Float = alpha > 0 ? 1 / alpha : 0

@@ -117,9 +117,64 @@ final class TransitionContractTests: XCTestCase {
                 }
             }
         }
-        for kind in LayerRegistry.transitions {
+        // A transition that only adds effect stages (a mask) has identity values at every phase:
+        // `testEveryMaskTransitionHidesTheLayerAtItsFarPhases` checks it by its pixels instead.
+        for kind in LayerRegistry.transitions where !covered.contains(kind.name) {
+            let example = try decode(kind.example)
             XCTAssertTrue(
-                covered.contains(kind.name), "no phase expectations for transition '\(kind.name)'")
+                try Self.isMaskOnly(example), "no phase expectations for transition '\(kind.name)'")
+        }
+    }
+
+    /// True when `transition` changes no modifier value and adds effect stages part-way.
+    static func isMaskOnly(_ transition: Transition) throws -> Bool {
+        Self.phases.allSatisfy { transition.values(phase: $0, container: container).isIdentity }
+            && !transition.effects(phase: -0.5, container: container).isEmpty
+            && !transition.effects(phase: 0.5, container: container).isEmpty
+    }
+
+    /// Every transition that only adds effect stages, written as its example on a card that enters
+    /// over 1 s and leaves over 1 s (linear): at the far phases nothing of the card is drawn, at
+    /// rest the card is exactly as without the transition, and part-way in and out it is drawn
+    /// and changed; on 1 and 3 threads alike.
+    func testEveryMaskTransitionHidesTheLayerAtItsFarPhases() throws {
+        for kind in LayerRegistry.transitions {
+            guard try Self.isMaskOnly(try decode(kind.example)) else { continue }
+            func job(_ card: String) throws -> Job {
+                try LayerRegistry.decode(
+                    bytes: Array(
+                        """
+                        {"kiln": 1, "output": {"width": 240, "height": 160, "fps": 30, "duration": 4},
+                         "layers": [
+                           {"type": "solid", "color": "#203040"}\(card.isEmpty ? "" : ", " + card)]}
+                        """.utf8), file: "mask.json", baseDirectory: URL(fileURLWithPath: "/tmp"))
+            }
+            let shape =
+                ##"{"type": "shape", "shape": "roundedRect", "size": [160, 100], "cornerRadius": 12, "##
+                + ##""position": [120, 80], "gradient": ["#ff5a36", "#ffe066", "#36c5ff"], "##
+                + ##""gradientStart": [0, 0], "gradientEnd": [1, 1]"##
+            let animated = try job(
+                shape + #", "appear": 1, "disappear": 2.5, "transition": \#(kind.example), "#
+                    + #""transitionAnimation": {"duration": 1, "ease": "linear"}}"#)
+            let plain = try job(shape + "}")
+            let empty = try job("")
+            func pixels(_ job: Job, _ time: Double, threads: Int = 2) -> [UInt8] {
+                Fixture.render(job, at: time, threads: threads).byteArray
+            }
+            let name = kind.name
+            XCTAssertEqual(pixels(animated, 1), pixels(empty, 1), "\(name): drawn at phase −1")
+            XCTAssertEqual(pixels(animated, 2.2), pixels(plain, 2.2), "\(name): changed at rest")
+            for time in [1.5, 3.0] {
+                let drawn = pixels(animated, time)
+                XCTAssertNotEqual(drawn, pixels(empty, time), "\(name): nothing drawn at \(time)")
+                XCTAssertNotEqual(drawn, pixels(plain, time), "\(name): unchanged at \(time)")
+                XCTAssertEqual(
+                    drawn, pixels(animated, time, threads: 3), "\(name): threads differ at \(time)")
+            }
+            // Just before the removal ends, at most a trace remains.
+            let late = pixels(animated, 3.49), none = pixels(empty, 3.49)
+            let differing = zip(late, none).filter { abs(Int($0) - Int($1)) > 8 }.count
+            XCTAssertLessThan(differing, late.count / 50, "\(name): still drawn at the far phase")
         }
     }
 
@@ -169,7 +224,9 @@ final class TransitionContractTests: XCTestCase {
             for time in [appear + 0.4, disappear + 0.2] {
                 let values = try XCTUnwrap(
                     lifetime.values(at: time, container: size), "\(card.path) t=\(time)")
-                XCTAssertEqual(values.isIdentity, card.name == "identity", "\(card.name ?? "") t=\(time)")
+                let masks = !lifetime.effects(at: time, container: size).isEmpty
+                XCTAssertEqual(
+                    values.isIdentity && !masks, card.name == "identity", "\(card.name ?? "") t=\(time)")
                 XCTAssertTrue(
                     Fixture.render(job, at: time).byteArray != Fixture.render(without, at: time).byteArray,
                     "\(card.name ?? "") is not drawn at t=\(time)")

@@ -20,6 +20,13 @@ public struct Transition: Sendable {
         content.values(phase: phase, container: container, frame: frame).clamped
     }
 
+    /// The effect stages the transition adds at `phase` (`TransitionContent.effects`); none at 0.
+    public func effects(phase: Double, container: SIMD2<Double>, frame: SIMD4<Double> = .zero)
+        -> [any EffectContent]
+    {
+        phase == 0 ? [] : content.effects(phase: phase, container: container, frame: frame)
+    }
+
     /// True when the transition's values depend on the layer's on-screen box.
     public var readsGeometry: Bool { content.readsGeometry }
 
@@ -96,6 +103,16 @@ public struct LayerLifetime: Sendable {
             values = values.adding(leftover, weight: 1 - min(max(phase, 0), 1)).clamped
         }
         return values
+    }
+
+    /// The transition's effect stages at `time` (none when the layer is not shown or at rest).
+    /// A removal that interrupts the entrance starts them from the removal's own phase: unlike
+    /// modifier values, stages cannot be blended field by field.
+    public func effects(at time: Double, container: SIMD2<Double>, frame: SIMD4<Double> = .zero)
+        -> [any EffectContent]
+    {
+        guard let phase = phase(at: time) else { return [] }
+        return transition.effects(phase: phase, container: container, frame: frame)
     }
 
     /// How much of its slot the layer takes in a stack's layout at `time`: 0 before it appears,

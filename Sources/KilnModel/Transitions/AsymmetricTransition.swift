@@ -29,6 +29,11 @@ public struct AsymmetricTransition: TransitionContent {
         (phase <= 0 ? insertion : removal).values(phase: phase, container: container, frame: frame)
     }
 
+    public func effects(phase: Double, container: SIMD2<Double>, frame: SIMD4<Double>) -> [any EffectContent]
+    {
+        (phase <= 0 ? insertion : removal).effects(phase: phase, container: container, frame: frame)
+    }
+
     public var parts: [Transition] { [insertion, removal] }
 }
 

@@ -29,6 +29,11 @@ public struct CombinedTransition: TransitionContent {
 
     public let parts: [Transition]
 
+    public func effects(phase: Double, container: SIMD2<Double>, frame: SIMD4<Double>) -> [any EffectContent]
+    {
+        parts.flatMap { $0.effects(phase: phase, container: container, frame: frame) }
+    }
+
     public func values(phase: Double, container: SIMD2<Double>, frame: SIMD4<Double>) -> ModifierValues {
         parts.reduce(ModifierValues()) {
             $0.combined(with: $1.values(phase: phase, container: container, frame: frame))

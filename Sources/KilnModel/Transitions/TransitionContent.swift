@@ -9,6 +9,13 @@ public protocol TransitionContent: Sendable {
     /// `frame` the layer's on-screen box (what custom mappings may read).
     func values(phase: Double, container: SIMD2<Double>, frame: SIMD4<Double>) -> ModifierValues
 
+    /// Effect stages the transition adds to the layer at `phase`, after the layer's own effects:
+    /// what modifier values cannot say (a mask growing from the centre, a wipe, a dissolve, a
+    /// colour change that reads the pixel). Each is an effect content the scene renders as it
+    /// renders a layer's effects (a `PixelStageEffect`, a colour matrix); an effect-only
+    /// transition returns identity values and its stages here.
+    func effects(phase: Double, container: SIMD2<Double>, frame: SIMD4<Double>) -> [any EffectContent]
+
     /// True when the values depend on the layer's on-screen box, which then has to be measured.
     var readsGeometry: Bool { get }
 
@@ -17,6 +24,11 @@ public protocol TransitionContent: Sendable {
 }
 
 extension TransitionContent {
+    public func effects(phase: Double, container: SIMD2<Double>, frame: SIMD4<Double>) -> [any EffectContent]
+    {
+        []
+    }
+
     public var readsGeometry: Bool { parts.contains { $0.readsGeometry } }
     public var parts: [Transition] { [] }
 }

@@ -91,7 +91,8 @@ public struct GradientMap: ColorStage {
 
     @inline(__always)
     public func apply(
-        _ r: inout SIMD8<Float>, _ g: inout SIMD8<Float>, _ b: inout SIMD8<Float>, _ a: inout SIMD8<Float>
+        _ r: inout SIMD8<Float>, _ g: inout SIMD8<Float>, _ b: inout SIMD8<Float>, _ a: inout SIMD8<Float>,
+        at _: PixelPosition
     ) {
         let inverse = (1 / a).replacing(with: 0, where: a .<= 0)
         let luma = (0.2126 * r + 0.7152 * g + 0.0722 * b) * inverse

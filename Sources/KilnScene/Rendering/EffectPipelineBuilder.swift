@@ -40,6 +40,21 @@ struct EffectPipelineBuilder {
         variance += radius * radius
     }
 
+    /// One effect at `time`, by what it renders as: a colour matrix, a blur or a pixel stage.
+    /// `name` says whose effect it is if it renders as none of them (a programming error).
+    mutating func add(_ effect: any EffectContent, at time: Double, named name: String) {
+        switch effect {
+        case let color as any ColorEffect:
+            add(color: color.matrix(at: time))
+        case let blur as BlurEffect:
+            add(blurRadius: max(blur.radius.value(at: time), 0) * canvas.lengthScale)
+        case let stage as any PixelStageEffect:
+            add(stage: stage.stage(at: time, layerSize: layerSize), edges: stage.edges)
+        default:
+            preconditionFailure("effect '\(name)' has no renderer")
+        }
+    }
+
     /// `stage` nil is a stage that changes nothing at this time: it is left out.
     mutating func add(stage: (any PixelStage)?, edges: PlanarSampler.Edges) {
         guard let stage else { return }

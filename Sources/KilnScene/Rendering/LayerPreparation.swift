@@ -70,9 +70,9 @@ extension LayerNode {
         let local = transform.affine(at: time, contentSize: size, container: context.container)
         let modifiers = modifierValues(
             size: size, local: local, context: context, lifetime: symbolPresence == nil ? lifetime : nil)
-        let opacity = Float(min(max(self.opacity.value(at: time) * modifiers.opacity, 0), 1))
+        let opacity = Float(min(max(self.opacity.value(at: time) * modifiers.values.opacity, 0), 1))
         guard opacity > 0 else { return nil }
-        let place = context.parent.concatenating(modifiers.affine(around: local.apply(size / 2)))
+        let place = context.parent.concatenating(modifiers.values.affine(around: local.apply(size / 2)))
             .concatenating(local)
         // A layer's own symbol effects come first, then those its containers pass down, unless
         // it removes them.
@@ -82,27 +82,25 @@ extension LayerNode {
         var pipeline = EffectPipelineBuilder(
             content: layer, frameFromLocal: place, layerSize: size, canvas: context.canvas)
         for effect in effects {
-            switch effect.content {
-            case let color as any ColorEffect:
-                pipeline.add(color: color.matrix(at: time))
-            case let blur as BlurEffect:
-                pipeline.add(blurRadius: max(blur.radius.value(at: time), 0) * context.canvas.lengthScale)
-            case let stage as any PixelStageEffect:
-                pipeline.add(stage: stage.stage(at: time, layerSize: size), edges: stage.edges)
-            default:
-                preconditionFailure("effect '\(effect.kind)' has no renderer")
-            }
+            pipeline.add(effect.content, at: time, named: effect.kind)
         }
         // The modifiers (transitions, scroll transitions, visual effects) act on the layer with
-        // its effects, as SwiftUI's outer modifiers do: their blur comes after every stage.
-        pipeline.add(blurRadius: modifiers.blur * context.canvas.lengthScale)
-        return pipeline.item(opacity: opacity, modifierColors: modifiers.colorMatrix)
+        // its effects, as SwiftUI's outer modifiers do: their stages and blur come after the
+        // layer's own.
+        if symbolPresence == nil, let lifetime {
+            for effect in lifetime.effects(at: time, container: context.container, frame: modifiers.frame) {
+                pipeline.add(effect, at: time, named: "\(lifetime.transition.kind) transition")
+            }
+        }
+        pipeline.add(blurRadius: modifiers.values.blur * context.canvas.lengthScale)
+        return pipeline.item(opacity: opacity, modifierColors: modifiers.values.colorMatrix)
     }
 
-    /// The transition's, scroll transition's and visual effect's modifiers combined.
+    /// The transition's, scroll transition's and visual effect's modifiers combined, with the
+    /// on-screen box they read (zero when none reads it).
     private func modifierValues(
         size: SIMD2<Double>, local: Affine2D, context: PlacementContext, lifetime: LayerLifetime?
-    ) -> ModifierValues {
+    ) -> (values: ModifierValues, frame: SIMD4<Double>) {
         var values = ModifierValues.identity
         let readsGeometry =
             (lifetime?.transition.readsGeometry ?? false) || (scrollTransition?.readsGeometry ?? false)
@@ -125,7 +123,7 @@ extension LayerNode {
             values = values.combined(
                 with: visualEffect.values(for: MappingInputs(phase: context.scrollPhase ?? 0, frame: frame)))
         }
-        return values.clamped
+        return (values.clamped, frame)
     }
 
     /// A symbol layer that enters and leaves by a `symbolEffect` transition does so layer by
