@@ -54,6 +54,7 @@ public enum LayerRegistry {
         CombinedTransition.kind,
         AsymmetricTransition.kind,
         SymbolEffectTransition.kind,
+        IrisTransition.kind,
     ]
 
     /// Loads a job with every registered layer kind, effect and transition.
