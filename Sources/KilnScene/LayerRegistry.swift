@@ -55,6 +55,7 @@ public enum LayerRegistry {
         AsymmetricTransition.kind,
         SymbolEffectTransition.kind,
         IrisTransition.kind,
+        WipeTransition.kind,
     ]
 
     /// Loads a job with every registered layer kind, effect and transition.
