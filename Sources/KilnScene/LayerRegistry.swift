@@ -56,6 +56,7 @@ public enum LayerRegistry {
         SymbolEffectTransition.kind,
         IrisTransition.kind,
         WipeTransition.kind,
+        DissolveTransition.kind,
     ]
 
     /// Loads a job with every registered layer kind, effect and transition.
