@@ -57,6 +57,7 @@ public enum LayerRegistry {
         IrisTransition.kind,
         WipeTransition.kind,
         DissolveTransition.kind,
+        ClockWipeTransition.kind,
     ]
 
     /// Loads a job with every registered layer kind, effect and transition.
