@@ -58,6 +58,7 @@ public enum LayerRegistry {
         WipeTransition.kind,
         DissolveTransition.kind,
         ClockWipeTransition.kind,
+        BarnDoorTransition.kind,
     ]
 
     /// Loads a job with every registered layer kind, effect and transition.
