@@ -59,6 +59,7 @@ public enum LayerRegistry {
         DissolveTransition.kind,
         ClockWipeTransition.kind,
         BarnDoorTransition.kind,
+        LumaFadeTransition.kind,
     ]
 
     /// Loads a job with every registered layer kind, effect and transition.
