@@ -89,7 +89,10 @@ final class JobLoaderTests: XCTestCase {
         let found = diagnostics(json)
         let expected: [(String, Int, Int, String)] = [
             ("outptu", 3, 3, "unknown key 'outptu'; did you mean 'output'?"),
-            ("output.width", 4, 24, "must be even (yuv420p needs even dimensions), got 1921"),
+            (
+                "output.width", 4, 24,
+                "must be even for h264 (its 4:2:0 colour comes in 2×2 blocks), got 1921; vp9, prores4444, gif, webp, png-sequence take odd sizes"
+            ),
             ("output.height", 4, 40, "expected an integer, got a string"),
             ("output.fps", 4, 55, "frame rate must be > 0 and ≤ 240, got 0"),
             ("output.duration", 4, 70, "duration must be > 0 seconds, got -1"),
