@@ -96,7 +96,8 @@ extension LayerNode {
         // The modifiers (transitions, scroll transitions, visual effects) act on the layer with
         // its effects, as SwiftUI's outer modifiers do: their blur comes after every stage.
         pipeline.add(blurRadius: modifiers.blur * context.canvas.lengthScale)
-        return pipeline.item(opacity: opacity, modifierColors: modifiers.colorMatrix)
+        return pipeline.item(
+            opacity: opacity, modifierColors: modifiers.colorMatrix, blend: blendMode.formula)
     }
 
     /// The transition's, scroll transition's and visual effect's modifiers combined.
