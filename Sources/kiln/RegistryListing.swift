@@ -80,7 +80,9 @@ enum RegistryListing {
             """
             Every layer also takes: name, opacity (0…1), effects (below); appear and disappear (seconds),
             transition and transitionAnimation (transitions below); visualEffect (property mappings);
-            scrollTransition (inside a scroll layer); see docs/job-format.md. And the transform keys:
+            scrollTransition (inside a scroll layer); blendMode, how it mixes with what is below it in
+            its parent: \(BlendMode.allCases.map(\.rawValue).joined(separator: ", "));
+            see docs/job-format.md. And the transform keys:
             """)
         lines += parameterLines(ParameterTable(LayerTransform.parameters))
         lines += ["Effects (\"effects\": [{\"name\": value-or-parameters}, …], applied in order):", ""]
@@ -103,7 +105,7 @@ enum RegistryListing {
                 ? ["    (no parameters)", ""] : parameterLines(entry.parameters)
             if entry.section == .layer {
                 lines += [
-                    "Every layer also takes name, opacity, effects, transitions and the transform keys "
+                    "Every layer also takes name, opacity, blendMode, effects, transitions and the transform keys "
                         + "(see `kiln layers`).", "",
                 ]
             }

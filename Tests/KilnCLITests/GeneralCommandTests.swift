@@ -38,6 +38,7 @@ final class GeneralCommandTests: XCTestCase {
             "Layer kinds (\"type\"):", "Effects (", "Transitions (",
             "shape", "cornerRadius", "rotation", "anchor", "hueRotation", "grayscale", "a bare number sets",
             "Transitions", "twirl —", "blurReplace —", "configuration (downUp|upUp; default \"downUp\")",
+            "blendMode, how it mixes", "plusLighter, plusDarker",
         ] {
             XCTAssertTrue(result.stdout.contains(name), "kiln layers lacks \(name)")
         }

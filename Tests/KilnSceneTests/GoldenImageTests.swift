@@ -145,6 +145,9 @@ final class GoldenImageTests: XCTestCase {
     /// Cards mid-twirl (appearing, blurred and brightened) and mid-removal.
     func testTwirlFrames() throws { try checkJob("twirl", at: [1.0, 5.0]) }
 
+    /// Every blend mode's card over the mesh gradient (jobs/blend-modes.json).
+    func testBlendModeFrames() throws { try checkJob("blend-modes", at: [1.0]) }
+
     /// Rotated, scaled, skewed and stroked shapes over a gradient, small enough to keep as a file.
     func testShapes() throws {
         let job = try Fixture.job(

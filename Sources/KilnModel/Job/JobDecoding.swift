@@ -157,6 +157,14 @@ struct JobDecoding {
                     opacityNode, path: path.key("opacity"), range: LayerKind.opacityRange, context: context)
                 ?? opacity
         }
+        var blendMode = BlendMode.normal
+        if let blendNode = node["blendMode"] {
+            blendMode =
+                ValueDecoding.decodeChoice(
+                    blendNode, path: path.key("blendMode"), choices: BlendMode.allCases.map(\.rawValue),
+                    context: context
+                ).flatMap(BlendMode.init(rawValue:)) ?? blendMode
+        }
 
         // The effects are checked whatever else is wrong with the layer (an unknown type, a
         // missing or corrupt file, a bad transition), last so their messages follow the layer's:
@@ -216,7 +224,7 @@ struct JobDecoding {
         let effects = decodeEffects()
         guard context.diagnostics.count == before else { return nil }
         return LayerNode(
-            kind: kind.name, name: layerName, opacity: opacity, content: content,
+            kind: kind.name, name: layerName, opacity: opacity, blendMode: blendMode, content: content,
             transform: LayerTransform(parameters), effects: effects, children: children, lifetime: lifetime,
             scrollTransition: scrollTransition, visualEffect: visualEffect, symbolEffects: symbolEffects,
             symbolEffectsRemoved: symbolEffectsRemoved, path: path)

@@ -46,6 +46,9 @@ public struct LayerKind: Sendable {
         Parameter(
             "opacity", .number(opacityRange), default: .number(1), help: "multiplies the layer's alpha"),
         Parameter(
+            "blendMode", .choice(BlendMode.allCases.map(\.rawValue)), default: .string("normal"),
+            help: "how the layer mixes with what lies below it in its parent (the frame or its group)"),
+        Parameter(
             "effects", .structured("array of effect stages", schema: .array(of: .reference(.effectStage))),
             default: .string("none"), help: "effect stages applied to the layer's pixels, in order"),
         Parameter(

@@ -5,6 +5,9 @@ public struct LayerNode: Sendable {
     public let name: String?
     /// 0…1, default 1.
     public let opacity: Animated<Double>
+    /// How the layer mixes with the layers below it in its parent's stack; `.normal` is
+    /// source-over.
+    public let blendMode: BlendMode
     public let content: any LayerContent
     public let transform: LayerTransform
     /// Effect stages, applied in order to the layer's pixels before it is composited.
@@ -25,7 +28,8 @@ public struct LayerNode: Sendable {
     public let path: JSONPath
 
     public init(
-        kind: String, name: String?, opacity: Animated<Double>, content: any LayerContent,
+        kind: String, name: String?, opacity: Animated<Double>, blendMode: BlendMode = .normal,
+        content: any LayerContent,
         transform: LayerTransform = .identity, effects: [EffectNode] = [], children: [LayerNode] = [],
         lifetime: LayerLifetime? = nil, scrollTransition: ModifierMappings? = nil,
         visualEffect: ModifierMappings? = nil, symbolEffects: [SymbolEffect] = [],
@@ -34,6 +38,7 @@ public struct LayerNode: Sendable {
         self.kind = kind
         self.name = name
         self.opacity = opacity
+        self.blendMode = blendMode
         self.content = content
         self.transform = transform
         self.effects = effects

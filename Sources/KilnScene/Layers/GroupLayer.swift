@@ -82,7 +82,7 @@ struct PreparedGroup: PreparedLayer {
         self.children = children
         self.clip = clip
         if clip != nil, children.items.count == 1, let item = children.items.first, item.colors == nil,
-            item.offscreen == nil, let image = item.layer as? PreparedImage
+            item.offscreen == nil, item.blend == nil, let image = item.layer as? PreparedImage
         {
             clippedImage = (image.painter, item.opacity, image.tint)
         } else {
@@ -101,7 +101,9 @@ struct PreparedGroup: PreparedLayer {
     ) -> Bool {
         // Without a clip and unfaded, compositing the children one by one onto the band is
         // compositing the group (source-over is associative): no scratch band, no extra passes.
-        if clip == nil, opacity == 1 {
+        // Children that blend mix with the group's other children only, so they need the group
+        // painted on its own.
+        if clip == nil, opacity == 1, !children.blends {
             children.composite(onto: band, firstRow: firstRow, rows: rows, columns: columns, pool: pool)
             return true
         }

@@ -65,15 +65,15 @@ struct EffectPipelineBuilder {
     }
 
     /// The prepared item: the layer with everything applied, faded by `opacity`, then the
-    /// modifiers' colours.
-    mutating func item(opacity: Float, modifierColors: ColorMatrix?) -> PreparedItem {
+    /// modifiers' colours, mixed with what is below it by `blend`.
+    mutating func item(opacity: Float, modifierColors: ColorMatrix?, blend: BlendFormula?) -> PreparedItem {
         applyStages()
         dropIdentityBlur()
         if variance > 0 {
             let blur = GaussianBlur(radius: variance.squareRoot())
             let offscreen = Offscreen(layer: current, colors: pending, blur: blur, canvas: canvas)
             return PreparedItem(
-                layer: current, opacity: opacity, colors: modifierColors, offscreen: offscreen)
+                layer: current, opacity: opacity, colors: modifierColors, offscreen: offscreen, blend: blend)
         }
         var colors = pending
         if let modifierColors { colors = modifierColors.concatenating(colors ?? .identity) }
@@ -87,10 +87,11 @@ struct EffectPipelineBuilder {
         // A blurred layer followed by colours only composites straight from its offscreen image.
         if let blurred = current as? OffscreenLayer {
             return PreparedItem(
-                layer: blurred.offscreen.layer, opacity: opacity, colors: colors, offscreen: blurred.offscreen
-            )
+                layer: blurred.offscreen.layer, opacity: opacity, colors: colors,
+                offscreen: blurred.offscreen,
+                blend: blend)
         }
-        return PreparedItem(layer: current, opacity: opacity, colors: colors)
+        return PreparedItem(layer: current, opacity: opacity, colors: colors, blend: blend)
     }
 
     private mutating func applyStages() {

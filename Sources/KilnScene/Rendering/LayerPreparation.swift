@@ -93,7 +93,8 @@ extension LayerNode {
             }
         }
         pipeline.add(blurRadius: modifiers.values.blur * context.canvas.lengthScale)
-        return pipeline.item(opacity: opacity, modifierColors: modifiers.values.colorMatrix)
+        return pipeline.item(
+            opacity: opacity, modifierColors: modifiers.values.colorMatrix, blend: blendMode.formula)
     }
 
     /// The transition's, scroll transition's and visual effect's modifiers combined, with the
