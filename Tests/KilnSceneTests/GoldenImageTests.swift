@@ -145,6 +145,10 @@ final class GoldenImageTests: XCTestCase {
     /// Cards mid-twirl (appearing, blurred and brightened) and mid-removal.
     func testTwirlFrames() throws { try checkJob("twirl", at: [1.0, 5.0]) }
 
+    /// The camera mid push-in (the board's camera on its eased way to the revenue badge) and
+    /// turned on the users ring, the job's camera still at rest.
+    func testCameraFrames() throws { try checkJob("camera", at: [1.1, 3.9]) }
+
     /// Rotated, scaled, skewed and stroked shapes over a gradient, small enough to keep as a file.
     func testShapes() throws {
         let job = try Fixture.job(
