@@ -18,9 +18,7 @@ public struct FramePreview: Sendable {
     /// The dithered 8-bit frame for frame index `frame`.
     public func render(frame: Int) throws(ExportError) -> RGBA8Frame {
         let o = job.output
-        let renderer = SceneRenderer(
-            layers: job.layers, canvas: Canvas(output: o), threads: threads,
-            limits: job.limits)
+        let renderer = SceneRenderer(job: job, canvas: Canvas(output: o), threads: threads)
         let image = RGBA8Frame(width: o.width, height: o.height)
         renderer.render(at: o.timelineTime(ofFrame: frame), yuv: nil, rgba: image)
         if let refusal = renderer.refusal { throw .overLimit(file: job.file, refusal) }

@@ -121,9 +121,7 @@ public struct VideoExport: Sendable {
     }
 
     func makeRenderer() -> SceneRenderer {
-        SceneRenderer(
-            layers: job.layers, canvas: Canvas(output: job.output),
-            threads: threads, limits: job.limits)
+        SceneRenderer(job: job, canvas: Canvas(output: job.output), threads: threads)
     }
 
     /// Renders `frames` in order into `writer` and finishes it: the renderer fills frame n+1

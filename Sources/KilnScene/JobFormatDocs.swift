@@ -21,6 +21,7 @@ public enum JobFormatDocs {
             ("audio.mix", JobFormatTables.audioMix), ("audio.duck", JobFormatTables.audioDuck),
             ("audio.driven", JobFormatTables.audioDriven),
             ("transform", JobFormatTables.transform), ("modifiers", JobFormatTables.modifiers),
+            ("camera", JobFormatTables.camera),
         ]
             + LayerRegistry.kinds.map { ("layer.\($0.name)", documentedParameters($0)) }
             + [

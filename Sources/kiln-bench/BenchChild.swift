@@ -52,7 +52,9 @@ enum BenchChild {
         var output = job.output
         let wanted = (seconds * output.frameRate.doubleValue).rounded(.up)
         if wanted < Double(output.frameCount) { output.frameCount = max(1, Int(wanted)) }
-        return Job(file: job.file, output: output, layers: job.layers, audio: job.audio, limits: job.limits)
+        return Job(
+            file: job.file, output: output, layers: job.layers, camera: job.camera, audio: job.audio,
+            limits: job.limits)
     }
 
     /// `__export-job JOB SECONDS OUT.mp4`: what `kiln render` does, job loading included.
@@ -78,8 +80,7 @@ enum BenchChild {
         let job = try job(args[0], seconds: seconds)
         let o = job.output
         let renderer = SceneRenderer(
-            layers: job.layers, canvas: Canvas(output: o),
-            threads: ProcessInfo.processInfo.activeProcessorCount, limits: job.limits)
+            job: job, canvas: Canvas(output: o), threads: ProcessInfo.processInfo.activeProcessorCount)
         guard let out = FileHandle(forWritingAtPath: args[2]) ?? create(args[2]) else {
             fail("cannot write \(args[2])")
         }

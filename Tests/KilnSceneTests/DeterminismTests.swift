@@ -48,7 +48,8 @@ extension DeterminismTests {
                 func frame(_ poison: PremultipliedColor?) -> [UInt8] {
                     let rgba = RGBA8Frame(width: canvas.width, height: canvas.height)
                     SceneRenderer(
-                        layers: job.layers, canvas: canvas, threads: 2, limits: job.limits,
+                        layers: job.layers, camera: job.camera, canvas: canvas, threads: 2,
+                        limits: job.limits,
                         scratchPoison: poison
                     ).render(at: time, yuv: nil, rgba: rgba)
                     return rgba.byteArray

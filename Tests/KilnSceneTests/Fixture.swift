@@ -36,16 +36,14 @@ enum Fixture {
     static func render(_ job: Job, at time: Double = 0, threads: Int = 2) -> RGBA8Frame {
         let canvas = Canvas(output: job.output)
         let frame = RGBA8Frame(width: canvas.width, height: canvas.height)
-        SceneRenderer(layers: job.layers, canvas: canvas, threads: threads).render(
-            at: time, yuv: nil, rgba: frame)
+        SceneRenderer(job: job, canvas: canvas, threads: threads).render(at: time, yuv: nil, rgba: frame)
         return frame
     }
 
     static func renderYUV(_ job: Job, at time: Double = 0, threads: Int) -> [UInt8] {
         let canvas = Canvas(output: job.output)
         let frame = YUV420Frame(width: canvas.width, height: canvas.height)
-        SceneRenderer(layers: job.layers, canvas: canvas, threads: threads).render(
-            at: time, yuv: frame, rgba: nil)
+        SceneRenderer(job: job, canvas: canvas, threads: threads).render(at: time, yuv: frame, rgba: nil)
         let w = canvas.width, h = canvas.height
         return Array(UnsafeBufferPointer(start: frame.y, count: w * h))
             + Array(UnsafeBufferPointer(start: frame.u, count: w * h / 4))

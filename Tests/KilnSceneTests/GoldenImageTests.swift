@@ -148,6 +148,10 @@ final class GoldenImageTests: XCTestCase {
     /// Every blend mode's card over the mesh gradient (jobs/blend-modes.json).
     func testBlendModeFrames() throws { try checkJob("blend-modes", at: [1.0]) }
 
+    /// The camera mid push-in (the board's camera on its eased way to the revenue badge) and
+    /// turned on the users ring, the job's camera still at rest.
+    func testCameraFrames() throws { try checkJob("camera", at: [1.1, 3.9]) }
+
     /// Rotated, scaled, skewed and stroked shapes over a gradient, small enough to keep as a file.
     func testShapes() throws {
         let job = try Fixture.job(

@@ -8,6 +8,8 @@ public enum JobFormatTables {
     public static let audioMix = AudioDecoding.mixTable
     public static let audioDuck = AudioDecoding.duckTable
     public static let audioDriven = AudioDrivenDecoding.table
+    /// The job's and a group's `camera` object.
+    public static let camera = Camera.table
     /// The keys every layer takes for its placement.
     public static let transform = ParameterTable(LayerTransform.parameters)
     /// The properties transitions, scroll transitions and visual effects drive; the default of each

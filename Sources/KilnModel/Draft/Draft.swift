@@ -44,7 +44,8 @@ extension Job {
     /// The same job rendered as `draft`: its layers, audio and limits, with the draft's output.
     public func drafted(_ draft: Draft) throws(DraftError) -> Job {
         var job = Job(
-            file: file, output: try draft.applied(to: output), layers: layers, audio: audio, limits: limits)
+            file: file, output: try draft.applied(to: output), layers: layers, camera: camera, audio: audio,
+            limits: limits)
         job.inputFiles = inputFiles
         return job
     }

@@ -6,6 +6,8 @@ public struct Job: Sendable {
     public let file: String
     public let output: OutputSettings
     public let layers: [LayerNode]
+    /// The camera the layers are seen through; nil: the layout as it is.
+    public let camera: Camera?
     /// The soundtrack (one or more tracks mixed); nil: the MP4 has no audio stream.
     public let audio: Soundtrack?
     /// The limits it was validated under; rendering holds to them too (offscreen memory).
@@ -15,12 +17,13 @@ public struct Job: Sendable {
     public internal(set) var inputFiles: [URL] = []
 
     public init(
-        file: String, output: OutputSettings, layers: [LayerNode], audio: Soundtrack? = nil,
-        limits: ResourceLimits = ResourceLimits()
+        file: String, output: OutputSettings, layers: [LayerNode], camera: Camera? = nil,
+        audio: Soundtrack? = nil, limits: ResourceLimits = ResourceLimits()
     ) {
         self.file = file
         self.output = output
         self.layers = layers
+        self.camera = camera
         self.audio = audio
         self.limits = limits
     }

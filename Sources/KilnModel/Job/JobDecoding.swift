@@ -69,6 +69,10 @@ struct JobDecoding {
             context.error("missing required key 'layers'", at: root, path: .root)
         }
 
+        let camera = root["camera"].flatMap {
+            Camera.decode($0, path: .root.key("camera"), context: context)
+        }
+
         guard let output else { return nil }
         MemoryEstimate.chargeRender(of: output, layers: layers, into: context.memory, limits: context.limits)
         if context.memory.isOver, let largest = context.memory.largest.first {
@@ -82,7 +86,8 @@ struct JobDecoding {
                 tracks: (audio?.tracks ?? []) + context.clipSounds, loudness: audio?.loudness)
         }
         return Job(
-            file: context.file, output: output, layers: layers, audio: soundtrack, limits: context.limits)
+            file: context.file, output: output, layers: layers, camera: camera, audio: soundtrack,
+            limits: context.limits)
     }
 
     private func checkVersion(_ root: JSONNode) {

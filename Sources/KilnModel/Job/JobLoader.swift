@@ -26,6 +26,10 @@ public enum JobLoader {
             "layers", .structured("array of layers", schema: .array(of: .reference(.layer))),
             help: "layers painted bottom to top in array order; may be empty (black frames)"),
         Parameter(
+            "camera", .structured(Camera.parameterShape, schema: ValueSchema.object(Camera.table)),
+            default: .string("none"),
+            help: "a camera over the layers: the point it looks at, its zoom and rotation, animatable"),
+        Parameter(
             "audio", .structured("object or array of tracks", schema: AudioDecoding.schema),
             default: .string("none"),
             help:

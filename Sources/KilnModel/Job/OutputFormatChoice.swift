@@ -93,7 +93,7 @@ extension Job {
         guard format != output.format else { return self }
         var job = Job(
             file: file, output: output.reformatted(as: format, keepingPath: keepingPath), layers: layers,
-            audio: format.carriesAudio ? audio : nil, limits: limits)
+            camera: camera, audio: format.carriesAudio ? audio : nil, limits: limits)
         job.inputFiles = inputFiles
         return job
     }
@@ -104,7 +104,8 @@ extension Job {
     public func limitingBytes(to maxBytes: Int?) -> Job {
         var output = self.output
         output.maxBytes = maxBytes
-        var job = Job(file: file, output: output, layers: layers, audio: audio, limits: limits)
+        var job = Job(
+            file: file, output: output, layers: layers, camera: camera, audio: audio, limits: limits)
         job.inputFiles = inputFiles
         return job
     }

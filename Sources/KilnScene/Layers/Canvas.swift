@@ -25,6 +25,10 @@ public struct Canvas: Sendable, Hashable {
     public let enlargesBlurInBands: Bool
     /// The space layers are placed in: the job's own size.
     public let layoutSize: SIMD2<Double>
+    /// How much the cameras above a scene magnify it (1 outside any camera): lengths in frame
+    /// pixels that no transform reaches (blur radii) grow with it, as a real push-in would
+    /// enlarge a blurred picture (`magnified(by:)`).
+    public private(set) var cameraZoom = 1.0
 
     /// `layoutSize` nil: the frame's own size, for a full-size render.
     public init(
@@ -65,5 +69,13 @@ public struct Canvas: Sendable, Hashable {
 
     /// Frame pixels per layout unit for lengths with no direction, which a layer's transform
     /// does not reach (blur radii are frame pixels): the mean of the two axes' scales.
-    public var lengthScale: Double { (pixelScale.x * pixelScale.y).squareRoot() }
+    /// Under a camera, the camera's zoom too.
+    public var lengthScale: Double { (pixelScale.x * pixelScale.y).squareRoot() * cameraZoom }
+
+    /// The canvas as the scene under a camera zooming by `zoom` sees it.
+    public func magnified(by zoom: Double) -> Canvas {
+        var canvas = self
+        canvas.cameraZoom *= zoom
+        return canvas
+    }
 }

@@ -15,6 +15,8 @@ public struct GroupLayer: LayerContent {
     public let size: Animated<Point2>?
     public let clip: Clip
     public let cornerRadius: Animated<Double>
+    /// Shows the children as a camera sees them, inside the box (and its clip).
+    public let camera: Camera?
 
     public static let parameters = ParameterTable([
         Parameter(
@@ -29,21 +31,37 @@ public struct GroupLayer: LayerContent {
         Parameter(
             "cornerRadius", .number(0...8_192), default: .number(0),
             help: "corner radius of a roundedRect clip in pixels"),
+        Parameter(
+            "camera", .structured(Camera.parameterShape, schema: ValueSchema.object(Camera.table)),
+            default: .string("none"),
+            help: "a camera over the children, looking at a point of the box (see the job's camera)"),
     ])
 
     public static let kind = LayerKind(
         name: "group", summary: "child layers composited, transformed, clipped and faded as one",
         parameters: parameters, containsLayers: true
-    ) { params, _, _ in
-        GroupLayer(
+    ) { params, _, context in
+        var camera: Camera?
+        if let node = params.node("camera") {
+            guard let decoded = Camera.decode(node, path: params.path("camera"), context: context) else {
+                return nil
+            }
+            camera = decoded
+        }
+        return GroupLayer(
             size: params.isPresent("size") ? params.point("size") : nil,
-            clip: Clip(rawValue: params.string("clip")) ?? .none, cornerRadius: params.number("cornerRadius"))
+            clip: Clip(rawValue: params.string("clip")) ?? .none, cornerRadius: params.number("cornerRadius"),
+            camera: camera)
     }
 
-    public init(size: Animated<Point2>?, clip: Clip = .none, cornerRadius: Animated<Double> = .constant(0)) {
+    public init(
+        size: Animated<Point2>?, clip: Clip = .none, cornerRadius: Animated<Double> = .constant(0),
+        camera: Camera? = nil
+    ) {
         self.size = size
         self.clip = clip
         self.cornerRadius = cornerRadius
+        self.camera = camera
     }
 
     public func boxSize(at time: Double, canvas: Canvas) -> SIMD2<Double> {

@@ -146,7 +146,9 @@ extension LayerNode {
             )
         }
         if let group = content as? GroupLayer {
-            let inner = context.child(container: size, parent: place)
+            let inner = PlacementContext.scene(
+                at: time, canvas: canvas, box: size, parent: place, camera: group.camera,
+                scrollPhase: context.scrollPhase, symbolEffects: context.symbolEffects)
             return group.prepare(
                 at: time, canvas: canvas, box: size, transform: place,
                 children: LayerStack(items: children.compactMap { $0.prepare(in: inner) }))

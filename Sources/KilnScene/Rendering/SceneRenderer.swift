@@ -10,6 +10,7 @@ public final class SceneRenderer: @unchecked Sendable {
     public let canvas: Canvas
     public let threads: Int
     private let layers: [LayerNode]
+    private let camera: Camera?
     private let workers: [WorkerScratch]
 
     final class WorkerScratch: @unchecked Sendable {
@@ -28,21 +29,31 @@ public final class SceneRenderer: @unchecked Sendable {
     public let limits: ResourceLimits
 
     public convenience init(
-        layers: [LayerNode], canvas: Canvas, threads: Int, limits: ResourceLimits = ResourceLimits()
+        layers: [LayerNode], camera: Camera? = nil, canvas: Canvas, threads: Int,
+        limits: ResourceLimits = ResourceLimits()
     ) {
-        self.init(layers: layers, canvas: canvas, threads: threads, limits: limits, scratchPoison: nil)
+        self.init(
+            layers: layers, camera: camera, canvas: canvas, threads: threads, limits: limits,
+            scratchPoison: nil)
+    }
+
+    /// A job's scene: its layers seen through its camera.
+    public convenience init(job: Job, canvas: Canvas, threads: Int) {
+        self.init(
+            layers: job.layers, camera: job.camera, canvas: canvas, threads: threads, limits: job.limits)
     }
 
     /// With `scratchPoison`, every band is filled with that colour before it is painted and every
     /// scratch band before it is lent: a render must give the same bytes as without (tests).
     init(
-        layers: [LayerNode], canvas: Canvas, threads: Int, limits: ResourceLimits,
+        layers: [LayerNode], camera: Camera? = nil, canvas: Canvas, threads: Int, limits: ResourceLimits,
         scratchPoison: PremultipliedColor?
     ) {
         self.limits = limits
         self.canvas = canvas
         self.threads = max(1, threads)
         self.layers = layers
+        self.camera = camera
         self.scratchPoison = scratchPoison
         videos = Self.videoSources(in: layers)
         workers = (0..<max(1, threads)).map { _ in WorkerScratch(canvas: canvas, poison: scratchPoison) }
@@ -126,7 +137,10 @@ public final class SceneRenderer: @unchecked Sendable {
     }
 
     private func prepare(at time: Double) -> LayerStack {
-        LayerStack(items: layers.compactMap { $0.prepare(at: time, canvas: canvas) })
+        let context = PlacementContext.scene(
+            at: time, canvas: canvas, box: canvas.layoutSize, parent: canvas.frameFromLayout, camera: camera,
+            scrollPhase: nil, symbolEffects: [])
+        return LayerStack(items: layers.compactMap { $0.prepare(in: context) })
     }
 
     /// How many offscreens the last `render` took from the frame before it instead of rendering
