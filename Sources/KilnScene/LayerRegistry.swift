@@ -35,6 +35,7 @@ public enum LayerRegistry {
         RippleEffect.kind,
         BackgroundWarpEffect.kind,
         PixelateEffect.kind,
+        ShadowEffect.kind,
     ]
 
     /// Transitions are pure model values (`KilnModel/Transitions/`); listing them here is what

@@ -87,6 +87,8 @@ extension LayerNode {
                 pipeline.add(color: color.matrix(at: time))
             case let blur as BlurEffect:
                 pipeline.add(blurRadius: max(blur.radius.value(at: time), 0) * context.canvas.lengthScale)
+            case let shadow as ShadowEffect:
+                pipeline.add(shadow: shadow.cast(at: time, lengthScale: context.canvas.lengthScale))
             case let stage as any PixelStageEffect:
                 pipeline.add(stage: stage.stage(at: time, layerSize: size), edges: stage.edges)
             default:
