@@ -216,9 +216,9 @@ struct ShadowSilhouette: PreparedLayer {
             a[x] = color.w * v
         }
         // Target column x reads source columns x − whole.x − 1 (weight fx) and x − whole.x.
-        let safe = (readable.lowerBound &+ whole.x &+ 1)..<(readable.upperBound &+ whole.x)
-        var fast = columns.clamped(to: safe)
-        if fast.isEmpty { fast = columns.upperBound..<columns.upperBound }
+        let low = max(readable.lowerBound &+ whole.x &+ 1, columns.lowerBound)
+        let high = min(readable.upperBound &+ whole.x, columns.upperBound)
+        let fast = low < high ? low..<high : columns.upperBound..<columns.upperBound
         func at(_ p: UnsafeMutablePointer<Float>, _ c: Int) -> Float { readable.contains(c) ? p[c] : 0 }
         func edge(_ range: Range<Int>) {
             for x in range {
