@@ -2,3 +2,5 @@
 #include FT_FREETYPE_H
 #include FT_OUTLINE_H
 #include FT_BITMAP_H
+#include FT_GLYPH_H
+#include FT_STROKER_H

@@ -26,6 +26,8 @@ public enum JobFormatDocs {
             + LayerRegistry.kinds.map { ("layer.\($0.name)", documentedParameters($0)) }
             + [
                 ("text.reveal", TextLayer.revealTable),
+                ("text.stroke", TextLayer.strokeTable),
+                ("text.background", TextLayer.backgroundTable),
                 ("video.trim", VideoLayer.trimTable),
                 ("ripple.triggers", RippleEffect.triggerTable),
                 ("backgroundWarp.noise", BackgroundWarpEffect.noiseTable),

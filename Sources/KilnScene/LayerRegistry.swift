@@ -35,6 +35,7 @@ public enum LayerRegistry {
         RippleEffect.kind,
         BackgroundWarpEffect.kind,
         PixelateEffect.kind,
+        ShadowEffect.kind,
     ]
 
     /// Transitions are pure values: those made of modifier values live in the model

@@ -1,5 +1,6 @@
 import CFreeType
 import CHarfBuzz
+import KilnRaster
 import Synchronization
 
 /// One font file's face at one pixel size, with its HarfBuzz font for shaping and the glyphs
@@ -17,8 +18,11 @@ public final class FontFace: @unchecked Sendable {
     public let isColor: Bool
     let face: FT_Face
     let font: OpaquePointer
+    /// The library the face was opened with, for FreeType's stroker.
+    private let library: FT_Library
     private let lock = Mutex(())
     private var glyphs: [GlyphKey: GlyphBitmap] = [:]
+    private var strokes: [StrokeKey: GlyphBitmap] = [:]
 
     /// Ascender and descender (positive below the baseline) in pixels, and the line gap.
     public let ascender: Double
@@ -31,6 +35,7 @@ public final class FontFace: @unchecked Sendable {
             throw TextError("cannot open font file \(path)")
         }
         self.face = face
+        self.library = library
         self.path = path
         self.index = index
         self.family = family
@@ -126,6 +131,60 @@ public final class FontFace: @unchecked Sendable {
         }
     }
 
+    /// The glyph grown by `radius` pixels outwards (its outline's outside border from
+    /// FreeType's stroker, round joins), as coverage at a quarter-pixel `phase`, made once and
+    /// cached: a text stroke drawn beneath the glyphs. Empty for colour glyphs, which have no
+    /// outline.
+    public func strokedBitmap(glyph: UInt32, phase: Int, radius: Double) -> GlyphBitmap {
+        guard !isColor, radius > 0 else { return .empty }
+        let key = StrokeKey(
+            glyph: glyph, phase: phase,
+            radius: SaturatingConversion.int(radius * 64, .toNearestOrAwayFromZero))
+        return lock.withLock { _ in
+            if let cached = strokes[key] { return cached }
+            let made = rasterizeStroke(key)
+            strokes[key] = made
+            return made
+        }
+    }
+
+    private func rasterizeStroke(_ key: StrokeKey) -> GlyphBitmap {
+        guard FT_Load_Glyph(face, key.glyph, Int32(FT_LOAD_NO_HINTING)) == 0,
+            face.pointee.glyph.pointee.format == FT_GLYPH_FORMAT_OUTLINE
+        else { return .empty }
+        var glyph: FT_Glyph?
+        guard FT_Get_Glyph(face.pointee.glyph, &glyph) == 0, glyph != nil else { return .empty }
+        // StrokeBorder and To_Bitmap replace the glyph, freeing the one they were given.
+        defer { if let glyph { FT_Done_Glyph(glyph) } }
+        var made: FT_Stroker?
+        guard FT_Stroker_New(library, &made) == 0, let stroker = made else { return .empty }
+        defer { FT_Stroker_Done(stroker) }
+        FT_Stroker_Set(stroker, FT_Fixed(key.radius), FT_STROKER_LINECAP_ROUND, FT_STROKER_LINEJOIN_ROUND, 0)
+        // The outside border: the glyph's shape grown by the radius, holes shrunk alike.
+        guard FT_Glyph_StrokeBorder(&glyph, stroker, 0, 1) == 0 else { return .empty }
+        var origin = FT_Vector(x: FT_Pos(key.phase * 16), y: 0)
+        guard FT_Glyph_To_Bitmap(&glyph, FT_RENDER_MODE_NORMAL, &origin, 1) == 0 else { return .empty }
+        guard let bitmapGlyph = glyph else { return .empty }
+        let rendered = UnsafeMutableRawPointer(bitmapGlyph).assumingMemoryBound(to: FT_BitmapGlyphRec.self)
+            .pointee
+        let bitmap = rendered.bitmap
+        let width = Int(bitmap.width), height = Int(bitmap.rows), pitch = Int(bitmap.pitch)
+        guard width > 0, height > 0, let buffer = bitmap.buffer,
+            Int32(bitmap.pixel_mode) == Int32(FT_PIXEL_MODE_GRAY.rawValue)
+        else { return .empty }
+        var pixels = [UInt8](repeating: 0, count: width * height * 4)
+        for y in 0..<height {
+            for x in 0..<width {
+                let c = buffer[y * pitch + x]
+                let i = (y * width + x) * 4
+                (pixels[i], pixels[i + 1], pixels[i + 2], pixels[i + 3]) = (c, c, c, c)
+            }
+        }
+        return GlyphBitmap(
+            width: width, height: height, left: Int(rendered.left), top: Int(rendered.top), scale: scale,
+            premultipliedRGBA: pixels, isColor: false)
+    }
+
     private func rasterize(_ key: GlyphKey) -> GlyphBitmap {
         guard FT_Load_Glyph(face, key.glyph, Int32(FT_LOAD_NO_HINTING | FT_LOAD_COLOR)) == 0 else {
             return .empty
@@ -169,6 +228,13 @@ public final class FontFace: @unchecked Sendable {
             scale: scale, premultipliedRGBA: pixels,
             isColor: Int32(bitmap.pixel_mode) == Int32(FT_PIXEL_MODE_BGRA.rawValue))
     }
+}
+
+struct StrokeKey: Hashable {
+    let glyph: UInt32
+    let phase: Int
+    /// 26.6 pixels.
+    let radius: Int
 }
 
 struct GlyphKey: Hashable {

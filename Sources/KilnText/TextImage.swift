@@ -14,11 +14,16 @@ public struct TextImage: Sendable {
     /// The layout box in pixels.
     public let box: SIMD2<Double>
 
-    /// Draws `glyphs` (all of the layout's when nil) of `layout`.
+    /// Draws `glyphs` (all of the layout's when nil) of `layout`; with `strokeRadius`, each
+    /// outline glyph grown by that many pixels outwards (`FontFace.strokedBitmap`: a stroke to
+    /// draw beneath the text), colour glyphs left out.
     ///
     /// Only the rectangle the glyphs' bitmaps cover is allocated, never the whole box: a text of
     /// many empty lines, or one glyph of a reveal, costs its ink, not its layout's area.
-    public init(_ layout: TextLayout, margin: Int, glyphs subset: [TextLayout.Glyph]? = nil) {
+    public init(
+        _ layout: TextLayout, margin: Int, glyphs subset: [TextLayout.Glyph]? = nil,
+        strokeRadius: Double? = nil
+    ) {
         self.margin = margin
         box = layout.size
         let width = max(1, SaturatingConversion.int(layout.size.x, .up) + 2 * margin)
@@ -32,7 +37,9 @@ public struct TextImage: Sendable {
             // on whole pixels.
             let whole = x.rounded(.down)
             let phase = SaturatingConversion.int((x - whole) * 4, .down, in: 0...3)
-            let bitmap = glyph.face.bitmap(glyph: glyph.glyph, phase: phase)
+            let bitmap =
+                strokeRadius.map { glyph.face.strokedBitmap(glyph: glyph.glyph, phase: phase, radius: $0) }
+                ?? glyph.face.bitmap(glyph: glyph.glyph, phase: phase)
             guard bitmap.width > 0 else { continue }
             let rect = Self.rect(of: bitmap, pen: SIMD2(x, y)).clipped(to: frame)
             guard !rect.isEmpty else { continue }

@@ -51,3 +51,39 @@ import KilnScene
         }
     }
 }
+
+/// A 1280×720 card's drop shadow in a frame over a solid, rendered by `SceneRenderer` (the
+/// offscreen of the shifted, tinted alpha, its blur, and the band pass), minus the same frame
+/// without the shadow: a shadow's cost must not grow with its radius (σ 4 against σ 40).
+@MainActor func measureShadows() {
+    func job(_ effects: String) -> Job? {
+        let json = """
+            {"kiln": 1, "output": {"width": \(width), "height": \(height), "fps": 30, "duration": 1},
+             "layers": [{"type": "solid", "color": "#eef1f6"},
+               {"type": "shape", "size": [\(width * 2 / 3), \(height * 2 / 3)], "cornerRadius": 32,
+                "fill": "#ffffff", "effects": [\(effects)]}]}
+            """
+        return try? JobFiles.decode(
+            bytes: Array(json.utf8), file: "shadow-bench.json", baseDirectory: URL(fileURLWithPath: "/"))
+    }
+    let cases: [(String, String)] = [
+        ("no shadow", ""),
+        ("shadow σ=4", #"{"shadow": {"color": [0.1, 0.15, 0.3, 0.3], "radius": 4, "y": 3}}"#),
+        ("shadow σ=40", #"{"shadow": {"color": [0.1, 0.15, 0.3, 0.3], "radius": 40, "y": 30}}"#),
+        (
+            "inner shadow σ=40",
+            #"{"shadow": {"color": [0.1, 0.15, 0.3, 0.3], "radius": 40, "y": 30, "inner": true}}"#
+        ),
+    ]
+    for (label, effects) in cases {
+        let name = "card, \(label), \(frameName)"
+        guard let job = job(effects) else { continue }
+        for threads in Set([1, cores]).sorted() where wants(name) {
+            let renderer = SceneRenderer(layers: job.layers, canvas: canvas, threads: threads)
+            let ms = measure(options.frames) { i in
+                renderer.render(at: Double(i % 2) / 60, yuv: nil, rgba: nil)
+            }
+            rows.append(Row(name: name, threads: threads, msPerFrame: ms, pixels: pixels))
+        }
+    }
+}

@@ -57,6 +57,7 @@ let frameName = (width, height) == (1920, 1080) ? "1080p frame" : "\(width)×\(h
 measureRendering()
 measureConversion()
 measureBlur()
+measureShadows()
 measureEffects()
 measureWarpedCover()
 measurePaths()

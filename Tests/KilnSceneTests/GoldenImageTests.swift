@@ -64,6 +64,23 @@ final class GoldenImageTests: XCTestCase {
     /// ("offline.", "audio.") and the timestamp touched the next line.
     func testPodcastFrames() throws { try checkJob("podcast", at: [4.0, 24.0]) }
 
+    /// Cards on layered soft shadows, a glowing button, an inset field and an outlined caption on
+    /// its pills: at the start and with the lifted card's shadow spread and the glow at its peak.
+    func testShadowsFrames() throws { try checkJob("shadows", at: [0.2, 2.6]) }
+
+    /// Text with a stroke (FreeType's stroker, beneath the glyphs) on a pill per line, at full size.
+    func testTextStrokeAndBackground() throws {
+        let job = try Fixture.job(
+            #"""
+            {"kiln": 1, "output": {"width": 480, "height": 200, "fps": 30, "duration": 1},
+             "layers": [{"type": "solid", "color": "#8fb8de"},
+               {"type": "text", "text": "Outlined caption\non two pills", "size": 40, "weight": "bold",
+                "alignment": "center", "color": "#ffd23f", "stroke": {"color": "#1a1a2e", "width": 4},
+                "background": {"color": "#1a1a2e99", "padding": [20, 6], "cornerRadius": 14}}]}
+            """#)
+        try check("text-stroke-background", Fixture.render(job))
+    }
+
     /// `kiln sheet`: six showcase frames with their times, under a title.
     func testContactSheet() throws {
         let job = try JobFiles.load(

@@ -38,17 +38,29 @@ public enum MemoryEstimate {
             .encoder, pixels * 1.5 * encoderFrames(output.format), "\(output.format.rawValue) encoder",
             at: .root.key("output"))
         let offscreenLayers = count(layers) { layer in
-            layer.effects.contains { !colourEffects.contains($0.kind) }
+            layer.effects.contains { !colourEffects.contains($0.kind) } ? 1 : 0
         }
         guard offscreenLayers > 0 else { return }
+        // Every shadow renders into an offscreen image of its own, besides the layer's one.
+        let images = count(layers) { layer in
+            let shadows = layer.effects.count { $0.kind == shadowEffect }
+            let others = layer.effects.contains {
+                !colourEffects.contains($0.kind) && $0.kind != shadowEffect
+            }
+            return shadows + (others ? 1 : 0)
+        }
         let offscreens = min(
-            Double(offscreenLayers) * pixels * offscreenBytesPerPixel,
+            Double(images) * pixels * offscreenBytesPerPixel,
             limits[.offscreenMegabytes] * MemoryBudget.megabyte)
         budget.chargeWorkingSet(
-            .offscreen, offscreens, "offscreen images of \(offscreenLayers) layers", at: .root.key("layers"))
+            .offscreen, offscreens, "\(images) offscreen images of \(offscreenLayers) layers",
+            at: .root.key("layers"))
     }
 
-    static func count(_ layers: [LayerNode], where test: (LayerNode) -> Bool) -> Int {
-        layers.reduce(0) { $0 + (test($1) ? 1 : 0) + count($1.children, where: test) }
+    /// The effect whose every stage is an offscreen image of its own.
+    static let shadowEffect = "shadow"
+
+    static func count(_ layers: [LayerNode], by amount: (LayerNode) -> Int) -> Int {
+        layers.reduce(0) { $0 + amount($1) + count($1.children, by: amount) }
     }
 }

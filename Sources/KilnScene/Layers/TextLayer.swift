@@ -13,6 +13,30 @@ public struct TextLayer: LayerRendering {
     public let reveal: Reveal?
     /// The first line's baseline from the top of the box, which baseline-aligned stacks line up.
     public let baseline: Double
+    public let stroke: Stroke?
+    public let background: Background?
+
+    /// An outline outside the glyphs, drawn beneath them: each glyph grown by `width` pixels
+    /// (FreeType's stroker on its outline), tinted. Made when the job loads, as the text is.
+    public struct Stroke: Sendable {
+        public let color: Animated<RGBA>
+        public let width: Double
+        /// The grown glyphs: the whole text's, and per reveal element (and the rest), as the text.
+        public let image: TextImage
+        public let elements: [TextImage]
+        public let rest: TextImage?
+    }
+
+    /// A rounded rectangle behind each line that fits the line's ink advance, grown by the
+    /// padding (a caption pill): the lines' rectangles are drawn opaque and faded together, so
+    /// where padded lines overlap the colour does not double.
+    public struct Background: Sendable {
+        public let color: Animated<RGBA>
+        public let padding: Animated<Point2>
+        public let cornerRadius: Animated<Double>
+        /// Each non-empty line's box: left, width, top and height in the text's pixels.
+        public let lines: [(x: Double, width: Double, top: Double, height: Double)]
+    }
 
     /// The seed's text transition: lines or glyphs appear one after another, each fading in
     /// (a quick ease-in opacity ramp), going from a blur of a sixteenth of its height to sharp,
@@ -22,6 +46,9 @@ public struct TextLayer: LayerRendering {
             case line, glyph
         }
 
+        /// The glyphs of each element and of the rest, which a stroke draws grown.
+        let groups: [[TextLayout.Glyph]]
+        let restGlyphs: [TextLayout.Glyph]?
         public let at: Double
         public let timing: RevealTiming
         /// Each element's picture, in reading order.
@@ -91,6 +118,20 @@ public struct TextLayer: LayerRendering {
                 "with a reveal: these characters (0-based, to excluded) reveal glyph by glyph, the rest fades in over 0.2 s"
         ),
         Parameter(
+            "stroke",
+            .structured("{\"color\", \"width\"}", schema: ValueSchema.object(strokeTable)),
+            default: .string("none"),
+            help:
+                "an outline outside the glyphs, drawn beneath them (as CSS paint-order: stroke); colour emoji have none"
+        ),
+        Parameter(
+            "background",
+            .structured(
+                "{\"color\", \"padding\", \"cornerRadius\"}", schema: ValueSchema.object(backgroundTable)),
+            default: .string("none"),
+            help: "a rounded rectangle behind each line, fitting the line's width (a caption pill)"
+        ),
+        Parameter(
             "reveal",
             .structured(
                 "{\"by\": line|glyph, \"at\", \"elementDuration\", \"totalDuration\"}",
@@ -98,6 +139,29 @@ public struct TextLayer: LayerRendering {
             default: .string("none"),
             help:
                 "SwiftUI's text transition from the visual-effects session: elements fade, sharpen and spring in, one after another"
+        ),
+    ])
+
+    static let strokeTable = ParameterTable([
+        Parameter(
+            "color", .color, default: .color(RGBA(r: 0, g: 0, b: 0, a: 1)),
+            help: "the stroke's colour; animatable"),
+        Parameter(
+            "width", .constantNumber(0...200), default: .number(2),
+            help: "pixels the outline reaches outside the glyphs (round joins); 0 = none"),
+    ])
+
+    static let backgroundTable = ParameterTable([
+        Parameter(
+            "color", .color, default: .color(RGBA(r: 0, g: 0, b: 0, a: 0.6)),
+            help: "the fill, faded as one across the lines; animatable"),
+        Parameter(
+            "padding", .point(0...4096), default: .point(Point2(x: 16, y: 6)),
+            help: "[horizontal, vertical] pixels added around each line's ink advance and height; animatable"),
+        Parameter(
+            "cornerRadius", .number(0...8192), default: .number(1000),
+            help:
+                "corner radius in pixels, at most half the pill's height (the default: a capsule); animatable"
         ),
     ])
 
@@ -138,14 +202,40 @@ public struct TextLayer: LayerRendering {
                 wrap: TextLayout.Wrap(rawValue: p.string("wrap")) ?? .greedy,
                 alignment: TextLayout.Alignment(rawValue: p.string("alignment")) ?? .leading, library: library
             )
-            let margin = SaturatingConversion.int(size * 0.5, .up)
+            var strokeWidth = 0.0
+            var strokeColor = Animated<RGBA>.constant(RGBA(r: 0, g: 0, b: 0, a: 1))
+            if let node = p.node("stroke") {
+                let before = context.diagnostics.count
+                let decoded = strokeTable.decode(node, path: p.path("stroke"), context: context)
+                guard context.diagnostics.count == before else { return nil }
+                strokeWidth = decoded.number("width").value(at: 0)
+                strokeColor = decoded.color("color")
+            }
+            var background: Background?
+            if let node = p.node("background") {
+                let before = context.diagnostics.count
+                let decoded = backgroundTable.decode(node, path: p.path("background"), context: context)
+                guard context.diagnostics.count == before else { return nil }
+                background = Background(
+                    color: decoded.color("color"), padding: decoded.point("padding"),
+                    cornerRadius: decoded.number("cornerRadius"),
+                    lines: layout.lines.filter { $0.width > 0 }.map { line in
+                        (
+                            line.x, line.width, line.baseline - layout.ascender,
+                            layout.ascender + layout.descender
+                        )
+                    })
+            }
+            // The stroke's reach joins the glyphs' overhang.
+            let margin = SaturatingConversion.int(size * 0.5 + strokeWidth, .up)
             if let problem = TextLimits.problem(layout: layout, margin: margin, limits: context.limits) {
                 context.error(problem, at: p.node("text"), path: p.path("text"))
                 return nil
             }
             guard
                 TextLimits.chargePicture(
-                    layout: layout, margin: margin, copies: p.node("reveal") == nil ? 1 : 2,
+                    layout: layout, margin: margin,
+                    copies: (p.node("reveal") == nil ? 1 : 2) * (strokeWidth > 0 ? 2 : 1),
                     to: context.memory, kind: .text, at: path)
             else { return nil }
             var reveal: Reveal?
@@ -170,6 +260,7 @@ public struct TextLayer: LayerRendering {
                 }
                 let elementDuration = r.number("elementDuration").value(at: 0)
                 reveal = Reveal(
+                    groups: groups, restGlyphs: rest,
                     at: r.number("at").value(at: 0),
                     timing: RevealTiming(
                         count: groups.count, elementDuration: elementDuration,
@@ -186,9 +277,19 @@ public struct TextLayer: LayerRendering {
                     path: p.path("emphasis"))
                 return nil
             }
+            var stroke: Stroke?
+            if strokeWidth > 0 {
+                func grown(_ glyphs: [TextLayout.Glyph]?) -> TextImage {
+                    TextImage(layout, margin: margin, glyphs: glyphs, strokeRadius: strokeWidth)
+                }
+                stroke = Stroke(
+                    color: strokeColor, width: strokeWidth, image: grown(nil),
+                    elements: reveal?.groups.map(grown) ?? [], rest: reveal?.restGlyphs.map(grown))
+            }
             return TextLayer(
                 image: TextImage(layout, margin: margin), color: p.color("color"), reveal: reveal,
-                baseline: layout.lines.first?.baseline ?? layout.ascender)
+                baseline: layout.lines.first?.baseline ?? layout.ascender, stroke: stroke,
+                background: background)
         } catch {
             context.error(
                 "\(error)", at: p.node("font") ?? p.node("text"),
@@ -231,26 +332,37 @@ public struct TextLayer: LayerRendering {
 
     public func prepare(at time: Double, canvas: Canvas, transform: Affine2D) -> any PreparedLayer {
         let tint = TextLayer.tint(color.value(at: time))
-        var items: [PreparedItem] = []
+        let strokeTint = stroke.map { TextLayer.tint($0.color.value(at: time)) }
+        var items = background?.items(at: time, canvas: canvas, transform: transform) ?? []
+        /// The stroke's picture under the text's, as one element.
+        func add(
+            _ picture: TextImage, stroke grown: TextImage?, opacity: Float, blur: Double, transform: Affine2D
+        ) {
+            if let grown, let strokeTint {
+                items += Self.items(
+                    grown, tint: strokeTint, opacity: opacity, blur: blur, transform: transform,
+                    canvas: canvas)
+            }
+            items += Self.items(
+                picture, tint: tint, opacity: opacity, blur: blur, transform: transform, canvas: canvas)
+        }
         if let reveal, time < reveal.at + reveal.timing.totalDuration {
             if let rest = reveal.rest, time >= reveal.at {
                 let easeIn = Easing.easeIn
                 let opacity = easeIn(min((time - reveal.at) / Reveal.restFade, 1))
                 if opacity > 0 {
-                    items += Self.items(
-                        rest, tint: tint, opacity: Float(opacity), blur: 0, transform: transform,
-                        canvas: canvas)
+                    add(rest, stroke: stroke?.rest, opacity: Float(opacity), blur: 0, transform: transform)
                 }
             }
             for (index, element) in reveal.elements.enumerated() {
                 let state = reveal.state(of: index, at: time)
                 guard state.opacity > 0 else { continue }
-                items += Self.items(
-                    element, tint: tint, opacity: Float(state.opacity), blur: state.blur,
-                    transform: transform.concatenating(.translation(0, state.offset)), canvas: canvas)
+                add(
+                    element, stroke: stroke?.elements[index], opacity: Float(state.opacity), blur: state.blur,
+                    transform: transform.concatenating(.translation(0, state.offset)))
             }
         } else {
-            items = Self.items(image, tint: tint, opacity: 1, blur: 0, transform: transform, canvas: canvas)
+            add(image, stroke: stroke?.image, opacity: 1, blur: 0, transform: transform)
         }
         return PreparedGroup(children: LayerStack(items: items), clip: nil)
     }
@@ -307,5 +419,33 @@ public struct TextLayer: LayerRendering {
             }
         }
         return items
+    }
+}
+
+extension TextLayer.Background {
+    /// The lines' rounded rectangles, opaque, in one group faded by the colour's alpha.
+    func items(at time: Double, canvas: Canvas, transform: Affine2D) -> [PreparedItem] {
+        let c = color.value(at: time)
+        let alpha = min(max(c.a, 0), 1)
+        guard alpha > 0, !lines.isEmpty else { return [] }
+        let pad = padding.value(at: time), radius = cornerRadius.value(at: time)
+        let fill = SIMD4<Float>(
+            Float(min(max(c.r, 0), 1)), Float(min(max(c.g, 0), 1)), Float(min(max(c.b, 0), 1)), 1)
+        let pills = lines.map { line in
+            PreparedItem(
+                layer: PreparedShape(
+                    painter: RoundedRectPainter(
+                        size: SIMD2(line.width + 2 * pad.x, line.height + 2 * pad.y), cornerRadius: radius,
+                        frameFromLocal: transform.concatenating(
+                            .translation(line.x - pad.x, line.top - pad.y)),
+                        fill: fill, stroke: SIMD4(), strokeWidth: 0, frameWidth: canvas.width,
+                        frameHeight: canvas.height)),
+                opacity: 1, colors: nil)
+        }
+        return [
+            PreparedItem(
+                layer: PreparedGroup(children: LayerStack(items: pills), clip: nil), opacity: Float(alpha),
+                colors: nil)
+        ]
     }
 }

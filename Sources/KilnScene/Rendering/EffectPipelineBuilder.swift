@@ -14,6 +14,9 @@ struct EffectPipelineBuilder {
     private var edges = PlanarSampler.Edges.transparent
     /// Blur after `stages`, not yet applied.
     private var variance = 0.0
+    /// Shadows of `current` with `pending` applied, not yet applied: consecutive shadows are one
+    /// set, all cast by the same layer.
+    private var shadows: [ShadowCast] = []
     private let frameFromLocal: Affine2D
     private let layerSize: SIMD2<Double>
     private let canvas: Canvas
@@ -26,6 +29,7 @@ struct EffectPipelineBuilder {
     }
 
     mutating func add(color matrix: ColorMatrix) {
+        applyShadows()
         applyBlur()
         if stages.isEmpty {
             pending = matrix.concatenating(pending ?? .identity)
@@ -36,6 +40,7 @@ struct EffectPipelineBuilder {
 
     mutating func add(blurRadius radius: Double) {
         guard radius > 0 else { return }
+        applyShadows()
         applyStages()
         variance += radius * radius
     }
@@ -48,6 +53,8 @@ struct EffectPipelineBuilder {
             add(color: color.matrix(at: time))
         case let blur as BlurEffect:
             add(blurRadius: max(blur.radius.value(at: time), 0) * canvas.lengthScale)
+        case let shadow as ShadowEffect:
+            add(shadow: shadow.cast(at: time, lengthScale: canvas.lengthScale))
         case let stage as any PixelStageEffect:
             add(stage: stage.stage(at: time, layerSize: layerSize), edges: stage.edges)
         default:
@@ -58,15 +65,25 @@ struct EffectPipelineBuilder {
     /// `stage` nil is a stage that changes nothing at this time: it is left out.
     mutating func add(stage: (any PixelStage)?, edges: PlanarSampler.Edges) {
         guard let stage else { return }
+        applyShadows()
         applyBlur()
         stages.append(stage)
         // One sampling pass serves the whole run, so one clamping stage makes it clamp.
         if stage.movesPixels && edges == .clamp { self.edges = .clamp }
     }
 
+    /// `cast` nil is a shadow that shows nothing at this time: it is left out.
+    mutating func add(shadow cast: ShadowCast?) {
+        guard let cast else { return }
+        applyStages()
+        applyBlur()
+        shadows.append(cast)
+    }
+
     /// The prepared item: the layer with everything applied, faded by `opacity`, then the
     /// modifiers' colours, mixed with what is below it by `blend`.
     mutating func item(opacity: Float, modifierColors: ColorMatrix?, blend: BlendFormula?) -> PreparedItem {
+        applyShadows()
         applyStages()
         dropIdentityBlur()
         if variance > 0 {
@@ -128,6 +145,13 @@ struct EffectPipelineBuilder {
     /// layer's whole extent.
     private mutating func dropIdentityBlur() {
         if variance > 0, GaussianBlur(radius: variance.squareRoot()).isIdentity { variance = 0 }
+    }
+
+    private mutating func applyShadows() {
+        guard !shadows.isEmpty else { return }
+        current = ShadowedLayer(layer: current, colors: pending, casts: shadows, canvas: canvas)
+        pending = nil
+        shadows = []
     }
 
     private mutating func applyBlur() {
