@@ -38,6 +38,8 @@ public final class DecodeContext {
     var outputPathNode: (node: JSONNode?, path: JSONPath)?
     /// The variables whose values the output path was built from, named when it is refused.
     var outputPathVariables: [String] = []
+    /// The registered effects, for the effect stages of property mappings (nil: none can be written).
+    public internal(set) var effects: EffectDecoder?
     /// The job's soundtrack, decoded before the layers, for values driven by it.
     public var soundtrack: Soundtrack?
     /// Analyses of the soundtrack made so far, shared by the values that read them.

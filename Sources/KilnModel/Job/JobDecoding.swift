@@ -3,8 +3,7 @@ struct JobDecoding {
     let context: DecodeContext
     let kindsByName: [String: LayerKind]
     let kindNames: [String]
-    let effectsByName: [String: EffectKind]
-    let effectNames: [String]
+    let effects: EffectDecoder
     let transitions: TransitionDecoder
 
     init(
@@ -13,10 +12,9 @@ struct JobDecoding {
     ) {
         self.context = context
         self.transitions = TransitionDecoder(kinds: transitions, context: context)
-        var effectsByName: [String: EffectKind] = [:]
-        for effect in effects where effectsByName[effect.name] == nil { effectsByName[effect.name] = effect }
-        self.effectsByName = effectsByName
-        self.effectNames = effects.map(\.name).uniqued()
+        self.effects = EffectDecoder(kinds: effects)
+        // Mappings (scroll transitions, visual effects, custom transitions) decode effect stages too.
+        context.effects = self.effects
         var byName: [String: LayerKind] = [:]
         for kind in kinds where byName[kind.name] == nil { byName[kind.name] = kind }
         self.kindsByName = byName
@@ -259,59 +257,8 @@ struct JobDecoding {
             return []
         }
         return elements.enumerated().compactMap { index, element in
-            decodeEffect(element, path: path.index(index))
+            effects.decode(element, path: path.index(index), context: context)
         }
-    }
-
-    /// `{"name": 12}` or `{"name": {"keyframes": …}}` (the shorthand parameter), or
-    /// `{"name": {parameters}}`.
-    private func decodeEffect(_ node: JSONNode, path: JSONPath) -> EffectNode? {
-        let known = effectNames.joined(separator: ", ")
-        guard let members = node.members, members.count == 1, let member = members.first else {
-            context.error(
-                "expected an effect stage: an object with one key naming the effect (one of: \(known))",
-                at: node,
-                path: path)
-            return nil
-        }
-        let stagePath = path.key(member.key)
-        guard let kind = effectsByName[member.key] else {
-            let hint = Suggestion.hint(for: member.key, among: effectNames)
-            context.error(
-                "unknown effect '\(member.key)'\(hint) (known effects: \(known))",
-                location: member.keyLocation,
-                path: stagePath)
-            return nil
-        }
-        var parametersNode = member.value
-        // A bare number, a bare animation ({"keyframes": …} / {"spring": …}, perhaps with a
-        // "time") or a soundtrack-driven value ({"audio": …}) sets the shorthand.
-        let isAnimation =
-            member.value.members.map { members in
-                !members.isEmpty
-                    && (members.allSatisfy { ValueDecoding.animationKeys.contains($0.key) }
-                        || members.contains { $0.key == "audio" })
-            } ?? false
-        if member.value.number != nil || (isAnimation && kind.shorthand != nil) {
-            guard let shorthand = kind.shorthand else {
-                context.error(
-                    "expected an object of \(kind.name) parameters, got a number", at: member.value,
-                    path: stagePath)
-                return nil
-            }
-            parametersNode = JSONNode(
-                value: .object([
-                    JSONMember(key: shorthand, keyLocation: member.value.location, value: member.value)
-                ]),
-                location: member.value.location)
-        }
-        let before = context.diagnostics.count
-        let parameters = kind.parameters.decode(parametersNode, path: stagePath, context: context)
-        // Built even when a parameter had an error (it then holds a placeholder within range),
-        // so the effect's own checks (trigger lists, noise sources) report in the same run.
-        let content = kind.make(parameters, stagePath, context)
-        guard context.diagnostics.count == before, let content else { return nil }
-        return EffectNode(kind: kind.name, content: content, path: stagePath)
     }
 
     private func resolveKind(_ node: JSONNode, path: JSONPath) -> LayerKind? {

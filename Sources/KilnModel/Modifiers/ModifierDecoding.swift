@@ -46,7 +46,19 @@ enum ModifierDecoding {
         ])
     }()
 
-    /// What `decodeMappings` reads: at least one property, each a mapping.
+    /// One of a mapping object's effect stages.
+    static let mappedEffectSchema = JSONSchema.object(
+        [
+            (
+                "at",
+                JSONSchema.reference("mapping", to: mappingSchema).describing(
+                    "the effect's time from an input (default |phase|: 0 at rest, 1 at the far phases)")
+            ),
+            ("effect", JSONSchema.reference(.effectStage)),
+        ], required: ["effect"]
+    ).describing("an effect stage played on a clock the mapping sets")
+
+    /// What `decodeMappings` reads: at least one property or effect, each a mapping.
     static let mappingsSchema = JSONSchema.reference(
         "mappings",
         to: JSONSchema.object(
@@ -56,9 +68,16 @@ enum ModifierDecoding {
                     JSONSchema.reference("mapping", to: mappingSchema).describing(
                         property.help + ", clamped to " + NumberText.format(property.range))
                 )
-            }
+            } + [
+                (
+                    "effects",
+                    JSONSchema.array(of: mappedEffectSchema).describing(
+                        "effect stages after the layer's own, each at a time mapped from an input")
+                )
+            ]
         ).with("minProperties", .number(1)).describing(
-            "properties (opacity, scale, rotation, …) mapped from the phase or the layer's on-screen box"))
+            "properties (opacity, scale, rotation, …) and effect stages mapped from the phase or the layer's on-screen box"
+        ))
     /// `{"duration": 0.35, "ease": "easeInOut"}` or `{"spring": {"response": …, "dampingFraction": …}}`
     /// (or `{"spring": {"duration": …, "bounce": …}}`).
     static func decodeAnimation(_ node: JSONNode, path: JSONPath, context: DecodeContext)
@@ -115,7 +134,8 @@ enum ModifierDecoding {
         }
         let before = context.diagnostics.count
         ObjectKeys.check(
-            members, path: path, allowed: ModifierProperty.allCases.map(\.rawValue), context: context)
+            members, path: path, allowed: ModifierProperty.allCases.map(\.rawValue) + ["effects"],
+            context: context)
         var mappings: [(property: ModifierProperty, mapping: Mapping)] = []
         for member in members {
             guard let property = ModifierProperty(rawValue: member.key) else { continue }
@@ -123,10 +143,49 @@ enum ModifierDecoding {
                 mappings.append((property, mapping))
             }
         }
+        let effects = node["effects"].map {
+            decodeMappedEffects($0, path: path.key("effects"), context: context)
+        }
         if members.isEmpty {
             context.error("expected at least one property", at: node, path: path)
         }
-        return context.diagnostics.count == before ? ModifierMappings(mappings) : nil
+        return context.diagnostics.count == before ? ModifierMappings(mappings, effects: effects ?? []) : nil
+    }
+
+    /// `[{"at": mapping, "effect": {"wave": {…}}}, …]`.
+    static func decodeMappedEffects(_ node: JSONNode, path: JSONPath, context: DecodeContext)
+        -> [MappedEffect]
+    {
+        guard let elements = node.elements else {
+            context.error(
+                "expected an array of {\"at\": mapping, \"effect\": effect stage}, got \(node.value.typeName)",
+                at: node, path: path)
+            return []
+        }
+        guard let decoder = context.effects else {
+            context.error("effect stages cannot be written here", at: node, path: path)
+            return []
+        }
+        return elements.enumerated().compactMap { index, element in
+            let elementPath = path.index(index)
+            guard let members = element.members else {
+                context.error(
+                    "expected {\"at\": mapping, \"effect\": effect stage}, got \(element.value.typeName)",
+                    at: element, path: elementPath)
+                return nil
+            }
+            ObjectKeys.check(members, path: elementPath, allowed: ["at", "effect"], context: context)
+            guard let effectNode = element["effect"] else {
+                context.error(
+                    "missing required key 'effect' (an effect stage, as in a layer's effects)", at: element,
+                    path: elementPath)
+                return nil
+            }
+            let at = element["at"].map { decodeMapping($0, path: elementPath.key("at"), context: context) }
+            let effect = decoder.decode(effectNode, path: elementPath.key("effect"), context: context)
+            guard let effect, let clock = at ?? MappedEffect.distanceFromRest else { return nil }
+            return MappedEffect(at: clock, effect: effect)
+        }
     }
 
     static func decodeMapping(_ node: JSONNode, path: JSONPath, context: DecodeContext) -> Mapping? {

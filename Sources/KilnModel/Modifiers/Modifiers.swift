@@ -213,15 +213,28 @@ public struct Mapping: Sendable, Hashable {
 }
 
 /// Properties as functions of inputs: a custom transition, a scroll transition or a
-/// `visualEffect`. Properties without a mapping keep their identity value.
+/// `visualEffect`. Properties without a mapping keep their identity value. Effect stages may be
+/// driven too: each is any registered effect, evaluated at a time its mapping computes.
 public struct ModifierMappings: Sendable {
     public let mappings: [(property: ModifierProperty, mapping: Mapping)]
+    public let effects: [MappedEffect]
 
-    public init(_ mappings: [(property: ModifierProperty, mapping: Mapping)]) {
+    public init(_ mappings: [(property: ModifierProperty, mapping: Mapping)], effects: [MappedEffect] = []) {
         self.mappings = mappings
+        self.effects = effects
     }
 
-    public var readsGeometry: Bool { mappings.contains { $0.mapping.input != .phase } }
+    public var readsGeometry: Bool {
+        mappings.contains { $0.mapping.input != .phase } || effects.contains { $0.at.input != .phase }
+    }
+
+    /// The effect stages for these inputs, each fixed at the time its mapping gives.
+    public func effects(for inputs: MappingInputs) -> [any EffectContent] {
+        effects.map {
+            EffectAtTime(
+                content: $0.effect.content, time: $0.at.value(for: inputs[$0.at.input]), kind: $0.effect.kind)
+        }
+    }
 
     public func values(for inputs: MappingInputs) -> ModifierValues {
         var values = ModifierValues()
@@ -230,5 +243,37 @@ public struct ModifierMappings: Sendable {
             property.set(min(max(v, property.range.lowerBound), property.range.upperBound), in: &values)
         }
         return values
+    }
+}
+
+/// An effect stage driven by a mapping's input: the effect's own parameters animate as they do
+/// on a layer (keyframes, springs), on a clock the mapping `at` sets from the input, so one
+/// `{"at": [[-1, 1], [0, 0], [1, 1]]}` plays the effect's first second as the phase leaves 0.
+public struct MappedEffect: Sendable {
+    /// The effect's time, from the input.
+    public let at: Mapping
+    public let effect: EffectNode
+
+    public init(at: Mapping, effect: EffectNode) {
+        self.at = at
+        self.effect = effect
+    }
+
+    /// The default clock: |phase| within −1…1, 0 at rest.
+    public static let distanceFromRest = Mapping(
+        input: .phase, curve: .table([SIMD2(-1, 1), SIMD2(0, 0), SIMD2(1, 1)]))
+}
+
+/// An effect to render as it is at `time`, whatever the frame's time: a mapped effect's stage.
+public struct EffectAtTime: EffectContent {
+    public let content: any EffectContent
+    public let time: Double
+    /// The effect's registered name, for messages.
+    public let kind: String
+
+    public init(content: any EffectContent, time: Double, kind: String) {
+        self.content = content
+        self.time = time
+        self.kind = kind
     }
 }

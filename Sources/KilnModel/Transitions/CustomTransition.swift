@@ -21,6 +21,11 @@ public struct CustomTransition: TransitionContent {
         mappings.values(for: MappingInputs(phase: phase, frame: frame))
     }
 
+    public func effects(phase: Double, container: SIMD2<Double>, frame: SIMD4<Double>) -> [any EffectContent]
+    {
+        mappings.effects(for: MappingInputs(phase: phase, frame: frame))
+    }
+
     public var readsGeometry: Bool { mappings.readsGeometry }
 }
 

@@ -49,6 +49,8 @@ struct EffectPipelineBuilder {
     /// `name` says whose effect it is if it renders as none of them (a programming error).
     mutating func add(_ effect: any EffectContent, at time: Double, named name: String) {
         switch effect {
+        case let fixed as EffectAtTime:
+            add(fixed.content, at: fixed.time, named: fixed.kind)
         case let color as any ColorEffect:
             add(color: color.matrix(at: time))
         case let blur as BlurEffect:

@@ -92,6 +92,17 @@ extension LayerNode {
                 pipeline.add(effect, at: time, named: "\(lifetime.transition.kind) transition")
             }
         }
+        if let scrollTransition, let phase = context.scrollPhase {
+            for effect in scrollTransition.effects(for: MappingInputs(phase: phase, frame: modifiers.frame)) {
+                pipeline.add(effect, at: time, named: "scrollTransition")
+            }
+        }
+        if let visualEffect {
+            let inputs = MappingInputs(phase: context.scrollPhase ?? 0, frame: modifiers.frame)
+            for effect in visualEffect.effects(for: inputs) {
+                pipeline.add(effect, at: time, named: "visualEffect")
+            }
+        }
         pipeline.add(blurRadius: modifiers.values.blur * context.canvas.lengthScale)
         return pipeline.item(
             opacity: opacity, modifierColors: modifiers.values.colorMatrix, blend: blendMode.formula)
