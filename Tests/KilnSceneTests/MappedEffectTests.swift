@@ -89,7 +89,7 @@ final class MappedEffectTests: XCTestCase {
             ),
             (
                 #""visualEffect": {"effects": [{"effect": {"blur": 2}, "when": 1}]}"#,
-                "layers[1].visualEffect.effects[0]: unknown key 'when'"
+                "layers[1].visualEffect.effects[0].when: unknown key 'when'"
             ),
             (
                 #""visualEffect": {"effects": {"blur": 2}}"#,

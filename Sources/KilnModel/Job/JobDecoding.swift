@@ -284,7 +284,8 @@ struct JobDecoding {
 }
 
 extension Array where Element: Hashable {
-    fileprivate func uniqued() -> [Element] {
+    /// The elements without repeats, first occurrences kept in order.
+    func uniqued() -> [Element] {
         var seen = Set<Element>()
         return filter { seen.insert($0).inserted }
     }
