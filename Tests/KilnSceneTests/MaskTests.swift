@@ -23,6 +23,15 @@ final class MaskTests: XCTestCase {
          "colors": ["#ff2040", "#20e0ff", "#f0f020", "#6020c0"]}
         """##
 
+    /// Soft, partly transparent and white: a mask whose alpha varies.
+    private let whiteMask = ##"""
+        {"type": "group", "layers": [
+          {"type": "shape", "shape": "circle", "size": [40, 40], "position": [34, 32], "fill": "#ffffff",
+           "effects": [{"blur": 4}]},
+          {"type": "shape", "shape": "roundedRect", "size": [40, 30], "cornerRadius": 8, "position": [66, 36],
+           "gradient": ["#ffffff40", "#ffffff", "#ffffffc0"], "gradientStart": [0, 0], "gradientEnd": [1, 1]}]}
+        """##
+
     /// Soft, partly transparent and coloured: a mask whose alpha and luma both vary.
     private let maskLayer = ##"""
         {"type": "group", "layers": [
@@ -34,9 +43,10 @@ final class MaskTests: XCTestCase {
 
     private enum Matte { case alpha, luminance }
 
-    /// Pixel by pixel, `masked` (opaque over black) against `layer` × the coverage of `mask`
-    /// (rendered with straight alpha): within one code value, the 8-bit rounding of the layer
-    /// and of the mask included.
+    /// Pixel by pixel, `masked` against `layer` × the coverage of `mask`, all three rendered
+    /// opaque over black: within one code value, the 8-bit rounding of the layer and the mask
+    /// included. Over black a pixel is its premultiplied colour, so the mask's luma there is its
+    /// luma·alpha; an alpha mask must be white (its value is then its alpha).
     private func assertMatches(
         _ masked: RGBA8Frame, layer: RGBA8Frame, mask: RGBA8Frame, matte: Matte, inverted: Bool,
         _ message: String, file: StaticString = #filePath, line: UInt = #line
@@ -45,17 +55,17 @@ final class MaskTests: XCTestCase {
         for y in 0..<masked.height {
             for x in 0..<masked.width {
                 let m = mask.pixel(x: x, y: y), l = layer.pixel(x: x, y: y), p = masked.pixel(x: x, y: y)
-                let alpha = Double(m[3]) / 255
+                // Every frame carries the same dither at a pixel (it depends on the position
+                // only): values without it, masked, with it again.
+                let dither = Double(Quantizer.ditherScalar(x: x, y: y))
+                func value(_ code: UInt8) -> Double { (Double(code) - dither) / 255 }
                 var coverage =
                     switch matte {
-                    case .alpha: alpha
-                    case .luminance:
-                        (0.2126 * Double(m[0]) + 0.7152 * Double(m[1]) + 0.0722 * Double(m[2])) / 255 * alpha
+                    case .alpha: value(m[0])
+                    case .luminance: 0.2126 * value(m[0]) + 0.7152 * value(m[1]) + 0.0722 * value(m[2])
                     }
+                coverage = min(max(coverage, 0), 1)
                 if inverted { coverage = 1 - coverage }
-                // Both frames carry the same dither at a pixel (it depends on the position
-                // only): the layer's value without it, masked, with it again.
-                let dither = Double(Quantizer.ditherScalar(x: x, y: y))
                 for c in 0..<3 {
                     let expected = ((Double(l[c]) - dither) * coverage + dither).rounded()
                     worst = max(worst, abs(Int(p[c]) - Int(min(max(expected, 0), 255))))
@@ -69,14 +79,6 @@ final class MaskTests: XCTestCase {
         zip(a, b).map { abs(Int($0) - Int($1)) }.max() ?? 0
     }
 
-    private func straight(_ job: Job, at time: Double = 0) -> RGBA8Frame {
-        let canvas = Canvas(output: job.output)
-        let frame = RGBA8Frame(width: canvas.width, height: canvas.height)
-        SceneRenderer(job: job, canvas: canvas, threads: 2).render(
-            at: time, yuv: nil, rgba: frame, straightAlpha: true)
-        return frame
-    }
-
     private func masked(_ layer: String, by mask: String, mode: String, inverted: Bool) -> String {
         let trimmed = layer.trimmingCharacters(in: .whitespacesAndNewlines).dropLast()
         return trimmed + ##", "mask": {"layer": \##(mask), "mode": "\##(mode)", "inverted": \##(inverted)}}"##
@@ -84,8 +86,10 @@ final class MaskTests: XCTestCase {
 
     func testAlphaLuminanceAndInvertedMasksMatchTheReference() throws {
         let layer = Fixture.render(try job(mesh))
-        let mask = straight(try job(maskLayer))
-        for (mode, matte) in [("alpha", Matte.alpha), ("luminance", .luminance)] {
+        for (mode, matte, maskLayer) in [
+            ("alpha", Matte.alpha, whiteMask), ("luminance", .luminance, maskLayer),
+        ] {
+            let mask = Fixture.render(try job(maskLayer))
             for inverted in [false, true] {
                 let frame = Fixture.render(
                     try job(masked(mesh, by: maskLayer, mode: mode, inverted: inverted)))
@@ -108,7 +112,7 @@ final class MaskTests: XCTestCase {
         let layer = Fixture.render(try job(mesh))
         for time in [0.0, 0.37, 0.8] {
             assertMatches(
-                Fixture.render(maskedJob, at: time), layer: layer, mask: straight(maskJob, at: time),
+                Fixture.render(maskedJob, at: time), layer: layer, mask: Fixture.render(maskJob, at: time),
                 matte: .alpha,
                 inverted: false, "t=\(time)")
         }
@@ -180,7 +184,7 @@ final class MaskTests: XCTestCase {
             ##"{"type": "shape", "shape": "circle", "size": [46, 46], "position": [48, 32], "fill": "#ffffff"}"##
         let frame = Fixture.render(try job(masked(layer, by: inBox, mode: "alpha", inverted: false)), at: 1)
         assertMatches(
-            frame, layer: Fixture.render(try job(layer), at: 1), mask: straight(try job(alone)),
+            frame, layer: Fixture.render(try job(layer), at: 1), mask: Fixture.render(try job(alone)),
             matte: .alpha,
             inverted: false, "settled")
     }
