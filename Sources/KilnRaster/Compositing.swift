@@ -93,6 +93,50 @@ public enum Compositing {
             }
         }
     }
+
+    /// What of a mask band is its coverage.
+    public enum Coverage: Sendable {
+        /// Its alpha.
+        case alpha
+        /// The Rec. 709 luma of its straight colour times its alpha, which is the luma of its
+        /// premultiplied colour (luma is linear), clamped to 0…1.
+        case luminance
+    }
+
+    /// Multiplies `band` by the coverage of `mask` (1 − coverage when `inverted`) within
+    /// `columns`: a mask or a track matte. The mask's lanes outside `columns` count as
+    /// transparent (they hold leftovers, as `sourceOver` explains).
+    public static func multiply(
+        _ band: PlanarBand, byCoverageOf mask: PlanarBand, as coverage: Coverage, inverted: Bool, rows: Int,
+        columns: Range<Int>
+    ) {
+        precondition(band.stride == mask.stride, "bands differ in width")
+        let zero = SIMD8<Float>(repeating: 0), one = SIMD8<Float>(repeating: 1)
+        let span = band.chunkSpan(columns)
+        for row in 0..<rows {
+            let rowStart = row &* band.stride
+            var x = span.lowerBound
+            while x < span.upperBound {
+                let i = rowStart &+ x
+                let (r, g, b, a) = mask.chunk(at: i, column: x, within: columns)
+                var m: SIMD8<Float>
+                switch coverage {
+                case .alpha:
+                    m = a
+                case .luminance:
+                    // Unfused, so every CPU level gives the same bytes.
+                    let luma = (r * 0.2126 + g * 0.7152) + b * 0.0722
+                    m = luma.clamped(lowerBound: zero, upperBound: one)
+                }
+                if inverted { m = one - m }
+                store(load(band.r + i) * m, band.r + i)
+                store(load(band.g + i) * m, band.g + i)
+                store(load(band.b + i) * m, band.b + i)
+                store(load(band.a + i) * m, band.a + i)
+                x &+= 8
+            }
+        }
+    }
 }
 
 extension PlanarBand {

@@ -38,7 +38,7 @@ public enum JobFormatDocs {
     /// A container's `layers` key is decoded by the loader, not by its table, but belongs in its docs.
     static func documentedParameters(_ kind: LayerKind) -> ParameterTable {
         guard kind.containsLayers else { return kind.parameters }
-        return ParameterTable([LayerKind.childrenParameter] + kind.parameters.parameters)
+        return ParameterTable(LayerKind.containerParameters + kind.parameters.parameters)
     }
 
     public static var regions: GeneratedRegions {

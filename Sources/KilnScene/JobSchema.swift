@@ -64,7 +64,7 @@ public enum JobSchema {
 
     /// One kind's layer: its own keys, the transform's and those every layer has, no others.
     static func layer(_ kind: LayerKind) -> JSONSchema {
-        let children = kind.containsLayers ? [LayerKind.childrenParameter] : []
+        let children = kind.containsLayers ? LayerKind.containerParameters : []
         let parameters =
             LayerKind.commonParameters + children + kind.parameters.parameters + LayerTransform.parameters
         precondition(

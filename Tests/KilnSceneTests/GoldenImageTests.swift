@@ -165,6 +165,10 @@ final class GoldenImageTests: XCTestCase {
     /// Every blend mode's card over the mesh gradient (jobs/blend-modes.json).
     func testBlendModeFrames() throws { try checkJob("blend-modes", at: [1.0]) }
 
+    /// Masks (jobs/masks.json): the screenshot half revealed by its growing circle, the luma
+    /// matte and the hole on their way; then all three settled or further on.
+    func testMaskFrames() throws { try checkJob("masks", at: [1.2, 3.0]) }
+
     /// The camera mid push-in (the board's camera on its eased way to the revenue badge) and
     /// turned on the users ring, the job's camera still at rest.
     func testCameraFrames() throws { try checkJob("camera", at: [1.1, 3.9]) }

@@ -183,7 +183,8 @@ struct JobDecoding {
         // once, with suggestions from both.
         let parameters = ParameterTable(kind.parameters.parameters + LayerTransform.parameters).decode(
             node, path: path, context: context,
-            extraKeys: kind.containsLayers ? LayerKind.commonKeys.union(["layers"]) : LayerKind.commonKeys)
+            extraKeys: kind.containsLayers
+                ? LayerKind.commonKeys.union(LayerKind.containerKeys) : LayerKind.commonKeys)
         // A container's children are checked even when the container itself has errors.
         let children =
             kind.containsLayers
@@ -210,6 +211,12 @@ struct JobDecoding {
             node["symbolEffectsRemoved"].flatMap {
                 ValueDecoding.decodeBoolean($0, path: path.key("symbolEffectsRemoved"), context: context)
             } ?? false
+        let compositingGroup =
+            kind.containsLayers
+            ? node["compositingGroup"].flatMap {
+                ValueDecoding.decodeBoolean($0, path: path.key("compositingGroup"), context: context)
+            } ?? true : true
+        let mask = node["mask"].flatMap { decodeMask($0, path: path.key("mask"), insideScroll: insideScroll) }
         guard context.diagnostics.count == before else {
             _ = decodeEffects()
             return nil
@@ -227,10 +234,42 @@ struct JobDecoding {
         let effects = decodeEffects()
         guard context.diagnostics.count == before else { return nil }
         return LayerNode(
-            kind: kind.name, name: layerName, opacity: opacity, blendMode: blendMode, content: content,
+            kind: kind.name, name: layerName, opacity: opacity, blendMode: blendMode, mask: mask,
+            compositingGroup: compositingGroup, content: content,
             transform: LayerTransform(parameters), effects: effects, children: children, lifetime: lifetime,
             scrollTransition: scrollTransition, visualEffect: visualEffect, symbolEffects: symbolEffects,
             symbolEffectsRemoved: symbolEffectsRemoved, path: path)
+    }
+
+    /// `{"layer": {…}, "mode": "alpha" | "luminance", "inverted": false}`.
+    private func decodeMask(_ node: JSONNode, path: JSONPath, insideScroll: Bool) -> LayerMask? {
+        guard let members = node.members else {
+            context.error(
+                "expected a mask object {\"layer\": {…}, \"mode\": …, \"inverted\": …}, got \(node.value.typeName)",
+                at: node, path: path)
+            return nil
+        }
+        ObjectKeys.check(members, path: path, allowed: ["layer", "mode", "inverted"], context: context)
+        var mode = LayerMask.Mode.alpha
+        if let modeNode = node["mode"] {
+            mode =
+                ValueDecoding.decodeChoice(
+                    modeNode, path: path.key("mode"), choices: LayerMask.Mode.allCases.map(\.rawValue),
+                    context: context
+                ).flatMap(LayerMask.Mode.init(rawValue:)) ?? mode
+        }
+        let inverted =
+            node["inverted"].flatMap {
+                ValueDecoding.decodeBoolean($0, path: path.key("inverted"), context: context)
+            } ?? false
+        guard let layerNode = node["layer"] else {
+            context.error("missing required key 'layer' (the mask's layer)", at: node, path: path)
+            return nil
+        }
+        guard let layer = decodeLayer(layerNode, path: path.key("layer"), insideScroll: insideScroll) else {
+            return nil
+        }
+        return LayerMask(layer: layer, mode: mode, inverted: inverted)
     }
 
     private func decodeChildren(_ node: JSONNode, path: JSONPath, insideScroll: Bool) -> [LayerNode] {

@@ -49,6 +49,11 @@ public struct LayerKind: Sendable {
             "blendMode", .choice(BlendMode.allCases.map(\.rawValue)), default: .string("normal"),
             help: "how the layer mixes with what lies below it in its parent (the frame or its group)"),
         Parameter(
+            "mask", .structured("object", schema: LayerMask.schema), default: .string("none"),
+            help:
+                "{\"layer\": a layer placed in this layer's box, \"mode\": alpha or luminance, \"inverted\": false}: its coverage multiplies this layer's pixels"
+        ),
+        Parameter(
             "effects", .structured("array of effect stages", schema: .array(of: .reference(.effectStage))),
             default: .string("none"), help: "effect stages applied to the layer's pixels, in order"),
         Parameter(
@@ -90,6 +95,19 @@ public struct LayerKind: Sendable {
 
     /// Keys every layer has, handled by the loader rather than by the kind's table.
     public static let commonKeys = Set(["type"] + commonParameters.map(\.name))
+
+    /// A container's `compositingGroup`, decoded by the loader.
+    public static let compositingGroupParameter = Parameter(
+        "compositingGroup", .boolean, default: .boolean(true),
+        help:
+            "children composited into one picture before the container's opacity applies; false: each child is faded by it and blends with what lies below the container"
+    )
+
+    /// The keys a container has besides the common ones, decoded by the loader.
+    public static var containerParameters: [Parameter] { [childrenParameter, compositingGroupParameter] }
+
+    /// Keys a container has besides the common ones.
+    public static let containerKeys = Set(containerParameters.map(\.name))
 
     /// A container's `layers`, decoded by the loader (each child through the registry).
     public static let childrenParameter = Parameter(

@@ -8,6 +8,13 @@ public struct LayerNode: Sendable {
     /// How the layer mixes with the layers below it in its parent's stack; `.normal` is
     /// source-over.
     public let blendMode: BlendMode
+    /// Multiplies the layer's pixels (after its effects, before its transitions and opacity)
+    /// by another layer's coverage; nil when unmasked.
+    public let mask: LayerMask?
+    /// For a container: whether its children are composited into one picture before its
+    /// opacity applies (true, the default) or composited straight into its parent, each faded
+    /// by its opacity and blending with what is below the container (false).
+    public let compositingGroup: Bool
     public let content: any LayerContent
     public let transform: LayerTransform
     /// Effect stages, applied in order to the layer's pixels before it is composited.
@@ -29,7 +36,7 @@ public struct LayerNode: Sendable {
 
     public init(
         kind: String, name: String?, opacity: Animated<Double>, blendMode: BlendMode = .normal,
-        content: any LayerContent,
+        mask: LayerMask? = nil, compositingGroup: Bool = true, content: any LayerContent,
         transform: LayerTransform = .identity, effects: [EffectNode] = [], children: [LayerNode] = [],
         lifetime: LayerLifetime? = nil, scrollTransition: ModifierMappings? = nil,
         visualEffect: ModifierMappings? = nil, symbolEffects: [SymbolEffect] = [],
@@ -39,6 +46,8 @@ public struct LayerNode: Sendable {
         self.name = name
         self.opacity = opacity
         self.blendMode = blendMode
+        self.mask = mask
+        self.compositingGroup = compositingGroup
         self.content = content
         self.transform = transform
         self.effects = effects

@@ -82,6 +82,17 @@ struct EffectPipelineBuilder {
         shadows.append(cast)
     }
 
+    /// Masks the layer with everything added so far by `mask` (an item prepared in the
+    /// layer's box).
+    mutating func add(mask: PreparedItem, coverage: Compositing.Coverage, inverted: Bool) {
+        applyShadows()
+        applyStages()
+        applyBlur()
+        current = MaskedLayer(
+            layer: current, colors: pending, mask: mask, coverage: coverage, inverted: inverted)
+        pending = nil
+    }
+
     /// The prepared item: the layer with everything applied, faded by `opacity`, then the
     /// modifiers' colours, mixed with what is below it by `blend`.
     mutating func item(opacity: Float, modifierColors: ColorMatrix?, blend: BlendFormula?) -> PreparedItem {

@@ -50,6 +50,24 @@ extension LayerNode {
         prepare(in: PlacementContext(time: time, canvas: canvas))
     }
 
+    /// What the layer adds to its parent's stack for one frame: its item, or, for a container
+    /// that is not a compositing group, its children's items, each faded by its opacity, so that
+    /// they overlap and blend with what lies below it as if placed in the parent. A container
+    /// with anything that needs its picture (a clip, a mask, colours, a blur, a shadow, a blend
+    /// mode) is composited first whatever the key says.
+    public func prepareItems(in context: PlacementContext, into items: inout [PreparedItem]) {
+        guard let item = prepare(in: context) else { return }
+        guard !compositingGroup, item.blend == nil, item.colors == nil, item.offscreen == nil,
+            let group = item.layer as? PreparedGroup, group.clip == nil
+        else { return items.append(item) }
+        for child in group.children.items {
+            items.append(
+                PreparedItem(
+                    layer: child.layer, opacity: child.opacity * item.opacity, colors: child.colors,
+                    offscreen: child.offscreen, blend: child.blend))
+        }
+    }
+
     /// The layer prepared for one frame, or nil when it shows nothing (faded out, not yet
     /// appeared, or removed).
     public func prepare(in context: PlacementContext) -> PreparedItem? {
@@ -83,6 +101,17 @@ extension LayerNode {
             content: layer, frameFromLocal: place, layerSize: size, canvas: context.canvas)
         for effect in effects {
             pipeline.add(effect.content, at: time, named: effect.kind)
+        }
+        if let mask {
+            // Laid out in the layer's box and moved with it, as SwiftUI lays out a mask in the
+            // view's frame; the transitions then act on the masked layer.
+            let masking = mask.layer.prepare(in: context.child(container: size, parent: place))
+            if let masking {
+                pipeline.add(mask: masking, coverage: mask.mode.coverage, inverted: mask.inverted)
+            } else if !mask.inverted {
+                // A mask that shows nothing (faded out, not yet appeared) lets nothing through.
+                return nil
+            }
         }
         // The modifiers (transitions, scroll transitions, visual effects) act on the layer with
         // its effects, as SwiftUI's outer modifiers do: their stages and blur come after the
@@ -162,35 +191,39 @@ extension LayerNode {
                 scrollPhase: context.scrollPhase, symbolEffects: context.symbolEffects)
             return group.prepare(
                 at: time, canvas: canvas, box: size, transform: place,
-                children: LayerStack(items: children.compactMap { $0.prepare(in: inner) }))
+                children: LayerStack(items: Self.items(of: children, in: inner)))
         }
         if let stack = content as? StackLayer {
             let slots = stackSlots(at: time, canvas: canvas)
             let origins = stack.layout(slots, at: time).origins
-            let items = zip(children, zip(slots, origins)).compactMap { child, slot in
+            var items: [PreparedItem] = []
+            for (child, slot) in zip(children, zip(slots, origins)) {
                 // A child entering or leaving keeps its own size, centred in its shrinking slot.
                 var container = slot.0.size
                 container[stack.axis == .horizontal ? 0 : 1] *= min(max(slot.0.presence, 0), 1)
-                return child.prepare(
+                child.prepareItems(
                     in: context.child(
-                        container: container, parent: place.concatenating(.translation(slot.1.x, slot.1.y))))
+                        container: container, parent: place.concatenating(.translation(slot.1.x, slot.1.y))),
+                    into: &items)
             }
             return PreparedGroup(children: LayerStack(items: items), clip: nil)
         }
         if let scroll = content as? ScrollLayer {
             let sizes = children.map { $0.layoutSize(at: time, canvas: canvas) }
             let slots = scroll.layout(sizes, viewport: size, at: time)
-            let items = zip(children, slots).compactMap { child, slot -> PreparedItem? in
+            var items: [PreparedItem] = []
+            for (child, slot) in zip(children, slots) {
                 // Far-off items are skipped unless something of their own could move them into
                 // view (a scroll transition, a visual effect or a transition with an offset).
                 let canMove =
                     child.scrollTransition != nil || child.visualEffect != nil || child.lifetime != nil
-                guard slot.isNearViewport || !scroll.clips || canMove else { return nil }
-                return child.prepare(
+                guard slot.isNearViewport || !scroll.clips || canMove else { continue }
+                child.prepareItems(
                     in: context.child(
                         container: slot.size,
                         parent: place.concatenating(.translation(slot.origin.x, slot.origin.y)),
-                        scrollPhase: .some(slot.phase)))
+                        scrollPhase: .some(slot.phase)),
+                    into: &items)
             }
             return scroll.prepare(
                 canvas: canvas, viewport: size, transform: place, items: LayerStack(items: items))
@@ -216,6 +249,14 @@ extension LayerNode {
 }
 
 extension LayerNode {
+    /// The items `layers` add to a stack in `context`, bottom to top.
+    public static func items(of layers: [LayerNode], in context: PlacementContext) -> [PreparedItem] {
+        var items: [PreparedItem] = []
+        items.reserveCapacity(layers.count)
+        for layer in layers { layer.prepareItems(in: context, into: &items) }
+        return items
+    }
+
     /// What a stack's layout needs of each of this stack's children at `time`.
     public func stackSlots(at time: Double, canvas: Canvas) -> [StackLayer.Slot] {
         children.map { child in
@@ -234,6 +275,15 @@ extension LayerNode {
             return stack.firstBaseline(slots, origins: stack.layout(slots, at: time).origins)
         }
         return (content as? any LayerRendering)?.firstBaseline(at: time, canvas: canvas)
+    }
+}
+
+extension LayerMask.Mode {
+    var coverage: Compositing.Coverage {
+        switch self {
+        case .alpha: .alpha
+        case .luminance: .luminance
+        }
     }
 }
 

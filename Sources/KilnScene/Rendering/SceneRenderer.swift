@@ -140,7 +140,7 @@ public final class SceneRenderer: @unchecked Sendable {
         let context = PlacementContext.scene(
             at: time, canvas: canvas, box: canvas.layoutSize, parent: canvas.frameFromLayout, camera: camera,
             scrollPhase: nil, symbolEffects: [])
-        return LayerStack(items: layers.compactMap { $0.prepare(in: context) })
+        return LayerStack(items: LayerNode.items(of: layers, in: context))
     }
 
     /// How many offscreens the last `render` took from the frame before it instead of rendering
