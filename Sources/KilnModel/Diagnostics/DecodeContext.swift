@@ -53,6 +53,8 @@ public final class DecodeContext {
     var inlineCompositions: JSONNode?
     /// The real path of the file this document is (the job's own, or a composition file's).
     var documentIdentity: String?
+    /// The real path of the job's own file, which no composition inside it may play.
+    var jobIdentity: String?
     /// The compositions being played around this document, outermost first.
     var compositionChain: [CompositionLink] = []
 
@@ -77,6 +79,7 @@ public final class DecodeContext {
         child.outputTemplate = outputTemplate
         child.layersSeen = layersSeen
         child.compositions = compositions
+        child.jobIdentity = jobIdentity
         return child
     }
 

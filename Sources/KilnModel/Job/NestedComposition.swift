@@ -113,6 +113,7 @@ extension DecodeContext {
             error("compositions need the job loader", at: node, path: path)
             return nil
         }
+        if jobIdentity == nil { jobIdentity = rootIdentity }
         let document = documentIdentity ?? rootIdentity
         let link: CompositionLink
         switch source {
@@ -123,7 +124,7 @@ extension DecodeContext {
                 identity: document + "#" + name, name: "compositions.\(name)", file: file, path: path)
         }
         let chain = compositionChain + [link]
-        if link.identity == rootIdentity
+        if link.identity == jobIdentity
             || compositionChain.contains(where: { $0.identity == link.identity })
         {
             // From the layer that first played it (the job itself: from the start).

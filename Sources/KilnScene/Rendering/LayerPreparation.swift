@@ -165,7 +165,10 @@ extension LayerNode {
             let inner = PlacementContext.scene(
                 at: local, canvas: canvas.nested(size: size), box: size, parent: place,
                 camera: composition.camera, scrollPhase: nil, symbolEffects: [])
-            return PreparedGroup(children: LayerStack(items: children.compactMap { $0.prepare(in: inner) }), clip: nil)
+            // Cut to its box, as the job it is would be cut to its frame.
+            return Self.compositionBox.prepare(
+                at: local, canvas: canvas, box: size, transform: place,
+                children: LayerStack(items: children.compactMap { $0.prepare(in: inner) }))
         }
         if let stack = content as? StackLayer {
             let slots = stackSlots(at: time, canvas: canvas)
@@ -203,6 +206,8 @@ extension LayerNode {
         }
         return content.prepare(at: time, canvas: canvas, transform: place)
     }
+
+    private static let compositionBox = GroupLayer(size: nil, clip: .rect)
 
     /// The size a layout gives this layer: its content's own size (not changed by its transform).
     public func layoutSize(at time: Double, canvas: Canvas) -> SIMD2<Double> {
