@@ -130,15 +130,19 @@ final class CompositionLayerTests: ScratchDirectoryTestCase {
         let inline = try inlineJob(), nested = try compositionJob()
         for t in [0, 0.35, 0.9, 1.5, 1.99] {
             assertSame(
-                Fixture.render(nested, at: t, threads: 3).byteArray, Fixture.render(inline, at: t, threads: 3).byteArray,
+                Fixture.render(nested, at: t, threads: 3).byteArray,
+                Fixture.render(inline, at: t, threads: 3).byteArray,
                 "t=\(t)")
         }
     }
 
     func testVariablesReachTheComposition() throws {
         let green = try compositionJob(accent: "#22cc66")
-        assertSame(Fixture.render(green, at: 1).byteArray, Fixture.render(try inlineJob(accent: "#22cc66"), at: 1).byteArray)
-        XCTAssertFalse(Fixture.render(green, at: 1).byteArray == Fixture.render(try compositionJob(), at: 1).byteArray)
+        assertSame(
+            Fixture.render(green, at: 1).byteArray,
+            Fixture.render(try inlineJob(accent: "#22cc66"), at: 1).byteArray)
+        XCTAssertFalse(
+            Fixture.render(green, at: 1).byteArray == Fixture.render(try compositionJob(), at: 1).byteArray)
         // Nothing passed: the declared default.
         XCTAssertEqual(
             Fixture.render(try compositionJob(accent: nil), at: 1).byteArray,
@@ -162,7 +166,8 @@ final class CompositionLayerTests: ScratchDirectoryTestCase {
         // It plays 1.5 s of its own in 0.75 s: gone from 1.75 on.
         assertSame(Fixture.render(mapped, at: 1.8).byteArray, nothing)
         assertSame(Fixture.render(plain, at: 2.5).byteArray, nothing, "played to its end")
-        let looped = try compositionJob(extra: #", "offset": 1, "trim": {"start": 0.5}, "speed": 2, "loop": true"#)
+        let looped = try compositionJob(
+            extra: #", "offset": 1, "trim": {"start": 0.5}, "speed": 2, "loop": true"#)
         assertSame(Fixture.render(looped, at: 2).byteArray, Fixture.render(plain, at: 1).byteArray)
     }
 
@@ -190,7 +195,8 @@ final class CompositionLayerTests: ScratchDirectoryTestCase {
         XCTAssertEqual(job.inputFiles.map(\.lastPathComponent), ["lower.json"])
         XCTAssertEqual(job.compositionFiles.map(\.url.lastPathComponent), ["lower.json"])
         for t in [0.0, 0.5, 1.0, 1.75] {
-            assertSame(Fixture.render(job, at: 1 + t).byteArray, Fixture.render(alone, at: t).byteArray, "t=\(t)")
+            assertSame(
+                Fixture.render(job, at: 1 + t).byteArray, Fixture.render(alone, at: t).byteArray, "t=\(t)")
         }
         assertSame(Fixture.render(job, at: 3.5).byteArray, Fixture.render(job, at: 0.5).byteArray)
     }
@@ -198,7 +204,8 @@ final class CompositionLayerTests: ScratchDirectoryTestCase {
     func testOneThreadAndManyGiveTheSameBytesAndADraftIsTheInlineDraft() throws {
         let nested = try compositionJob(extra: #", "offset": 0.2, "speed": 1.5"#)
         for t in [0.4, 1.1] {
-            assertSame(Fixture.renderYUV(nested, at: t, threads: 1), Fixture.renderYUV(nested, at: t, threads: 4))
+            assertSame(
+                Fixture.renderYUV(nested, at: t, threads: 1), Fixture.renderYUV(nested, at: t, threads: 4))
         }
         let draft = Draft(size: .scale(0.5))
         let half = try nested.drafted(draft), inlineHalf = try inlineJob().drafted(draft)
@@ -269,8 +276,13 @@ final class CompositionLayerTests: ScratchDirectoryTestCase {
             {"kiln": 1, "output": {"width": 64, "height": 64, "fps": 30, "duration": 1},
              "layers": [{"type": "composition", "file": "./self.json"}]}
             """)
-        let own = messages { try JobFiles.load(file: self.directory.appendingPathComponent("self.json").path) }
-        XCTAssertTrue(own.contains { $0.message.contains("composition cycle") && $0.path.description == "layers[0].file" }, "\(own)")
+        let own = messages {
+            try JobFiles.load(file: self.directory.appendingPathComponent("self.json").path)
+        }
+        XCTAssertTrue(
+            own.contains {
+                $0.message.contains("composition cycle") && $0.path.description == "layers[0].file"
+            }, "\(own)")
     }
 
     func testInlineCompositionsThatPlayEachOtherAreRefused() {
@@ -286,8 +298,10 @@ final class CompositionLayerTests: ScratchDirectoryTestCase {
         }
         let cycle = diagnostics.first { $0.message.contains("composition cycle") }
         XCTAssertNotNil(cycle, "\(diagnostics)")
-        XCTAssertTrue(cycle?.message.contains("compositions.a.layers[0].composition plays compositions.b") ?? false)
-        XCTAssertTrue(cycle?.message.contains("compositions.b.layers[0].composition plays compositions.a") ?? false)
+        XCTAssertTrue(
+            cycle?.message.contains("compositions.a.layers[0].composition plays compositions.b") ?? false)
+        XCTAssertTrue(
+            cycle?.message.contains("compositions.b.layers[0].composition plays compositions.a") ?? false)
     }
 
     func testCompositionsNestedTooDeeplyAreRefused() {
@@ -325,7 +339,8 @@ final class CompositionLayerTests: ScratchDirectoryTestCase {
         let diagnostics = messages { try JobFiles.load(file: main) }
         let inner = diagnostics.first { $0.file.hasSuffix("broken.json") }
         XCTAssertEqual(inner?.path.description, "layers[0].fill", "\(diagnostics)")
-        XCTAssertTrue(diagnostics.contains { $0.path.description == "layers[0].variables.size" }, "\(diagnostics)")
+        XCTAssertTrue(
+            diagnostics.contains { $0.path.description == "layers[0].variables.size" }, "\(diagnostics)")
         XCTAssertTrue(
             diagnostics.contains {
                 $0.path.description == "layers[0].variables.colour" && $0.message.contains("no variable")
@@ -374,9 +389,11 @@ final class CompositionLayerTests: ScratchDirectoryTestCase {
             """
         let diagnostics = messages {
             try JobFiles.decode(
-                bytes: Array(job.utf8), file: "t.json", baseDirectory: URL(fileURLWithPath: NSTemporaryDirectory()),
+                bytes: Array(job.utf8), file: "t.json",
+                baseDirectory: URL(fileURLWithPath: NSTemporaryDirectory()),
                 options: JobLoadOptions(limits: limits))
         }
-        XCTAssertTrue(diagnostics.contains { $0.message.contains("3 offscreen images of 3 layers") }, "\(diagnostics)")
+        XCTAssertTrue(
+            diagnostics.contains { $0.message.contains("3 offscreen images of 3 layers") }, "\(diagnostics)")
     }
 }

@@ -22,7 +22,8 @@ struct JobDecoding {
         self.kindsByName = byName
         self.kindNames = kinds.map(\.name).filter { byName[$0] != nil }.uniqued()
         if context.compositions == nil {
-            context.compositions = CompositionLibrary(kinds: kinds, effects: effects, transitions: transitions)
+            context.compositions = CompositionLibrary(
+                kinds: kinds, effects: effects, transitions: transitions)
         }
     }
 

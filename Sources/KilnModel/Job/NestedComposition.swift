@@ -118,7 +118,8 @@ extension DecodeContext {
         let link: CompositionLink
         switch source {
         case .file(let url, let written):
-            link = CompositionLink(identity: RealPath.resolve(url.path), name: written, file: file, path: path)
+            link = CompositionLink(
+                identity: RealPath.resolve(url.path), name: written, file: file, path: path)
         case .inline(let name):
             link = CompositionLink(
                 identity: document + "#" + name, name: "compositions.\(name)", file: file, path: path)
@@ -172,12 +173,14 @@ extension DecodeContext {
                 error(
                     "no composition '\(name)' under this document's 'compositions'"
                         + Suggestion.hint(for: name, among: known)
-                        + (known.isEmpty ? " (it defines none)" : " (defined: \(known.joined(separator: ", ")))"),
+                        + (known.isEmpty
+                            ? " (it defines none)" : " (defined: \(known.joined(separator: ", ")))"),
                     at: node, path: path)
                 return nil
             }
             decoded = JobDecoding(
-                context: child, kinds: library.kinds, effects: library.effects, transitions: library.transitions
+                context: child, kinds: library.kinds, effects: library.effects,
+                transitions: library.transitions
             ).decodeInlineComposition(
                 definition.value, path: JSONPath.root.key("compositions").key(name), passing: variables,
                 at: variablesPath, from: self)
@@ -194,7 +197,8 @@ extension DecodeContext {
 
     /// The job file's real path: what a composition file that plays it again is compared with.
     private var rootIdentity: String {
-        RealPath.resolve(baseDirectory.appendingPathComponent(URL(fileURLWithPath: file).lastPathComponent).path)
+        RealPath.resolve(
+            baseDirectory.appendingPathComponent(URL(fileURLWithPath: file).lastPathComponent).path)
     }
 
     /// A composition file as messages name it: beside the document that plays it.
@@ -208,7 +212,8 @@ extension DecodeContext {
     /// composition's declarations here (in the document that writes them); the declarations'
     /// defaults for the rest.
     func passedVariables(
-        _ node: JSONNode?, path: JSONPath, declarations: [String: VariableDeclaration], defaults: [String: String]
+        _ node: JSONNode?, path: JSONPath, declarations: [String: VariableDeclaration],
+        defaults: [String: String]
     ) -> [String: String] {
         var values = defaults
         guard let node else { return values }
@@ -233,7 +238,8 @@ extension DecodeContext {
                 error(
                     "the composition has no variable '\(member.key)'"
                         + Suggestion.hint(for: member.key, among: known)
-                        + (known.isEmpty ? " (it declares none)" : " (declared: \(known.joined(separator: ", ")))"),
+                        + (known.isEmpty
+                            ? " (it declares none)" : " (declared: \(known.joined(separator: ", ")))"),
                     location: member.keyLocation, path: memberPath)
                 continue
             }
@@ -253,7 +259,8 @@ extension JobDecoding {
     /// The keys of an inline composition under `compositions`.
     static let inlineTable = ParameterTable([
         Parameter(
-            "size", .point(1...16_384), help: "[width, height]: the composition's box, as a job's output size"),
+            "size", .point(1...16_384), help: "[width, height]: the composition's box, as a job's output size"
+        ),
         Parameter(
             "duration", .constantNumber(0.001...86_400), help: "seconds it lasts, as a job's output duration"),
         Parameter(
@@ -276,7 +283,8 @@ extension JobDecoding {
         guard let node = root["compositions"] else { return }
         let path = JSONPath.root.key("compositions")
         guard let members = node.members else {
-            context.error("expected an object of compositions, got \(node.value.typeName)", at: node, path: path)
+            context.error(
+                "expected an object of compositions, got \(node.value.typeName)", at: node, path: path)
             return
         }
         for member in members {
@@ -306,7 +314,8 @@ extension JobDecoding {
         context.variables = values
         let document = JobVariables.substitute(
             root, path: .root, declarations: declarations, values: values, context: context)
-        ObjectKeys.check(document.members ?? [], path: .root, allowed: JobLoader.topLevelKeys, context: context)
+        ObjectKeys.check(
+            document.members ?? [], path: .root, allowed: JobLoader.topLevelKeys, context: context)
         checkVersion(document)
         readInlineCompositions(document)
         if let audio = document["audio"] {
@@ -321,7 +330,9 @@ extension JobDecoding {
         let output = OutputDecoding.decode(
             outputNode, path: .root.key("output"), jobFile: context.file, context: context)
         let layers = decodeLayers(document["layers"], in: document, at: .root)
-        let camera = document["camera"].flatMap { Camera.decode($0, path: .root.key("camera"), context: context) }
+        let camera = document["camera"].flatMap {
+            Camera.decode($0, path: .root.key("camera"), context: context)
+        }
         guard let output else { return nil }
         return DecodedComposition(
             size: SIMD2(Double(output.layoutWidth), Double(output.layoutHeight)),
@@ -355,16 +366,21 @@ extension JobDecoding {
         let before = context.diagnostics.count
         let parameters = Self.inlineTable.decode(definition, path: path, context: context)
         guard context.diagnostics.count == before else { return nil }
-        let size = parameters.point("size").value(at: 0), duration = parameters.number("duration").value(at: 0)
+        let size = parameters.point("size").value(at: 0),
+            duration = parameters.number("duration").value(at: 0)
         context.timelineDuration = duration
         context.frameSize = (size.x, size.y)
         let layers = decodeLayers(definition["layers"], in: definition, at: path)
-        let camera = definition["camera"].flatMap { Camera.decode($0, path: path.key("camera"), context: context) }
+        let camera = definition["camera"].flatMap {
+            Camera.decode($0, path: path.key("camera"), context: context)
+        }
         return DecodedComposition(
             size: SIMD2(size.x, size.y), duration: duration, layers: layers, camera: camera)
     }
 
-    private func decodeLayers(_ node: JSONNode?, in document: JSONNode, at documentPath: JSONPath) -> [LayerNode] {
+    private func decodeLayers(_ node: JSONNode?, in document: JSONNode, at documentPath: JSONPath)
+        -> [LayerNode]
+    {
         let path = documentPath.key("layers")
         guard let node else {
             context.error("missing required key 'layers'", at: document, path: documentPath)

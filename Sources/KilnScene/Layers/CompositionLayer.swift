@@ -88,7 +88,8 @@ public struct CompositionLayer: NestedLayers {
             let timing = decodeTiming(params, duration: composition.duration, context)
         else { return nil }
         return CompositionLayer(
-            size: composition.size, timing: timing, camera: composition.camera, nestedLayers: composition.layers)
+            size: composition.size, timing: timing, camera: composition.camera,
+            nestedLayers: composition.layers)
     }
 
     private static func decodeTiming(
@@ -105,7 +106,8 @@ public struct CompositionLayer: NestedLayers {
                 if end > duration {
                     context.error(
                         "trim end \(ResourceLimits.text(end)) s is past the composition's end "
-                            + "(\(ResourceLimits.text(duration)) s)", at: trim.node("end"), path: trim.path("end"))
+                            + "(\(ResourceLimits.text(duration)) s)", at: trim.node("end"),
+                        path: trim.path("end"))
                     return nil
                 }
             }
