@@ -396,4 +396,27 @@ final class CompositionLayerTests: ScratchDirectoryTestCase {
         XCTAssertTrue(
             diagnostics.contains { $0.message.contains("3 offscreen images of 3 layers") }, "\(diagnostics)")
     }
+
+    /// Compositions that each play the next many times (a billion laughs) stop at the job's
+    /// layer limit: every placement's layers count, so the work is bounded by it, not by 100⁸.
+    func testFanOutStopsAtTheLayerLimit() throws {
+        let place = { (name: String) in
+            Array(repeating: "{\"type\": \"composition\", \"composition\": \"\(name)\"}", count: 100)
+                .joined(separator: ",")
+        }
+        let levels = (0..<8).map { n in
+            "\"l\(n)\": {\"size\": [8, 8], \"duration\": 1, \"layers\": [\(n == 7 ? "" : place("l\(n + 1)"))]}"
+        }.joined(separator: ",")
+        let started = Date()
+        let diagnostics = messages {
+            try Fixture.job(
+                """
+                {"kiln": 1, "output": {"width": 64, "height": 64, "fps": 30, "duration": 1},
+                 "compositions": {\(levels)}, "layers": [\(place("l0"))]}
+                """)
+        }
+        XCTAssertTrue(
+            diagnostics.contains { $0.message.contains("number of layers") }, "\(diagnostics.prefix(3))")
+        XCTAssertLessThan(Date().timeIntervalSince(started), 10)
+    }
 }
