@@ -64,6 +64,11 @@ extension JobFiles {
             digest.update(value)
         }
         digest.update(baseDirectory.standardizedFileURL.path)
+        // The composition files as they were played (read once by the load), like the job's bytes.
+        for composition in job.compositionFiles.sorted(by: { $0.url.path < $1.url.path }) {
+            digest.update(composition.url.path)
+            digest.update(composition.bytes)
+        }
         for path in recorder.recorded.withLock({ $0.sorted() }) {
             digest.update(path)
             if let data = try? Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped) {

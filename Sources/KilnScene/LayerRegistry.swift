@@ -18,6 +18,7 @@ public enum LayerRegistry {
         TranscriptLayer.kind,
         SymbolLayer.kind,
         AudiogramLayer.kind,
+        CompositionLayer.kind,
     ]
 
     public static let effects: [EffectKind] = [

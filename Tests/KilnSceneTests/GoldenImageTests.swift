@@ -173,6 +173,13 @@ final class GoldenImageTests: XCTestCase {
     /// turned on the users ring, the job's camera still at rest.
     func testCameraFrames() throws { try checkJob("camera", at: [1.1, 3.9]) }
 
+    /// The composed product demo (jobs/composition.json): each of the three lower thirds (one
+    /// composition file with other variables) on its way in or holding, over the stage pushing in.
+    func testCompositionFrames() throws { try checkJob("composition", at: [1.6, 4.2, 6.9]) }
+
+    /// The lower third on its own, holding (jobs/lower-third.json, transparent around its pill).
+    func testLowerThirdFrames() throws { try checkJob("lower-third", at: [1.2]) }
+
     /// Rotated, scaled, skewed and stroked shapes over a gradient, small enough to keep as a file.
     func testShapes() throws {
         let job = try Fixture.job(

@@ -49,6 +49,16 @@ public final class DecodeContext {
     public internal(set) var clipSounds: [AudioTrack] = []
     /// `appear` of each layer being decoded, outermost first (inherited when a layer has none).
     private var layerStarts: [Double] = []
+    /// What nested compositions are decoded with, shared by every document of the load.
+    var compositions: CompositionLibrary?
+    /// This document's `compositions` object (inline compositions its layers may play).
+    var inlineCompositions: JSONNode?
+    /// The real path of the file this document is (the job's own, or a composition file's).
+    var documentIdentity: String?
+    /// The real path of the job's own file, which no composition inside it may play.
+    var jobIdentity: String?
+    /// The compositions being played around this document, outermost first.
+    var compositionChain: [CompositionLink] = []
 
     public init(file: String, baseDirectory: URL, services: DecodeServices = DecodeServices()) {
         self.file = file
@@ -57,6 +67,31 @@ public final class DecodeContext {
     }
 
     public var hasErrors: Bool { !diagnostics.isEmpty }
+
+    /// The context of a document played inside this one: its own file, folder and diagnostics,
+    /// with this job's limits, rules, layer count and one memory budget (every nested layer is
+    /// charged to the job that plays it).
+    func nested(file: String, baseDirectory: URL) -> DecodeContext {
+        let child = DecodeContext(file: file, baseDirectory: baseDirectory, services: services)
+        child.limits = limits
+        child.memory = memory
+        child.pathRules = pathRules
+        child.interruption = interruption
+        child.interruptedBy = interruptedBy
+        child.outputTemplate = outputTemplate
+        child.layersSeen = layersSeen
+        child.compositions = compositions
+        child.jobIdentity = jobIdentity
+        return child
+    }
+
+    /// Takes back what decoding a nested document found.
+    func absorb(_ child: DecodeContext) {
+        diagnostics += child.diagnostics
+        inputFiles += child.inputFiles
+        layersSeen = child.layersSeen
+        interruptedBy = child.interruptedBy ?? interruptedBy
+    }
 
     /// Where `"time": "layer"` counts from for values decoded now: the start of the innermost
     /// layer being decoded, 0 outside any layer (global time).

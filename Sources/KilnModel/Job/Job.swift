@@ -15,6 +15,9 @@ public struct Job: Sendable {
     /// Every file the job reads (images, audio, transcripts), as resolved while loading: its
     /// output must be none of them.
     public internal(set) var inputFiles: [URL] = []
+    /// The job files played as compositions, with the bytes that were played: part of the
+    /// job's fingerprint, as its own bytes are.
+    public internal(set) var compositionFiles: [CompositionFile] = []
 
     public init(
         file: String, output: OutputSettings, layers: [LayerNode], camera: Camera? = nil,

@@ -19,6 +19,10 @@ struct JobDecoding {
         for kind in kinds where byName[kind.name] == nil { byName[kind.name] = kind }
         self.kindsByName = byName
         self.kindNames = kinds.map(\.name).filter { byName[$0] != nil }.uniqued()
+        if context.compositions == nil {
+            context.compositions = CompositionLibrary(
+                kinds: kinds, effects: effects, transitions: transitions)
+        }
     }
 
     func decode(_ root: JSONNode) -> Job? {
@@ -29,6 +33,7 @@ struct JobDecoding {
         }
         ObjectKeys.check(members, path: .root, allowed: JobLoader.topLevelKeys, context: context)
         checkVersion(root)
+        readInlineCompositions(root)
 
         var output: OutputSettings?
         if let outputNode = root["output"] {
@@ -88,7 +93,7 @@ struct JobDecoding {
             limits: context.limits)
     }
 
-    private func checkVersion(_ root: JSONNode) {
+    func checkVersion(_ root: JSONNode) {
         let path = JSONPath.root.key("kiln")
         guard let node = root["kiln"] else {
             context.error("missing required key 'kiln' (the job format version, 1)", at: root, path: .root)
@@ -106,7 +111,7 @@ struct JobDecoding {
         }
     }
 
-    private func decodeLayer(_ node: JSONNode, path: JSONPath, insideScroll: Bool = false) -> LayerNode? {
+    func decodeLayer(_ node: JSONNode, path: JSONPath, insideScroll: Bool = false) -> LayerNode? {
         guard node.members != nil else {
             context.error("expected a layer object, got \(node.value.typeName)", at: node, path: path)
             return nil
@@ -233,10 +238,14 @@ struct JobDecoding {
         }
         let effects = decodeEffects()
         guard context.diagnostics.count == before else { return nil }
+        // A composition's layers are its children for whatever walks the tree (offscreen counts,
+        // clips to open), though it decodes them itself, from another document.
+        let nested = (content as? any NestedLayers)?.nestedLayers
         return LayerNode(
             kind: kind.name, name: layerName, opacity: opacity, blendMode: blendMode, mask: mask,
             compositingGroup: compositingGroup, content: content,
-            transform: LayerTransform(parameters), effects: effects, children: children, lifetime: lifetime,
+            transform: LayerTransform(parameters), effects: effects, children: nested ?? children,
+            lifetime: lifetime,
             scrollTransition: scrollTransition, visualEffect: visualEffect, symbolEffects: symbolEffects,
             symbolEffectsRemoved: symbolEffectsRemoved, path: path)
     }

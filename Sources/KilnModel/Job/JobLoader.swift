@@ -42,6 +42,17 @@ public enum JobLoader {
                 "named values with defaults, set from the command line or a batch: {\"var\": name} and ${name} use them"
         ),
         Parameter(
+            "compositions",
+            .structured(
+                "object of compositions",
+                schema: JSONSchema.type("object")
+                    .with("propertyNames", JSONSchema.pattern("^[A-Za-z_][A-Za-z0-9_]{0,63}$"))
+                    .with("additionalProperties", ValueSchema.object(JobDecoding.inlineTable))),
+            default: .string("none"),
+            help:
+                "named compositions that composition layers play: {\"name\": {\"size\", \"duration\", \"layers\", \"variables\"}}"
+        ),
+        Parameter(
             "comment", .structured("any", schema: .anything), default: .string("none"),
             help: "ignored; for notes"),
     ]
@@ -114,12 +125,13 @@ public enum JobLoader {
         var (context, job) = decoding(estimatesOnly: false, reusing: estimate)
         if let decoded = job {
             job?.inputFiles = context.inputFiles
+            job?.compositionFiles = context.compositions?.files ?? []
             OutputDecoding.checkDestination(
                 decoded.output.path, folder: decoded.output.format == .pngSequence, jobFile: file,
                 context: context)
         }
         guard let job, !context.hasErrors else {
-            throw .invalid(sortedByLocation(context.diagnostics))
+            throw .invalid(sortedByLocation(context.diagnostics, file: file))
         }
         return job
     }
@@ -148,9 +160,17 @@ public enum JobLoader {
 
     /// Document order reads best; decoders report in table order. Stable, so problems at the
     /// same place keep their logical order.
-    private static func sortedByLocation(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
-        diagnostics.enumerated().sorted { lhs, rhs in
-            switch (lhs.element.location, rhs.element.location) {
+    /// The job's own file first, then each composition file's problems together, in the order
+    /// they were played.
+    private static func sortedByLocation(_ diagnostics: [Diagnostic], file: String) -> [Diagnostic] {
+        var groups: [String: Int] = [file: -1]
+        for diagnostic in diagnostics where groups[diagnostic.file] == nil {
+            groups[diagnostic.file] = groups.count
+        }
+        return diagnostics.enumerated().sorted { lhs, rhs in
+            let lg = groups[lhs.element.file] ?? 0, rg = groups[rhs.element.file] ?? 0
+            if lg != rg { return lg < rg }
+            return switch (lhs.element.location, rhs.element.location) {
             case (let l?, let r?) where l != r: l < r
             case (nil, .some): false
             case (.some, nil): true

@@ -54,9 +54,9 @@ enum JobVariables {
     /// Reads the `variables` object (declarations) and applies the overrides; reports every
     /// problem. Returns the final value of each variable as text, checked against its kind.
     static func resolve(
-        _ root: JSONNode, overrides: [String: String], context: DecodeContext
+        _ root: JSONNode, overrides: [String: String], context: DecodeContext,
+        path: JSONPath = JSONPath.root.key("variables")
     ) -> (declarations: [String: VariableDeclaration], values: [String: String]) {
-        let path = JSONPath.root.key("variables")
         var declarations: [String: VariableDeclaration] = [:]
         if let node = root["variables"] {
             if let members = node.members {
@@ -233,7 +233,10 @@ enum JobVariables {
             return JSONNode(
                 value: .object(
                     members.map { member in
-                        guard !(isRoot && member.key == "variables") else { return member }
+                        // Inline compositions take their variables from the layers that play them.
+                        guard !(isRoot && (member.key == "variables" || member.key == "compositions")) else {
+                            return member
+                        }
                         return JSONMember(
                             key: member.key, keyLocation: member.keyLocation,
                             value: substitute(
@@ -263,7 +266,7 @@ enum JobVariables {
         }
     }
 
-    private static func unknown(_ name: String, _ declarations: [String: VariableDeclaration]) -> String {
+    static func unknown(_ name: String, _ declarations: [String: VariableDeclaration]) -> String {
         let known = declarations.keys.sorted()
         return "unknown variable '\(name)'\(Suggestion.hint(for: name, among: known))"
             + (known.isEmpty

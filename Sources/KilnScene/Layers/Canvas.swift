@@ -29,6 +29,10 @@ public struct Canvas: Sendable, Hashable {
     /// pixels that no transform reaches (blur radii) grow with it, as a real push-in would
     /// enlarge a blurred picture (`magnified(by:)`).
     public private(set) var cameraZoom = 1.0
+    /// The box of the scene being placed: the layout at the top, a nested composition's own
+    /// size inside one. Content defined in its scene's coordinates (solids, mesh gradients) and
+    /// boxes that default to "the frame" (groups, scroll viewports) take it.
+    public private(set) var sceneSize: SIMD2<Double>
 
     /// `layoutSize` nil: the frame's own size, for a full-size render.
     public init(
@@ -43,6 +47,7 @@ public struct Canvas: Sendable, Hashable {
         self.bandHeight = bandHeight
         self.reducedEvaluation = reducedEvaluation
         self.layoutSize = layoutSize ?? SIMD2(Double(width), Double(height))
+        sceneSize = self.layoutSize
     }
 
     /// The canvas a job's output is rendered on, drafts included.
@@ -71,6 +76,14 @@ public struct Canvas: Sendable, Hashable {
     /// does not reach (blur radii are frame pixels): the mean of the two axes' scales.
     /// Under a camera, the camera's zoom too.
     public var lengthScale: Double { (pixelScale.x * pixelScale.y).squareRoot() * cameraZoom }
+
+    /// The canvas as the layers of a nested composition of `size` see it: the same frame and
+    /// pixels, their own scene box.
+    public func nested(size: SIMD2<Double>) -> Canvas {
+        var canvas = self
+        canvas.sceneSize = size
+        return canvas
+    }
 
     /// The canvas as the scene under a camera zooming by `zoom` sees it.
     public func magnified(by zoom: Double) -> Canvas {

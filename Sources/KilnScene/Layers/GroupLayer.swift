@@ -65,7 +65,7 @@ public struct GroupLayer: LayerContent {
     }
 
     public func boxSize(at time: Double, canvas: Canvas) -> SIMD2<Double> {
-        guard let size else { return canvas.layoutSize }
+        guard let size else { return canvas.sceneSize }
         let s = size.value(at: time)
         return SIMD2(max(s.x, 0), max(s.y, 0))
     }

@@ -24,7 +24,7 @@ extension LayerRendering {
     public func firstBaseline(at time: Double, canvas: Canvas) -> Double? { nil }
 
     public func contentSize(at time: Double, canvas: Canvas) -> SIMD2<Double> {
-        canvas.layoutSize
+        canvas.sceneSize
     }
 
     public func prepare(at time: Double, canvas: Canvas) -> any PreparedLayer {

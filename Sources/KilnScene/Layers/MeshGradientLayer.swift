@@ -90,7 +90,7 @@ public struct MeshGradientLayer: LayerRendering {
     }
 
     public func prepare(at time: Double, canvas: Canvas, transform: Affine2D) -> any PreparedLayer {
-        let scale = canvas.layoutSize
+        let scale = canvas.sceneSize
         // Points are placed in the layout, then moved by the layer's transform (which places the
         // layout in the frame): an affine map of the control points is the same map of the whole
         // surface.

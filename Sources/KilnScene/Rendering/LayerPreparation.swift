@@ -84,6 +84,10 @@ extension LayerNode {
         } else if let lifetime, lifetime.phase(at: time) == nil {
             return nil
         }
+        // A composition shows nothing before its offset or after it has played.
+        if let composition = content as? CompositionLayer, composition.timing.localTime(at: time) == nil {
+            return nil
+        }
         let size = layoutSize(at: time, canvas: context.canvas)
         let local = transform.affine(at: time, contentSize: size, container: context.container)
         let modifiers = modifierValues(
@@ -193,6 +197,19 @@ extension LayerNode {
                 at: time, canvas: canvas, box: size, transform: place,
                 children: LayerStack(items: Self.items(of: children, in: inner)))
         }
+        if let composition = content as? CompositionLayer,
+            let local = composition.timing.localTime(at: time)
+        {
+            // A scene of its own: its time, its box for what defaults to the frame, its camera;
+            // what encloses it in this job (scroll phases, symbol effects) does not reach inside.
+            let inner = PlacementContext.scene(
+                at: local, canvas: canvas.nested(size: size), box: size, parent: place,
+                camera: composition.camera, scrollPhase: nil, symbolEffects: [])
+            // Cut to its box, as the job it is would be cut to its frame.
+            return Self.compositionBox.prepare(
+                at: local, canvas: canvas, box: size, transform: place,
+                children: LayerStack(items: children.compactMap { $0.prepare(in: inner) }))
+        }
         if let stack = content as? StackLayer {
             let slots = stackSlots(at: time, canvas: canvas)
             let origins = stack.layout(slots, at: time).origins
@@ -234,9 +251,12 @@ extension LayerNode {
         return content.prepare(at: time, canvas: canvas, transform: place)
     }
 
+    private static let compositionBox = GroupLayer(size: nil, clip: .rect)
+
     /// The size a layout gives this layer: its content's own size (not changed by its transform).
     public func layoutSize(at time: Double, canvas: Canvas) -> SIMD2<Double> {
         if let group = content as? GroupLayer { return group.boxSize(at: time, canvas: canvas) }
+        if let composition = content as? CompositionLayer { return composition.size }
         if let scroll = content as? ScrollLayer { return scroll.viewportSize(at: time, canvas: canvas) }
         if let stack = content as? StackLayer {
             return stack.layout(stackSlots(at: time, canvas: canvas), at: time).box
