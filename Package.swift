@@ -68,7 +68,8 @@ let package = Package(
             swiftSettings: strict),
         // `kiln studio`: the local preview server (libmicrohttpd) and its page.
         .target(
-            name: "KilnStudio", dependencies: ["CMicroHTTPD", "KilnExport", "KilnModel", "KilnMedia", "KilnRaster"],
+            name: "KilnStudio",
+            dependencies: ["CMicroHTTPD", "KilnExport", "KilnModel", "KilnMedia", "KilnRaster"],
             swiftSettings: strict),
         .target(
             name: "KilnWorker", dependencies: ["KilnQueue", "KilnExport", "KilnModel"], swiftSettings: strict),

@@ -82,6 +82,8 @@ enum RegistryListing {
             transition and transitionAnimation (transitions below); visualEffect (property mappings);
             scrollTransition (inside a scroll layer); blendMode, how it mixes with what is below it in
             its parent: \(BlendMode.allCases.map(\.rawValue).joined(separator: ", "));
+            mask ({"layer": …, "mode": alpha or luminance, "inverted": …}); compositingGroup (group,
+            stack and scroll: false lets the children mix with what is below the container);
             see docs/job-format.md. And the transform keys:
             """)
         lines += parameterLines(ParameterTable(LayerTransform.parameters))
@@ -105,7 +107,7 @@ enum RegistryListing {
                 ? ["    (no parameters)", ""] : parameterLines(entry.parameters)
             if entry.section == .layer {
                 lines += [
-                    "Every layer also takes name, opacity, blendMode, effects, transitions and the transform keys "
+                    "Every layer also takes name, opacity, blendMode, mask, effects, transitions and the transform keys "
                         + "(see `kiln layers`).", "",
                 ]
             }

@@ -38,7 +38,8 @@ final class GeneralCommandTests: XCTestCase {
             "Layer kinds (\"type\"):", "Effects (", "Transitions (",
             "shape", "cornerRadius", "rotation", "anchor", "hueRotation", "grayscale", "a bare number sets",
             "Transitions", "twirl —", "blurReplace —", "configuration (downUp|upUp; default \"downUp\")",
-            "blendMode, how it mixes", "plusLighter, plusDarker",
+            "blendMode, how it mixes", "plusLighter, plusDarker", "mask ({\"layer\": …",
+            "compositingGroup (group,",
         ] {
             XCTAssertTrue(result.stdout.contains(name), "kiln layers lacks \(name)")
         }
