@@ -22,8 +22,8 @@ public struct FrameGrid: Sendable {
     public var cellHeight: Int
 
     static let background = SIMD3<UInt8>(24, 24, 28)
-    static let captionColour = SIMD3<UInt8>(232, 232, 236)
-    static let titleColour = SIMD3<UInt8>(255, 255, 255)
+    static let captionColor = SIMD3<UInt8>(232, 232, 236)
+    static let titleColor = SIMD3<UInt8>(255, 255, 255)
     /// The largest sheet written: 16384 pixels a side (what image viewers and browsers open).
     public static let maximumSide = 16384
 
@@ -58,7 +58,7 @@ public struct FrameGrid: Sendable {
         fill(sheet, Self.background)
         let library = try? FontLibrary.shared()
         drawText(
-            title, size: titleSize, colour: Self.titleColour, at: (gap, gap / 2), maxWidth: width - 2 * gap,
+            title, size: titleSize, color: Self.titleColor, at: (gap, gap / 2), maxWidth: width - 2 * gap,
             on: sheet, library: library)
         let columns = min(self.columns, max(1, cells.count))
         for (index, cell) in cells.enumerated() {
@@ -66,17 +66,17 @@ public struct FrameGrid: Sendable {
             let y = titleHeight + (index / columns) * (cellHeight + captionHeight + gap)
             try place(cell.frame, on: sheet, x: x, y: y)
             drawText(
-                cell.caption, size: captionSize, colour: Self.captionColour,
+                cell.caption, size: captionSize, color: Self.captionColor,
                 at: (x, y + cellHeight + Int(captionSize * 0.3)), maxWidth: cellWidth, on: sheet,
                 library: library)
         }
         return sheet
     }
 
-    private func fill(_ sheet: RGBA8Frame, _ colour: SIMD3<UInt8>) {
+    private func fill(_ sheet: RGBA8Frame, _ color: SIMD3<UInt8>) {
         for i in 0..<(sheet.width * sheet.height) {
             let p = sheet.bytes + i * 4
-            (p[0], p[1], p[2], p[3]) = (colour.x, colour.y, colour.z, 255)
+            (p[0], p[1], p[2], p[3]) = (color.x, color.y, color.z, 255)
         }
     }
 
@@ -122,7 +122,7 @@ public struct FrameGrid: Sendable {
 
     /// One line of text (cut with an ellipsis to `maxWidth`), its top-left at `at`.
     private func drawText(
-        _ text: String, size: Double, colour: SIMD3<UInt8>, at: (x: Int, y: Int), maxWidth: Int,
+        _ text: String, size: Double, color: SIMD3<UInt8>, at: (x: Int, y: Int), maxWidth: Int,
         on sheet: RGBA8Frame, library: FontLibrary?
     ) {
         guard let library, !text.isEmpty,
@@ -131,10 +131,10 @@ public struct FrameGrid: Sendable {
         let image = TextImage(layout, margin: 2)
         let origin = (x: at.x - image.margin + image.offset.x, y: at.y - image.margin + image.offset.y)
         if let coverage = image.coverage {
-            paint(coverage, tint: colour, on: sheet, at: origin)
+            paint(coverage, tint: color, on: sheet, at: origin)
         }
-        if let colourGlyphs = image.colour {
-            paint(colourGlyphs, tint: nil, on: sheet, at: origin)
+        if let colorGlyphs = image.color {
+            paint(colorGlyphs, tint: nil, on: sheet, at: origin)
         }
     }
 

@@ -30,7 +30,7 @@ final class GIFAnimationWriter {
         /// Drawn over a clear canvas: its image covers everything it shows.
         var drewOnClearCanvas: Bool
         var indices: [UInt8]
-        var colours: [UInt32]
+        var colors: [UInt32]
         var useGlobal: Bool
         /// Its picture drawn whole over a clear canvas, made when the next frame needs one.
         var whole: (image: [UInt8], transparentIndex: Int?)?
@@ -55,7 +55,7 @@ final class GIFAnimationWriter {
     private var shownSources: [UInt32]
     private var shownGeneration = -1
     private var pending: Pending?
-    private var globalColours: [UInt32]?
+    private var globalColors: [UInt32]?
     private var globalGeneration = -1
     private var frameIndices: [UInt8] = []
     private var frameSources: [UInt32] = []
@@ -101,21 +101,21 @@ final class GIFAnimationWriter {
         palette.quantize(
             rgba: rgba, stride: stride, into: &frameIndices, sources: &frameSources,
             shown: sameGeneration ? (shownIndices, shownSources) : nil, threshold: options.stillThreshold)
-        if globalColours == nil {
-            globalColours = palette.colours
+        if globalColors == nil {
+            globalColors = palette.colors
             globalGeneration = palette.generation
         }
         let clearBefore = translucent || pending == nil
         let useGlobal = palette.generation == globalGeneration
         let (image, transparentIndex) = encodeImage(
-            indices: frameIndices, colours: palette.colours, over: clearBefore ? nil : canvas,
+            indices: frameIndices, colors: palette.colors, over: clearBefore ? nil : canvas,
             useGlobal: useGlobal, reservingTransparency: translucent)
 
         if translucent, var before = pending, !before.drewOnClearCanvas, before.whole == nil {
             // With a transparent index, also where none is used: a decoder disposes of a frame
             // without one to the background colour (FFmpeg does) rather than to transparency.
             before.whole = encodeImage(
-                indices: before.indices, colours: before.colours, over: nil, useGlobal: before.useGlobal,
+                indices: before.indices, colors: before.colors, over: nil, useGlobal: before.useGlobal,
                 reservingTransparency: true)
             pending = before
         }
@@ -145,12 +145,12 @@ final class GIFAnimationWriter {
         }
         pending = Pending(
             start: n, image: image, transparentIndex: transparentIndex, drewOnClearCanvas: clearBefore,
-            indices: frameIndices, colours: palette.colours, useGlobal: useGlobal)
-        let colours = palette.colours
+            indices: frameIndices, colors: palette.colors, useGlobal: useGlobal)
+        let colors = palette.colors
         let transparent = UInt8(GIFPalette.transparentIndex)
         for i in canvas.indices {
             let index = frameIndices[i]
-            canvas[i] = index == transparent ? 0 : colours[Int(index)]
+            canvas[i] = index == transparent ? 0 : colors[Int(index)]
         }
         swap(&shownIndices, &frameIndices)
         swap(&shownSources, &frameSources)
@@ -215,8 +215,8 @@ final class GIFAnimationWriter {
     private func header() -> [UInt8] {
         var bytes = Array("GIF89a".utf8)
         bytes += le16(width) + le16(height) + [0xF7, 0, 0]
-        for colour in globalColours ?? [UInt32](repeating: 0, count: 256) {
-            bytes += [UInt8(colour >> 16 & 0xFF), UInt8(colour >> 8 & 0xFF), UInt8(colour & 0xFF)]
+        for color in globalColors ?? [UInt32](repeating: 0, count: 256) {
+            bytes += [UInt8(color >> 16 & 0xFF), UInt8(color >> 8 & 0xFF), UInt8(color & 0xFF)]
         }
         bytes += [0x21, 0xFF, 0x0B] + Array("NETSCAPE2.0".utf8) + [0x03, 0x01, 0x00, 0x00, 0x00]
         return bytes
@@ -228,7 +228,7 @@ final class GIFAnimationWriter {
     /// `reference` (nil: a clear canvas): the rectangle of pixels that change, the others in it
     /// transparent; and the transparent index, if any pixel is.
     private func encodeImage(
-        indices: [UInt8], colours: [UInt32], over reference: [UInt32]?, useGlobal: Bool,
+        indices: [UInt8], colors: [UInt32], over reference: [UInt32]?, useGlobal: Bool,
         reservingTransparency: Bool = false
     ) -> (image: [UInt8], transparentIndex: Int?) {
         let transparent = UInt8(GIFPalette.transparentIndex)
@@ -239,8 +239,8 @@ final class GIFAnimationWriter {
             for x in 0..<width {
                 let i = y * width + x
                 let index = indices[i]
-                let colour = index == transparent ? 0 : colours[Int(index)]
-                guard colour != (reference?[i] ?? 0) else { continue }
+                let color = index == transparent ? 0 : colors[Int(index)]
+                guard color != (reference?[i] ?? 0) else { continue }
                 changed[i] = true
                 used[Int(index)] = true
                 left = min(left, x)
@@ -271,7 +271,7 @@ final class GIFAnimationWriter {
         } else {
             for i in 0..<256 where used[i] {
                 code[i] = UInt8(table.count)
-                table.append(colours[i])
+                table.append(colors[i])
             }
             if anyUnchanged {
                 transparentCode = table.count
@@ -295,8 +295,8 @@ final class GIFAnimationWriter {
             bytes.append(0)
         } else {
             bytes.append(0x80 | UInt8(bits - 1))
-            for colour in table {
-                bytes += [UInt8(colour >> 16 & 0xFF), UInt8(colour >> 8 & 0xFF), UInt8(colour & 0xFF)]
+            for color in table {
+                bytes += [UInt8(color >> 16 & 0xFF), UInt8(color >> 8 & 0xFF), UInt8(color & 0xFF)]
             }
         }
         stream.withUnsafeBufferPointer { lzw.encode($0, minimumCodeSize: max(2, bits), into: &bytes) }

@@ -20,7 +20,7 @@ final class GIFPalette {
     let width: Int
     let height: Int
     /// 0xFFRRGGBB per entry (`count` of them), as GIF colour tables and PAL8 frames take them.
-    private(set) var colours = [UInt32](repeating: 0xFF00_0000, count: 256)
+    private(set) var colors = [UInt32](repeating: 0xFF00_0000, count: 256)
     private(set) var count = 0
     /// Bumped by every `rebuild`: indices of one generation mean nothing in another.
     private(set) var generation = 0
@@ -68,12 +68,12 @@ final class GIFPalette {
         entries = boxes.map { $0.mean }
         byGreen = entries.indices.sorted { entries[$0].y < entries[$1].y }
         greens = byGreen.map { entries[$0].y }
-        colours = [UInt32](repeating: 0xFF00_0000, count: 256)
+        colors = [UInt32](repeating: 0xFF00_0000, count: 256)
         for (i, entry) in entries.enumerated() {
             let c = SIMD3<UInt32>(
                 (entry.rounded(.toNearestOrEven)).clamped(
                     lowerBound: .zero, upperBound: SIMD3(repeating: 255)))
-            colours[i] = 0xFF00_0000 | c.x << 16 | c.y << 8 | c.z
+            colors[i] = 0xFF00_0000 | c.x << 16 | c.y << 8 | c.z
         }
         count = entries.count
         generation += 1
@@ -90,8 +90,8 @@ final class GIFPalette {
             for x in Swift.stride(from: y / 2 % 2, to: width, by: 2) {
                 let p = row + 4 * x
                 guard p[3] >= 128 else { continue }
-                let colour = SIMD3<Float>(Float(p[0]), Float(p[1]), Float(p[2]))
-                let d = entries.isEmpty ? limit : distance(colour, entries[nearest(colour)])
+                let color = SIMD3<Float>(Float(p[0]), Float(p[1]), Float(p[2]))
+                let d = entries.isEmpty ? limit : distance(color, entries[nearest(color)])
                 total += d
                 if d > limit { outliers += 1 }
                 samples += 1
@@ -208,8 +208,8 @@ final class GIFPalette {
     }
 
     /// The entry closest to `colour` (squared RGB distance), cached by the rounded colour.
-    private func nearest(_ colour: SIMD3<Float>) -> Int {
-        let c = SIMD3<Int32>(colour.rounded(.toNearestOrEven))
+    private func nearest(_ color: SIMD3<Float>) -> Int {
+        let c = SIMD3<Int32>(color.rounded(.toNearestOrEven))
         let slot = Int((c.x >> 2) << 12 | (c.y >> 2) << 6 | c.z >> 2)
         let known = nearestInCell[slot]
         if known >= 0 { return Int(known) }

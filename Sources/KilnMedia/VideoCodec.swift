@@ -69,7 +69,7 @@ public enum VideoCodec: String, Sendable, Hashable, CaseIterable {
     }
 
     /// Whether its stream carries BT.709 colour tags: GIF and WebP are sRGB RGB by definition.
-    var carriesColourTags: Bool {
+    var carriesColorTags: Bool {
         switch self {
         case .h264, .hevc, .vp9, .prores4444: true
         case .gif, .webp: false

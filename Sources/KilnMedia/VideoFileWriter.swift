@@ -294,7 +294,7 @@ public final class VideoFileWriter: @unchecked Sendable {
         context.pointee.framerate = rate
         context.pointee.gop_size = Int32(settings.gop)
         context.pointee.thread_count = Int32(settings.encoderThreads)
-        if settings.codec.carriesColourTags { BT709Tags.apply(to: context) }
+        if settings.codec.carriesColorTags { BT709Tags.apply(to: context) }
         if globalHeader {
             context.pointee.flags |= kiln_codec_flag_global_header()
         }
@@ -336,7 +336,7 @@ public final class VideoFileWriter: @unchecked Sendable {
         frame.pointee.format = settings.codec.pixelFormat.rawValue
         frame.pointee.width = Int32(settings.width)
         frame.pointee.height = Int32(settings.height)
-        if settings.codec.carriesColourTags { BT709Tags.apply(to: frame) }
+        if settings.codec.carriesColorTags { BT709Tags.apply(to: frame) }
         try check(av_frame_get_buffer(frame, 0), "av_frame_get_buffer")
         packet = try require(av_packet_alloc(), "av_packet_alloc")
     }

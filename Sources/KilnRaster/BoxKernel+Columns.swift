@@ -98,12 +98,12 @@ extension BoxKernel {
             @inline(__always) func run<Shape: BoxShape>(_: Shape.Type, _ stage: Int) {
                 switch stage {
                 case 1:
-                    for k in 0..<4 { plane(k).run(Shape.self, Stage1.self, Colour.self, width: width) }
+                    for k in 0..<4 { plane(k).run(Shape.self, Stage1.self, Color.self, width: width) }
                 case 2:
-                    for k in 0..<4 { plane(k).run(Shape.self, Stage2.self, Colour.self, width: width) }
+                    for k in 0..<4 { plane(k).run(Shape.self, Stage2.self, Color.self, width: width) }
                 default:
                     plane(3).run(Shape.self, Stage3.self, Alpha.self, width: width)
-                    for k in 0..<3 { plane(k).run(Shape.self, Stage3.self, Colour.self, width: width) }
+                    for k in 0..<3 { plane(k).run(Shape.self, Stage3.self, Color.self, width: width) }
                 }
             }
             slot1 = next1
@@ -183,7 +183,7 @@ extension BoxKernel {
             }
             @inline(__always) func run<Shape: BoxShape>(_: Shape.Type) {
                 plane(3).run(Shape.self, Alpha.self, width: width)
-                for k in 0..<3 { plane(k).run(Shape.self, Colour.self, width: width) }
+                for k in 0..<3 { plane(k).run(Shape.self, Color.self, width: width) }
             }
             if tails {
                 run(AllTails.self)
@@ -384,7 +384,7 @@ enum Stage2: PipelineStage { static var boxes: Int { 2 } }
 enum Stage3: PipelineStage { static var boxes: Int { 3 } }
 protocol PlaneKind { static var isAlpha: Bool { get } }
 enum Alpha: PlaneKind { static var isAlpha: Bool { true } }
-enum Colour: PlaneKind { static var isAlpha: Bool { false } }
+enum Color: PlaneKind { static var isAlpha: Bool { false } }
 
 extension BlurLanes {
     /// A full vector of scratch state.

@@ -101,17 +101,17 @@ extension ColorMatrix: ColorStage {
 
     /// `apply` on each group. A matrix that `scalesChannels` takes 6 products instead of 16,
     /// with the same values: the terms left out are exact zeros.
-    public func colour(_ batch: StageBatch, count: Int) {
+    public func color(_ batch: StageBatch, count: Int) {
         let f = floats
         guard scalesChannels else {
             for k in 0..<count {
-                let c = batch.colour + 4 &* k
+                let c = batch.color + 4 &* k
                 apply(&c[0], &c[1], &c[2], &c[3])
             }
             return
         }
         for k in 0..<count {
-            let c = batch.colour + 4 &* k
+            let c = batch.color + 4 &* k
             let a = c[3]
             c[0] = f[0] * c[0] + f[3] * a
             c[1] = f[5] * c[1] + f[7] * a

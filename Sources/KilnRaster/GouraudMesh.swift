@@ -174,7 +174,7 @@ public struct GouraudMesh: Sendable {
     /// `tilesOpaquely`); elements of pixels no triangle covers are left alone.
     func sample(
         row y: Int, width: Int, step: Int,
-        into colour: (
+        into color: (
             UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>,
             UnsafeMutablePointer<Float>
         )
@@ -186,7 +186,7 @@ public struct GouraudMesh: Sendable {
         let last = width - 1, lastIndex = (width - 1) / step + 1
         @inline(__always) func put(_ plane: Plane, _ start: SIMD4<Float>, x: Int, at index: Int) {
             let value = start + SIMD4(repeating: Float(x)) * plane.dx
-            (colour.0[index], colour.1[index], colour.2[index], colour.3[index]) = (
+            (color.0[index], color.1[index], color.2[index], color.3[index]) = (
                 value.x, value.y, value.z, value.w
             )
         }

@@ -21,7 +21,7 @@ extension PixelPipeline {
                     }
                     evaluate(batch, list, count: count, source: source)
                     for k in 0..<count {
-                        let p = offset &+ j &+ 8 &* k, c = batch.colour + 4 &* k
+                        let p = offset &+ j &+ 8 &* k, c = batch.color + 4 &* k
                         store(c[0], band.r + p)
                         store(c[1], band.g + p)
                         store(c[2], band.b + p)
@@ -118,7 +118,7 @@ extension PixelPipeline {
                             }
                             evaluate(batch, stages, count: groups, source: source)
                             for group in 0..<groups {
-                                let first = k &+ 8 &* group, c = batch.colour + 4 &* group
+                                let first = k &+ 8 &* group, c = batch.color + 4 &* group
                                 let (r, g, b, a) = (c[0], c[1], c[2], c[3])
                                 for l in 0..<min(8, count &- first) {
                                     let p = offset &+ Int(list[first &+ l])
@@ -163,7 +163,7 @@ extension PixelPipeline {
                         evaluate(batch, list, count: count, source: source)
                         for k in 0..<count {
                             write(
-                                starts[k], batch.colour + 4 &* k, offset: offset, columns: columns, into: band
+                                starts[k], batch.color + 4 &* k, offset: offset, columns: columns, into: band
                             )
                         }
                         count = 0
@@ -222,11 +222,11 @@ extension PixelPipeline {
     /// the grouping does not change a value.
     @inline(__always)
     func evaluate(_ batch: StageBatch, _ list: StageList, count: Int, source: ReducedBlurSampler) {
-        if hasColourStages { recordPositions(batch, count: count) }
+        if hasColorStages { recordPositions(batch, count: count) }
         if movesPixels { mapBack(batch, list, count: count) }
-        source.colour(
-            x: batch.x, y: batch.y, count: count, into: batch.colour, scratch: batch.scratch,
+        source.color(
+            x: batch.x, y: batch.y, count: count, into: batch.color, scratch: batch.scratch,
             index: batch.index)
-        if hasColourStages { applyColours(batch, list, count: count) }
+        if hasColorStages { applyColors(batch, list, count: count) }
     }
 }

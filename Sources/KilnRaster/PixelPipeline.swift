@@ -11,11 +11,11 @@ public struct PixelPipeline: Sendable {
     /// The indices of the stages that move positions (in the order written) and of those
     /// that change colour.
     let distortions: [Int]
-    let colourStages: [Int]
+    let colorStages: [Int]
     /// The stages as objects the bands call without touching reference counts (`StageList`).
     let callers: [StageCaller]
     var movesPixels: Bool { !distortions.isEmpty }
-    var hasColourStages: Bool { !colourStages.isEmpty }
+    var hasColorStages: Bool { !colorStages.isEmpty }
     /// One frame pixel's length in the layer's own space: the geometric mean of the inverse
     /// transform's two scales, so a stage smooths its edges over about a pixel.
     let pixelLength: Float
@@ -32,7 +32,7 @@ public struct PixelPipeline: Sendable {
         let area = abs(inverse.a * inverse.d - inverse.b * inverse.c).squareRoot()
         pixelLength = area.isFinite && area > 0 ? Float(area) : 1
         distortions = stages.indices.filter { stages[$0].movesPixels }
-        colourStages = stages.indices.filter { stages[$0].changesColour }
+        colorStages = stages.indices.filter { stages[$0].changesColor }
         callers = stages.map { StageCaller.make($0) }
     }
 
@@ -91,7 +91,7 @@ public struct PixelPipeline: Sendable {
                         batch.x[k] = lane + Float(x &+ 8 &* k)
                         batch.y[k] = py
                     }
-                    if hasColourStages { recordPositions(batch, count: groups) }
+                    if hasColorStages { recordPositions(batch, count: groups) }
                     if movesPixels { mapBack(batch, list, count: groups) }
                     // Where the stages moved nothing (outside a ripple's front, say) the pixels
                     // are read as they are, from the packed copy the taps read: the same values
@@ -107,23 +107,23 @@ public struct PixelPipeline: Sendable {
                             || all((batch.x[k] .== lane + Float(start &+ 8 &* k)) .& (batch.y[k] .== py))
                     }
                     if movesPixels && !(0..<groups).contains(where: unmoved) {
-                        source.colour(
-                            x: batch.x, y: batch.y, count: groups, into: batch.colour, scratch: batch.scratch,
+                        source.color(
+                            x: batch.x, y: batch.y, count: groups, into: batch.color, scratch: batch.scratch,
                             index: batch.index)
                     } else {
                         for k in 0..<groups {
-                            let first = x &+ 8 &* k, c = batch.colour + 4 &* k
+                            let first = x &+ 8 &* k, c = batch.color + 4 &* k
                             (c[0], c[1], c[2], c[3]) =
                                 unmoved(k) && source.holds(x: first, y: y)
                                 ? (movesPixels
                                     ? source.packedPixels(x: first, y: y) : source.pixels(x: first, y: y))
-                                : source.colour(x: batch.x[k], y: batch.y[k])
+                                : source.color(x: batch.x[k], y: batch.y[k])
                         }
                     }
-                    if hasColourStages { applyColours(batch, list, count: groups) }
+                    if hasColorStages { applyColors(batch, list, count: groups) }
                     for k in 0..<groups {
                         // Lanes outside the layer's extent stay transparent.
-                        let c = batch.colour + 4 &* k
+                        let c = batch.color + 4 &* k
                         band.storeMasked(
                             c[0], c[1], c[2], c[3], x: x &+ 8 &* k, offset: offset, columns: extent.columns)
                     }
@@ -172,12 +172,12 @@ extension PixelPipeline {
 
     /// The colour stages in order on `batch`'s sampled colours.
     @inline(__always)
-    func applyColours(_ batch: StageBatch, _ list: StageList, count: Int) {
-        for index in list.colourStages {
-            list.callers[index]._withUnsafeGuaranteedRef { $0.colour(batch.forStage(index), count: count) }
+    func applyColors(_ batch: StageBatch, _ list: StageList, count: Int) {
+        for index in list.colorStages {
+            list.callers[index]._withUnsafeGuaranteedRef { $0.color(batch.forStage(index), count: count) }
             // Each stage sees valid premultiplied colour, as it would after a pass.
             for k in 0..<count {
-                let c = batch.colour + 4 &* k
+                let c = batch.color + 4 &* k
                 let a = unit(c[3])
                 c[3] = a
                 c[0] = between(c[0], SIMD8(), a)
@@ -197,17 +197,17 @@ extension PixelPipeline {
             withUnsafeTemporaryAllocation(of: SIMD8<Int32>.self, capacity: groups) { index in
                 let base = room.baseAddress!
                 let batch = StageBatch(
-                    x: base, y: base + groups, colour: base + 2 * groups, scratch: base + 6 * groups,
+                    x: base, y: base + groups, color: base + 2 * groups, scratch: base + 6 * groups,
                     index: index.baseAddress!, carried: base + 12 * groups, localX: base + 10 * groups,
                     localY: base + 11 * groups, pixelLength: pixelLength)
                 let unmanaged = callers.map { Unmanaged.passUnretained($0) }
                 return unmanaged.withUnsafeBufferPointer { callers in
                     distortions.withUnsafeBufferPointer { distortions in
-                        colourStages.withUnsafeBufferPointer { colourStages in
+                        colorStages.withUnsafeBufferPointer { colorStages in
                             body(
                                 batch,
                                 StageList(
-                                    callers: callers, distortions: distortions, colourStages: colourStages))
+                                    callers: callers, distortions: distortions, colorStages: colorStages))
                         }
                     }
                 }
@@ -224,7 +224,7 @@ extension PixelPipeline {
 struct StageList {
     let callers: UnsafeBufferPointer<Unmanaged<StageCaller>>
     let distortions: UnsafeBufferPointer<Int>
-    let colourStages: UnsafeBufferPointer<Int>
+    let colorStages: UnsafeBufferPointer<Int>
 }
 
 /// One pixel stage behind a class, so a band can call it through an unretained reference.
@@ -234,7 +234,7 @@ class StageCaller: @unchecked Sendable {
     private static func typed<Stage: PixelStage>(_ stage: Stage) -> StageCaller { TypedStageCaller(stage) }
 
     func mapBack(_ batch: StageBatch, count: Int) { preconditionFailure("StageCaller is abstract") }
-    func colour(_ batch: StageBatch, count: Int) { preconditionFailure("StageCaller is abstract") }
+    func color(_ batch: StageBatch, count: Int) { preconditionFailure("StageCaller is abstract") }
 }
 
 /// `StageCaller` for a stage of type `Stage`: the stage is a constant, read in place by each call.
@@ -244,5 +244,5 @@ final class TypedStageCaller<Stage: PixelStage>: StageCaller, @unchecked Sendabl
     init(_ stage: Stage) { self.stage = stage }
 
     override func mapBack(_ batch: StageBatch, count: Int) { stage.mapBack(batch, count: count) }
-    override func colour(_ batch: StageBatch, count: Int) { stage.colour(batch, count: count) }
+    override func color(_ batch: StageBatch, count: Int) { stage.color(batch, count: count) }
 }

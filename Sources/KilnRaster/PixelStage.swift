@@ -23,7 +23,7 @@ public protocol PixelStage: Sendable {
     var movesPixels: Bool { get }
 
     /// Whether `colour` changes colour; the pipeline skips it otherwise.
-    var changesColour: Bool { get }
+    var changesColor: Bool { get }
 
     /// Moves `batch.x[k]`, `batch.y[k]` for k < `count` (the layer's own space) to where their
     /// colour comes from. What the colour function needs from the mapping goes to
@@ -32,7 +32,7 @@ public protocol PixelStage: Sendable {
 
     /// Maps the premultiplied colours `batch.colour[4k…4k+3]` (r, g, b, a) for k < `count` in
     /// place; the pipeline clamps them to valid premultiplied colour after each colour stage.
-    func colour(_ batch: StageBatch, count: Int)
+    func color(_ batch: StageBatch, count: Int)
 }
 
 /// A stage that only moves positions, one group of eight at a time.
@@ -43,7 +43,7 @@ public protocol DistortionStage: PixelStage {
 
 extension DistortionStage {
     @inlinable public var movesPixels: Bool { true }
-    @inlinable public var changesColour: Bool { false }
+    @inlinable public var changesColor: Bool { false }
 
     @inlinable
     public func mapBack(_ batch: StageBatch, count: Int) {
@@ -51,7 +51,7 @@ extension DistortionStage {
     }
 
     @inlinable
-    public func colour(_ batch: StageBatch, count: Int) {}
+    public func color(_ batch: StageBatch, count: Int) {}
 }
 
 /// Where the eight pixels a colour stage maps lie, in the layer's own space (SwiftUI's
@@ -80,15 +80,15 @@ public protocol ColorStage: PixelStage {
 extension ColorStage {
     @inlinable public var reach: Double { 0 }
     @inlinable public var movesPixels: Bool { false }
-    @inlinable public var changesColour: Bool { true }
+    @inlinable public var changesColor: Bool { true }
 
     @inlinable
     public func mapBack(_ batch: StageBatch, count: Int) {}
 
     @inlinable
-    public func colour(_ batch: StageBatch, count: Int) {
+    public func color(_ batch: StageBatch, count: Int) {
         for k in 0..<count {
-            let c = batch.colour + 4 &* k
+            let c = batch.color + 4 &* k
             apply(&c[0], &c[1], &c[2], &c[3], at: batch.position(k))
         }
     }
@@ -103,7 +103,7 @@ public struct StageBatch {
     @inlinable public static var groups: Int { 8 }
     public let x: UnsafeMutablePointer<SIMD8<Float>>
     public let y: UnsafeMutablePointer<SIMD8<Float>>
-    public let colour: UnsafeMutablePointer<SIMD8<Float>>
+    public let color: UnsafeMutablePointer<SIMD8<Float>>
     /// Working room: 4 vectors a group, and an index vector a group.
     public let scratch: UnsafeMutablePointer<SIMD8<Float>>
     public let index: UnsafeMutablePointer<SIMD8<Int32>>
@@ -119,13 +119,13 @@ public struct StageBatch {
 
     init(
         x: UnsafeMutablePointer<SIMD8<Float>>, y: UnsafeMutablePointer<SIMD8<Float>>,
-        colour: UnsafeMutablePointer<SIMD8<Float>>, scratch: UnsafeMutablePointer<SIMD8<Float>>,
+        color: UnsafeMutablePointer<SIMD8<Float>>, scratch: UnsafeMutablePointer<SIMD8<Float>>,
         index: UnsafeMutablePointer<SIMD8<Int32>>, carried: UnsafeMutablePointer<SIMD8<Float>>,
         localX: UnsafeMutablePointer<SIMD8<Float>>, localY: UnsafeMutablePointer<SIMD8<Float>>,
         pixelLength: Float
     ) {
-        (self.x, self.y, self.colour, self.scratch, self.index, self.carried) = (
-            x, y, colour, scratch, index, carried
+        (self.x, self.y, self.color, self.scratch, self.index, self.carried) = (
+            x, y, color, scratch, index, carried
         )
         (self.localX, self.localY, self.pixelLength) = (localX, localY, pixelLength)
     }
@@ -139,7 +139,7 @@ public struct StageBatch {
     /// The same batch with stage `stage`'s carried room.
     func forStage(_ stage: Int) -> StageBatch {
         StageBatch(
-            x: x, y: y, colour: colour, scratch: scratch, index: index,
+            x: x, y: y, color: color, scratch: scratch, index: index,
             carried: carried + stage &* Self.groups, localX: localX, localY: localY, pixelLength: pixelLength)
     }
 }

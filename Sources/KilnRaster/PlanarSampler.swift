@@ -56,12 +56,12 @@ public struct PlanarSampler: @unchecked Sendable {
     /// Premultiplied colour at eight frame positions.
     public func sample(x: SIMD8<Float>, y: SIMD8<Float>) -> (
         r: SIMD8<Float>, g: SIMD8<Float>, b: SIMD8<Float>, a: SIMD8<Float>
-    ) { colour(x: x, y: y) }
+    ) { color(x: x, y: y) }
 
     /// `sample`. One call per eight pixels: inlined, it made the pipeline kernel so large that
     /// the optimiser left the standard library's lane shuffles in it as calls, which cost more.
     @inline(never)
-    func colour(x: SIMD8<Float>, y: SIMD8<Float>) -> (
+    func color(x: SIMD8<Float>, y: SIMD8<Float>) -> (
         r: SIMD8<Float>, g: SIMD8<Float>, b: SIMD8<Float>, a: SIMD8<Float>
     ) { taps(x: x, y: y) }
 
@@ -69,9 +69,9 @@ public struct PlanarSampler: @unchecked Sendable {
     /// `colour[4k]…colour[4k + 3]` (r, g, b, a). The groups' taps overlap one another's memory
     /// waits. `scratch` has room for 2 × `count` vectors, `index` for `count`.
     @inline(never)
-    func colour(
+    func color(
         x: UnsafePointer<SIMD8<Float>>, y: UnsafePointer<SIMD8<Float>>, count: Int,
-        into colour: UnsafeMutablePointer<SIMD8<Float>>, scratch: UnsafeMutablePointer<SIMD8<Float>>,
+        into color: UnsafeMutablePointer<SIMD8<Float>>, scratch: UnsafeMutablePointer<SIMD8<Float>>,
         index: UnsafeMutablePointer<SIMD8<Int32>>
     ) {
         // In two passes over the groups, where each reads and then the reads: a group's texel
@@ -84,7 +84,7 @@ public struct PlanarSampler: @unchecked Sendable {
         let rowBytes = 2 &* Int(packedRow)
         for k in 0..<count {
             let group = index[k], across = wx[k], down = wy[k]
-            let out = UnsafeMutableRawPointer(colour + 4 &* k)
+            let out = UnsafeMutableRawPointer(color + 4 &* k)
             // Lanes l and l + 4 share a vector, 32-byte slot l. They are filtered across in
             // one: each lane's left and right texels gathered from the two rows' lerps, so every
             // operation works on eight floats (one lane at a time, the compiler split each into
@@ -109,7 +109,7 @@ public struct PlanarSampler: @unchecked Sendable {
             lanes(3)
         }
         for k in 0..<count {
-            let c = colour + 4 &* k
+            let c = color + 4 &* k
             (c[0], c[1], c[2], c[3]) = planes(c[0], c[1], c[2], c[3])
         }
     }

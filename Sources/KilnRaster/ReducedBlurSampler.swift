@@ -20,21 +20,21 @@ public struct ReducedBlurSampler: Sendable {
 
     /// Premultiplied colour at eight frame positions.
     @inline(__always)
-    func colour(x: SIMD8<Float>, y: SIMD8<Float>) -> (
+    func color(x: SIMD8<Float>, y: SIMD8<Float>) -> (
         r: SIMD8<Float>, g: SIMD8<Float>, b: SIMD8<Float>, a: SIMD8<Float>
     ) {
         // Frame x = x₀ + 4j − 2 is copy sample j, whose centre the sampler puts at j + 0.5.
         let cx = (between(x, SIMD8(repeating: low.x), SIMD8(repeating: high.x)) - (low.x - 0.5)) * 0.25 + 1
         let cy = (between(y, SIMD8(repeating: low.y), SIMD8(repeating: high.y)) - (low.y - 0.5)) * 0.25 + 1
-        return copy.colour(x: cx, y: cy)
+        return copy.color(x: cx, y: cy)
     }
 
     /// `colour` at `count` groups of eight positions (`PlanarSampler.colour(x:y:count:into:)`);
     /// overwrites `x` and `y`.
     @inline(__always)
-    func colour(
+    func color(
         x: UnsafeMutablePointer<SIMD8<Float>>, y: UnsafeMutablePointer<SIMD8<Float>>, count: Int,
-        into colour: UnsafeMutablePointer<SIMD8<Float>>, scratch: UnsafeMutablePointer<SIMD8<Float>>,
+        into color: UnsafeMutablePointer<SIMD8<Float>>, scratch: UnsafeMutablePointer<SIMD8<Float>>,
         index: UnsafeMutablePointer<SIMD8<Int32>>
     ) {
         let lowX = SIMD8(repeating: low.x), highX = SIMD8(repeating: high.x)
@@ -43,6 +43,6 @@ public struct ReducedBlurSampler: Sendable {
             x[k] = (between(x[k], lowX, highX) - (low.x - 0.5)) * 0.25 + 1
             y[k] = (between(y[k], lowY, highY) - (low.y - 0.5)) * 0.25 + 1
         }
-        copy.colour(x: x, y: y, count: count, into: colour, scratch: scratch, index: index)
+        copy.color(x: x, y: y, count: count, into: color, scratch: scratch, index: index)
     }
 }

@@ -6,7 +6,7 @@ import KilnRaster
 /// glyph overhangs (descenders of the last line, italic tails).
 public struct TextImage: Sendable {
     public let coverage: RasterImage?
-    public let colour: RasterImage?
+    public let color: RasterImage?
     public let margin: Int
     /// Where the pictures' top-left pixel lies in the layout box grown by `margin` (they are cut
     /// to what is drawn).
@@ -47,17 +47,17 @@ public struct TextImage: Sendable {
             ink = ink.union(rect)
         }
         guard !ink.isEmpty else {
-            (coverage, colour, offset) = (nil, nil, .zero)
+            (coverage, color, offset) = (nil, nil, .zero)
             return
         }
         let size = ink.hi &- ink.lo
         var mono = [Float](repeating: 0, count: size.x * size.y)
         var rgba =
             placed.contains { $0.bitmap.isColor } ? [Float](repeating: 0, count: size.x * size.y * 4) : []
-        var hasMono = false, hasColour = false
+        var hasMono = false, hasColor = false
         for (bitmap, pen, rect) in placed {
             if bitmap.isColor {
-                hasColour = true
+                hasColor = true
                 Self.drawScaled(bitmap, at: pen, into: &rgba, region: ink)
             } else {
                 hasMono = true
@@ -79,13 +79,13 @@ public struct TextImage: Sendable {
         var lo = size, hi = SIMD2(-1, -1)
         for y in 0..<size.y {
             for x in 0..<size.x
-            where mono[y * size.x + x] > 0 || (hasColour && rgba[(y * size.x + x) * 4 + 3] > 0) {
+            where mono[y * size.x + x] > 0 || (hasColor && rgba[(y * size.x + x) * 4 + 3] > 0) {
                 lo = SIMD2(min(lo.x, x), min(lo.y, y))
                 hi = SIMD2(max(hi.x, x), max(hi.y, y))
             }
         }
         guard hi.x >= lo.x else {
-            (coverage, colour, offset) = (nil, nil, .zero)
+            (coverage, color, offset) = (nil, nil, .zero)
             return
         }
         offset = ink.lo &+ lo
@@ -98,8 +98,8 @@ public struct TextImage: Sendable {
                 let c = mono[source(i)]
                 return (c, c, c, c)
             } : nil
-        colour =
-            hasColour
+        color =
+            hasColor
             ? Self.image(width: cut.x, height: cut.y) { i in
                 let j = source(i)
                 return (rgba[4 * j], rgba[4 * j + 1], rgba[4 * j + 2], rgba[4 * j + 3])
@@ -144,10 +144,10 @@ public struct TextImage: Sendable {
     }
 
     private init(
-        coverage: RasterImage?, colour: RasterImage?, margin: Int, offset: SIMD2<Int>, box: SIMD2<Double>
+        coverage: RasterImage?, color: RasterImage?, margin: Int, offset: SIMD2<Int>, box: SIMD2<Double>
     ) {
-        (self.coverage, self.colour, self.margin, self.offset, self.box) = (
-            coverage, colour, margin, offset, box
+        (self.coverage, self.color, self.margin, self.offset, self.box) = (
+            coverage, color, margin, offset, box
         )
     }
 
@@ -158,7 +158,7 @@ public struct TextImage: Sendable {
     /// picture, and a tint (a diagonal colour matrix) commutes with it.
     public func blurred(radius: Double) -> TextImage {
         let blur = GaussianBlur(radius: radius)
-        guard !blur.isIdentity, let size = (coverage ?? colour).map({ SIMD2($0.width, $0.height) }) else {
+        guard !blur.isIdentity, let size = (coverage ?? color).map({ SIMD2($0.width, $0.height) }) else {
             return self
         }
         let reach = blur.reach
@@ -181,7 +181,7 @@ public struct TextImage: Sendable {
             blur.apply(to: band, rowCount: grown.y, columns: 0..<grown.x)
             return band
         }
-        let bands = [blurredBand(coverage), blurredBand(colour)]
+        let bands = [blurredBand(coverage), blurredBand(color)]
         // What rounds to a visible texel.
         var lo = grown, hi = SIMD2(-1, -1)
         for band in bands.compactMap({ $0 }) {
@@ -193,7 +193,7 @@ public struct TextImage: Sendable {
             }
         }
         guard hi.x >= lo.x else {
-            return TextImage(coverage: nil, colour: nil, margin: margin, offset: .zero, box: box)
+            return TextImage(coverage: nil, color: nil, margin: margin, offset: .zero, box: box)
         }
         let cut = hi &- lo &+ 1
         func image(_ band: PlanarBand?) -> RasterImage? {
@@ -204,7 +204,7 @@ public struct TextImage: Sendable {
             }
         }
         return TextImage(
-            coverage: image(bands[0]), colour: image(bands[1]), margin: margin,
+            coverage: image(bands[0]), color: image(bands[1]), margin: margin,
             offset: offset &- reach &+ lo, box: box)
     }
 

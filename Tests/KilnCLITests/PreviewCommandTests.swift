@@ -9,11 +9,11 @@ final class PreviewCommandTests: TemporaryDirectoryTestCase {
     /// A colour away from the range ends and the grey axis, so a range crush (limited vs full) or
     /// a wrong matrix (BT.709 vs BT.601, swapped chroma) moves at least one channel well past the
     /// JPEG tolerance.
-    let colour: [UInt8] = [0x33, 0x99, 0xCC]
+    let color: [UInt8] = [0x33, 0x99, 0xCC]
 
     /// A 3 s job at 30 fps (90 frames, the last starting at 2.966667 s) of one solid colour.
     func solidJob(width: Int = 96, height: Int = 64) throws -> String {
-        let hex = colour.map { String(format: "%02x", $0) }.joined()
+        let hex = color.map { String(format: "%02x", $0) }.joined()
         return try write(
             "solid.json",
             """
@@ -37,7 +37,7 @@ final class PreviewCommandTests: TemporaryDirectoryTestCase {
         var worst = 0
         for base in stride(from: 0, to: image.rgba.count, by: 4) {
             for channel in 0..<3 {
-                worst = max(worst, abs(Int(image.rgba[base + channel]) - Int(colour[channel])))
+                worst = max(worst, abs(Int(image.rgba[base + channel]) - Int(color[channel])))
             }
             XCTAssertEqual(image.rgba[base + 3], 255, "alpha", file: file, line: line)
         }
@@ -81,7 +81,7 @@ final class PreviewCommandTests: TemporaryDirectoryTestCase {
     /// .jpg and .JPEG (any case) write a JFIF JPEG of the job's size whose pixels decode back to the
     /// job's colour within ±3 per channel: full-range BT.601 YCbCr, as JFIF decoders read it. On a
     /// photo the channel means match the PNG's within 1, so there is no cast.
-    func testJPEGDecodesBackToTheJobsColour() throws {
+    func testJPEGDecodesBackToTheJobsColor() throws {
         let job = try solidJob()
         for name in ["still.jpg", "still.JPEG"] {
             let result = try preview(job, ["--at", "1", "-o", directory.appendingPathComponent(name).path])

@@ -43,7 +43,7 @@ final class OutputFormatExportTests: ScratchDirectoryTestCase {
 
     /// Mean absolute difference per channel over the covered pixels, in 0…255 codes, and the
     /// largest difference of a 16×16 block's mean colour (where a lossy codec's local error shows).
-    func colourError(_ decoded: DecodedRGBAFrame, _ expected: RGBA8Frame) -> (
+    func colorError(_ decoded: DecodedRGBAFrame, _ expected: RGBA8Frame) -> (
         mean: Double, worstBlock: Double
     ) {
         var total = 0.0, count = 0.0, worst = 0.0
@@ -117,7 +117,7 @@ final class OutputFormatExportTests: ScratchDirectoryTestCase {
         return summary.output
     }
 
-    func testHEVCDecodesBackAsTaggedHVC1WithTheRenderedColours() throws {
+    func testHEVCDecodesBackAsTaggedHVC1WithTheRenderedColors() throws {
         let job = try job(format: "hevc", path: "out.mp4")
         let output = try export(job)
         let (info, frames) = try VideoDecodeBack.decodeRGBA(path: output.path)
@@ -127,12 +127,12 @@ final class OutputFormatExportTests: ScratchDirectoryTestCase {
         XCTAssertTrue(try MP4Boxes.moovContainsColr(path: output.path))
         let expected = reference(job)
         for frame in frames {
-            let error = colourError(frame, expected[frame.index])
+            let error = colorError(frame, expected[frame.index])
             XCTAssertLessThan(error.worstBlock, 6, "frame \(frame.index)")
         }
     }
 
-    func testVP9WebMWithOpusDecodesBackTaggedWithTheRenderedColoursAndSound() throws {
+    func testVP9WebMWithOpusDecodesBackTaggedWithTheRenderedColorsAndSound() throws {
         try SegmentedExportTests.writeTone(to: directory.appendingPathComponent("tone.wav"), seconds: 2)
         let job = try job(format: "vp9", path: "out.webm", audio: true)
         let output = try export(job)
@@ -144,7 +144,7 @@ final class OutputFormatExportTests: ScratchDirectoryTestCase {
         for frame in frames {
             // libvpx at its default crf (31) is looser than x265 at 18.
             XCTAssertLessThan(
-                colourError(frame, expected[frame.index]).worstBlock, 10, "frame \(frame.index)")
+                colorError(frame, expected[frame.index]).worstBlock, 10, "frame \(frame.index)")
         }
         let reader = try AudioFileReader(path: output.path)
         XCTAssertEqual(reader.info.codecName, "opus")
@@ -157,7 +157,7 @@ final class OutputFormatExportTests: ScratchDirectoryTestCase {
     }
 
     /// ProRes 4444 keeps the layer's transparency: the uncovered corner decodes with alpha 0.
-    func testProRes4444KeepsAlphaAndColours() throws {
+    func testProRes4444KeepsAlphaAndColors() throws {
         let job = try job(format: "prores4444", path: "out.mov")
         let output = try export(job)
         let (info, frames) = try VideoDecodeBack.decodeRGBA(path: output.path)
@@ -167,7 +167,7 @@ final class OutputFormatExportTests: ScratchDirectoryTestCase {
         let expected = reference(job)
         for frame in frames {
             assertTransparentCorner(frame)
-            let error = colourError(frame, expected[frame.index])
+            let error = colorError(frame, expected[frame.index])
             XCTAssertLessThan(error.mean, 2, "frame \(frame.index)")
             XCTAssertLessThan(error.worstBlock, 2, "frame \(frame.index)")
         }
@@ -186,8 +186,8 @@ final class OutputFormatExportTests: ScratchDirectoryTestCase {
         var worstMean = 0.0, worstCubeMean = Double.infinity
         for frame in frames {
             assertTransparentCorner(frame)
-            let error = colourError(frame, expected[frame.index])
-            let cube = colourError(Self.naiveCube(expected[frame.index]), expected[frame.index])
+            let error = colorError(frame, expected[frame.index])
+            let cube = colorError(Self.naiveCube(expected[frame.index]), expected[frame.index])
             XCTAssertLessThan(error.mean, 3, "frame \(frame.index)")
             XCTAssertLessThan(error.mean, cube.mean / 2, "frame \(frame.index): no better than a fixed cube")
             XCTAssertLessThan(error.worstBlock, 3, "frame \(frame.index): dithering should average out")
@@ -211,7 +211,7 @@ final class OutputFormatExportTests: ScratchDirectoryTestCase {
         return DecodedRGBAFrame(index: 0, width: frame.width, height: frame.height, rgba: bytes)
     }
 
-    func testAnimatedWebPKeepsFramesTimingColoursAndTransparency() throws {
+    func testAnimatedWebPKeepsFramesTimingColorsAndTransparency() throws {
         let job = try job(format: "webp", path: "out.webp")
         let output = try export(job)
         let animation = try WebPAnimationDecodeBack.decode(path: output.path)
@@ -227,7 +227,7 @@ final class OutputFormatExportTests: ScratchDirectoryTestCase {
             // A few covered pixels come back one code short of opaque (254) from the lossy WebP;
             // where exactly (libwebp's alpha encoding or FFmpeg's decoding of it) is not pinned down.
             assertTransparentCorner(frame, opaque: 254)
-            let error = colourError(frame, expected[frame.index])
+            let error = colorError(frame, expected[frame.index])
             XCTAssertLessThan(error.mean, 4, "frame \(frame.index)")
             XCTAssertLessThan(error.worstBlock, 4, "frame \(frame.index)")
             worstMean = max(worstMean, error.mean)

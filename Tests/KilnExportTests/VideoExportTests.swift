@@ -33,7 +33,7 @@ final class VideoExportTests: ScratchDirectoryTestCase {
 
     /// Decode-back: stream facts, exact frame count and timing, and every decoded frame's colour
     /// matches the frame the renderer produced (within what a lossy encoder may change).
-    func testExportDecodesBackWithExactFramesTagsAndColours() throws {
+    func testExportDecodesBackWithExactFramesTagsAndColors() throws {
         let job = try job()
         let summary = try VideoExport(job: job, threads: 2).run()
         XCTAssertEqual(summary.output, directory.appendingPathComponent("out.mp4"))

@@ -7,7 +7,7 @@ import XCTest
 final class AudioTrackTests: XCTestCase {
     private let rate = Double(AudioFormat.sampleRate)
     /// 48 frames at 30000/1001 fps: 1.6016 s of video.
-    private let clip = FlatColourClip.standard
+    private let clip = FlatColorClip.standard
     private var videoSeconds: Double { Double(clip.frameCount) * 1001 / 30000 }
 
     override func setUp() { quietFFmpegLogs() }
@@ -17,7 +17,7 @@ final class AudioTrackTests: XCTestCase {
     {
         let path = directory.path("out-\(UUID().uuidString).mp4")
         let source = try PlacedAudioFile(path: wav, placement: placement)
-        try clip.write(to: path, settings: FlatColourClip.settings(), audio: source)
+        try clip.write(to: path, settings: FlatColorClip.settings(), audio: source)
         let reader = try AudioFileReader(path: path)
         let samples = try reader.readAll()
         XCTAssertEqual(reader.decodeErrors, 0)
@@ -133,7 +133,7 @@ final class AudioTrackTests: XCTestCase {
     func testAFileWithoutAudioIsAnError() throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("video.mp4")
-        try clip.write(to: path, settings: FlatColourClip.settings())
+        try clip.write(to: path, settings: FlatColorClip.settings())
         XCTAssertThrowsError(try AudioFileReader(path: path)) { error in
             XCTAssertTrue("\(error)".contains("no audio stream"), "\(error)")
         }

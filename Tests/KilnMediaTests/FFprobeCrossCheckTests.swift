@@ -15,7 +15,7 @@ final class FFprobeCrossCheckTests: XCTestCase {
         }
         let directory = try TemporaryDirectory()
         let path = directory.path("clip.mp4")
-        try FlatColourClip.standard.write(to: path, settings: FlatColourClip.settings())
+        try FlatColorClip.standard.write(to: path, settings: FlatColorClip.settings())
 
         let fields = try probe([
             "-v", "error", "-count_frames", "-select_streams", "v:0", "-show_streams", path,
@@ -45,8 +45,8 @@ final class FFprobeCrossCheckTests: XCTestCase {
         }
         let directory = try TemporaryDirectory()
         let path = directory.path("vui.mp4")
-        try FlatColourClip(width: 64, height: 48, frameCount: 2).write(
-            to: path, settings: FlatColourClip.settings(width: 64, height: 48))
+        try FlatColorClip(width: 64, height: 48, frameCount: 2).write(
+            to: path, settings: FlatColorClip.settings(width: 64, height: 48))
 
         let trace = try run(
             ffmpeg, ["-v", "trace", "-i", path, "-c", "copy", "-bsf:v", "trace_headers", "-f", "null", "-"])

@@ -3,18 +3,18 @@ import KilnMedia
 import XCTest
 
 /// The synthetic clip: one flat colour per frame, with luma ramping with the frame index.
-struct FlatColourClip {
+struct FlatColorClip {
     static let frameRate = (numerator: 30000, denominator: 1001)
 
     let width: Int
     let height: Int
     let frameCount: Int
 
-    func colour(ofFrame index: Int) -> (r: Double, g: Double, b: Double) {
+    func color(ofFrame index: Int) -> (r: Double, g: Double, b: Double) {
         (Double(30 + 4 * index), Double(60 + 3 * index), Double(200 - 3 * index))
     }
 
-    static let standard = FlatColourClip(width: 320, height: 240, frameCount: 48)
+    static let standard = FlatColorClip(width: 320, height: 240, frameCount: 48)
 
     static func settings(width: Int = 320, height: Int = 240, gop: Int = 12) -> VideoSettings {
         VideoSettings(
@@ -32,7 +32,7 @@ struct FlatColourClip {
         var u = [UInt8](repeating: 0, count: uvWidth * uvHeight)
         var v = [UInt8](repeating: 0, count: uvWidth * uvHeight)
         for index in 0..<frameCount {
-            let c = colour(ofFrame: index)
+            let c = color(ofFrame: index)
             let yuv = ReferenceBT709.yuvBytes(r: c.r, g: c.g, b: c.b)
             y.withUnsafeMutableBufferPointer { $0.update(repeating: yuv.y) }
             u.withUnsafeMutableBufferPointer { $0.update(repeating: yuv.cb) }

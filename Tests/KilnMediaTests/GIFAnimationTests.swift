@@ -47,13 +47,13 @@ final class GIFAnimationTests: ScratchDirectoryTestCase {
     /// pixels of them make LZW fill its 4096-entry table and clear it many times.
     func testLZWRoundTripsExactlyThroughFFmpeg() throws {
         var random = SplitMix(state: 40)
-        var colours: [SIMD4<UInt8>] = []
+        var colors: [SIMD4<UInt8>] = []
         for i in 0..<250 {
             let red = UInt8(i % 8 * 32 + 4), green = UInt8(i / 8 % 8 * 32 + 4), blue = UInt8(i / 64 * 32 + 4)
-            colours.append(SIMD4(red, green, blue, 255))
+            colors.append(SIMD4(red, green, blue, 255))
         }
         let pictures = (0..<3).map { _ in
-            Picture(width: 256, height: 200) { _, _ in colours[Int(random.next() % 250)] }
+            Picture(width: 256, height: 200) { _, _ in colors[Int(random.next() % 250)] }
         }
         let (info, frames) = try VideoDecodeBack.decodeRGBA(path: try write(pictures))
         XCTAssertEqual(info.codecName, "gif")

@@ -52,44 +52,44 @@ final class ImageFileTests: XCTestCase {
             (
                 "palette + tRNS",
                 HandMadePNG.make(
-                    width: 3, height: 1, bitDepth: 8, colourType: 3, rows: [[0, 1, 2]], palette: palette,
+                    width: 3, height: 1, bitDepth: 8, colorType: 3, rows: [[0, 1, 2]], palette: palette,
                     transparency: [255, 128]),
                 [255, 0, 0, 255, 0, 255, 0, 128, 0, 0, 255, 255]
             ),
             (
                 "1-bit grey",
-                HandMadePNG.make(width: 4, height: 1, bitDepth: 1, colourType: 0, rows: [[0b1010_0000]]),
+                HandMadePNG.make(width: 4, height: 1, bitDepth: 1, colorType: 0, rows: [[0b1010_0000]]),
                 [255, 255, 255, 255, 0, 0, 0, 255, 255, 255, 255, 255, 0, 0, 0, 255]
             ),
             (
                 "8-bit grey + alpha",
-                HandMadePNG.make(width: 2, height: 1, bitDepth: 8, colourType: 4, rows: [[90, 200, 17, 3]]),
+                HandMadePNG.make(width: 2, height: 1, bitDepth: 8, colorType: 4, rows: [[90, 200, 17, 3]]),
                 [90, 90, 90, 200, 17, 17, 17, 3]
             ),
             (
                 "16-bit grey",
                 HandMadePNG.make(
-                    width: 4, height: 1, bitDepth: 16, colourType: 0,
+                    width: 4, height: 1, bitDepth: 16, colorType: 0,
                     rows: [[0x80, 0x80, 0xFF, 0xFF, 0x00, 0x80, 0x00, 0x81]]),
                 [128, 128, 128, 255, 255, 255, 255, 255, 0, 0, 0, 255, 1, 1, 1, 255]
             ),
             (
                 "16-bit grey + alpha",
                 HandMadePNG.make(
-                    width: 1, height: 1, bitDepth: 16, colourType: 4, rows: [[0x12, 0x34, 0x80, 0x80]]),
+                    width: 1, height: 1, bitDepth: 16, colorType: 4, rows: [[0x12, 0x34, 0x80, 0x80]]),
                 [18, 18, 18, 128]
             ),
             (
                 "16-bit RGB",
                 HandMadePNG.make(
-                    width: 1, height: 1, bitDepth: 16, colourType: 2,
+                    width: 1, height: 1, bitDepth: 16, colorType: 2,
                     rows: [[0xC8, 0xC8, 0x3C, 0x3C, 0x1E, 0x1E]]),
                 [200, 60, 30, 255]
             ),
             (
                 "16-bit RGBA",
                 HandMadePNG.make(
-                    width: 2, height: 1, bitDepth: 16, colourType: 6,
+                    width: 2, height: 1, bitDepth: 16, colorType: 6,
                     rows: [
                         [0xC8, 0xC8, 0x3C, 0x3C, 0x1E, 0x1E, 0x80, 0x80, 0, 0, 0xFF, 0xFF, 0, 0, 0x40, 0x40]
                     ]),
@@ -104,7 +104,7 @@ final class ImageFileTests: XCTestCase {
     }
 
     /// JPEG stores full-range BT.601 YUV: read as limited range, these colours would be off by 10+.
-    func testJPEGFlatPatchesKeepTheirColour() throws {
+    func testJPEGFlatPatchesKeepTheirColor() throws {
         for chroma in ["yuvj420p", "yuvj444p"] {
             let url = try ffmpegImage(
                 from: patches, name: "patches-\(chroma).jpg", ["-pix_fmt", chroma, "-q:v", "2"])
@@ -164,7 +164,7 @@ final class ImageFileTests: XCTestCase {
     }
 
     /// Lossy WebP is limited-range BT.601 YUV; with alpha it is a VP8X file with an ALPH chunk.
-    func testLossyWebPFlatPatchesKeepTheirColour() throws {
+    func testLossyWebPFlatPatchesKeepTheirColor() throws {
         let opaque = try ffmpegImage(
             from: patches, name: "lossy.webp", ["-c:v", "libwebp", "-quality", "100"])
         XCTAssertEqual(try firstWebPChunk(opaque), "VP8 ")
@@ -203,7 +203,7 @@ final class ImageFileTests: XCTestCase {
 
     /// Half-transparent red beside fully transparent green: resampling straight colour would pull the
     /// invisible green into the red's edge; premultiplied resampling cannot.
-    func testTransparentColourDoesNotBleed() throws {
+    func testTransparentColorDoesNotBleed() throws {
         let width = 64, height = 64
         var rgba = [UInt8](repeating: 0, count: width * height * 4)
         for y in 0..<height {
@@ -229,11 +229,11 @@ final class ImageFileTests: XCTestCase {
 
     /// Includes sizes far below swscale's vector width: its row loops store whole vectors past the
     /// last pixel, which once corrupted the heap for a 5x3 destination.
-    func testFlatColourSurvivesResizeExactly() throws {
-        let colour: [UInt8] = [37, 150, 211, 255]
+    func testFlatColorSurvivesResizeExactly() throws {
+        let color: [UInt8] = [37, 150, 211, 255]
         for source in [(width: 50, height: 30), (width: 1, height: 1), (width: 3, height: 1)] {
             let url = try writePNG(
-                [UInt8]((0..<(source.width * source.height)).flatMap { _ in colour }), width: source.width,
+                [UInt8]((0..<(source.width * source.height)).flatMap { _ in color }), width: source.width,
                 height: source.height, name: "flat-\(source.width)x\(source.height).png")
             for size in [
                 (width: 7, height: 5), (width: 5, height: 3), (width: 1, height: 1), (width: 1, height: 7),
@@ -242,7 +242,7 @@ final class ImageFileTests: XCTestCase {
             {
                 let image = try ImageFile.decode(url, resizedTo: size)
                 XCTAssertEqual(image.rgba.count, size.width * size.height * 4)
-                assertFlat(image, colour, tolerance: 0, "\(source) -> \(size)")
+                assertFlat(image, color, tolerance: 0, "\(source) -> \(size)")
             }
         }
     }
@@ -324,7 +324,7 @@ final class ImageFileTests: XCTestCase {
 
     func testDamagedHeadersAreCorrupt() throws {
         var badChecksum = HandMadePNG.make(
-            width: 2, height: 2, bitDepth: 8, colourType: 0, rows: [[0, 0], [0, 0]])
+            width: 2, height: 2, bitDepth: 8, colorType: 0, rows: [[0, 0], [0, 0]])
         badChecksum[20] ^= 0x01
         let cases: [(String, [UInt8])] = [
             ("empty", []),
@@ -386,19 +386,19 @@ final class ImageFileTests: XCTestCase {
     // MARK: Helpers
 
     /// Four flat 16x16 patches (JPEG blocks and WebP macroblocks hold one colour each).
-    private let patches = PatchImage(colours: [
+    private let patches = PatchImage(colors: [
         [200, 60, 30], [40, 120, 220], [250, 240, 10], [20, 20, 20],
     ])
 
     private func assertPatches(_ image: DecodedImage, tolerance: Int, _ label: String) {
         XCTAssertEqual(image.width, patches.width, label)
         XCTAssertEqual(image.height, patches.height, label)
-        for (index, colour) in patches.colours.enumerated() {
+        for (index, color) in patches.colors.enumerated() {
             // Centre 8x8 of each patch, away from the chroma filter's reach across patch edges.
             for y in 4..<12 {
                 for x in (index * 16 + 4)..<(index * 16 + 12) {
                     let pixel = image.rgba[((y * image.width + x) * 4)..<((y * image.width + x) * 4 + 4)]
-                    let worst = zip(pixel, colour + [255]).map { abs(Int($0) - Int($1)) }.max()!
+                    let worst = zip(pixel, color + [255]).map { abs(Int($0) - Int($1)) }.max()!
                     XCTAssertLessThanOrEqual(
                         worst, tolerance, "\(label) patch \(index) at \(x),\(y): \(pixel)")
                 }
@@ -406,11 +406,11 @@ final class ImageFileTests: XCTestCase {
         }
     }
 
-    private func assertFlat(_ image: DecodedImage, _ colour: [UInt8], tolerance: Int, _ label: String) {
+    private func assertFlat(_ image: DecodedImage, _ color: [UInt8], tolerance: Int, _ label: String) {
         var worst = 0
         for pixel in 0..<(image.width * image.height) {
             for channel in 0..<4 {
-                worst = max(worst, abs(Int(image.rgba[pixel * 4 + channel]) - Int(colour[channel])))
+                worst = max(worst, abs(Int(image.rgba[pixel * 4 + channel]) - Int(color[channel])))
             }
         }
         XCTAssertLessThanOrEqual(worst, tolerance, "\(label): off by \(worst)")
@@ -458,24 +458,24 @@ private protocol TestImage {
 private struct FlatImage: TestImage {
     let width: Int
     let height: Int
-    let colour: [UInt8]
+    let color: [UInt8]
 
-    init(width: Int, height: Int, rgba colour: [UInt8]) {
+    init(width: Int, height: Int, rgba color: [UInt8]) {
         self.width = width
         self.height = height
-        self.colour = colour
+        self.color = color
     }
 
-    var rgba: [UInt8] { (0..<(width * height)).flatMap { _ in colour } }
+    var rgba: [UInt8] { (0..<(width * height)).flatMap { _ in color } }
 }
 
 /// Opaque 16x16 colour patches side by side.
 private struct PatchImage: TestImage {
-    let colours: [[UInt8]]
-    var width: Int { colours.count * 16 }
+    let colors: [[UInt8]]
+    var width: Int { colors.count * 16 }
     let height = 16
     var rgba: [UInt8] {
-        (0..<height).flatMap { _ in (0..<width).flatMap { colours[$0 / 16] + [255] } }
+        (0..<height).flatMap { _ in (0..<width).flatMap { colors[$0 / 16] + [255] } }
     }
 }
 
@@ -485,10 +485,10 @@ private enum HandMadePNG {
     static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
 
     static func make(
-        width: Int, height: Int, bitDepth: UInt8, colourType: UInt8, rows: [[UInt8]], palette: [UInt8]? = nil,
+        width: Int, height: Int, bitDepth: UInt8, colorType: UInt8, rows: [[UInt8]], palette: [UInt8]? = nil,
         transparency: [UInt8]? = nil
     ) -> [UInt8] {
-        var png = signature + chunk("IHDR", ihdr(width, height, bitDepth, colourType))
+        var png = signature + chunk("IHDR", ihdr(width, height, bitDepth, colorType))
         if let palette { png += chunk("PLTE", palette) }
         if let transparency { png += chunk("tRNS", transparency) }
         let raw: [UInt8] = rows.flatMap { [0] + $0 }
@@ -503,8 +503,8 @@ private enum HandMadePNG {
         return png + chunk("IDAT", zlib) + chunk("IEND", [])
     }
 
-    static func ihdr(_ width: Int, _ height: Int, _ bitDepth: UInt8, _ colourType: UInt8) -> [UInt8] {
-        be32(width) + be32(height) + [bitDepth, colourType, 0, 0, 0]
+    static func ihdr(_ width: Int, _ height: Int, _ bitDepth: UInt8, _ colorType: UInt8) -> [UInt8] {
+        be32(width) + be32(height) + [bitDepth, colorType, 0, 0, 0]
     }
 
     static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {

@@ -4,22 +4,22 @@ import KilnTestSupport
 import XCTest
 
 final class MP4VideoWriterTests: XCTestCase {
-    private let clip = FlatColourClip.standard
+    private let clip = FlatColorClip.standard
 
     override func setUp() { quietFFmpegLogs() }
 
-    func testEncodedClipDecodesBackWithExpectedStreamPropertiesAndColours() throws {
+    func testEncodedClipDecodesBackWithExpectedStreamPropertiesAndColors() throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("clip.mp4")
-        XCTAssertEqual(try clip.write(to: path, settings: FlatColourClip.settings()), 48)
+        XCTAssertEqual(try clip.write(to: path, settings: FlatColorClip.settings()), 48)
 
         let clip = self.clip
-        var colourErrors: [String] = []
+        var colorErrors: [String] = []
         let info = try VideoDecodeBack.decode(path: path) { frame in
-            let expected = clip.colour(ofFrame: frame.index)
+            let expected = clip.color(ofFrame: frame.index)
             let mean = frame.meanRGB()
             let worst = max(abs(mean.r - expected.r), abs(mean.g - expected.g), abs(mean.b - expected.b))
-            if worst > 3 { colourErrors.append("frame \(frame.index): got \(mean), expected \(expected)") }
+            if worst > 3 { colorErrors.append("frame \(frame.index): got \(mean), expected \(expected)") }
             XCTAssertEqual(frame.width, 320)
             XCTAssertEqual(frame.height, 240)
         }
@@ -36,7 +36,7 @@ final class MP4VideoWriterTests: XCTestCase {
             ["bt709", "bt709", "bt709", "tv"])
         XCTAssertEqual(info.frameRateNumerator, 30000)
         XCTAssertEqual(info.frameRateDenominator, 1001)
-        XCTAssertEqual(colourErrors, [])
+        XCTAssertEqual(colorErrors, [])
 
         let frameDuration = 1001.0 / 30000.0
         XCTAssertEqual(info.presentationTimestamps.count, 48)
@@ -59,7 +59,7 @@ final class MP4VideoWriterTests: XCTestCase {
     func testWithoutFaststartMoovFollowsMdat() throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("slow.mp4")
-        try FlatColourClip(width: 64, height: 48, frameCount: 5).write(
+        try FlatColorClip(width: 64, height: 48, frameCount: 5).write(
             to: path,
             settings: VideoSettings(
                 width: 64, height: 48, frameRateNumerator: 25, frameRateDenominator: 1, preset: "ultrafast",
@@ -73,7 +73,7 @@ final class MP4VideoWriterTests: XCTestCase {
     func testGOPSettingPlacesKeyframesEveryTwelveFrames() throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("gop.mp4")
-        try clip.write(to: path, settings: FlatColourClip.settings(gop: 12))
+        try clip.write(to: path, settings: FlatColorClip.settings(gop: 12))
         XCTAssertEqual(try VideoDecodeBack.decode(path: path).keyFrameIndices, [0, 12, 24, 36])
     }
 
@@ -81,7 +81,7 @@ final class MP4VideoWriterTests: XCTestCase {
         let directory = try TemporaryDirectory()
         func planeHashes(_ name: String) throws -> [UInt64] {
             let path = directory.path(name)
-            try clip.write(to: path, settings: FlatColourClip.settings())
+            try clip.write(to: path, settings: FlatColorClip.settings())
             var hashes: [UInt64] = []
             _ = try VideoDecodeBack.decode(path: path) { frame in
                 var hash = FNV1a()
@@ -102,7 +102,7 @@ final class MP4VideoWriterTests: XCTestCase {
     func testAbortLeavesDeletableFileAndIsIdempotent() throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("aborted.mp4")
-        let writer = try VideoFileWriter(path: path, settings: FlatColourClip.settings(width: 64, height: 48))
+        let writer = try VideoFileWriter(path: path, settings: FlatColorClip.settings(width: 64, height: 48))
         let y = [UInt8](repeating: 100, count: 64 * 48), uv = [UInt8](repeating: 128, count: 32 * 24)
         for _ in 0..<3 { try writer.append(y: y, yStride: 64, u: uv, v: uv, uvStride: 32) }
         writer.abort()
@@ -116,7 +116,7 @@ final class MP4VideoWriterTests: XCTestCase {
     func testAppendAfterFinishThrowsAndAbortAfterFinishIsHarmless() throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("finished.mp4")
-        let writer = try VideoFileWriter(path: path, settings: FlatColourClip.settings(width: 64, height: 48))
+        let writer = try VideoFileWriter(path: path, settings: FlatColorClip.settings(width: 64, height: 48))
         let y = [UInt8](repeating: 100, count: 64 * 48), uv = [UInt8](repeating: 128, count: 32 * 24)
         try writer.append(y: y, yStride: 64, u: uv, v: uv, uvStride: 32)
         XCTAssertEqual(try writer.finish(), 1)
@@ -130,7 +130,7 @@ final class MP4VideoWriterTests: XCTestCase {
 
     func testMissingDirectoryThrowsNamingAvioOpen() throws {
         let path = "/nonexistent-kiln-\(UUID().uuidString)/out.mp4"
-        XCTAssertThrowsError(try VideoFileWriter(path: path, settings: FlatColourClip.settings())) { error in
+        XCTAssertThrowsError(try VideoFileWriter(path: path, settings: FlatColorClip.settings())) { error in
             let mediaError = error as? MediaError
             XCTAssertEqual(mediaError?.function, "avio_open")
             XCTAssertLessThan(mediaError?.code ?? 0, 0)
@@ -142,9 +142,9 @@ final class MP4VideoWriterTests: XCTestCase {
         let directory = try TemporaryDirectory()
         XCTAssertThrowsError(
             try VideoFileWriter(
-                path: directory.path("odd.mp4"), settings: FlatColourClip.settings(width: 321))
+                path: directory.path("odd.mp4"), settings: FlatColorClip.settings(width: 321))
         )
-        var settings = FlatColourClip.settings()
+        var settings = FlatColorClip.settings()
         settings.preset = "no-such-preset"
         XCTAssertThrowsError(try VideoFileWriter(path: directory.path("preset.mp4"), settings: settings)) {
             error in

@@ -14,7 +14,7 @@ private struct BarClip {
     static var joins: [Int] { cuts.indices.dropFirst().map { cuts[..<$0].reduce(0, +) } }
     static let frameDuration = 1001.0 / 30000.0
 
-    static func colour(_ index: Int) -> (r: Double, g: Double, b: Double) {
+    static func color(_ index: Int) -> (r: Double, g: Double, b: Double) {
         (Double(40 + 3 * index), Double(70 + 2 * index), Double(190 - 3 * index))
     }
 
@@ -38,7 +38,7 @@ private struct BarClip {
         var u = [UInt8](repeating: 0, count: width * height / 4)
         var v = [UInt8](repeating: 0, count: width * height / 4)
         for index in frames {
-            let c = colour(index)
+            let c = color(index)
             let yuv = ReferenceBT709.yuvBytes(r: c.r, g: c.g, b: c.b)
             for row in 0..<height {
                 for column in 0..<width {
@@ -146,7 +146,7 @@ final class SegmentAssemblerTests: XCTestCase {
         XCTAssertTrue(probed.startsWithKeyframe)
     }
 
-    func testJoinedFileHasTheDurationKeyframesLayoutAndColourTagsOfAMonolithicOne() throws {
+    func testJoinedFileHasTheDurationKeyframesLayoutAndColorTagsOfAMonolithicOne() throws {
         let directory = try TemporaryDirectory()
         let (whole, segments) = try BarClip.files(in: directory)
         let output = directory.path("joined.mp4")
@@ -367,7 +367,7 @@ final class SegmentAssemblerTests: XCTestCase {
     /// brightness) within a pixel of where it was drawn, the background's colour within 3 levels.
     private static func mismatches(_ frame: DecodedFrame, expected: Int) -> [String] {
         var problems: [String] = []
-        let c = BarClip.colour(expected)
+        let c = BarClip.color(expected)
         let backgroundLuma = ReferenceBT709.yuv(r: c.r, g: c.g, b: c.b).y
         var weight = 0.0, moment = 0.0
         for column in 0..<frame.width {

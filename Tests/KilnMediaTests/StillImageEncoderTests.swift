@@ -34,8 +34,8 @@ final class StillImageEncoderTests: XCTestCase {
         var rgba = [UInt8](repeating: 0, count: stride * height)
         for y in 0..<height {
             for x in 0..<(stride / 4) {
-                let colour = x < width ? patches[x / 16] : [250, 10, 130]
-                rgba.replaceSubrange((y * stride + x * 4)..<(y * stride + x * 4 + 4), with: colour + [255])
+                let color = x < width ? patches[x / 16] : [250, 10, 130]
+                rgba.replaceSubrange((y * stride + x * 4)..<(y * stride + x * 4 + 4), with: color + [255])
             }
         }
         return (rgba, width, height, stride)
@@ -54,19 +54,19 @@ final class StillImageEncoderTests: XCTestCase {
     }
 
     /// Every pixel of every patch comes back within ±3 per channel, opaque, through a padded stride.
-    func testJPEGKeepsColoursAcrossTheRange() throws {
+    func testJPEGKeepsColorsAcrossTheRange() throws {
         for stride in [nil, 16 * patches.count * 4 + 36] {
             let image = patchImage(stride: stride)
             let decoded = try encodeAndDecode(
                 .jpeg, image.rgba, width: image.width, height: image.height, stride: image.stride,
                 name: "patches-\(image.stride).jpg")
-            for (index, colour) in patches.enumerated() {
+            for (index, color) in patches.enumerated() {
                 var worst = 0
                 for y in 0..<16 {
                     for x in (index * 16)..<(index * 16 + 16) {
                         let base = (y * decoded.width + x) * 4
                         for channel in 0..<3 {
-                            worst = max(worst, abs(Int(decoded.rgba[base + channel]) - Int(colour[channel])))
+                            worst = max(worst, abs(Int(decoded.rgba[base + channel]) - Int(color[channel])))
                         }
                         XCTAssertEqual(decoded.rgba[base + 3], 255)
                     }

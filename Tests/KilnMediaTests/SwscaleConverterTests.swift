@@ -2,15 +2,15 @@ import KilnMedia
 import XCTest
 
 final class SwscaleConverterTests: XCTestCase {
-    func testFlatColoursMatchAnalyticBT709LimitedRange() throws {
+    func testFlatColorsMatchAnalyticBT709LimitedRange() throws {
         let width = 16, height = 8
         let converter = try SwscaleConverter(width: width, height: height)
-        let colours: [(UInt8, UInt8, UInt8)] = [
+        let colors: [(UInt8, UInt8, UInt8)] = [
             (255, 255, 255), (0, 0, 0), (255, 0, 0), (0, 255, 0), (0, 0, 255), (128, 128, 128),
             (37, 150, 211),
             (250, 200, 10),
         ]
-        for (r, g, b) in colours {
+        for (r, g, b) in colors {
             let rgba = [UInt8]((0..<(width * height)).flatMap { _ in [r, g, b, 255] })
             // 64 bytes of slack after each plane, as SwscaleConverter.convert requires.
             var y = [UInt8](repeating: 0, count: width * height + 64)

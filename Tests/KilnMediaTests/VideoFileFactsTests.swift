@@ -12,8 +12,8 @@ final class VideoFileFactsTests: XCTestCase {
     func testFactsMatchTheDecodedStream() throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("clip.mp4")
-        let clip = FlatColourClip.standard
-        try clip.write(to: path, settings: FlatColourClip.settings())
+        let clip = FlatColorClip.standard
+        try clip.write(to: path, settings: FlatColorClip.settings())
         let facts = try VideoFileFacts.probe(path: path)
         let decoded = try VideoDecodeBack.decode(path: path)
         XCTAssertEqual(facts.codec, decoded.codecName)
@@ -33,8 +33,8 @@ final class VideoFileFactsTests: XCTestCase {
     func testGrabbedFramesAreTheOnesShownAtTheirTimes() throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("clip.mp4")
-        let clip = FlatColourClip.standard
-        try clip.write(to: path, settings: FlatColourClip.settings(gop: 12))
+        let clip = FlatColorClip.standard
+        try clip.write(to: path, settings: FlatColorClip.settings(gop: 12))
         let frameSeconds = 1001.0 / 30000
         // Keyframes every 12 frames: 13 and 30 are mid-GOP; 0 is the first, 47 the last.
         let indices = [0, 13, 30, 47, 12]
@@ -44,7 +44,7 @@ final class VideoFileFactsTests: XCTestCase {
         XCTAssertEqual(images.count, times.count)
         for (image, index) in zip(images, indices + [clip.frameCount - 1]) {
             XCTAssertEqual([image.width, image.height], [clip.width, clip.height])
-            let expected = clip.colour(ofFrame: index)
+            let expected = clip.color(ofFrame: index)
             // Neighbouring frames differ by 3 or 4 in every channel: within 2 is this frame.
             let mean = Self.meanRGB(image)
             XCTAssertEqual(mean.r, expected.r, accuracy: 2, "frame \(index)")

@@ -212,9 +212,9 @@ final class SymbolAnimationTests: XCTestCase {
             ("variableColor.cumulative.reversing", [[0], [0, 1], [0, 1, 2], [0, 1], [0]], 0.35),
         ]
         for (name, expected, floor) in cases {
-            let colour = try effect(name, .indefinite(active: [.always]))
+            let color = try effect(name, .indefinite(active: [.always]))
             for (index, lit) in expected.enumerated() {
-                let drawing = single([colour], at: (Double(index) + 0.75) * step, layers: variable)
+                let drawing = single([color], at: (Double(index) + 0.75) * step, layers: variable)
                 XCTAssertEqual(litSet(drawing), lit, "\(name) step \(index)")
                 XCTAssertEqual(drawing.layers[0], .rest, "the base layer is not variable")
                 for layer in 1...3 where !lit.contains(layer - 1) {
@@ -235,28 +235,28 @@ final class SymbolAnimationTests: XCTestCase {
     }
 
     func testVariableColorSwitchedOnWithoutAnimationShowsItsFirstStepAtOnce() throws {
-        let colour = try effect(
+        let color = try effect(
             "variableColor", .indefinite(active: [.init(start: 1, end: 2)]), animated: false)
-        XCTAssertEqual(litSet(single([colour], at: 1, layers: variable)), [0])
-        XCTAssertEqual(single([colour], at: 1, layers: variable).layers[2].opacity, 0.35)
-        XCTAssertTrue(single([colour], at: 2, layers: variable).isRest)
+        XCTAssertEqual(litSet(single([color], at: 1, layers: variable)), [0])
+        XCTAssertEqual(single([color], at: 1, layers: variable).layers[2].opacity, 0.35)
+        XCTAssertTrue(single([color], at: 2, layers: variable).isRest)
         let animated = try effect("variableColor", .indefinite(active: [.init(start: 1, end: 2)]))
         XCTAssertTrue(single([animated], at: 1, layers: variable).isRest)
     }
 
     func testDiscreteVariableColorRunsItsCyclesThenRests() throws {
-        let colour = try effect("variableColor", .discrete(triggers: [1]), repeatCount: 2)
+        let color = try effect("variableColor", .discrete(triggers: [1]), repeatCount: 2)
         let end = 1 + 2 * 3 * SymbolEffectTiming.variableColorStep + SymbolEffectTiming.variableColorFade
-        XCTAssertTrue(single([colour], at: 0.99, layers: variable).isRest)
-        XCTAssertFalse(single([colour], at: end - 0.01, layers: variable).isRest)
-        XCTAssertTrue(single([colour], at: end, layers: variable).isRest)
+        XCTAssertTrue(single([color], at: 0.99, layers: variable).isRest)
+        XCTAssertFalse(single([color], at: end - 0.01, layers: variable).isRest)
+        XCTAssertTrue(single([color], at: end, layers: variable).isRest)
     }
 
     func testEffectsCombine() throws {
         let scale = try effect("scale.up", .indefinite(active: [.always]))
-        let colour = try effect("variableColor", .indefinite(active: [.always]))
+        let color = try effect("variableColor", .indefinite(active: [.always]))
         let drawing = single(
-            [scale, colour], at: 0.75 * SymbolEffectTiming.variableColorStep, layers: variable)
+            [scale, color], at: 0.75 * SymbolEffectTiming.variableColorStep, layers: variable)
         XCTAssertEqual(drawing.layers.map(\.scale.x), [1.2, 1.2, 1.2, 1.2])
         XCTAssertEqual(drawing.layers.map(\.opacity), [1, 1, 0.35, 0.35])
     }

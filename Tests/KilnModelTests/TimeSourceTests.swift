@@ -229,7 +229,7 @@ final class TimeSourceTests: XCTestCase {
         XCTAssertEqual(replayed.value(at: 4), 0)
     }
 
-    func testTriggersDrivePointsAndColours() {
+    func testTriggersDrivePointsAndColors() {
         let context = makeContext()
         let point = ValueDecoding.decodePoint(
             parse(

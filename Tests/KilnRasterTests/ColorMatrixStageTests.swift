@@ -40,16 +40,16 @@ final class ColorMatrixStageTests: XCTestCase {
         var random = SplitMix(state: 9)
         func unit() -> Float { Float(random.next() % 10_001) / 10_000 }
         let groups = StageBatch.groups
-        let colour = UnsafeMutablePointer<SIMD8<Float>>.allocate(capacity: 4 * groups)
+        let color = UnsafeMutablePointer<SIMD8<Float>>.allocate(capacity: 4 * groups)
         let positions = UnsafeMutablePointer<SIMD8<Float>>.allocate(capacity: 6 * groups)
         let index = UnsafeMutablePointer<SIMD8<Int32>>.allocate(capacity: groups)
         defer {
-            colour.deallocate()
+            color.deallocate()
             positions.deallocate()
             index.deallocate()
         }
         let batch = StageBatch(
-            x: positions, y: positions + groups, colour: colour, scratch: positions + 2 * groups,
+            x: positions, y: positions + groups, color: color, scratch: positions + 2 * groups,
             index: index,
             carried: positions + 3 * groups, localX: positions + 4 * groups, localY: positions + 5 * groups,
             pixelLength: 1)
@@ -64,14 +64,14 @@ final class ColorMatrixStageTests: XCTestCase {
                     a[l] = unit()
                     (r[l], g[l], b[l]) = (unit() * a[l], unit() * a[l], unit() * a[l])
                 }
-                (colour[4 * k], colour[4 * k + 1], colour[4 * k + 2], colour[4 * k + 3]) = (r, g, b, a)
+                (color[4 * k], color[4 * k + 1], color[4 * k + 2], color[4 * k + 3]) = (r, g, b, a)
                 matrix.apply(&r, &g, &b, &a)
                 expected += [r, g, b, a]
             }
-            matrix.colour(batch, count: groups)
+            matrix.color(batch, count: groups)
             for i in 0..<(4 * groups) {
                 XCTAssertEqual(
-                    unsafeBitCast(colour[i], to: SIMD8<UInt32>.self),
+                    unsafeBitCast(color[i], to: SIMD8<UInt32>.self),
                     unsafeBitCast(expected[i], to: SIMD8<UInt32>.self),
                     "\(name), group \(i / 4), channel \(i % 4)")
             }

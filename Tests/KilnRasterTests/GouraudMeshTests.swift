@@ -43,7 +43,7 @@ final class GouraudMeshTests: XCTestCase {
     }
 
     /// Colours inside a triangle equal barycentric interpolation computed in Double.
-    func testColoursMatchScalarBarycentricReference() {
+    func testColorsMatchScalarBarycentricReference() {
         let a = GouraudMesh.Vertex(x: 3.2, y: 1.5, color: SIMD4(1, 0, 0, 1))
         let b = GouraudMesh.Vertex(x: 60.7, y: 10.1, color: SIMD4(0, 1, 0, 1))
         let c = GouraudMesh.Vertex(x: 20.3, y: 47.9, color: SIMD4(0, 0, 1, 1))

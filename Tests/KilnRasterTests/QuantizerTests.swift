@@ -32,18 +32,18 @@ final class QuantizerTests: XCTestCase {
     /// Straight alpha (the formats that keep transparency): colour ÷ coverage and the coverage,
     /// each the exact value plus the pixel's dither, rounded; no coverage is transparent black,
     /// and full coverage gives exactly the opaque path's bytes. The YUV is unchanged by it.
-    func testStraightAlphaDividesColourByCoverage() {
+    func testStraightAlphaDividesColorByCoverage() {
         var rng = SplitMix(state: 7)
         let width = 70, height = 4
         let band = PlanarBand(width: width, rows: height)
         var straight: [SIMD4<Float>] = []
         fillBand(band, rows: height) { x, _ in
             let a: Float = x % 7 == 0 ? 0 : (x % 5 == 0 ? 1 : Float.random(in: 0.02...1, using: &rng))
-            let colour = SIMD3<Float>(
+            let color = SIMD3<Float>(
                 Float.random(in: 0...1, using: &rng), Float.random(in: 0...1, using: &rng),
                 Float.random(in: 0...1, using: &rng))
-            straight.append(a == 0 ? .zero : SIMD4(colour, a))
-            return PremultipliedColor(r: colour.x * a, g: colour.y * a, b: colour.z * a, a: a)
+            straight.append(a == 0 ? .zero : SIMD4(color, a))
+            return PremultipliedColor(r: color.x * a, g: color.y * a, b: color.z * a, a: a)
         }
         let kept = RGBA8Frame(width: width, height: height), opaque = RGBA8Frame(width: width, height: height)
         let yuvKept = YUV420Frame(width: width, height: height),
@@ -100,7 +100,7 @@ final class QuantizerTests: XCTestCase {
         }
     }
 
-    func testFlatColoursConvertToBT709LimitedRange() {
+    func testFlatColorsConvertToBT709LimitedRange() {
         let cases: [(PremultipliedColor, (Int, Int, Int))] = [
             (PremultipliedColor(r: 1, g: 1, b: 1, a: 1), (235, 128, 128)),
             (PremultipliedColor(r: 0, g: 0, b: 0, a: 1), (16, 128, 128)),

@@ -171,7 +171,7 @@ final class ShadingLatticeTests: XCTestCase {
 
     /// Composited over a picture at an opacity: exactly the lattice's own colours composited by
     /// `Compositing.sourceOver`.
-    func testOverIsSourceOverOfTheLatticeColours() throws {
+    func testOverIsSourceOverOfTheLatticeColors() throws {
         let width = 203, height = 117
         let (mesh, kinks) = tilingMesh(width: width, height: height)
         let lattice = try XCTUnwrap(ShadingLattice(mesh: mesh, width: width, height: height, kinks: kinks))
@@ -179,12 +179,12 @@ final class ShadingLatticeTests: XCTestCase {
         let over = painted(width: width, height: height, under: under) { band, first, rows in
             lattice.paint(into: band, firstRow: first, rows: rows, columns: 0..<width, over: 0.55)
         }
-        let colours = painted(width: width, height: height) { band, first, rows in
+        let colors = painted(width: width, height: height) { band, first, rows in
             lattice.paint(into: band, firstRow: first, rows: rows, columns: 0..<width)
         }
         let composited = painted(width: width, height: height, under: under) { band, first, rows in
             Compositing.sourceOver(
-                colours.rows(from: first, count: rows), onto: band, opacity: 0.55, rows: rows,
+                colors.rows(from: first, count: rows), onto: band, opacity: 0.55, rows: rows,
                 columns: 0..<width)
         }
         XCTAssertEqual(largestDifference(over, composited, width: width, rows: Array(0..<height)).0, 0)

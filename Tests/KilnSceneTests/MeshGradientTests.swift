@@ -22,7 +22,7 @@ final class MeshGradientTests: XCTestCase {
         return SIMD3(Int(v[0]), Int(v[1]), Int(v[2]))
     }
 
-    func testEveryControlPointHasItsColourInBothModes() throws {
+    func testEveryControlPointHasItsColorInBothModes() throws {
         for smooth in [true, false] {
             let frame = Fixture.render(try Fixture.seedMeshJob(center: (0.9, 0.3), smooth: smooth))
             for (p, expected) in zip(points, colors) {
@@ -52,7 +52,7 @@ final class MeshGradientTests: XCTestCase {
     }
 
     /// The seed: moving the centre point to [0.9, 0.3] pulls the blue region up and to the right.
-    func testMovingTheCentrePointMovesTheColours() throws {
+    func testMovingTheCentrePointMovesTheColors() throws {
         let centred = Fixture.render(try Fixture.seedMeshJob(center: (0.5, 0.5)))
         let moved = Fixture.render(try Fixture.seedMeshJob(center: (0.9, 0.3)))
         let probe = (0.8, 0.3)

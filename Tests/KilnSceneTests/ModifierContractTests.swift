@@ -62,7 +62,7 @@ final class ModifierContractTests: XCTestCase {
 
     /// Colour stages before a blur act before it: a contrast boost then a blur is soft; a blur
     /// then a contrast boost brings the edge back.
-    func testColourStagesBeforeABlurApplyBeforeIt() throws {
+    func testColorStagesBeforeABlurApplyBeforeIt() throws {
         func edgeSteepness(_ effects: String) throws -> Int {
             let frame = Fixture.render(
                 try Fixture.job(

@@ -108,13 +108,13 @@ final class OffscreenReuseTests: XCTestCase {
     /// last step); animated colours after the blur change the key every frame, so nothing is kept.
     /// A blur of σ ≥ 16 is kept as its reduced copy for a frame, then rendered once more at full
     /// size and kept so (`OffscreenImages.framesBeforeFullImage`).
-    func testBlurWithColoursAfterItIsKept() throws {
+    func testBlurWithColorsAfterItIsKept() throws {
         let steady = [0, 1, 0] + Array(repeating: 1, count: times.count - 3)
         XCTAssertEqual(assertSequentialMatchesFresh(try job(image(#"{"blur": 20}"#))), steady)
         XCTAssertEqual(assertSequentialMatchesFresh(try job(image(#"{"blur": 6}"#))).reduce(0, +), 10)
-        let coloured = assertSequentialMatchesFresh(
+        let colored = assertSequentialMatchesFresh(
             try job(image(#"{"blur": 20}, {"saturation": 1.3}, {"brightness": -0.3}"#)))
-        XCTAssertEqual(coloured, steady)
+        XCTAssertEqual(colored, steady)
         let animated = assertSequentialMatchesFresh(
             try job(
                 image(
@@ -152,8 +152,8 @@ final class OffscreenReuseTests: XCTestCase {
         XCTAssertEqual(assertSequentialMatchesFresh(try job(growing)).reduce(0, +), 0)
         let blur = #"{"blur": {"keyframes": [{"t": 0, "v": 18}, {"t": 1, "v": 30}]}}, "#
         XCTAssertEqual(assertSequentialMatchesFresh(try job(image(blur + warp))).reduce(0, +), 0)
-        let colours = #"{"brightness": {"keyframes": [{"t": 0, "v": 0}, {"t": 1, "v": -0.4}]}}, {"blur": 20}"#
-        XCTAssertEqual(assertSequentialMatchesFresh(try job(image(colours))).reduce(0, +), 0)
+        let colors = #"{"brightness": {"keyframes": [{"t": 0, "v": 0}, {"t": 1, "v": -0.4}]}}, {"blur": 20}"#
+        XCTAssertEqual(assertSequentialMatchesFresh(try job(image(colors))).reduce(0, +), 0)
     }
 
     /// A blur too small to move a pixel (a spring settling towards 0 leaves σ ≈ 1e-7) makes no

@@ -81,9 +81,9 @@ final class PaintedReductionTests: XCTestCase {
     /// Colour stages after a blur of σ ≥ 16 are applied to its reduced copy before it is
     /// enlarged: within two code values of colouring the enlarged result (a group's colours,
     /// which apply to what its children painted), and almost everywhere the same.
-    func testColoursAfterTheBlurMatchColouringTheEnlargedResult() throws {
+    func testColorsAfterTheBlurMatchColoringTheEnlargedResult() throws {
         let picture = #"{"type": "image", "path": "\#(photo)", "size": [260, 150], "rotation": 9"#
-        for colours in [
+        for colors in [
             #"{"brightness": -0.3}"#, #"{"brightness": -0.3}, {"saturation": 1.8}"#,
             #"{"contrast": 1.6}, {"hueRotation": 40}"#,
         ] {
@@ -96,8 +96,8 @@ final class PaintedReductionTests: XCTestCase {
             }
             // Where a stage pushes values out of range (saturation, contrast), clamping before
             // the interpolation moves a few pixels by up to 2.
-            XCTAssertLessThanOrEqual(differences.max() ?? 0, 2, colours)
-            XCTAssertLessThan(Double(differences.reduce(0, +)) / Double(differences.count), 0.01, colours)
+            XCTAssertLessThanOrEqual(differences.max() ?? 0, 2, colors)
+            XCTAssertLessThan(Double(differences.reduce(0, +)) / Double(differences.count), 0.01, colors)
             XCTAssertGreaterThan(differences.max() ?? 0, 0, "the colours were not moved: \(colours)")
         }
     }

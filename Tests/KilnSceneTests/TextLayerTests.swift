@@ -17,7 +17,7 @@ final class TextLayerTests: XCTestCase {
             """)
     }
 
-    func testTextRendersInItsColourAndIsThreadIndependent() throws {
+    func testTextRendersInItsColorAndIsThreadIndependent() throws {
         let job = try textJob("Hello", extra: ##", "color": "#ff0000""##)
         let frame = Fixture.render(job)
         var red = 0, other = 0
@@ -33,7 +33,7 @@ final class TextLayerTests: XCTestCase {
         XCTAssertEqual(Fixture.renderYUV(job, threads: 1), Fixture.renderYUV(job, threads: 3))
     }
 
-    func testAnimatedColourChangesWithoutRelayout() throws {
+    func testAnimatedColorChangesWithoutRelayout() throws {
         let job = try textJob(
             "Hi", extra: ##", "color": {"keyframes": [{"t": 0, "v": "#ff0000"}, {"t": 2, "v": "#0000ff"}]}"##)
         let start = Fixture.render(job, at: 0), end = Fixture.render(job, at: 2)

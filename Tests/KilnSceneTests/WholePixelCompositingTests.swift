@@ -153,7 +153,7 @@ final class WholePixelCompositingTests: XCTestCase {
         for radius in [1.0, 2.0, 5.0] {
             let blurred = picture.blurred(radius: radius)
             let image = try XCTUnwrap(picture.coverage), kept = try XCTUnwrap(blurred.coverage)
-            XCTAssertNil(blurred.colour)
+            XCTAssertNil(blurred.color)
             let (width, height) = (image.width + 80, image.height + 80)
             // Fresh: the picture at (40, 40) in a transparent frame, blurred there.
             let fresh = PlanarBand(width: width, rows: height)

@@ -39,15 +39,15 @@ final class TextLayoutTests: XCTestCase {
         let bitmap = emoji.face.bitmap(glyph: emoji.glyph, phase: 0)
         XCTAssertTrue(bitmap.isColor)
         // Colour pixels: some with red, green and blue far apart.
-        var colourful = 0
+        var colorful = 0
         for i in stride(from: 0, to: bitmap.premultipliedRGBA.count, by: 4) {
             let (r, g, b) = (
                 Int(bitmap.premultipliedRGBA[i]), Int(bitmap.premultipliedRGBA[i + 1]),
                 Int(bitmap.premultipliedRGBA[i + 2])
             )
-            if max(r, g, b) - min(r, g, b) > 80 { colourful += 1 }
+            if max(r, g, b) - min(r, g, b) > 80 { colorful += 1 }
         }
-        XCTAssertGreaterThan(colourful, 50)
+        XCTAssertGreaterThan(colorful, 50)
     }
 
     func testLongLinesBreakAtSpacesAndBetweenIdeographs() throws {

@@ -3,7 +3,7 @@
 /// layers have loaded, as the working set of one moment of the render.
 public enum MemoryEstimate {
     /// Effects that change colour only: a matrix applied as the layer paints, no offscreen.
-    static let colourEffects: Set<String> = [
+    static let colorEffects: Set<String> = [
         "brightness", "contrast", "grayscale", "hueRotation", "opacity", "saturation", "tint",
     ]
 
@@ -38,14 +38,14 @@ public enum MemoryEstimate {
             .encoder, pixels * 1.5 * encoderFrames(output.format), "\(output.format.rawValue) encoder",
             at: .root.key("output"))
         let offscreenLayers = count(layers) { layer in
-            layer.effects.contains { !colourEffects.contains($0.kind) } ? 1 : 0
+            layer.effects.contains { !colorEffects.contains($0.kind) } ? 1 : 0
         }
         guard offscreenLayers > 0 else { return }
         // Every shadow renders into an offscreen image of its own, besides the layer's one.
         let images = count(layers) { layer in
             let shadows = layer.effects.count { $0.kind == shadowEffect }
             let others = layer.effects.contains {
-                !colourEffects.contains($0.kind) && $0.kind != shadowEffect
+                !colorEffects.contains($0.kind) && $0.kind != shadowEffect
             }
             return shadows + (others ? 1 : 0)
         }

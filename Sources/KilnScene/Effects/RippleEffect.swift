@@ -170,7 +170,7 @@ public struct Ripple: PixelStage {
     /// Not smooth at any scale: the moves turn sharply at the wave's origin and front.
     public var featureSize: Double? { nil }
     public var movesPixels: Bool { true }
-    public var changesColour: Bool { true }
+    public var changesColor: Bool { true }
 
     public func mapBack(_ batch: StageBatch, count: Int) {
         map(x: batch.x, y: batch.y, amounts: batch.carried, count: count)
@@ -193,9 +193,9 @@ public struct Ripple: PixelStage {
         if k < count { amounts[k] = map(&x[k], &y[k]) }
     }
 
-    public func colour(_ batch: StageBatch, count: Int) {
+    public func color(_ batch: StageBatch, count: Int) {
         for k in 0..<count {
-            let c = batch.colour + 4 &* k
+            let c = batch.color + 4 &* k
             // The seed brightens the sampled colour: rgb += 0.3 · (amount / amplitude) · alpha.
             let lift = 0.3 * (batch.carried[k] * (1 / amplitude)) * c[3]
             (c[0], c[1], c[2]) = (c[0] + lift, c[1] + lift, c[2] + lift)

@@ -399,7 +399,7 @@ public struct TextLayer: LayerRendering {
         // `blur` is in the text's units, which are frame pixels at full size.
         let gaussian = GaussianBlur(radius: blur * canvas.lengthScale)
         var items: [PreparedItem] = []
-        let pictures: [(RasterImage?, ColorMatrix?)] = [(picture.coverage, tint), (picture.colour, nil)]
+        let pictures: [(RasterImage?, ColorMatrix?)] = [(picture.coverage, tint), (picture.color, nil)]
         for (image, matrix) in pictures {
             guard let image else { continue }
             let scales = matrix.flatMap(diagonal)
