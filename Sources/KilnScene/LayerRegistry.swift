@@ -36,6 +36,7 @@ public enum LayerRegistry {
         RippleEffect.kind,
         BackgroundWarpEffect.kind,
         PixelateEffect.kind,
+        VignetteEffect.kind,
         ShadowEffect.kind,
     ]
 

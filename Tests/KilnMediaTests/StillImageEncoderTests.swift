@@ -71,7 +71,7 @@ final class StillImageEncoderTests: XCTestCase {
                         XCTAssertEqual(decoded.rgba[base + 3], 255)
                     }
                 }
-                XCTAssertLessThanOrEqual(worst, 3, "\(colour) stride \(image.stride): off by \(worst)")
+                XCTAssertLessThanOrEqual(worst, 3, "\(color) stride \(image.stride): off by \(worst)")
             }
         }
     }
