@@ -87,9 +87,9 @@ final class PaintedReductionTests: XCTestCase {
             #"{"brightness": -0.3}"#, #"{"brightness": -0.3}, {"saturation": 1.8}"#,
             #"{"contrast": 1.6}, {"hueRotation": 40}"#,
         ] {
-            let moved = try job(picture + #", "effects": [{"blur": 20}, \#(colours)]}"#)
+            let moved = try job(picture + #", "effects": [{"blur": 20}, \#(colors)]}"#)
             let after = try job(
-                #"{"type": "group", "layers": [\#(picture), "effects": [{"blur": 20}]}], "effects": [\#(colours)]}"#
+                #"{"type": "group", "layers": [\#(picture), "effects": [{"blur": 20}]}], "effects": [\#(colors)]}"#
             )
             let differences = zip(render(moved, reduced: true), render(after, reduced: true)).map {
                 abs(Int($0) - Int($1))
@@ -98,7 +98,7 @@ final class PaintedReductionTests: XCTestCase {
             // the interpolation moves a few pixels by up to 2.
             XCTAssertLessThanOrEqual(differences.max() ?? 0, 2, colors)
             XCTAssertLessThan(Double(differences.reduce(0, +)) / Double(differences.count), 0.01, colors)
-            XCTAssertGreaterThan(differences.max() ?? 0, 0, "the colours were not moved: \(colours)")
+            XCTAssertGreaterThan(differences.max() ?? 0, 0, "the colours were not moved: \(colors)")
         }
     }
 
