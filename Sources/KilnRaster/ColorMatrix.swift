@@ -78,6 +78,7 @@ public struct ColorMatrix: Sendable, Hashable {
 /// colour modifier takes this form.
 extension ColorMatrix: ColorStage {
     public var featureSize: Double? { .infinity }
+    public var readsPosition: Bool { false }
 
     /// The matrix on eight premultiplied pixels (no clamping; the caller clamps).
     @inline(__always)

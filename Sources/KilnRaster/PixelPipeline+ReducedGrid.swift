@@ -222,7 +222,7 @@ extension PixelPipeline {
     /// the grouping does not change a value.
     @inline(__always)
     func evaluate(_ batch: StageBatch, _ list: StageList, count: Int, source: ReducedBlurSampler) {
-        if hasColorStages { recordPositions(batch, count: count) }
+        if colorReadsPosition { recordPositions(batch, count: count) }
         if movesPixels { mapBack(batch, list, count: count) }
         source.color(
             x: batch.x, y: batch.y, count: count, into: batch.color, scratch: batch.scratch,

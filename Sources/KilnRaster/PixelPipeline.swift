@@ -16,6 +16,8 @@ public struct PixelPipeline: Sendable {
     let callers: [StageCaller]
     var movesPixels: Bool { !distortions.isEmpty }
     var hasColorStages: Bool { !colorStages.isEmpty }
+    /// Whether a colour stage reads the pixels' positions, which are then worked out per batch.
+    let colorReadsPosition: Bool
     /// One frame pixel's length in the layer's own space: the geometric mean of the inverse
     /// transform's two scales, so a stage smooths its edges over about a pixel.
     let pixelLength: Float
@@ -33,6 +35,7 @@ public struct PixelPipeline: Sendable {
         pixelLength = area.isFinite && area > 0 ? Float(area) : 1
         distortions = stages.indices.filter { stages[$0].movesPixels }
         colorStages = stages.indices.filter { stages[$0].changesColor }
+        colorReadsPosition = colorStages.contains { stages[$0].readsPosition }
         callers = stages.map { StageCaller.make($0) }
     }
 
@@ -91,7 +94,7 @@ public struct PixelPipeline: Sendable {
                         batch.x[k] = lane + Float(x &+ 8 &* k)
                         batch.y[k] = py
                     }
-                    if hasColorStages { recordPositions(batch, count: groups) }
+                    if colorReadsPosition { recordPositions(batch, count: groups) }
                     if movesPixels { mapBack(batch, list, count: groups) }
                     // Where the stages moved nothing (outside a ripple's front, say) the pixels
                     // are read as they are, from the packed copy the taps read: the same values

@@ -25,6 +25,10 @@ public protocol PixelStage: Sendable {
     /// Whether `colour` changes colour; the pipeline skips it otherwise.
     var changesColor: Bool { get }
 
+    /// Whether `color` reads the pixels' positions (`StageBatch.position`); the pipeline works
+    /// them out only when a stage does, so position-free colour stages cost nothing for them.
+    var readsPosition: Bool { get }
+
     /// Moves `batch.x[k]`, `batch.y[k]` for k < `count` (the layer's own space) to where their
     /// colour comes from. What the colour function needs from the mapping goes to
     /// `batch.carried[k]`, which is this stage's own.
@@ -39,6 +43,10 @@ public protocol PixelStage: Sendable {
 public protocol DistortionStage: PixelStage {
     /// Eight positions in the layer's own space to where their colour comes from.
     func mapBack(_ x: inout SIMD8<Float>, _ y: inout SIMD8<Float>)
+}
+
+extension PixelStage {
+    @inlinable public var readsPosition: Bool { false }
 }
 
 extension DistortionStage {
@@ -81,6 +89,8 @@ extension ColorStage {
     @inlinable public var reach: Double { 0 }
     @inlinable public var movesPixels: Bool { false }
     @inlinable public var changesColor: Bool { true }
+    /// A colour stage is given its pixels' positions unless it says it does not read them.
+    @inlinable public var readsPosition: Bool { true }
 
     @inlinable
     public func mapBack(_ batch: StageBatch, count: Int) {}
@@ -111,7 +121,8 @@ public struct StageBatch {
     /// summed wave amounts, which brighten the crests); each stage of a pipeline has its own.
     public let carried: UnsafeMutablePointer<SIMD8<Float>>
     /// Each group's pixel centres in the layer's own space, where they are drawn (not where a
-    /// distortion samples them), set before the colour stages run.
+    /// distortion samples them), set before the colour stages run when one reads them
+    /// (`readsPosition`).
     public let localX: UnsafeMutablePointer<SIMD8<Float>>
     public let localY: UnsafeMutablePointer<SIMD8<Float>>
     /// The length of one frame pixel in the layer's own space.

@@ -299,6 +299,8 @@ final class MaskTests: XCTestCase {
             ##"{"type": "shape", "shape": "rect", "size": [40, 40], "position": [48, 32], "fill": "#808080", "blendMode": "multiply"}"##
         for extra in [
             ##""effects": [{"brightness": 0.1}]"##, ##""blendMode": "screen""##, ##""clip": "rect""##,
+            ##""effects": [{"blur": 2}]"##, ##""effects": [{"shadow": {"radius": 3, "y": 2}}]"##,
+            ##""mask": {"layer": {"type": "shape", "shape": "circle", "size": [30, 30], "fill": "#ffffff"}}"##,
         ] {
             let withKey = Fixture.render(
                 try job(

@@ -133,6 +133,19 @@ final class TransitionContractTests: XCTestCase {
             && !transition.effects(phase: 0.5, container: container).isEmpty
     }
 
+    /// A mask in a list adds its stage beside the others' values; in an asymmetric pair only the
+    /// side in play adds it (as docs/job-format.md says of mask transitions).
+    func testMasksCombineInListsAndAsymmetricPairs() throws {
+        let combined = try decode(#"["opacity", {"iris": 12}]"#)
+        XCTAssertEqual(combined.values(phase: -0.5, container: Self.container).opacity, 0.5)
+        XCTAssertEqual(combined.effects(phase: -0.5, container: Self.container).count, 1)
+        XCTAssertTrue(combined.effects(phase: 0, container: Self.container).isEmpty)
+        let pair = try decode(#"{"insertion": "iris", "removal": "opacity"}"#)
+        XCTAssertEqual(pair.effects(phase: -0.5, container: Self.container).count, 1)
+        XCTAssertTrue(pair.effects(phase: 0.5, container: Self.container).isEmpty)
+        XCTAssertEqual(pair.values(phase: 0.5, container: Self.container).opacity, 0.5)
+    }
+
     /// Every transition that only adds effect stages, written as its example on a card that enters
     /// over 1 s and leaves over 1 s (linear): at the far phases nothing of the card is drawn, at
     /// rest the card is exactly as without the transition, and part-way in and out it is drawn

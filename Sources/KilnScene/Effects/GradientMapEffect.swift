@@ -88,6 +88,7 @@ public struct GradientMap: ColorStage {
 
     /// A colour curve, which can steepen what it maps: not smooth at any scale.
     public var featureSize: Double? { nil }
+    public var readsPosition: Bool { false }
 
     @inline(__always)
     public func apply(

@@ -3,7 +3,7 @@ import KilnRaster
 
 /// Barn doors: the layer shows through an opening that widens from its centre line to its
 /// edges as it enters, and closes back to the centre line as it leaves.
-public struct BarnDoorTransition: TransitionContent {
+public struct BarnDoorTransition: MaskTransition {
     public enum Axis: String, Sendable, CaseIterable {
         /// Doors hinged on the left and right edges, opening from a vertical centre line.
         case vertical
@@ -32,10 +32,6 @@ public struct BarnDoorTransition: TransitionContent {
 
     public let axis: Axis
     public let feather: Double
-
-    public func values(phase: Double, container: SIMD2<Double>, frame: SIMD4<Double>) -> ModifierValues {
-        .identity
-    }
 
     public func effects(phase: Double, container: SIMD2<Double>, frame: SIMD4<Double>) -> [any EffectContent]
     {

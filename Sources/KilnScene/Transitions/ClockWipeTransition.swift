@@ -4,7 +4,7 @@ import KilnRaster
 
 /// A clock wipe: a hand sweeps round a point (the centre by default) from 12 o'clock, showing the
 /// layer behind it as it enters; leaving, it sweeps on and hides the layer the same way round.
-public struct ClockWipeTransition: TransitionContent {
+public struct ClockWipeTransition: MaskTransition {
     public static let kind = TransitionKind(
         name: "clockWipe",
         summary:
@@ -33,10 +33,6 @@ public struct ClockWipeTransition: TransitionContent {
     public let startAngle: Double
     public let clockwise: Bool
     public let feather: Double
-
-    public func values(phase: Double, container: SIMD2<Double>, frame: SIMD4<Double>) -> ModifierValues {
-        .identity
-    }
 
     public func effects(phase: Double, container: SIMD2<Double>, frame: SIMD4<Double>) -> [any EffectContent]
     {

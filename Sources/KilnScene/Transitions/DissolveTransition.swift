@@ -3,7 +3,7 @@ import KilnRaster
 
 /// A dissolve: the layer appears grain by grain, each spot of a seeded noise pattern showing
 /// once the transition passes its threshold; leaving, the spots vanish in the same order.
-public struct DissolveTransition: TransitionContent {
+public struct DissolveTransition: MaskTransition {
     public static let kind = TransitionKind(
         name: "dissolve",
         summary: "the layer appears spot by spot through a noise threshold; vanishes the same way",
@@ -26,10 +26,6 @@ public struct DissolveTransition: TransitionContent {
     public let grain: Double
     public let softness: Double
     public let seed: Int
-
-    public func values(phase: Double, container: SIMD2<Double>, frame: SIMD4<Double>) -> ModifierValues {
-        .identity
-    }
 
     public func effects(phase: Double, container: SIMD2<Double>, frame: SIMD4<Double>) -> [any EffectContent]
     {
@@ -72,8 +68,9 @@ public struct DissolveTransition: TransitionContent {
             func smooth(_ t: SIMD8<Float>) -> SIMD8<Float> { t * t * (3 - 2 * t) }
             let fu = smooth(u - u0), fv = smooth(v - v0)
             let one = SIMD8<Int32>(repeating: 1)
-            let top = lattice(i, j) + (lattice(i &+ one, j) - lattice(i, j)) * fu
-            let bottom = lattice(i, j &+ one) + (lattice(i &+ one, j &+ one) - lattice(i, j &+ one)) * fu
+            let topLeft = lattice(i, j), bottomLeft = lattice(i, j &+ one)
+            let top = topLeft + (lattice(i &+ one, j) - topLeft) * fu
+            let bottom = bottomLeft + (lattice(i &+ one, j &+ one) - bottomLeft) * fu
             let noise = top + (bottom - top) * fv
             // From every spot hidden (shown 0) to every spot shown (shown 1), softness included.
             return (shown * (1 + softness) - noise) / softness

@@ -3,7 +3,7 @@ import KilnRaster
 
 /// An iris: the layer shows through a circle that grows from a point (the centre by default)
 /// until it covers the layer, and shrinks back to the point as the layer leaves.
-public struct IrisTransition: TransitionContent {
+public struct IrisTransition: MaskTransition {
     public static let kind = TransitionKind(
         name: "iris",
         summary: "shows the layer through a circle growing from a point; shrinks back as it leaves",
@@ -23,10 +23,6 @@ public struct IrisTransition: TransitionContent {
     /// Fractions of the layer's size.
     public let center: SIMD2<Double>
     public let feather: Double
-
-    public func values(phase: Double, container: SIMD2<Double>, frame: SIMD4<Double>) -> ModifierValues {
-        .identity
-    }
 
     public func effects(phase: Double, container: SIMD2<Double>, frame: SIMD4<Double>) -> [any EffectContent]
     {

@@ -3,7 +3,7 @@ import KilnRaster
 
 /// A luma fade: the layer appears by its own brightness, its brightest parts first (darkest
 /// first when inverted), and leaves the reverse way: its darkest parts go first.
-public struct LumaFadeTransition: TransitionContent {
+public struct LumaFadeTransition: MaskTransition {
     public static let kind = TransitionKind(
         name: "lumaFade",
         summary: "the layer appears by its brightness, brightest parts first; leaves darkest parts first",
@@ -21,10 +21,6 @@ public struct LumaFadeTransition: TransitionContent {
 
     public let invert: Bool
     public let softness: Double
-
-    public func values(phase: Double, container: SIMD2<Double>, frame: SIMD4<Double>) -> ModifierValues {
-        .identity
-    }
 
     public func effects(phase: Double, container: SIMD2<Double>, frame: SIMD4<Double>) -> [any EffectContent]
     {

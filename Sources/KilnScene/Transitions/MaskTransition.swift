@@ -13,6 +13,15 @@ protocol CoverageMask: Sendable {
     ) -> SIMD8<Float>
 }
 
+/// A transition that only masks: no modifier value changes, its mask is all it adds.
+public protocol MaskTransition: TransitionContent {}
+
+extension MaskTransition {
+    public func values(phase: Double, container: SIMD2<Double>, frame: SIMD4<Double>) -> ModifierValues {
+        .identity
+    }
+}
+
 /// A mask as a colour stage: every channel times the coverage. Its edges are sharp, so it never
 /// runs on a reduced grid.
 struct MaskStage<Mask: CoverageMask>: ColorStage {

@@ -4,7 +4,7 @@ import KilnRaster
 
 /// A wipe: a straight edge crosses the layer at any angle, showing it behind the edge as it
 /// enters and hiding it the same way (the edge travelling on in its direction) as it leaves.
-public struct WipeTransition: TransitionContent {
+public struct WipeTransition: MaskTransition {
     public static let kind = TransitionKind(
         name: "wipe",
         summary:
@@ -27,10 +27,6 @@ public struct WipeTransition: TransitionContent {
 
     public let angle: Double
     public let feather: Double
-
-    public func values(phase: Double, container: SIMD2<Double>, frame: SIMD4<Double>) -> ModifierValues {
-        .identity
-    }
 
     public func effects(phase: Double, container: SIMD2<Double>, frame: SIMD4<Double>) -> [any EffectContent]
     {
