@@ -37,18 +37,17 @@ public enum MemoryEstimate {
         budget.chargeWorkingSet(
             .encoder, pixels * 1.5 * encoderFrames(output.format), "\(output.format.rawValue) encoder",
             at: .root.key("output"))
-        let offscreenLayers = count(layers) { layer in
-            layer.effects.contains { !colorEffects.contains($0.kind) } ? 1 : 0
+        // Every shadow renders into an offscreen image of its own, besides the layer's one.
+        var offscreenLayers = 0, images = 0
+        visit(layers) { layer in
+            let shadows = layer.effects.count { $0.kind == shadowEffect }
+            let others =
+                layer.effects.contains { !colorEffects.contains($0.kind) && $0.kind != shadowEffect }
+                || addsStagesOrBlur(layer)
+            offscreenLayers += shadows > 0 || others ? 1 : 0
+            images += shadows + (others ? 1 : 0)
         }
         guard offscreenLayers > 0 else { return }
-        // Every shadow renders into an offscreen image of its own, besides the layer's one.
-        let images = count(layers) { layer in
-            let shadows = layer.effects.count { $0.kind == shadowEffect }
-            let others = layer.effects.contains {
-                !colorEffects.contains($0.kind) && $0.kind != shadowEffect
-            }
-            return shadows + (others ? 1 : 0)
-        }
         let offscreens = min(
             Double(images) * pixels * offscreenBytesPerPixel,
             limits[.offscreenMegabytes] * MemoryBudget.megabyte)
@@ -60,7 +59,30 @@ public enum MemoryEstimate {
     /// The effect whose every stage is an offscreen image of its own.
     static let shadowEffect = "shadow"
 
-    static func count(_ layers: [LayerNode], by amount: (LayerNode) -> Int) -> Int {
-        layers.reduce(0) { $0 + amount($1) + count($1.children, by: amount) }
+    /// Whether the layer's transition or mappings may render it offscreen: a blur, or effect
+    /// stages (a mask transition, mapped effects) on top of its own effects.
+    static func addsStagesOrBlur(_ layer: LayerNode) -> Bool {
+        if let transition = layer.lifetime?.transition {
+            let farAndHalfway = [-1.0, -0.5, 0.5, 1]
+            if farAndHalfway.contains(where: {
+                transition.values(phase: $0, container: .zero).blur > 0
+                    || !transition.effects(phase: $0, container: .zero).isEmpty
+            }) {
+                return true
+            }
+        }
+        return [layer.scrollTransition, layer.visualEffect].contains { mappings in
+            guard let mappings else { return false }
+            return !mappings.effects.isEmpty || mappings.mappings.contains { $0.property == .blur }
+        }
+    }
+
+    /// Every layer once: the layers, their children and their masks' layers.
+    static func visit(_ layers: [LayerNode], _ body: (LayerNode) -> Void) {
+        for layer in layers {
+            body(layer)
+            visit(layer.children, body)
+            if let mask = layer.mask { visit([mask.layer], body) }
+        }
     }
 }
