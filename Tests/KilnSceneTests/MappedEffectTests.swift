@@ -77,6 +77,22 @@ final class MappedEffectTests: XCTestCase {
         XCTAssertEqual(pixels(scroll, threads: 1), pixels(scroll, threads: 4))
     }
 
+    /// A line far out (the largest factor on a box far off the frame) moves the effect's clock at
+    /// most a day either way.
+    func testAMappedEffectsClockIsBounded() throws {
+        let job = try job(
+            "{\(Self.card), \"position\": [160, 70], "
+                + #""visualEffect": {"effects": [{"at": {"of": "minY", "times": 1e6}, "effect": {"blur": 2}}]}}"#
+        )
+        let mappings = try XCTUnwrap(job.layers[1].visualEffect)
+        let times = [-1e9, 30, 1e9].map { minY in
+            (mappings.effects(for: MappingInputs(frame: SIMD4(0, minY, 10, minY + 10)))[0] as? EffectAtTime)?
+                .time
+        }
+        XCTAssertEqual(times, [-MappedEffect.timeBound, MappedEffect.timeBound, MappedEffect.timeBound])
+        XCTAssertEqual(pixels(job), pixels(job, threads: 1))
+    }
+
     func testBadMappedEffectsAreRefusedWithTheirPaths() throws {
         let cases: [(String, String)] = [
             (

@@ -228,11 +228,14 @@ public struct ModifierMappings: Sendable {
         mappings.contains { $0.mapping.input != .phase } || effects.contains { $0.at.input != .phase }
     }
 
-    /// The effect stages for these inputs, each fixed at the time its mapping gives.
+    /// The effect stages for these inputs, each fixed at the time its mapping gives. A line may
+    /// carry an input far out (a huge factor, a box far off the frame): the time stays within
+    /// ± `MappedEffect.timeBound`, and a time that is not a number plays the effect's start.
     public func effects(for inputs: MappingInputs) -> [any EffectContent] {
         effects.map {
-            EffectAtTime(
-                content: $0.effect.content, time: $0.at.value(for: inputs[$0.at.input]), kind: $0.effect.kind)
+            let time = $0.at.value(for: inputs[$0.at.input])
+            let bounded = time.isNaN ? 0 : min(max(time, -MappedEffect.timeBound), MappedEffect.timeBound)
+            return EffectAtTime(content: $0.effect.content, time: bounded, kind: $0.effect.kind)
         }
     }
 
@@ -258,6 +261,9 @@ public struct MappedEffect: Sendable {
         self.at = at
         self.effect = effect
     }
+
+    /// The farthest an effect's clock is moved either way: a day, as the longest timeline.
+    public static let timeBound = 86_400.0
 
     /// The default clock: |phase| within −1…1, 0 at rest.
     public static let distanceFromRest = Mapping(
