@@ -136,6 +136,33 @@ final class CompositionLayerTests: ScratchDirectoryTestCase {
         }
     }
 
+    /// A group that lets its children through (`compositingGroup: false`) does so inside a
+    /// composition as it does inline.
+    func testAPassThroughGroupInsideACompositionActsAsInline() throws {
+        let passThrough = { (layers: String) in
+            #"[{"type": "group", "size": [360, 140], "compositingGroup": false, "opacity": 0.5, "layers": "#
+                + layers + "}]"
+        }
+        let cards = Self.cardLayers.replacingOccurrences(of: "{\"var\": \"accent\"}", with: "\"#3366ff\"")
+        let inline = try Fixture.job(
+            """
+            {"kiln": 1, "output": {"width": 640, "height": 360, "fps": 30, "duration": 3},
+             "layers": [\(Self.background),
+               {"type": "group", "size": [360, 140], "clip": "rect", \(Self.placement),
+                "layers": \(passThrough(cards))}]}
+            """)
+        let nested = try Fixture.job(
+            """
+            {"kiln": 1, "output": {"width": 640, "height": 360, "fps": 30, "duration": 3},
+             "compositions": {"card": {"size": [360, 140], "duration": 2, "layers": \(passThrough(cards))}},
+             "layers": [\(Self.background), {"type": "composition", "composition": "card", \(Self.placement)}]}
+            """)
+        for t in [0.35, 1.5] {
+            assertSame(
+                Fixture.render(nested, at: t).byteArray, Fixture.render(inline, at: t).byteArray, "t=\(t)")
+        }
+    }
+
     func testVariablesReachTheComposition() throws {
         let green = try compositionJob(accent: "#22cc66")
         assertSame(
@@ -320,6 +347,30 @@ final class CompositionLayerTests: ScratchDirectoryTestCase {
         XCTAssertNoThrow(try job(2), "8 deep is allowed")
         let diagnostics = messages { try job(0) }
         XCTAssertTrue(diagnostics.contains { $0.message.contains("nest more than 8 deep") }, "\(diagnostics)")
+    }
+
+    /// The nesting limit bounds the whole tree: each composition starts at the depth of the
+    /// layer that plays it, so four compositions of ten nested groups each are 44 deep.
+    func testTheNestingLimitCountsTheLayersOfEveryDocument() {
+        func groups(_ depth: Int, around inner: String) -> String {
+            depth == 0 ? inner : #"{"type": "group", "layers": ["# + groups(depth - 1, around: inner) + "]}"
+        }
+        let chain = (0..<4).map { n in
+            let inner =
+                n == 3
+                ? #"{"type": "solid", "color": "red"}"#
+                : #"{"type": "composition", "composition": "c\#(n + 1)"}"#
+            return
+                "\"c\(n)\": {\"size\": [8, 8], \"duration\": 1, \"layers\": [\(groups(10, around: inner))]}"
+        }.joined(separator: ",")
+        let diagnostics = messages {
+            try Fixture.job(
+                """
+                {"kiln": 1, "output": {"width": 64, "height": 64, "fps": 30, "duration": 1},
+                 "compositions": {\(chain)}, "layers": [{"type": "composition", "composition": "c0"}]}
+                """)
+        }
+        XCTAssertTrue(diagnostics.contains { $0.message.contains("nesting depth") }, "\(diagnostics)")
     }
 
     func testTheNestedJobIsValidatedWithItsOwnFileAndPaths() throws {

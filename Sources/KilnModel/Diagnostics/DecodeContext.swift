@@ -80,6 +80,9 @@ public final class DecodeContext {
         child.interruptedBy = interruptedBy
         child.outputTemplate = outputTemplate
         child.layersSeen = layersSeen
+        // The nesting limit bounds the whole tree: a played document starts at the depth of the
+        // layer that plays it, not at the top again.
+        child.outerDepth = layerDepth
         child.compositions = compositions
         child.jobIdentity = jobIdentity
         return child
@@ -97,8 +100,11 @@ public final class DecodeContext {
     /// layer being decoded, 0 outside any layer (global time).
     public var layerStart: Double { layerStarts.last ?? 0 }
 
-    /// How many layers are being decoded inside one another now (0 at the top level).
-    var layerDepth: Int { layerStarts.count }
+    /// How many layers are being decoded inside one another now (0 at the top level), the
+    /// layers of the documents that play this one included.
+    var layerDepth: Int { outerDepth + layerStarts.count }
+    /// The depth of the layer that plays this document (0 for the job itself).
+    private var outerDepth = 0
     /// Layers met so far, children included, against the `layers` limit.
     var layersSeen = 0
 

@@ -60,7 +60,8 @@ public struct ResourceLimits: Sendable, Equatable {
             case .frames: "frames in the output"
             case .pixelFrames: "width × height × frames: the work a render costs"
             case .layers: "layers in a job, children of groups, stacks and scrolls included"
-            case .nesting: "depth of layers inside groups, stacks and scrolls (can be raised to 128)"
+            case .nesting:
+                "depth of layers inside groups, stacks, scrolls, masks and compositions (can be raised to 128)"
             case .offscreens: "blurred or pixel-effect layers rendered offscreen in one frame"
             case .offscreenMegabytes: "memory for one frame's offscreen images, MiB"
             case .textCharacters: "Unicode scalars in one text layer's text"

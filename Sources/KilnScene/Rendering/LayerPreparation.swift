@@ -208,7 +208,7 @@ extension LayerNode {
             // Cut to its box, as the job it is would be cut to its frame.
             return Self.compositionBox.prepare(
                 at: local, canvas: canvas, box: size, transform: place,
-                children: LayerStack(items: children.compactMap { $0.prepare(in: inner) }))
+                children: LayerStack(items: Self.items(of: children, in: inner)))
         }
         if let stack = content as? StackLayer {
             let slots = stackSlots(at: time, canvas: canvas)
