@@ -124,6 +124,17 @@ final class CameraTests: XCTestCase {
 
     /// A 10-pixel square at the camera's position is drawn 20 pixels wide at the frame's centre;
     /// a second square 20 units to its right is drawn 40 pixels to the right of the centre.
+    /// Each camera's zoom is bounded by its table, and so is the product of nested ones: four
+    /// cameras at zoom 100 magnify 1e4 times, not 1e8 (a blur's radius grows with it).
+    func testNestedZoomsStayInsideTheCanvasRange() {
+        var canvas = Canvas(width: 64, height: 36)
+        for _ in 0..<4 { canvas = canvas.magnified(by: 100) }
+        XCTAssertEqual(canvas.cameraZoom, Canvas.cameraZoomRange.upperBound)
+        XCTAssertEqual(canvas.lengthScale, 1e4)
+        for _ in 0..<8 { canvas = canvas.magnified(by: 0.01) }
+        XCTAssertEqual(canvas.cameraZoom, Canvas.cameraZoomRange.lowerBound)
+    }
+
     func testTheJobCameraPlacesTheLayoutInTheFrame() throws {
         let job = try Fixture.job(
             """

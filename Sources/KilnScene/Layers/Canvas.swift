@@ -75,7 +75,15 @@ public struct Canvas: Sendable, Hashable {
     /// Frame pixels per layout unit for lengths with no direction, which a layer's transform
     /// does not reach (blur radii are frame pixels): the mean of the two axes' scales.
     /// Under a camera, the camera's zoom too.
-    public var lengthScale: Double { (pixelScale.x * pixelScale.y).squareRoot() * cameraZoom }
+    public var lengthScale: Double { frameScale * cameraZoom }
+
+    /// Frame pixels per layout unit for lengths with no direction, without the cameras: a
+    /// draft's scale alone (what keeps a mesh's triangles a fixed size on screen).
+    public var frameScale: Double { (pixelScale.x * pixelScale.y).squareRoot() }
+
+    /// How far nested cameras may magnify or shrink a scene together: each camera's zoom is
+    /// bounded by its table, but their product is not, and a blur radius grows with it.
+    public static let cameraZoomRange = 1e-4...1e4
 
     /// The canvas as the layers of a nested composition of `size` see it: the same frame and
     /// pixels, their own scene box.
@@ -88,7 +96,8 @@ public struct Canvas: Sendable, Hashable {
     /// The canvas as the scene under a camera zooming by `zoom` sees it.
     public func magnified(by zoom: Double) -> Canvas {
         var canvas = self
-        canvas.cameraZoom *= zoom
+        canvas.cameraZoom = min(
+            max(cameraZoom * zoom, Self.cameraZoomRange.lowerBound), Self.cameraZoomRange.upperBound)
         return canvas
     }
 }

@@ -106,8 +106,9 @@ public struct MeshGradientLayer: LayerRendering {
             })
         var mesh = GouraudMesh()
         let kinks = grid.tessellate(
-            // The full size's triangles in a draft too, so its shading is the full picture's.
-            into: &mesh, smoothColors: smoothsColors, targetEdge: tessellationEdge * canvas.lengthScale,
+            // The full size's triangles in a draft too, so its shading is the full picture's;
+            // under a camera they stay their size on screen, so a push-in does not coarsen it.
+            into: &mesh, smoothColors: smoothsColors, targetEdge: tessellationEdge * canvas.frameScale,
             frame: SIMD2(Double(canvas.width), Double(canvas.height)))
         let background = background.value(at: time).premultiplied
         mesh.underlay = background.simd
