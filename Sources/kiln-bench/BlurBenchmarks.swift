@@ -79,7 +79,7 @@ import KilnScene
         let name = "card, \(label), \(frameName)"
         guard let job = job(effects) else { continue }
         for threads in Set([1, cores]).sorted() where wants(name) {
-            let renderer = SceneRenderer(layers: job.layers, canvas: canvas, threads: threads)
+            let renderer = SceneRenderer(job: job, canvas: canvas, threads: threads)
             let ms = measure(options.frames) { i in
                 renderer.render(at: Double(i % 2) / 60, yuv: nil, rgba: nil)
             }

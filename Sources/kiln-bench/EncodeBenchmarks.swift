@@ -12,7 +12,7 @@ import KilnScene
 @MainActor func measureEncoding() {
     // libx264 on the same rendered frames, one encoder thread so the figure is per core.
     if wants("libx264 veryfast encode", "libx264 medium encode") {
-        let renderer = SceneRenderer(layers: layers, canvas: canvas, threads: cores)
+        let renderer = SceneRenderer(layers: layers, camera: nil, canvas: canvas, threads: cores)
         let encodeInput = (0..<options.encodeFrames).map { n -> YUV420Frame in
             let f = YUV420Frame(width: width, height: height)
             renderer.render(at: Double(n) / fps, yuv: f, rgba: nil)

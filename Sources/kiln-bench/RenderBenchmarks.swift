@@ -14,7 +14,7 @@ import KilnScene
 @MainActor func measureRendering() {
     // Render (mesh tessellation + raster + fused dither/YUV), 1 thread and all threads.
     for threads in Set([1, cores]).sorted() where wants("render mesh gradient → YUV") {
-        let renderer = SceneRenderer(layers: layers, canvas: canvas, threads: threads)
+        let renderer = SceneRenderer(layers: layers, camera: nil, canvas: canvas, threads: threads)
         // As in an export: each frame prepares the next one alongside its bands.
         let ms = measure(options.frames) {
             renderer.render(at: Double($0) / fps, prefetching: Double($0 + 1) / fps, yuv: frame, rgba: nil)
@@ -48,7 +48,7 @@ import KilnScene
                 """
             let job = try JobFiles.decode(
                 bytes: Array(text.utf8), file: "bench-cards.json", baseDirectory: URL(fileURLWithPath: "/"))
-            let cardsRenderer = SceneRenderer(layers: job.layers, canvas: canvas, threads: 1)
+            let cardsRenderer = SceneRenderer(job: job, canvas: canvas, threads: 1)
             let compositeMs = measure(options.frames) { _ in cardsRenderer.render(at: 0, yuv: nil, rgba: nil)
             }
             rows.append(

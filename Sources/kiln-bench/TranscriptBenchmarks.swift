@@ -53,7 +53,7 @@ import KilnScene
                     bytes: Array(text.utf8), file: "bench-transcript.json",
                     baseDirectory: URL(fileURLWithPath: "/"))
                 return SceneRenderer(
-                    layers: job.layers,
+                    job: job,
                     canvas: Canvas(width: width, height: height, reducedEvaluation: reduced),
                     threads: 1)
             }

@@ -32,7 +32,7 @@ import KilnScene
                 bytes: Array(text.utf8), file: "bench-warp.json", baseDirectory: URL(fileURLWithPath: "/"))
             for (name, reduced) in warpedCoverRows where wants(name) {
                 let warped = SceneRenderer(
-                    layers: job.layers,
+                    job: job,
                     canvas: Canvas(width: width, height: height, reducedEvaluation: reduced),
                     threads: 1)
                 let ms = measure(options.frames) { warped.render(at: Double($0) / fps, yuv: nil, rgba: nil) }

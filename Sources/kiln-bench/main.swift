@@ -39,7 +39,7 @@ func wants(_ names: String...) -> Bool {
 let frame = YUV420Frame(width: width, height: height)
 /// The mesh gradient rendered once, as bytes and as premultiplied floats: the input of the
 /// conversion, blur and effect rows.
-let single = SceneRenderer(layers: layers, canvas: canvas, threads: 1)
+let single = SceneRenderer(layers: layers, camera: nil, canvas: canvas, threads: 1)
 let rgba = RGBA8Frame(width: width, height: height)
 single.render(at: 1.0, yuv: nil, rgba: rgba)
 let unblurred = PlanarBand(width: width, rows: height)

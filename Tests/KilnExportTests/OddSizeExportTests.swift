@@ -30,7 +30,7 @@ final class OddSizeExportTests: ScratchDirectoryTestCase {
     }
 
     func reference(_ job: Job) -> [RGBA8Frame] {
-        let renderer = SceneRenderer(layers: job.layers, canvas: Canvas(output: job.output), threads: 2)
+        let renderer = SceneRenderer(job: job, canvas: Canvas(output: job.output), threads: 2)
         return (0..<job.output.frameCount).map { n in
             let frame = RGBA8Frame(width: job.output.width, height: job.output.height)
             renderer.render(at: job.output.time(ofFrame: n), yuv: nil, rgba: frame, straightAlpha: true)
@@ -151,8 +151,7 @@ final class OddSizeExportTests: ScratchDirectoryTestCase {
     func testOddFramesAreTheSameBytesAtAnyThreadCount() throws {
         let job = try job(format: "vp9", path: "odd.webm", width: 35, height: 19)
         func digests(threads: Int) -> [String] {
-            let renderer = SceneRenderer(
-                layers: job.layers, canvas: Canvas(output: job.output), threads: threads)
+            let renderer = SceneRenderer(job: job, canvas: Canvas(output: job.output), threads: threads)
             return (0..<Self.frames).map { n in
                 let yuv = YUV420Frame(width: 35, height: 19)
                 renderer.render(at: job.output.time(ofFrame: n), yuv: yuv, rgba: nil)

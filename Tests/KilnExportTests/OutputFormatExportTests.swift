@@ -33,7 +33,7 @@ final class OutputFormatExportTests: ScratchDirectoryTestCase {
 
     /// What the renderer drew for every frame, straight alpha.
     func reference(_ job: Job) -> [RGBA8Frame] {
-        let renderer = SceneRenderer(layers: job.layers, canvas: Canvas(output: job.output), threads: 2)
+        let renderer = SceneRenderer(job: job, canvas: Canvas(output: job.output), threads: 2)
         return (0..<job.output.frameCount).map { n in
             let frame = RGBA8Frame(width: job.output.width, height: job.output.height)
             renderer.render(at: job.output.time(ofFrame: n), yuv: nil, rgba: frame, straightAlpha: true)

@@ -182,7 +182,7 @@ final class VideoExportTests: ScratchDirectoryTestCase {
                    "colors": ["#10204a","#ff5a36","#3a1c71","#00a8cc","#ffffff","#d76d77","#000000","#7b2ff7","#00ff00"]}]}
                 """.utf8), file: "smooth.json", baseDirectory: directory)
         let canvas = Canvas(width: 640, height: 360)
-        let renderer = SceneRenderer(layers: job.layers, canvas: canvas, threads: 2)
+        let renderer = SceneRenderer(job: job, canvas: canvas, threads: 2)
         let ours = YUV420Frame(width: 640, height: 360)
         let rgba = RGBA8Frame(width: 640, height: 360)
         renderer.render(at: 0.6, yuv: ours, rgba: rgba)

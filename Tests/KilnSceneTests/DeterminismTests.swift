@@ -67,8 +67,8 @@ extension DeterminismTests {
         let job = try JobFiles.load(
             file: Fixture.repositoryRoot.appendingPathComponent("jobs/showcase.json").path)
         let canvas = Canvas(width: 480, height: 270)
-        let plain = SceneRenderer(layers: job.layers, canvas: canvas, threads: 2)
-        let ahead = SceneRenderer(layers: job.layers, canvas: canvas, threads: 2)
+        let plain = SceneRenderer(job: job, canvas: canvas, threads: 2)
+        let ahead = SceneRenderer(job: job, canvas: canvas, threads: 2)
         let a = RGBA8Frame(width: 480, height: 270), b = RGBA8Frame(width: 480, height: 270)
         let times = [0.5, 0.6, 0.7, 2.0, 2.1]
         for (i, t) in times.enumerated() {

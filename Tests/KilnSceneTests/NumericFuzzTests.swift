@@ -87,7 +87,7 @@ final class NumericFuzzTests: XCTestCase {
         }
         // The frame is tiny whatever the job asks for: what matters is that every number
         // computed for its layers converts, not how many pixels it fills.
-        let renderer = SceneRenderer(layers: job.layers, canvas: Self.canvas, threads: 2)
+        let renderer = SceneRenderer(job: job, canvas: Self.canvas, threads: 2)
         let frame = RGBA8Frame(width: Self.canvas.width, height: Self.canvas.height)
         let duration = Double(job.output.frameCount) / job.output.frameRate.doubleValue
         for time in [0, duration / 2, duration] {

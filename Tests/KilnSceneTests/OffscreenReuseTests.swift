@@ -57,13 +57,13 @@ final class OffscreenReuseTests: XCTestCase {
     ) -> [Int] {
         let times = times ?? self.times
         let canvas = Canvas(width: job.output.width, height: job.output.height)
-        let sequential = SceneRenderer(layers: job.layers, canvas: canvas, threads: threads)
+        let sequential = SceneRenderer(job: job, canvas: canvas, threads: threads)
         var kept: [Int] = []
         for (n, time) in times.enumerated() {
             let next = n + 1 < times.count ? times[n + 1] : nil
             let bytes = frame(sequential, at: time, next: next)
             kept.append(sequential.offscreensKept)
-            let fresh = SceneRenderer(layers: job.layers, canvas: canvas, threads: 1)
+            let fresh = SceneRenderer(job: job, canvas: canvas, threads: 1)
             XCTAssertEqual(
                 bytes, frame(fresh, at: time, next: nil), "frame at \(time) s differs", file: file, line: line
             )
@@ -161,16 +161,14 @@ final class OffscreenReuseTests: XCTestCase {
     /// nothing was painted aside.
     func testBlurTooSmallToMoveAPixelMakesNoOffscreen() throws {
         let canvas = Canvas(width: 320, height: 180)
-        let tiny = SceneRenderer(
-            layers: try job(image(#"{"blur": 1e-7}"#)).layers, canvas: canvas, threads: 2)
-        let plain = SceneRenderer(layers: try job(image("")).layers, canvas: canvas, threads: 2)
+        let tiny = SceneRenderer(job: try job(image(#"{"blur": 1e-7}"#)), canvas: canvas, threads: 2)
+        let plain = SceneRenderer(job: try job(image("")), canvas: canvas, threads: 2)
         for time in [0.0, 0.5] {
             XCTAssertEqual(
                 frame(tiny, at: time, next: nil), frame(plain, at: time, next: nil), "at \(time) s")
             XCTAssertEqual(tiny.offscreensKept, 0, "at \(time) s")
         }
-        let visible = SceneRenderer(
-            layers: try job(image(#"{"blur": 2}"#)).layers, canvas: canvas, threads: 2)
+        let visible = SceneRenderer(job: try job(image(#"{"blur": 2}"#)), canvas: canvas, threads: 2)
         _ = frame(visible, at: 0, next: nil)
         _ = frame(visible, at: 0.5, next: nil)
         XCTAssertEqual(visible.offscreensKept, 1, "a blur that shows is painted aside and kept")

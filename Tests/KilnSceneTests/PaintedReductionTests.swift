@@ -26,7 +26,7 @@ final class PaintedReductionTests: XCTestCase {
             width: job.output.width, height: job.output.height, paintsReducedUnderBlur: reduced,
             enlargesBlurInBands: inBands)
         let frame = RGBA8Frame(width: canvas.width, height: canvas.height)
-        SceneRenderer(layers: job.layers, canvas: canvas, threads: threads).render(
+        SceneRenderer(job: job, canvas: canvas, threads: threads).render(
             at: 0.5, yuv: nil, rgba: frame)
         return frame.byteArray
     }

@@ -41,7 +41,7 @@ final class ReducedEvaluationTests: XCTestCase {
     func render(_ job: Job, at time: Double, threads: Int = 2, _ reduced: ReducedEvaluation) -> RGBA8Frame {
         let canvas = Canvas(width: job.output.width, height: job.output.height, reducedEvaluation: reduced)
         let frame = RGBA8Frame(width: canvas.width, height: canvas.height)
-        SceneRenderer(layers: job.layers, canvas: canvas, threads: threads).render(
+        SceneRenderer(job: job, canvas: canvas, threads: threads).render(
             at: time, yuv: nil, rgba: frame)
         return frame
     }

@@ -35,7 +35,8 @@ final class VideoTimingTests: XCTestCase {
             kind: "group", name: nil, opacity: .constant(1), content: GroupLayer(size: nil),
             children: [layer],
             path: JSONPath.root.key("layers").index(0))
-        let renderer = SceneRenderer(layers: [group], canvas: Canvas(width: 8, height: 8), threads: 2)
+        let renderer = SceneRenderer(
+            layers: [group], camera: nil, canvas: Canvas(width: 8, height: 8), threads: 2)
         let frame = RGBA8Frame(width: 8, height: 8)
         renderer.render(at: 0.5, yuv: nil, rgba: frame)
         XCTAssertNil(renderer.refusal)

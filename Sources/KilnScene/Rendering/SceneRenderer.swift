@@ -28,8 +28,10 @@ public final class SceneRenderer: @unchecked Sendable {
     /// The offscreens and offscreen memory a frame may use (`ResourceLimits`).
     public let limits: ResourceLimits
 
+    /// Layers without a job (benchmarks, tests): the camera is named, so that one built from a
+    /// job's layers cannot leave the job's camera out unnoticed (`init(job:canvas:threads:)`).
     public convenience init(
-        layers: [LayerNode], camera: Camera? = nil, canvas: Canvas, threads: Int,
+        layers: [LayerNode], camera: Camera?, canvas: Canvas, threads: Int,
         limits: ResourceLimits = ResourceLimits()
     ) {
         self.init(
@@ -46,7 +48,7 @@ public final class SceneRenderer: @unchecked Sendable {
     /// With `scratchPoison`, every band is filled with that colour before it is painted and every
     /// scratch band before it is lent: a render must give the same bytes as without (tests).
     init(
-        layers: [LayerNode], camera: Camera? = nil, canvas: Canvas, threads: Int, limits: ResourceLimits,
+        layers: [LayerNode], camera: Camera?, canvas: Canvas, threads: Int, limits: ResourceLimits,
         scratchPoison: PremultipliedColor?
     ) {
         self.limits = limits
