@@ -84,11 +84,7 @@ public enum Compositing {
         band.forEachRun(rows: rows, columns: columns) { offset, count in
             var i = offset
             while i < offset + count {
-                let m = load(mask.a + i)
-                store(load(band.r + i) * m, band.r + i)
-                store(load(band.g + i) * m, band.g + i)
-                store(load(band.b + i) * m, band.b + i)
-                store(load(band.a + i) * m, band.a + i)
+                scale(band, at: i, by: load(mask.a + i))
                 i &+= 8
             }
         }
@@ -105,37 +101,50 @@ public enum Compositing {
 
     /// Multiplies `band` by the coverage of `mask` (1 − coverage when `inverted`) within
     /// `columns`: a mask or a track matte. The mask's lanes outside `columns` count as
-    /// transparent (they hold leftovers, as `sourceOver` explains).
+    /// transparent (they hold leftovers, as `sourceOver` explains). The mode is chosen once, not
+    /// per chunk.
     public static func multiply(
         _ band: PlanarBand, byCoverageOf mask: PlanarBand, as coverage: Coverage, inverted: Bool, rows: Int,
         columns: Range<Int>
     ) {
         precondition(band.stride == mask.stride, "bands differ in width")
         let zero = SIMD8<Float>(repeating: 0), one = SIMD8<Float>(repeating: 1)
-        let span = band.chunkSpan(columns)
-        for row in 0..<rows {
-            let rowStart = row &* band.stride
-            var x = span.lowerBound
-            while x < span.upperBound {
-                let i = rowStart &+ x
-                let (r, g, b, a) = mask.chunk(at: i, column: x, within: columns)
-                var m: SIMD8<Float>
-                switch coverage {
-                case .alpha:
-                    m = a
-                case .luminance:
-                    // Unfused, so every CPU level gives the same bytes.
-                    let luma = (r * 0.2126 + g * 0.7152) + b * 0.0722
-                    m = luma.clamped(lowerBound: zero, upperBound: one)
+        @inline(__always)
+        func run(
+            _ cover: (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>) -> SIMD8<Float>
+        ) {
+            let span = band.chunkSpan(columns)
+            for row in 0..<rows {
+                let rowStart = row &* band.stride
+                var x = span.lowerBound
+                while x < span.upperBound {
+                    let i = rowStart &+ x
+                    let (r, g, b, a) = mask.chunk(at: i, column: x, within: columns)
+                    scale(band, at: i, by: cover(r, g, b, a))
+                    x &+= 8
                 }
-                if inverted { m = one - m }
-                store(load(band.r + i) * m, band.r + i)
-                store(load(band.g + i) * m, band.g + i)
-                store(load(band.b + i) * m, band.b + i)
-                store(load(band.a + i) * m, band.a + i)
-                x &+= 8
             }
         }
+        // Unfused, so every CPU level gives the same bytes.
+        @inline(__always)
+        func luma(_ r: SIMD8<Float>, _ g: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> {
+            ((r * 0.2126 + g * 0.7152) + b * 0.0722).clamped(lowerBound: zero, upperBound: one)
+        }
+        switch (coverage, inverted) {
+        case (.alpha, false): run { _, _, _, a in a }
+        case (.alpha, true): run { _, _, _, a in one - a }
+        case (.luminance, false): run { r, g, b, _ in luma(r, g, b) }
+        case (.luminance, true): run { r, g, b, _ in one - luma(r, g, b) }
+        }
+    }
+
+    /// Every channel of the eight pixels at plane offset `i` times `m`.
+    @inline(__always)
+    static func scale(_ band: PlanarBand, at i: Int, by m: SIMD8<Float>) {
+        store(load(band.r + i) * m, band.r + i)
+        store(load(band.g + i) * m, band.g + i)
+        store(load(band.b + i) * m, band.b + i)
+        store(load(band.a + i) * m, band.a + i)
     }
 }
 
