@@ -22,7 +22,6 @@ public final class FontFace: @unchecked Sendable {
     private let library: FT_Library
     private let lock = Mutex(())
     private var glyphs: [GlyphKey: GlyphBitmap] = [:]
-    private var strokes: [StrokeKey: GlyphBitmap] = [:]
 
     /// Ascender and descender (positive below the baseline) in pixels, and the line gap.
     public let ascender: Double
@@ -132,20 +131,17 @@ public final class FontFace: @unchecked Sendable {
     }
 
     /// The glyph grown by `radius` pixels outwards (its outline's outside border from
-    /// FreeType's stroker, round joins), as coverage at a quarter-pixel `phase`, made once and
-    /// cached: a text stroke drawn beneath the glyphs. Empty for colour glyphs, which have no
-    /// outline.
+    /// FreeType's stroker, round joins), as coverage at a quarter-pixel `phase`: a text stroke
+    /// drawn beneath the glyphs. Empty for colour glyphs, which have no outline. Made anew each
+    /// time and not kept by the face, which outlives the job: its caller keeps what one text
+    /// reuses (`TextImage`), so a stroke's pictures are held only while that text is drawn.
     public func strokedBitmap(glyph: UInt32, phase: Int, radius: Double) -> GlyphBitmap {
         guard !isColor, radius > 0 else { return .empty }
         let key = StrokeKey(
             glyph: glyph, phase: phase,
             radius: SaturatingConversion.int(radius * 64, .toNearestOrAwayFromZero))
-        return lock.withLock { _ in
-            if let cached = strokes[key] { return cached }
-            let made = rasterizeStroke(key)
-            strokes[key] = made
-            return made
-        }
+        // FreeType's face and its glyph slot are shared with `bitmap(glyph:phase:)`.
+        return lock.withLock { _ in rasterizeStroke(key) }
     }
 
     private func rasterizeStroke(_ key: StrokeKey) -> GlyphBitmap {

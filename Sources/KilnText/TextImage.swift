@@ -31,6 +31,15 @@ public struct TextImage: Sendable {
         let frame = Region(lo: .zero, hi: SIMD2(width, height))
         var placed: [(bitmap: GlyphBitmap, pen: SIMD2<Double>, rect: Region)] = []
         var ink = Region(lo: SIMD2(width, height), hi: .zero)
+        // A text repeats its glyphs: each stroke is made once per glyph and phase here.
+        var strokes: [StrokedGlyph: GlyphBitmap] = [:]
+        func stroked(_ glyph: TextLayout.Glyph, phase: Int, radius: Double) -> GlyphBitmap {
+            let key = StrokedGlyph(face: ObjectIdentifier(glyph.face), glyph: glyph.glyph, phase: phase)
+            if let made = strokes[key] { return made }
+            let made = glyph.face.strokedBitmap(glyph: glyph.glyph, phase: phase, radius: radius)
+            strokes[key] = made
+            return made
+        }
         for glyph in subset ?? layout.glyphs {
             let x = glyph.position.x + Double(margin), y = glyph.position.y + Double(margin)
             // Quarter-pixel phase of the pen: the bitmap is rasterized at that phase and placed
@@ -38,7 +47,7 @@ public struct TextImage: Sendable {
             let whole = x.rounded(.down)
             let phase = SaturatingConversion.int((x - whole) * 4, .down, in: 0...3)
             let bitmap =
-                strokeRadius.map { glyph.face.strokedBitmap(glyph: glyph.glyph, phase: phase, radius: $0) }
+                strokeRadius.map { stroked(glyph, phase: phase, radius: $0) }
                 ?? glyph.face.bitmap(glyph: glyph.glyph, phase: phase)
             guard bitmap.width > 0 else { continue }
             let rect = Self.rect(of: bitmap, pen: SIMD2(x, y)).clipped(to: frame)
@@ -272,4 +281,11 @@ public struct TextImage: Sendable {
         }
         return RasterImage(width: width, height: height, premultipliedRGBA: bytes)
     }
+}
+
+/// One glyph of one face at one phase: what a text's strokes are kept by while it is drawn.
+private struct StrokedGlyph: Hashable {
+    let face: ObjectIdentifier
+    let glyph: UInt32
+    let phase: Int
 }

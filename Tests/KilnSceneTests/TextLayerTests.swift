@@ -82,6 +82,32 @@ final class TextLayerTests: XCTestCase {
             Fixture.renderYUV(job, at: 0.8, threads: 1), Fixture.renderYUV(job, at: 0.8, threads: 3))
     }
 
+    /// A stroked text fading in by its reveal fades as one picture: white glyphs over a red
+    /// stroke are never redder than the fade lets one picture be, as red as the same text in red
+    /// without a stroke; faded apart, the stroke's red would add under the half-faded glyphs.
+    func testAStrokedRevealFadesStrokeAndGlyphsTogether() throws {
+        let reveal =
+            ##", "reveal": {"by": "line", "at": 0.5, "elementDuration": 0.8, "totalDuration": 0.8}"##
+        let stroked = try textJob(
+            "I", extra: ##", "color": "#ffffff", "stroke": {"color": "#ff0000", "width": 6}"## + reveal)
+        let plain = try textJob("I", extra: ##", "color": "#ff0000""## + reveal)
+        func reddest(_ job: Job) -> Int {
+            let frame = Fixture.render(job, at: 0.98)
+            var most = 0
+            for y in 0..<120 { for x in 0..<320 { most = max(most, Int(frame.pixel(x: x, y: y).x)) } }
+            return most
+        }
+        let fade = reddest(plain)
+        XCTAssertGreaterThan(fade, 20, "part-way in")
+        XCTAssertLessThan(fade, 240, "part-way in")
+        // Faded apart, the stroke would add about α(1 − α) of red, some 50 codes here; the thin
+        // stem, still a little blurred, lets the plain text's peak fall a few codes short.
+        XCTAssertLessThanOrEqual(abs(reddest(stroked) - fade), 10, "the stroke shows through the glyphs")
+        XCTAssertEqual(
+            Fixture.renderYUV(stroked, at: 0.98, threads: 1), Fixture.renderYUV(stroked, at: 0.98, threads: 3)
+        )
+    }
+
     /// Emphasis: the marked word reveals glyph by glyph while the rest has fully faded in after
     /// 0.2 s; a range outside the text is an error at its path.
     func testEmphasisRevealsOnlyTheMarkedGlyphs() throws {

@@ -334,17 +334,31 @@ public struct TextLayer: LayerRendering {
         let tint = TextLayer.tint(color.value(at: time))
         let strokeTint = stroke.map { TextLayer.tint($0.color.value(at: time)) }
         var items = background?.items(at: time, canvas: canvas, transform: transform) ?? []
-        /// The stroke's picture under the text's, as one element.
+        /// The stroke's picture under the text's, as one element: faded or blurred, the two
+        /// together, so the stroke never shows through the half-faded glyphs above it.
         func add(
             _ picture: TextImage, stroke grown: TextImage?, opacity: Float, blur: Double, transform: Affine2D
         ) {
-            if let grown, let strokeTint {
+            guard let grown, let strokeTint else {
                 items += Self.items(
-                    grown, tint: strokeTint, opacity: opacity, blur: blur, transform: transform,
-                    canvas: canvas)
+                    picture, tint: tint, opacity: opacity, blur: blur, transform: transform, canvas: canvas)
+                return
             }
-            items += Self.items(
-                picture, tint: tint, opacity: opacity, blur: blur, transform: transform, canvas: canvas)
+            let gaussian = GaussianBlur(radius: blur * canvas.lengthScale)
+            let parts = [(grown, strokeTint), (picture, tint)].flatMap { image, matrix in
+                Self.items(image, tint: matrix, opacity: 1, blur: 0, transform: transform, canvas: canvas)
+            }
+            guard opacity < 1 || !gaussian.isIdentity else {
+                items += parts
+                return
+            }
+            let element = PreparedGroup(children: LayerStack(items: parts), clip: nil)
+            items.append(
+                gaussian.isIdentity
+                    ? PreparedItem(layer: element, opacity: opacity, colors: nil)
+                    : PreparedItem(
+                        layer: element, opacity: opacity, colors: nil,
+                        offscreen: Offscreen(layer: element, colors: nil, blur: gaussian, canvas: canvas)))
         }
         if let reveal, time < reveal.at + reveal.timing.totalDuration {
             if let rest = reveal.rest, time >= reveal.at {
