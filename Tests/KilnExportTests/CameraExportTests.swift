@@ -28,22 +28,7 @@ final class CameraExportTests: ScratchDirectoryTestCase {
         ).write(to: url)
         let loaded = try JobFiles.loadFingerprinted(file: url.path)
         XCTAssertNotNil(loaded.job.camera)
-        let singleHashes = directory.appendingPathComponent("single.txt").path
-        _ = try VideoExport(
-            job: loaded.job, output: directory.appendingPathComponent("whole.mp4"), threads: 1,
-            frameHashes: try FrameHashLog(path: singleHashes)
-        ).run()
-        let splitHashes = directory.appendingPathComponent("split.txt").path
-        let split = SegmentedExport(
-            export: VideoExport(
-                job: loaded.job, threads: 3, frameHashes: try FrameHashLog(path: splitHashes)),
-            fingerprint: loaded.fingerprint,
-            plan: SegmentPlan(frameCount: 24, framesPerSecond: 30, request: .count(3)))
-        let summary = try split.run()
-        XCTAssertEqual(summary.frames, 24)
-        let single = try FrameHashLog.read(path: singleHashes)
-        XCTAssertEqual(single.count, 24)
-        XCTAssertEqual(try FrameHashLog.read(path: splitHashes), single)
+        let single = try assertSegmentedRenderEqualsWhole(loaded, frames: 24, segments: 3)
         // The camera moves the picture: the frames are not all alike.
         XCTAssertGreaterThan(Set(single.values).count, 12)
     }

@@ -37,20 +37,7 @@ final class CompositionExportTests: ScratchDirectoryTestCase {
                    {"type": "composition", "composition": "dot", "position": [30, 75], "loop": true, "rotation": 10}]}
                 """))
         let loaded = try JobFiles.loadFingerprinted(file: url.path)
-        let singleHashes = directory.appendingPathComponent("single.txt").path
-        _ = try VideoExport(
-            job: loaded.job, output: directory.appendingPathComponent("whole.mp4"), threads: 1,
-            frameHashes: try FrameHashLog(path: singleHashes)
-        ).run()
-        let splitHashes = directory.appendingPathComponent("split.txt").path
-        let split = SegmentedExport(
-            export: VideoExport(
-                job: loaded.job, threads: 3, frameHashes: try FrameHashLog(path: splitHashes)),
-            fingerprint: loaded.fingerprint,
-            plan: SegmentPlan(frameCount: 24, framesPerSecond: 30, request: .count(3)))
-        XCTAssertEqual(try split.run().frames, 24)
-        let single = try FrameHashLog.read(path: singleHashes)
-        XCTAssertEqual(try FrameHashLog.read(path: splitHashes), single)
+        let single = try assertSegmentedRenderEqualsWhole(loaded, frames: 24, segments: 3)
         XCTAssertGreaterThan(Set(single.values).count, 12)
 
         // Editing the composition file changes the job's fingerprint, as editing the job does.
