@@ -76,6 +76,32 @@ public enum Compositing {
         }
     }
 
+    /// `src` atop `dst` (Porter–Duff), premultiplied: `src · dst.a + dst · (1 − src.a)`. The
+    /// source shows only where the destination is and the destination keeps its alpha, so an
+    /// inner shadow darkens a half-transparent or antialiased layer without making it more
+    /// opaque. Within `columns`; the source's lanes outside them count as transparent.
+    public static func sourceAtop(
+        _ src: PlanarBand, onto dst: PlanarBand, rows: Int, columns: Range<Int>
+    ) {
+        precondition(src.stride == dst.stride, "bands differ in width")
+        let one = SIMD8<Float>(repeating: 1)
+        let span = dst.chunkSpan(columns)
+        for row in 0..<rows {
+            let rowStart = row &* src.stride
+            var x = span.lowerBound
+            while x < span.upperBound {
+                let i = rowStart &+ x
+                let (r, g, b, a) = src.chunk(at: i, column: x, within: columns)
+                let da = load(dst.a + i)
+                let keep = one - a
+                store(r * da + load(dst.r + i) * keep, dst.r + i)
+                store(g * da + load(dst.g + i) * keep, dst.g + i)
+                store(b * da + load(dst.b + i) * keep, dst.b + i)
+                x &+= 8
+            }
+        }
+    }
+
     /// Scales every channel of `band` by the alpha of `mask`: clipping by a coverage mask.
     public static func multiply(
         _ band: PlanarBand, byAlphaOf mask: PlanarBand, rows: Int, columns: Range<Int>? = nil

@@ -6,8 +6,8 @@ import XCTest
 
 /// The `shadow` effect against a Double reference: the layer's alpha shifted (bilinearly) by
 /// the offset, convolved with the sampled Gaussian (clamp to edge, as the blur treats the
-/// frame's border), tinted, beneath the layer (inner: 1 − alpha, clipped to the layer's alpha,
-/// over it). Within 0.0125 of a unit (3.2 code values): the blur's three boxes are within 0.02
+/// frame's border), tinted, beneath the layer (inner: 1 − alpha, atop the layer: inside its
+/// alpha, which stays as it was). Within 0.0125 of a unit (3.2 code values): the blur's three boxes are within 0.02
 /// of the sampled Gaussian on a unit step (GaussianBlurTests), a shadow's alpha is at most 0.5
 /// here, and two shadows overlap in one test. With Kiln's own `GaussianBlur` as the reference's
 /// blur, what is left (shift, tint, compositing) agrees within 1e-4.
@@ -105,11 +105,11 @@ final class ShadowEffectTests: XCTestCase {
         return band
     }
 
-    func job(_ shadows: String) throws -> Job {
+    func job(_ shadows: String, fill: String = "#ffffff") throws -> Job {
         try Fixture.job(
             """
             {"kiln": 1, "output": {"width": \(width), "height": \(height), "fps": 30, "duration": 1},
-             "layers": [{"type": "shape", "size": [\(card.w), \(card.h)], "fill": "#ffffff",
+             "layers": [{"type": "shape", "size": [\(card.w), \(card.h)], "fill": "\(fill)",
                "position": [\(card.x), \(card.y)], "anchor": [0, 0], "effects": [\(shadows)]}]}
             """)
     }
@@ -130,6 +130,13 @@ final class ShadowEffectTests: XCTestCase {
 
     /// src over dst, premultiplied.
     func over(_ src: SIMD4<Double>, _ dst: SIMD4<Double>) -> SIMD4<Double> { src + dst * (1 - src.w) }
+
+    /// src atop dst, premultiplied: inside dst's alpha, which it keeps.
+    func atop(_ src: SIMD4<Double>, _ dst: SIMD4<Double>) -> SIMD4<Double> {
+        var out = src * dst.w + dst * (1 - src.w)
+        out.w = dst.w
+        return out
+    }
 
     func testDropShadowMatchesReference() throws {
         let alpha = cardAlpha()
@@ -157,10 +164,33 @@ final class ShadowEffectTests: XCTestCase {
                 ))
             let shadow = shadowed(inverse, sigma: sigma, offset: SIMD2(x, y))
             let error = worst(band) { px, py in
-                over(color * shadow[px, py] * alpha[px, py], SIMD4(repeating: alpha[px, py]))
+                atop(color * shadow[px, py], SIMD4(repeating: alpha[px, py]))
             }
             XCTAssertLessThan(error, tolerance, "inner σ \(sigma), offset (\(x), \(y))")
         }
+    }
+
+    /// On a half-transparent layer an inner shadow darkens the colour and leaves the alpha as it
+    /// was (source-atop): a source-over would make the layer more opaque where the shadow falls.
+    func testInnerShadowKeepsAHalfTransparentLayersAlpha() throws {
+        let alpha = Plane(width: width, height: height) { 128.0 / 255 * cardAlpha()[$0, $1] }
+        let inverse = Plane(width: width, height: height) { 1 - alpha[$0, $1] }
+        let band = render(
+            try job(
+                #"{"shadow": {"color": [0, 0, 0, 0.8], "radius": 6, "x": 4, "y": 4, "inner": true}}"#,
+                fill: "#ffffff80"))
+        let shadow = shadowed(inverse, sigma: 6, offset: SIMD2(4, 4))
+        let error = worst(band) { px, py in
+            atop(SIMD4(0, 0, 0, 0.8) * shadow[px, py], SIMD4(repeating: alpha[px, py]))
+        }
+        XCTAssertLessThan(error, tolerance)
+        var alphaError = 0.0
+        for y in 0..<height {
+            for x in 0..<width {
+                alphaError = max(alphaError, abs(Double(band.a[y * band.stride + x]) - alpha[x, y]))
+            }
+        }
+        XCTAssertLessThan(alphaError, 0.002, "the layer's alpha is what it was without the shadow")
     }
 
     /// Consecutive shadows are cast by the same layer, the first written on top.
@@ -176,7 +206,7 @@ final class ShadowEffectTests: XCTestCase {
             Plane(width: width, height: height) { 1 - alpha[$0, $1] }, sigma: 3, offset: SIMD2(0, 4))
         let error = worst(band) { x, y in
             let below = over(SIMD4(0.5, 0, 0, 0.5) * red[x, y], SIMD4(0, 0, 0.5, 0.5) * blue[x, y])
-            let layer = over(SIMD4(0, 0.4, 0, 0.4) * inner[x, y] * alpha[x, y], SIMD4(repeating: alpha[x, y]))
+            let layer = atop(SIMD4(0, 0.4, 0, 0.4) * inner[x, y], SIMD4(repeating: alpha[x, y]))
             return over(layer, below)
         }
         XCTAssertLessThan(error, tolerance)

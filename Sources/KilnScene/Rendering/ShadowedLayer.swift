@@ -12,15 +12,15 @@ struct ShadowCast: Sendable, Equatable {
 
 /// A layer with its shadows: each shadow is an `Offscreen` of the layer's tinted, shifted alpha
 /// (`ShadowSilhouette`), blurred there before the bands like any blurred layer; the band pass
-/// composites the drop shadows beneath the layer and the inner ones over it, clipped to its
-/// alpha.
+/// composites the drop shadows beneath the layer and the inner ones atop it (Porter–Duff
+/// source-atop: inside its alpha, which they leave as it was).
 struct ShadowedLayer: PreparedLayer {
     let layer: any PreparedLayer
     /// Colours of the layer, applied before its shadows are taken from it.
     let colors: ColorMatrix?
     /// Drawn beneath the layer, bottom first.
     let below: [Offscreen]
-    /// Drawn over the layer and clipped to its alpha, bottom first.
+    /// Drawn atop the layer (inside its alpha, keeping it), bottom first.
     let inside: [Offscreen]
     let extent: PixelExtent?
 
@@ -88,8 +88,7 @@ struct ShadowedLayer: PreparedLayer {
                         offscreen.composite(
                             onto: shadow, firstRow: firstRow, rows: rows, columns: window, opacity: 1,
                             pool: pool)
-                        Compositing.multiply(shadow, byAlphaOf: painted, rows: rows, columns: window)
-                        Compositing.sourceOver(shadow, onto: painted, opacity: 1, rows: rows, columns: window)
+                        Compositing.sourceAtop(shadow, onto: painted, rows: rows, columns: window)
                     }
                 }
             }
