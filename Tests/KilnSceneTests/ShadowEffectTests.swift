@@ -193,6 +193,28 @@ final class ShadowEffectTests: XCTestCase {
         XCTAssertLessThan(alphaError, 0.002, "the layer's alpha is what it was without the shadow")
     }
 
+    /// A stage after the shadows applies to the layer and its shadows together: an opacity of
+    /// 0.5 after a drop shadow halves both, so the card fades out with its shadow.
+    func testAStageAfterTheShadowsAppliesToBoth() throws {
+        let shadow = #"{"shadow": {"color": [0, 0, 0, 0.6], "radius": 5, "x": 9, "y": 7}}"#
+        let whole = render(try job(shadow))
+        let faded = render(try job(shadow + #", {"opacity": 0.5}"#))
+        var worst = 0.0, shadowSeen = false
+        for y in 0..<height {
+            for x in 0..<width {
+                let i = y * whole.stride + x
+                if whole.a[i] > 0.05, !(card.x..<(card.x + card.w)).contains(x) { shadowSeen = true }
+                for (a, b) in [
+                    (whole.r, faded.r), (whole.g, faded.g), (whole.b, faded.b), (whole.a, faded.a),
+                ] {
+                    worst = max(worst, abs(Double(a[i]) * 0.5 - Double(b[i])))
+                }
+            }
+        }
+        XCTAssertTrue(shadowSeen, "the shadow shows beside the card")
+        XCTAssertLessThan(worst, 1e-4, "shadow and card fade as one")
+    }
+
     /// Consecutive shadows are cast by the same layer, the first written on top.
     func testSeveralShadowsFirstOnTop() throws {
         let alpha = cardAlpha()
