@@ -1,3 +1,4 @@
+import KilnExport
 import KilnModel
 import KilnRaster
 import KilnScene
@@ -70,6 +71,97 @@ final class ScrollLayerTests: XCTestCase {
         XCTAssertEqual(first(4.9), 0, "no advance before appear + advanceEvery")
         XCTAssertEqual(first(5.5), -50, accuracy: 1e-9)
         XCTAssertEqual(first(7.5), -150, accuracy: 1e-9)
+    }
+
+    /// The carousel of a job whose items are three 100 px squares, advancing every 2 s.
+    private func advancingJob(scroll attributes: String, inGroup group: String? = nil) throws -> ScrollLayer {
+        let scroll = """
+            {"type": "scroll", \(attributes) "size": [100, 100], "spacing": 0, "advanceEvery": 2,
+             "advanceDuration": 1, "advanceEase": "spring", "loop": true,
+             "layers": [{"type": "shape", "shape": "rect", "fill": "#f00", "size": [100, 100]},
+                        {"type": "shape", "shape": "rect", "fill": "#0f0", "size": [100, 100]},
+                        {"type": "shape", "shape": "rect", "fill": "#00f", "size": [100, 100]}]}
+            """
+        let layer =
+            group.map { #"{"type": "group", \#($0) "size": [100, 100], "layers": [\#(scroll)]}"# } ?? scroll
+        let job = try Fixture.job(
+            #"{"kiln": 1, "output": {"width": 100, "height": 100, "fps": 30, "duration": 20}, "layers": [\#(layer)]}"#
+        )
+        let top = try XCTUnwrap(job.layers.first)
+        return try XCTUnwrap((top.content as? ScrollLayer) ?? top.children.first?.content as? ScrollLayer)
+    }
+
+    /// A carousel's paging is the same film whenever it appears: at appear + dt it stands where a
+    /// carousel appearing at 0 stands at dt, for every frame of three loops. A layer without
+    /// `appear` counts from its enclosing layer's (its own clock starts when it enters, as a
+    /// SwiftUI view's animations start when it is inserted and an After Effects layer's time at
+    /// its in-point), and from 0 when nothing encloses it.
+    func testPagingAtAppearPlusDtIsPagingAtDtOfALayerAppearingAtZero() throws {
+        let sizes = Array(repeating: SIMD2<Double>(100, 100), count: 3)
+        func offset(_ scroll: ScrollLayer, _ t: Double) -> Double {
+            scroll.layout(sizes, viewport: SIMD2(100, 100), at: t)[0].origin.x
+        }
+        let atZero = try advancingJob(scroll: #""appear": 0,"#)
+        let unset = try advancingJob(scroll: "")
+        let late = try advancingJob(scroll: #""appear": 2.7,"#)
+        let inLateGroup = try advancingJob(scroll: "", inGroup: #""appear": 2.7,"#)
+        let ownAppearWins = try advancingJob(scroll: #""appear": 2.7,"#, inGroup: #""appear": 1,"#)
+        let cases = [
+            ("no appear", unset, 0.0), ("appear 2.7", late, 2.7), ("group appear 2.7", inLateGroup, 2.7),
+            ("own appear 2.7 in a group appearing at 1", ownAppearWins, 2.7),
+        ]
+        for (name, scroll, appear) in cases {
+            // Every frame of three loops; the first frame that differs is the message.
+            let differing = (0..<(3 * 6 * 30)).lazy.map { Double($0) / 30 }.first { dt in
+                abs(offset(scroll, appear + dt) - offset(atZero, dt)) > 1e-6
+            }
+            XCTAssertNil(
+                differing.map { dt in
+                    "at appear + \(dt) s: offset \(offset(scroll, appear + dt)), appearing at 0: \(offset(atZero, dt))"
+                }, name)
+        }
+        XCTAssertEqual(offset(late, 2.7 + 3.9), -100, accuracy: 1e-6, "one page on, at rest")
+    }
+
+    /// The showcase's carousel appears at 0.6 s and twirls out at 8.6 s: between them no frame
+    /// moves its cards further than the fastest frame of a one-page advance. Counted from t = 0,
+    /// its sixth advance (8.4 s) whipped from the last card back to the first at about a card a
+    /// frame, straight into the twirl-out.
+    func testShowcaseCarouselNeverWhipsBeforeItsTwirlOut() throws {
+        let job = try JobFiles.load(
+            file: Fixture.repositoryRoot.appendingPathComponent("jobs/showcase.json").path)
+        let node = try XCTUnwrap(job.layers.first { $0.content is ScrollLayer })
+        let scroll = try XCTUnwrap(node.content as? ScrollLayer)
+        let lifetime = try XCTUnwrap(node.lifetime)
+        let (appear, disappear) = (try XCTUnwrap(lifetime.appear), try XCTUnwrap(lifetime.disappear))
+        let canvas = Canvas(width: job.output.width, height: job.output.height)
+        func offset(_ frame: Int) -> Double {
+            let t = job.output.time(ofFrame: frame)
+            let sizes = node.children.map { $0.layoutSize(at: t, canvas: canvas) }
+            return scroll.layout(sizes, viewport: scroll.viewportSize(at: t, canvas: canvas), at: t)[0].origin
+                .x
+        }
+        /// The largest move from one frame to the next between two times.
+        func largestStep(from start: Double, to end: Double) -> (step: Double, at: Double) {
+            var largest = (step: 0.0, at: start)
+            let frames = (0..<job.output.frameCount).filter {
+                job.output.time(ofFrame: $0) >= start && job.output.time(ofFrame: $0 + 1) <= end
+            }
+            for frame in frames {
+                let step = abs(offset(frame + 1) - offset(frame))
+                if step > largest.step { largest = (step, job.output.time(ofFrame: frame + 1)) }
+            }
+            return largest
+        }
+        // The first advance is one page: the speed a page turn has.
+        let onePage = largestStep(from: appear + scroll.advanceEvery, to: appear + 2 * scroll.advanceEvery)
+            .step
+        XCTAssertGreaterThan(onePage, 10, "the first advance moves")
+        let whole = largestStep(from: appear, to: disappear)
+        XCTAssertLessThanOrEqual(
+            whole.step, onePage * 1.001,
+            "the cards move \(Int(whole.step)) px in the frame to \(whole.at) s; a page turn moves at most \(Int(onePage))"
+        )
     }
 
     /// A spring advance moves until it has settled (within 0.1 % of a page), then stands exactly

@@ -37,12 +37,15 @@ final class SymbolLayerTests: ScratchDirectoryTestCase {
 
     /// Variable value on wifi (dot 0, arcs 1/3, 2/3, 1) lights exactly the layers at or below
     /// it; the others are drawn dimmed, at 0.35. At exactly 1/3 (and 2/3) the arcs of that step
-    /// are lit: thresholds of 0.34 and 0.67 once left them dim.
+    /// are lit and just below they are dim: thresholds of 0.34 and 0.67 once left them dim at
+    /// 1/3 and 2/3. The steps expected are Apple's even thirds, not the catalog's own numbers.
     func testVariableValueLightsExactlyTheLayersAtOrBelowIt() throws {
-        for value in [0.5, 1.0 / 3.0, 2.0 / 3.0] {
+        for value in [0.5, 1.0 / 3.0, 2.0 / 3.0, (1.0 / 3.0).nextDown, (2.0 / 3.0).nextDown, 1] {
             try assertLit(upTo: value)
         }
     }
+
+    private static let wifiSteps = ["dot": 0, "arc1": 1.0 / 3.0, "arc2": 2.0 / 3.0, "arc3": 1]
 
     private func assertLit(upTo variable: Double) throws {
         let wifi = try XCTUnwrap(SymbolCatalog.shipped("wifi"))
@@ -53,7 +56,7 @@ final class SymbolLayerTests: ScratchDirectoryTestCase {
             let probe =
                 layer.name == "dot"
                 ? (bounds.min + bounds.max) / 2 : SIMD2((bounds.min.x + bounds.max.x) / 2, bounds.min.y + 4)
-            let lit = (layer.variableThreshold ?? 0) <= variable
+            let lit = try XCTUnwrap(Self.wifiSteps[layer.name], layer.name) <= variable
             let value = level(frame, probe, of: wifi)
             if lit {
                 XCTAssertGreaterThanOrEqual(value, 250, "\(layer.name) at \(variable)")

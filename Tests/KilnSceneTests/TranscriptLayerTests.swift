@@ -159,6 +159,52 @@ final class TranscriptLayerTests: ScratchDirectoryTestCase {
         }
     }
 
+    /// What the layer draws through every line change of the shipped podcast and audiogram,
+    /// frame by frame: a line drawn in both weights at more than 5 % each (the old line fading
+    /// back, the new one fading in) puts each letter in one place (ink centres within 2 px, same
+    /// baseline), so no frame shows two placements of a line. At their own advances the two
+    /// weights were drawn up to 63 px apart, both at 20 % or more, for 4–5 frames of each change.
+    func testEveryLineChangeDrawsEachLineInOnePlace() throws {
+        let fps = 30.0
+        for (file, layer) in try shippedTranscripts() {
+            let pictures = layer.pictures
+            let regular = pictures.regularLayouts.map(inkCentres), bold = pictures.boldLayouts.map(inkCentres)
+            var doubled: [String] = [], framesWithBoth = 0
+            for change in layer.transcript.lines.map(\.start) {
+                let first = (change * fps).rounded(.down) - 1
+                let last = ((change + TranscriptLayer.fade) * fps).rounded(.up) + 1
+                for frame in stride(from: first, through: last, by: 1) where frame >= 0 {
+                    let time = frame / fps
+                    let moment = layer.moment(at: time)
+                    for index in layer.tops.indices {
+                        let weights = layer.weights(of: index, moment)
+                        guard weights.faded > 0.05, weights.bold > 0.05 else { continue }
+                        framesWithBoth += 1
+                        let baselines =
+                            zip(
+                                pictures.regularLayouts[index].lines.map(\.baseline),
+                                pictures.boldLayouts[index].lines.map(\.baseline)
+                            ).map { abs($0 - $1) }.max() ?? 0
+                        let apart =
+                            zip(regular[index], bold[index]).flatMap { a, b in
+                                a.compactMap { key, x in b[key].map { abs($0 - x) } }
+                            }.max() ?? 0
+                        if apart >= 2 || baselines >= 1 {
+                            doubled.append(
+                                String(
+                                    format:
+                                        "%.3f s, line %d (regular %.2f, bold %.2f): letters %.1f px apart",
+                                    time, index, weights.faded, weights.bold, apart))
+                        }
+                    }
+                }
+            }
+            XCTAssertGreaterThanOrEqual(
+                framesWithBoth, layer.transcript.lines.count, "\(file): the fades were seen")
+            XCTAssertEqual(doubled, [], "\(file): \(doubled.count) drawings of a line in two places")
+        }
+    }
+
     /// The same in pixels: drawn sharp, the regular line's ink lies within the bold line's
     /// (strokes thicken in place, the edges of one text), where at its own advances most of it
     /// fell beside the bold strokes and showed as a second, offset text (1.2 % of it outside

@@ -252,6 +252,18 @@ public struct TranscriptLayer: LayerRendering {
         return 0
     }
 
+    /// The opacities a line is drawn at: its faded (regular, blurred) picture and its bold one.
+    /// Through a cross-fade both are drawn, so both must put each letter in the same place.
+    struct Weights: Equatable {
+        let faded: Double
+        let bold: Double
+    }
+
+    func weights(of index: Int, _ moment: Moment) -> Weights {
+        let k = currentness(of: index, moment)
+        return Weights(faded: k < 1 ? (1 - k) * otherOpacity : 0, bold: k)
+    }
+
     /// How close (pixels) a line must be to whole pixels to be put on them: the spring's last
     /// creep is far below what a frame can show, and a shift of 1/64 pixel moves an edge by
     /// at most 4 of 255 code values; it is what lets a settled list composite without taps.
@@ -292,10 +304,10 @@ public struct TranscriptLayer: LayerRendering {
                 viewport = (viewport.min - shift, viewport.max - shift)
                 place = whole
             }
-            let k = currentness(of: index, now)
-            if k < 1, otherOpacity > 0 {
+            let weights = weights(of: index, now), k = weights.bold
+            if weights.faded > 0 {
                 items += TextLayer.items(
-                    pictures.faded(index, use), tint: tint, opacity: Float((1 - k) * otherOpacity), blur: 0,
+                    pictures.faded(index, use), tint: tint, opacity: Float(weights.faded), blur: 0,
                     transform: place, canvas: canvas, viewport: viewport)
             } else if otherOpacity > 0 {
                 // The current line shows only its bold picture, but fades back to this one when
