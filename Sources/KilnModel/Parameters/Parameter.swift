@@ -9,8 +9,10 @@ public struct Parameter: Sendable {
     /// "the frame's centre" for a position that is computed when the key is absent).
     public let defaultDescription: String?
 
-    public init(
-        _ name: String, _ kind: ParameterKind, default defaultValue: ParameterValue? = nil,
+    /// Tables name their parameters through keys (`ParameterKey`); a name alone is for the tables
+    /// built from data (the modifiers) and for tests.
+    init(
+        name: String, _ kind: ParameterKind, default defaultValue: ParameterValue? = nil,
         defaultDescription: String? = nil, help: String
     ) {
         // A mismatched default is a bug in the table, not in a user's job: fail loudly at startup.
@@ -22,6 +24,13 @@ public struct Parameter: Sendable {
         self.defaultValue = defaultValue
         self.help = help
         self.defaultDescription = defaultDescription
+    }
+
+    public init(
+        _ name: String, _ kind: ParameterKind, default defaultValue: ParameterValue? = nil,
+        defaultDescription: String? = nil, help: String
+    ) {
+        self.init(name: name, kind, default: defaultValue, defaultDescription: defaultDescription, help: help)
     }
 
     public var isRequired: Bool { defaultValue == nil && !kind.isList }
