@@ -10,7 +10,7 @@ public struct Parameter: Sendable {
     public let defaultDescription: String?
 
     /// Tables name their parameters through keys (`ParameterKey`); a name alone is for the tables
-    /// built from data (the modifiers) and for tests.
+    /// built from data (the modifiers).
     init(
         name: String, _ kind: ParameterKind, default defaultValue: ParameterValue? = nil,
         defaultDescription: String? = nil, help: String
@@ -24,13 +24,6 @@ public struct Parameter: Sendable {
         self.defaultValue = defaultValue
         self.help = help
         self.defaultDescription = defaultDescription
-    }
-
-    public init(
-        _ name: String, _ kind: ParameterKind, default defaultValue: ParameterValue? = nil,
-        defaultDescription: String? = nil, help: String
-    ) {
-        self.init(name: name, kind, default: defaultValue, defaultDescription: defaultDescription, help: help)
     }
 
     public var isRequired: Bool { defaultValue == nil && !kind.isList }

@@ -95,7 +95,7 @@ public struct CompositionLayer: NestedLayers {
         guard
             let composition = context.decodeComposition(
                 source, variables: params.node(Key.variables), variablesPath: params.path(Key.variables),
-                at: params.node(named.0 ? "file" : "composition"), path: at),
+                at: named.0 ? params.node(Key.file) : params.node(Key.composition), path: at),
             context.diagnostics.count == before,
             let timing = decodeTiming(params, duration: composition.duration, context)
         else { return nil }
