@@ -19,15 +19,6 @@ enum AudioDecoding {
         static let fadeOut = ParameterKey<Animated<Double>>("fadeOut")
         static let loop = ParameterKey<Bool>("loop")
         static let duck = ParameterKey<JSONNode?>("duck")
-        static let under = ParameterKey<String>("under")
-        static let amount = ParameterKey<Animated<Double>>("amount")
-        static let threshold = ParameterKey<Animated<Double>>("threshold")
-        static let attack = ParameterKey<Animated<Double>>("attack")
-        static let release = ParameterKey<Animated<Double>>("release")
-        static let hold = ParameterKey<Animated<Double>>("hold")
-        static let tracks = ParameterKey<JSONNode?>("tracks")
-        static let loudness = ParameterKey<Animated<Double>>("loudness")
-        static let truePeak = ParameterKey<Animated<Double>>("truePeak")
     }
 
     static let parameters = ParameterTable([
@@ -74,37 +65,55 @@ enum AudioDecoding {
             help: "lower this track while the named track sounds (music under a voice)"),
     ])
 
+    enum DuckKey {
+        static let under = ParameterKey<String>("under")
+        static let amount = ParameterKey<Animated<Double>>("amount")
+        static let threshold = ParameterKey<Animated<Double>>("threshold")
+        static let attack = ParameterKey<Animated<Double>>("attack")
+        static let release = ParameterKey<Animated<Double>>("release")
+        static let hold = ParameterKey<Animated<Double>>("hold")
+    }
+
     static let duckTable = ParameterTable([
-        Parameter(Key.under, .string, help: "the name of the track whose sound lowers this one"),
+        Parameter(DuckKey.under, .string, help: "the name of the track whose sound lowers this one"),
         Parameter(
-            Key.amount, .constantNumber(0...60), default: .number(12), help: "dB this track is lowered by"),
+            DuckKey.amount, .constantNumber(0...60), default: .number(12), help: "dB this track is lowered by"
+        ),
         Parameter(
-            Key.threshold, .constantNumber(-90...0), default: .number(-40),
+            DuckKey.threshold, .constantNumber(-90...0), default: .number(-40),
             help: "dBFS (RMS over 10 ms) above which the other track counts as sounding"),
         Parameter(
-            Key.attack, .constantNumber(0.001...2), default: .number(0.08),
+            DuckKey.attack, .constantNumber(0.001...2), default: .number(0.08),
             help: "seconds to go down; taken before the other track starts (the mix looks ahead)"),
         Parameter(
-            Key.release, .constantNumber(0.01...10), default: .number(0.5), help: "seconds to come back up"),
+            DuckKey.release, .constantNumber(0.01...10), default: .number(0.5),
+            help: "seconds to come back up"),
         Parameter(
-            Key.hold, .constantNumber(0...5), default: .number(0.3),
+            DuckKey.hold, .constantNumber(0...5), default: .number(0.3),
             help: "seconds the other track may pause (between words) before this one comes back up"),
     ])
 
+    enum MixKey {
+        static let tracks = ParameterKey<JSONNode?>("tracks")
+        static let loudness = ParameterKey<Animated<Double>>("loudness")
+        static let truePeak = ParameterKey<Animated<Double>>("truePeak")
+    }
+
     static let mixTable = ParameterTable([
         Parameter(
-            Key.tracks,
+            MixKey.tracks,
             .structured(
                 "array of tracks",
                 schema: .array(of: ValueSchema.object(parameters), count: 1...maximumTracks)),
             help: "the tracks, mixed together; each is an object like the single-track form"),
         Parameter(
-            Key.loudness, .constantNumber(-70 ... -5), default: .number(-16), defaultDescription: "as mixed",
+            MixKey.loudness, .constantNumber(-70 ... -5), default: .number(-16),
+            defaultDescription: "as mixed",
             help:
                 "integrated loudness (EBU R128, LUFS) the whole mix is brought to by one gain, e.g. −16 or −23"
         ),
         Parameter(
-            Key.truePeak, .constantNumber(-9...0), default: .number(-1),
+            MixKey.truePeak, .constantNumber(-9...0), default: .number(-1),
             help:
                 "dBTP the normalised mix's true peak stays under: a look-ahead limiter holds the peaks the gain raises"
         ),
@@ -135,14 +144,14 @@ enum AudioDecoding {
         }
         let before = context.diagnostics.count
         let p = mixTable.decode(node, path: path, context: context)
-        guard context.diagnostics.count == before, let list = p.node(Key.tracks),
+        guard context.diagnostics.count == before, let list = p.node(MixKey.tracks),
             let elements = list.elements,
-            let tracks = decodeTracks(elements, node: list, path: p.path(Key.tracks), context: context)
+            let tracks = decodeTracks(elements, node: list, path: p.path(MixKey.tracks), context: context)
         else { return nil }
         let loudness =
-            p.isPresent(Key.loudness)
+            p.isPresent(MixKey.loudness)
             ? LoudnessTarget(
-                integrated: p[Key.loudness].value(at: 0), truePeak: p[Key.truePeak].value(at: 0))
+                integrated: p[MixKey.loudness].value(at: 0), truePeak: p[MixKey.truePeak].value(at: 0))
             : nil
         return Soundtrack(tracks: tracks, loudness: loudness)
     }
@@ -215,8 +224,9 @@ enum AudioDecoding {
             if context.diagnostics.count == before {
                 func value(_ key: ParameterKey<Animated<Double>>) -> Double { d[key].value(at: 0) }
                 duck = Ducking(
-                    under: d[Key.under], amount: value(Key.amount), threshold: value(Key.threshold),
-                    attack: value(Key.attack), release: value(Key.release), hold: value(Key.hold))
+                    under: d[DuckKey.under], amount: value(DuckKey.amount),
+                    threshold: value(DuckKey.threshold),
+                    attack: value(DuckKey.attack), release: value(DuckKey.release), hold: value(DuckKey.hold))
             }
         }
         let name = p[Key.name]

@@ -37,12 +37,6 @@ public struct BackgroundWarpEffect: PixelStageEffect {
         static let offset = ParameterKey<Animated<Point2>>("offset")
         static let speed = ParameterKey<Animated<Double>>("speed")
         static let noise = ParameterKey<JSONNode?>("noise")
-        static let generate = ParameterKey<JSONNode?>("generate")
-        static let path = ParameterKey<URL?>("path")
-        static let seed = ParameterKey<Int>("seed")
-        static let size = ParameterKey<Int>("size")
-        static let cells = ParameterKey<Int>("cells")
-        static let octaves = ParameterKey<Int>("octaves")
     }
 
     public static let kind = EffectKind(
@@ -89,38 +83,53 @@ public struct BackgroundWarpEffect: PixelStageEffect {
     /// Generated once per process: every job without its own noise shares it.
     static let defaultNoise = NoiseTexture.generated(seed: 1, size: 256)
 
+    enum NoiseKey {
+        static let generate = ParameterKey<JSONNode?>("generate")
+        static let path = ParameterKey<URL?>("path")
+    }
+
     static let noiseTable = ParameterTable([
         Parameter(
-            Key.generate,
+            NoiseKey.generate,
             .structured(
                 "{\"seed\", \"size\", \"cells\", \"octaves\"}", schema: ValueSchema.object(generateTable)),
             default: .string("none"),
             help: "procedural, tileable noise"),
         Parameter(
-            Key.path, .assetPath, default: .string(""),
+            NoiseKey.path, .assetPath, default: .string(""),
             help: "an image whose red and green channels are the noise"),
     ])
 
+    enum GenerateKey {
+        static let seed = ParameterKey<Int>("seed")
+        static let size = ParameterKey<Int>("size")
+        static let cells = ParameterKey<Int>("cells")
+        static let octaves = ParameterKey<Int>("octaves")
+    }
+
     static let generateTable = ParameterTable([
         Parameter(
-            Key.seed, .integer(0...Int(UInt32.max)), default: .integer(1), help: "same seed, same noise"),
-        Parameter(Key.size, .integer(8...2048), default: .integer(256), help: "texture width and height"),
+            GenerateKey.seed, .integer(0...Int(UInt32.max)), default: .integer(1),
+            help: "same seed, same noise"),
         Parameter(
-            Key.cells, .integer(1...64), default: .integer(4),
+            GenerateKey.size, .integer(8...2048), default: .integer(256), help: "texture width and height"),
+        Parameter(
+            GenerateKey.cells, .integer(1...64), default: .integer(4),
             help: "lattice cells across the texture in the first octave"),
         Parameter(
-            Key.octaves, .integer(1...8), default: .integer(4), help: "octaves of detail, each twice as fine"),
+            GenerateKey.octaves, .integer(1...8), default: .integer(4),
+            help: "octaves of detail, each twice as fine"),
     ])
 
     static func decodeNoise(_ node: JSONNode, path: JSONPath, context: DecodeContext) -> NoiseTexture? {
         let before = context.diagnostics.count
         let p = noiseTable.decode(node, path: path, context: context)
         guard context.diagnostics.count == before else { return nil }
-        switch (p.node(Key.generate), p.isPresent(Key.path)) {
+        switch (p.node(NoiseKey.generate), p.isPresent(NoiseKey.path)) {
         case (let generate?, false):
             let g = generateTable.decode(generate, path: path.key("generate"), context: context)
             guard context.diagnostics.count == before else { return nil }
-            let size = g[Key.size], cells = g[Key.cells], octaves = g[Key.octaves]
+            let size = g[GenerateKey.size], cells = g[GenerateKey.cells], octaves = g[GenerateKey.octaves]
             if let problem = context.limits.violation(
                 .noisePixels, size * size, "the generated noise's size in pixels (\(size)×\(size))")
             {
@@ -141,10 +150,11 @@ public struct BackgroundWarpEffect: PixelStageEffect {
                     "generated noise \(size)×\(size)", at: path.key("generate"))
             else { return nil }
             return NoiseTexture.generated(
-                seed: UInt64(g[Key.seed]), size: size, cells: cells, octaves: octaves)
+                seed: UInt64(g[GenerateKey.seed]), size: size, cells: cells, octaves: octaves)
         case (nil, true):
-            guard let url = p[Key.path] else { return nil }
-            return decodeNoiseImage(url, node: p.node(Key.path), path: path.key("path"), context: context)
+            guard let url = p[NoiseKey.path] else { return nil }
+            return decodeNoiseImage(
+                url, node: p.node(NoiseKey.path), path: path.key("path"), context: context)
         default:
             context.error(
                 "expected {\"generate\": {…}} or {\"path\": \"image\"}: exactly one of the two", at: node,

@@ -27,8 +27,6 @@ public struct RippleEffect: PixelStageEffect {
         static let speed = ParameterKey<Animated<Double>>("speed")
         static let duration = ParameterKey<Animated<Double>>("duration")
         static let triggers = ParameterKey<JSONNode?>("triggers")
-        static let at = ParameterKey<Animated<Double>>("at")
-        static let origin = ParameterKey<Animated<Point2>>("origin")
     }
 
     /// The defaults are the seed's sample values.
@@ -75,11 +73,16 @@ public struct RippleEffect: PixelStageEffect {
 
     static let maximumTriggerCount = 10_000
 
+    enum TriggerKey {
+        static let at = ParameterKey<Animated<Double>>("at")
+        static let origin = ParameterKey<Animated<Point2>>("origin")
+    }
+
     static let triggerTable = ParameterTable([
         Parameter(
-            Key.at, .constantNumber(0...(24 * 3600)),
+            TriggerKey.at, .constantNumber(0...(24 * 3600)),
             help: "seconds on the job's timeline, at most the output's duration"),
-        Parameter(Key.origin, .point(nil), help: "[x, y] in the layer's own pixels"),
+        Parameter(TriggerKey.origin, .point(nil), help: "[x, y] in the layer's own pixels"),
     ])
 
     /// Why a wave from `origin` can never show: it starts farther outside the frame than the
@@ -116,16 +119,16 @@ public struct RippleEffect: PixelStageEffect {
         for (index, element) in elements.enumerated() {
             let triggerPath = path.index(index)
             let p = triggerTable.decode(element, path: triggerPath, context: context)
-            let at = p[Key.at].value(at: 0)
-            if let end = context.timelineDuration, at > end, let atNode = p.node(Key.at) {
+            let at = p[TriggerKey.at].value(at: 0)
+            if let end = context.timelineDuration, at > end, let atNode = p.node(TriggerKey.at) {
                 context.error(
                     "trigger at \(NumberText.format(at)) s is after the end of the timeline (\(NumberText.format(end)) s)",
                     at: atNode, path: triggerPath.key("at"))
             }
-            let origin = p[Key.origin]
+            let origin = p[TriggerKey.origin]
             if let problem = unreachable(
                 origin.value(at: at), reach: speed.value(at: at) * duration, frame: context.frameSize),
-                let originNode = p.node(Key.origin)
+                let originNode = p.node(TriggerKey.origin)
             {
                 context.error(problem, at: originNode, path: triggerPath.key("origin"))
             }

@@ -13,9 +13,21 @@ public struct CompositionLayer: NestedLayers {
     public let camera: Camera?
     public let nestedLayers: [LayerNode]
 
-    enum Key {
+    enum TrimKey {
         static let start = ParameterKey<Animated<Double>>("start")
         static let end = ParameterKey<Animated<Double>>("end")
+    }
+
+    static let trimTable = ParameterTable([
+        Parameter(
+            TrimKey.start, .constantNumber(0...86_400), default: .number(0),
+            help: "seconds into the composition where the used part begins"),
+        Parameter(
+            TrimKey.end, .constantNumber(0...86_400), default: .number(0), defaultDescription: "its end",
+            help: "seconds into the composition where the used part ends; after start, at most its duration"),
+    ])
+
+    enum Key {
         static let file = ParameterKey<URL?>("file")
         static let composition = ParameterKey<String>("composition")
         static let variables = ParameterKey<JSONNode?>("variables")
@@ -24,15 +36,6 @@ public struct CompositionLayer: NestedLayers {
         static let speed = ParameterKey<Animated<Double>>("speed")
         static let loop = ParameterKey<Bool>("loop")
     }
-
-    static let trimTable = ParameterTable([
-        Parameter(
-            Key.start, .constantNumber(0...86_400), default: .number(0),
-            help: "seconds into the composition where the used part begins"),
-        Parameter(
-            Key.end, .constantNumber(0...86_400), default: .number(0), defaultDescription: "its end",
-            help: "seconds into the composition where the used part ends; after start, at most its duration"),
-    ])
 
     public static let parameters = ParameterTable([
         Parameter(
@@ -112,21 +115,21 @@ public struct CompositionLayer: NestedLayers {
             let errors = context.diagnostics.count
             let trim = trimTable.decode(node, path: params.path(Key.trim), context: context)
             guard context.diagnostics.count == errors else { return nil }
-            start = trim[Key.start].value(at: 0)
-            if trim.isPresent(Key.end) {
-                end = trim[Key.end].value(at: 0)
+            start = trim[TrimKey.start].value(at: 0)
+            if trim.isPresent(TrimKey.end) {
+                end = trim[TrimKey.end].value(at: 0)
                 if end > duration {
                     context.error(
                         "trim end \(ResourceLimits.text(end)) s is past the composition's end "
-                            + "(\(ResourceLimits.text(duration)) s)", at: trim.node(Key.end),
-                        path: trim.path(Key.end))
+                            + "(\(ResourceLimits.text(duration)) s)", at: trim.node(TrimKey.end),
+                        path: trim.path(TrimKey.end))
                     return nil
                 }
             }
             guard start < end else {
                 context.error(
                     "trim start \(ResourceLimits.text(start)) s must be before its end (\(ResourceLimits.text(end)) s)",
-                    at: trim.node(Key.start), path: trim.path(Key.start))
+                    at: trim.node(TrimKey.start), path: trim.path(TrimKey.start))
                 return nil
             }
         }

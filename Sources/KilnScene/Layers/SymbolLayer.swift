@@ -43,7 +43,6 @@ public struct SymbolLayer: LayerRendering {
         static let variableValue = ParameterKey<Animated<Double>>("variableValue")
         static let replacements = ParameterKey<JSONNode?>("replacements")
         static let contentTransition = ParameterKey<JSONNode?>("contentTransition")
-        static let at = ParameterKey<Animated<Double>>("at")
     }
 
     public static let parameters = ParameterTable([
@@ -93,8 +92,14 @@ public struct SymbolLayer: LayerRendering {
     /// A replacement names exactly one symbol (`artwork(_:path:context:)`).
     static let namingOneSymbol: [JSONSchema] = [.requiring(["symbol"]), .requiring(["file"])]
 
+    /// A replacement's `symbol` and `file` are the layer's own keys (`Key`): `artwork` reads
+    /// them from either table.
+    enum ReplacementKey {
+        static let at = ParameterKey<Animated<Double>>("at")
+    }
+
     static let replacementTable = ParameterTable([
-        Parameter(Key.at, .constantNumber(0...(24 * 3600)), help: "seconds on the timeline"),
+        Parameter(ReplacementKey.at, .constantNumber(0...(24 * 3600)), help: "seconds on the timeline"),
         Parameter(
             Key.symbol, .string, default: .string(""), defaultDescription: "none: `file` names it",
             help: "a shipped symbol's name"),
@@ -123,11 +128,11 @@ public struct SymbolLayer: LayerRendering {
             for (index, element) in elements.enumerated() {
                 let elementPath = p.path(Key.replacements).index(index)
                 let r = replacementTable.decode(element, path: elementPath, context: context)
-                let at = r[Key.at].value(at: 0)
+                let at = r[ReplacementKey.at].value(at: 0)
                 if at <= last {
                     context.error(
                         "replacements must be in time order: \(at) s is not after \(last) s",
-                        at: r.node(Key.at) ?? element,
+                        at: r.node(ReplacementKey.at) ?? element,
                         path: elementPath.key("at"))
                 }
                 last = max(last, at)

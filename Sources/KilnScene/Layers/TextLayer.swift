@@ -90,12 +90,6 @@ public struct TextLayer: LayerRendering {
         static let stroke = ParameterKey<JSONNode?>("stroke")
         static let background = ParameterKey<JSONNode?>("background")
         static let reveal = ParameterKey<JSONNode?>("reveal")
-        static let padding = ParameterKey<Animated<Point2>>("padding")
-        static let cornerRadius = ParameterKey<Animated<Double>>("cornerRadius")
-        static let by = ParameterKey<String>("by")
-        static let at = ParameterKey<Animated<Double>>("at")
-        static let elementDuration = ParameterKey<Animated<Double>>("elementDuration")
-        static let totalDuration = ParameterKey<Animated<Double>>("totalDuration")
     }
 
     public static let parameters = ParameterTable([
@@ -166,41 +160,59 @@ public struct TextLayer: LayerRendering {
         ),
     ])
 
+    enum StrokeKey {
+        static let color = ParameterKey<Animated<RGBA>>("color")
+        static let width = ParameterKey<Animated<Double>>("width")
+    }
+
     static let strokeTable = ParameterTable([
         Parameter(
-            Key.color, .color, default: .color(RGBA(r: 0, g: 0, b: 0, a: 1)),
+            StrokeKey.color, .color, default: .color(RGBA(r: 0, g: 0, b: 0, a: 1)),
             help: "the stroke's colour; animatable"),
         Parameter(
-            Key.width, .constantNumber(0...200), default: .number(2),
+            StrokeKey.width, .constantNumber(0...200), default: .number(2),
             help: "pixels the outline reaches outside the glyphs (round joins); 0 = none"),
     ])
 
+    enum BackgroundKey {
+        static let color = ParameterKey<Animated<RGBA>>("color")
+        static let padding = ParameterKey<Animated<Point2>>("padding")
+        static let cornerRadius = ParameterKey<Animated<Double>>("cornerRadius")
+    }
+
     static let backgroundTable = ParameterTable([
         Parameter(
-            Key.color, .color, default: .color(RGBA(r: 0, g: 0, b: 0, a: 0.6)),
+            BackgroundKey.color, .color, default: .color(RGBA(r: 0, g: 0, b: 0, a: 0.6)),
             help: "the fill, faded as one across the lines; animatable"),
         Parameter(
-            Key.padding, .point(0...4096), default: .point(Point2(x: 16, y: 6)),
+            BackgroundKey.padding, .point(0...4096), default: .point(Point2(x: 16, y: 6)),
             help: "[horizontal, vertical] pixels added around each line's ink advance and height; animatable"),
         Parameter(
-            Key.cornerRadius, .number(0...8192), default: .number(1000),
+            BackgroundKey.cornerRadius, .number(0...8192), default: .number(1000),
             help:
                 "corner radius in pixels, at most half the pill's height (the default: a capsule); animatable"
         ),
     ])
 
+    enum RevealKey {
+        static let by = ParameterKey<String>("by")
+        static let at = ParameterKey<Animated<Double>>("at")
+        static let elementDuration = ParameterKey<Animated<Double>>("elementDuration")
+        static let totalDuration = ParameterKey<Animated<Double>>("totalDuration")
+    }
+
     static let revealTable = ParameterTable([
         Parameter(
-            Key.by, .choice(Reveal.Unit.allCases.map(\.rawValue)), default: .string("line"),
+            RevealKey.by, .choice(Reveal.Unit.allCases.map(\.rawValue)), default: .string("line"),
             help: "line or glyph"),
         Parameter(
-            Key.at, .constantNumber(0...(24 * 3600)), default: .number(0),
+            RevealKey.at, .constantNumber(0...(24 * 3600)), default: .number(0),
             help: "seconds on the timeline it starts"),
         Parameter(
-            Key.elementDuration, .constantNumber(0.01...60), default: .number(0.4),
+            RevealKey.elementDuration, .constantNumber(0.01...60), default: .number(0.4),
             help: "seconds each element animates, at most totalDuration"),
         Parameter(
-            Key.totalDuration, .constantNumber(0.01...600), default: .number(0.9),
+            RevealKey.totalDuration, .constantNumber(0.01...600), default: .number(0.9),
             help: "seconds the whole reveal takes"),
     ])
 
@@ -232,8 +244,8 @@ public struct TextLayer: LayerRendering {
                 let before = context.diagnostics.count
                 let decoded = strokeTable.decode(node, path: p.path(Key.stroke), context: context)
                 guard context.diagnostics.count == before else { return nil }
-                strokeWidth = decoded[Key.width].value(at: 0)
-                strokeColor = decoded[Key.color]
+                strokeWidth = decoded[StrokeKey.width].value(at: 0)
+                strokeColor = decoded[StrokeKey.color]
             }
             var background: Background?
             if let node = p.node(Key.background) {
@@ -241,8 +253,8 @@ public struct TextLayer: LayerRendering {
                 let decoded = backgroundTable.decode(node, path: p.path(Key.background), context: context)
                 guard context.diagnostics.count == before else { return nil }
                 background = Background(
-                    color: decoded[Key.color], padding: decoded[Key.padding],
-                    cornerRadius: decoded[Key.cornerRadius],
+                    color: decoded[BackgroundKey.color], padding: decoded[BackgroundKey.padding],
+                    cornerRadius: decoded[BackgroundKey.cornerRadius],
                     lines: layout.lines.filter { $0.width > 0 }.map { line in
                         (
                             line.x, line.width, line.baseline - layout.ascender,
@@ -267,7 +279,7 @@ public struct TextLayer: LayerRendering {
                 let before = context.diagnostics.count
                 let r = revealTable.decode(node, path: p.path(Key.reveal), context: context)
                 guard context.diagnostics.count == before else { return nil }
-                let byGlyph = r[Key.by] == "glyph"
+                let byGlyph = r[RevealKey.by] == "glyph"
                 var groups: [[TextLayout.Glyph]] =
                     byGlyph ? layout.glyphs.map { [$0] } : layout.lines.map { $0.runs.flatMap(\.glyphs) }
                 var rest: [TextLayout.Glyph]?
@@ -282,13 +294,13 @@ public struct TextLayer: LayerRendering {
                     groups = marked.map { [$0] }
                     rest = layout.glyphs.filter { glyph in !ranges.contains { $0.contains(glyph.cluster) } }
                 }
-                let elementDuration = r[Key.elementDuration].value(at: 0)
+                let elementDuration = r[RevealKey.elementDuration].value(at: 0)
                 reveal = Reveal(
                     groups: groups, restGlyphs: rest,
-                    at: r[Key.at].value(at: 0),
+                    at: r[RevealKey.at].value(at: 0),
                     timing: RevealTiming(
                         count: groups.count, elementDuration: elementDuration,
-                        totalDuration: r[Key.totalDuration].value(at: 0)),
+                        totalDuration: r[RevealKey.totalDuration].value(at: 0)),
                     elements: groups.map { TextImage(layout, margin: margin, glyphs: $0) },
                     rest: rest.map { TextImage(layout, margin: margin, glyphs: $0) },
                     blur: (layout.ascender + layout.descender) / 16, drop: layout.descender,

@@ -96,9 +96,22 @@ public struct VideoLayer: LayerRendering {
     public let fit: ImageLayer.Fit
     public let timing: VideoTiming
 
-    enum Key {
+    enum TrimKey {
         static let start = ParameterKey<Animated<Double>>("start")
         static let end = ParameterKey<Animated<Double>>("end")
+    }
+
+    static let trimTable = ParameterTable([
+        Parameter(
+            TrimKey.start, .constantNumber(0...86_400), default: .number(0),
+            help: "seconds into the clip where the used part begins"),
+        Parameter(
+            TrimKey.end, .constantNumber(0...86_400), default: .number(0),
+            defaultDescription: "the clip's end",
+            help: "seconds into the clip where the used part ends; after start, at most the clip's duration"),
+    ])
+
+    enum Key {
         static let path = ParameterKey<URL?>("path")
         static let trim = ParameterKey<JSONNode?>("trim")
         static let offset = ParameterKey<Animated<Double>>("offset")
@@ -109,15 +122,6 @@ public struct VideoLayer: LayerRendering {
         static let muted = ParameterKey<Bool>("muted")
         static let volume = ParameterKey<Animated<Double>>("volume")
     }
-
-    static let trimTable = ParameterTable([
-        Parameter(
-            Key.start, .constantNumber(0...86_400), default: .number(0),
-            help: "seconds into the clip where the used part begins"),
-        Parameter(
-            Key.end, .constantNumber(0...86_400), default: .number(0), defaultDescription: "the clip's end",
-            help: "seconds into the clip where the used part ends; after start, at most the clip's duration"),
-    ])
 
     public static let parameters = ParameterTable([
         Parameter(
@@ -244,14 +248,14 @@ public struct VideoLayer: LayerRendering {
             let errors = context.diagnostics.count
             let trim = trimTable.decode(node, path: trimPath, context: context)
             guard context.diagnostics.count == errors else { return nil }
-            start = trim[Key.start].value(at: 0)
-            if trim.isPresent(Key.end) {
-                let written = trim[Key.end].value(at: 0)
+            start = trim[TrimKey.start].value(at: 0)
+            if trim.isPresent(TrimKey.end) {
+                let written = trim[TrimKey.end].value(at: 0)
                 if let duration, written > duration {
                     context.error(
                         "trim end \(ResourceLimits.text(written)) s is past the end of \(file) "
                             + "(\(ResourceLimits.text(duration)) s)",
-                        at: trim.node(Key.end), path: trim.path(Key.end))
+                        at: trim.node(TrimKey.end), path: trim.path(TrimKey.end))
                     return nil
                 }
                 end = written
@@ -260,8 +264,8 @@ public struct VideoLayer: LayerRendering {
                 let what = end.map { "its end (\(ResourceLimits.text($0)) s)" } ?? "its end"
                 context.error(
                     "trim start \(ResourceLimits.text(start)) s must be before \(what)",
-                    at: trim.node(Key.start),
-                    path: trim.path(Key.start))
+                    at: trim.node(TrimKey.start),
+                    path: trim.path(TrimKey.start))
                 return nil
             }
         }
