@@ -57,11 +57,19 @@ final class GeneratedRegionsTests: XCTestCase {
     }
 
     func testTablesShowTypeDefaultAndHelp() {
+        enum SampleKey {
+            static let size = ParameterKey<Animated<Double>>("size")
+            static let tint = ParameterKey<Animated<RGBA>>("tint")
+            static let path = ParameterKey<URL?>("path")
+            static let stops = ParameterKey<[Animated<RGBA>]>("stops")
+        }
+
         let table = ParameterTable([
-            Parameter("size", .number(0...10), default: .number(2), help: "how big | wide"),
-            Parameter("tint", .color, default: .color(RGBA(r: 1, g: 0.6, b: 0.2, a: 1)), help: "colour"),
-            Parameter("path", .assetPath, help: "a file"),
-            Parameter("stops", .colorList, help: "two or more"),
+            Parameter(SampleKey.size, .number(0...10), default: .number(2), help: "how big | wide"),
+            Parameter(
+                SampleKey.tint, .color, default: .color(RGBA(r: 1, g: 0.6, b: 0.2, a: 1)), help: "colour"),
+            Parameter(SampleKey.path, .assetPath, help: "a file"),
+            Parameter(SampleKey.stops, .colorList, help: "two or more"),
         ])
         XCTAssertEqual(
             ParameterTableMarkdown.table(table),

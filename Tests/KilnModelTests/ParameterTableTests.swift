@@ -3,16 +3,29 @@ import KilnModel
 import XCTest
 
 final class ParameterTableTests: XCTestCase {
+    enum Key {
+        static let width = ParameterKey<Int>("width")
+        static let amount = ParameterKey<Animated<Double>>("amount")
+        static let tint = ParameterKey<Animated<RGBA>>("tint")
+        static let center = ParameterKey<Animated<Point2>>("center")
+        static let mode = ParameterKey<String>("mode")
+        static let enabled = ParameterKey<Bool>("enabled")
+        static let label = ParameterKey<String>("label")
+        static let stops = ParameterKey<[Animated<RGBA>]>("stops")
+        static let image = ParameterKey<URL?>("image")
+        static let a = ParameterKey<Animated<Double>>("a")
+    }
+
     let table = ParameterTable([
-        Parameter("width", .integer(1...100), help: "Columns."),
-        Parameter("amount", .number(0...1), default: .number(0.5), help: "How much."),
-        Parameter("tint", .color, default: .color(.white), help: "Tint."),
-        Parameter("center", .point(nil), default: .point(Point2(x: 0.5, y: 0.5)), help: "Center."),
-        Parameter("mode", .choice(["fill", "fit"]), default: .string("fill"), help: "Mode."),
-        Parameter("enabled", .boolean, default: .boolean(true), help: "On."),
-        Parameter("label", .string, default: .string(""), help: "Label."),
-        Parameter("stops", .colorList, help: "Stops."),
-        Parameter("image", .assetPath, default: .string(""), help: "Image."),
+        Parameter(Key.width, .integer(1...100), help: "Columns."),
+        Parameter(Key.amount, .number(0...1), default: .number(0.5), help: "How much."),
+        Parameter(Key.tint, .color, default: .color(.white), help: "Tint."),
+        Parameter(Key.center, .point(nil), default: .point(Point2(x: 0.5, y: 0.5)), help: "Center."),
+        Parameter(Key.mode, .choice(["fill", "fit"]), default: .string("fill"), help: "Mode."),
+        Parameter(Key.enabled, .boolean, default: .boolean(true), help: "On."),
+        Parameter(Key.label, .string, default: .string(""), help: "Label."),
+        Parameter(Key.stops, .colorList, help: "Stops."),
+        Parameter(Key.image, .assetPath, default: .string(""), help: "Image."),
     ])
     let path = JSONPath.root.key("layers").index(0)
 
@@ -21,18 +34,18 @@ final class ParameterTableTests: XCTestCase {
         let decoded = table.decode(
             parse(#"{"width": 3, "type": "x"}"#), path: path, context: context, extraKeys: ["type"])
         XCTAssertTrue(context.diagnostics.isEmpty, "\(context.diagnostics)")
-        XCTAssertEqual(decoded.integer("width"), 3)
-        XCTAssertEqual(decoded.number("amount").value(at: 0), 0.5)
-        XCTAssertEqual(decoded.color("tint").value(at: 0), .white)
-        XCTAssertEqual(decoded.point("center").value(at: 0), Point2(x: 0.5, y: 0.5))
-        XCTAssertEqual(decoded.string("mode"), "fill")
-        XCTAssertTrue(decoded.boolean("enabled"))
-        XCTAssertEqual(decoded.colors("stops").count, 0)
-        XCTAssertNil(decoded.asset("image"))
-        XCTAssertTrue(decoded.isPresent("width"))
-        XCTAssertFalse(decoded.isPresent("amount"))
-        XCTAssertEqual(decoded.node("width")?.number, 3)
-        XCTAssertEqual(decoded.path("width").description, "layers[0].width")
+        XCTAssertEqual(decoded[Key.width], 3)
+        XCTAssertEqual(decoded[Key.amount].value(at: 0), 0.5)
+        XCTAssertEqual(decoded[Key.tint].value(at: 0), .white)
+        XCTAssertEqual(decoded[Key.center].value(at: 0), Point2(x: 0.5, y: 0.5))
+        XCTAssertEqual(decoded[Key.mode], "fill")
+        XCTAssertTrue(decoded[Key.enabled])
+        XCTAssertEqual(decoded[Key.stops].count, 0)
+        XCTAssertNil(decoded[Key.image])
+        XCTAssertTrue(decoded.isPresent(Key.width))
+        XCTAssertFalse(decoded.isPresent(Key.amount))
+        XCTAssertEqual(decoded.node(Key.width)?.number, 3)
+        XCTAssertEqual(decoded.path(Key.width).description, "layers[0].width")
     }
 
     func testReportsEveryProblem() {
@@ -67,14 +80,14 @@ final class ParameterTableTests: XCTestCase {
             ])
         XCTAssertEqual(lines.count, 8)
         // Failed values fall back to defaults or in-range placeholders.
-        XCTAssertEqual(decoded.number("amount").value(at: 0), 0.5)
-        XCTAssertEqual(decoded.integer("width"), 1)
-        XCTAssertEqual(decoded.string("label"), "a")
+        XCTAssertEqual(decoded[Key.amount].value(at: 0), 0.5)
+        XCTAssertEqual(decoded[Key.width], 1)
+        XCTAssertEqual(decoded[Key.label], "a")
     }
 
     func testUnknownKeyWithoutSuggestionListsAllowedKeys() {
         let context = makeContext()
-        let small = ParameterTable([Parameter("a", .number(0...1), default: .number(0), help: "")])
+        let small = ParameterTable([Parameter(Key.a, .number(0...1), default: .number(0), help: "")])
         _ = small.decode(parse(#"{"zzz": 1}"#), path: .root, context: context, extraKeys: ["type"])
         XCTAssertEqual(context.diagnostics.map(\.message), ["unknown key 'zzz' (allowed keys: a, type)"])
     }
@@ -83,7 +96,7 @@ final class ParameterTableTests: XCTestCase {
         let context = makeContext()
         let decoded = table.decode(parse("[1]"), path: path, context: context)
         XCTAssertEqual(context.diagnostics.map(\.message), ["expected an object, got an array"])
-        XCTAssertEqual(decoded.integer("width"), 1)
+        XCTAssertEqual(decoded[Key.width], 1)
     }
 
     func testAssetPathsResolveRelativeToTheJobAndMustExist() throws {
@@ -95,8 +108,8 @@ final class ParameterTableTests: XCTestCase {
 
         let context = DecodeContext(file: "job.json", baseDirectory: directory)
         let found = table.decode(parse(#"{"width": 1, "image": "logo.png"}"#), path: path, context: context)
-        XCTAssertEqual(found.asset("image")?.lastPathComponent, "logo.png")
-        XCTAssertEqual(found.string("image"), "logo.png")
+        XCTAssertEqual(found[Key.image]?.lastPathComponent, "logo.png")
+        XCTAssertEqual(found.writtenPath(Key.image), "logo.png")
         XCTAssertTrue(context.diagnostics.isEmpty)
 
         _ = table.decode(parse(#"{"width": 1, "image": "missing.png"}"#), path: path, context: context)

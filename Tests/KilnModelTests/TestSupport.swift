@@ -38,32 +38,41 @@ struct MeshContent: LayerContent {
     let smoothsColors: Bool
 }
 
+enum TestKey {
+    static let color = ParameterKey<Animated<RGBA>>("color")
+    static let width = ParameterKey<Int>("width")
+    static let height = ParameterKey<Int>("height")
+    static let points = ParameterKey<[Animated<Point2>]>("points")
+    static let colors = ParameterKey<[Animated<RGBA>]>("colors")
+    static let smoothsColors = ParameterKey<Bool>("smoothsColors")
+}
+
 let testKinds: [LayerKind] = [
     LayerKind(
         name: "solid", summary: "Fills the frame with a color.",
-        parameters: ParameterTable([Parameter("color", .color, help: "Fill color.")]),
-        make: { parameters, _, _ in SolidContent(color: parameters.color("color")) }),
+        parameters: ParameterTable([Parameter(TestKey.color, .color, help: "Fill color.")]),
+        make: { parameters, _, _ in SolidContent(color: parameters[TestKey.color]) }),
     LayerKind(
         name: "meshGradient", summary: "A grid of points and colors.",
         parameters: ParameterTable([
-            Parameter("width", .integer(2...16), help: "Columns."),
-            Parameter("height", .integer(2...16), help: "Rows."),
-            Parameter("points", .pointList(-1...2), help: "Grid points, row by row."),
-            Parameter("colors", .colorList, help: "One color per point."),
-            Parameter("smoothsColors", .boolean, default: .boolean(true), help: "Bicubic or bilinear."),
+            Parameter(TestKey.width, .integer(2...16), help: "Columns."),
+            Parameter(TestKey.height, .integer(2...16), help: "Rows."),
+            Parameter(TestKey.points, .pointList(-1...2), help: "Grid points, row by row."),
+            Parameter(TestKey.colors, .colorList, help: "One color per point."),
+            Parameter(TestKey.smoothsColors, .boolean, default: .boolean(true), help: "Bicubic or bilinear."),
         ]),
         make: { parameters, path, context in
-            let width = parameters.integer("width"), height = parameters.integer("height")
-            let points = parameters.points("points"), colors = parameters.colors("colors")
+            let width = parameters[TestKey.width], height = parameters[TestKey.height]
+            let points = parameters[TestKey.points], colors = parameters[TestKey.colors]
             guard points.count == width * height else {
                 context.error(
                     "expected \(width * height) points (width × height), got \(points.count)",
-                    at: parameters.node("points"), path: parameters.path("points"))
+                    at: parameters.node(TestKey.points), path: parameters.path(TestKey.points))
                 return nil
             }
             return MeshContent(
                 width: width, height: height, points: points, colors: colors,
-                smoothsColors: parameters.boolean("smoothsColors"))
+                smoothsColors: parameters[TestKey.smoothsColors])
         }),
 ]
 

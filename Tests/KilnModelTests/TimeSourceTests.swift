@@ -16,11 +16,17 @@ private let kinds =
             containsLayers: true, make: { _, _, _ in GroupContent() })
     ]
 
+private enum BlurKey {
+    static let radius = ParameterKey<Animated<Double>>("radius")
+}
+
 private let effects = [
     EffectKind(
         name: "blur", summary: "Blurs the layer.",
-        parameters: ParameterTable([Parameter("radius", .number(0...250), help: "Standard deviation.")]),
-        shorthand: "radius", make: { parameters, _, _ in BlurContent(radius: parameters.number("radius")) })
+        parameters: ParameterTable([Parameter(BlurKey.radius, .number(0...250), help: "Standard deviation.")]
+        ),
+        shorthand: BlurKey.radius.name,
+        make: { parameters, _, _ in BlurContent(radius: parameters[BlurKey.radius]) })
 ]
 
 final class TimeSourceTests: XCTestCase {

@@ -16,6 +16,7 @@ public enum JobFormatTables {
     /// is its identity, which a property without a mapping keeps.
     public static let modifiers = ParameterTable(
         ModifierProperty.allCases.map {
-            Parameter($0.rawValue, .constantNumber($0.range), default: .number($0.identity), help: $0.help)
+            Parameter(
+                name: $0.rawValue, .constantNumber($0.range), default: .number($0.identity), help: $0.help)
         })
 }

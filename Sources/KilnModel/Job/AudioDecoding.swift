@@ -1,3 +1,5 @@
+import Foundation
+
 /// Decodes the job's top-level `audio`: one track (an object with `path`), a list of tracks, or
 /// `{"tracks": [...], "loudness": LUFS}` for a mix normalised to a loudness target.
 enum AudioDecoding {
@@ -6,43 +8,56 @@ enum AudioDecoding {
     /// mistake (or a bomb) than a soundtrack.
     static let maximumTracks = 32
 
+    enum Key {
+        static let path = ParameterKey<URL?>("path")
+        static let name = ParameterKey<String>("name")
+        static let offset = ParameterKey<Animated<Double>>("offset")
+        static let trimStart = ParameterKey<Animated<Double>>("trimStart")
+        static let trimEnd = ParameterKey<Animated<Double>>("trimEnd")
+        static let volume = ParameterKey<Animated<Double>>("volume")
+        static let fadeIn = ParameterKey<Animated<Double>>("fadeIn")
+        static let fadeOut = ParameterKey<Animated<Double>>("fadeOut")
+        static let loop = ParameterKey<Bool>("loop")
+        static let duck = ParameterKey<JSONNode?>("duck")
+    }
+
     static let parameters = ParameterTable([
         Parameter(
-            "path", .assetPath,
+            Key.path, .assetPath,
             help:
                 "the audio file, relative to the job file: WAV, MP3, AAC/M4A, FLAC, Opus or any file FFmpeg "
                 + "decodes with an audio stream (the best one is used)"
         ),
         Parameter(
-            "name", .string, default: .string(""),
+            Key.name, .string, default: .string(""),
             help: "what another track's duck.under calls this one (unique among the tracks)"),
         Parameter(
-            "offset", .constantNumber(0...longest), default: .number(0),
+            Key.offset, .constantNumber(0...longest), default: .number(0),
             help: "timeline seconds at which the audio starts (silence before)"),
         Parameter(
-            "trimStart", .constantNumber(0...longest), default: .number(0),
+            Key.trimStart, .constantNumber(0...longest), default: .number(0),
             help: "seconds cut from the start of the file; before the file's end"),
         Parameter(
-            "trimEnd", .constantNumber(0...longest), default: .number(0),
+            Key.trimEnd, .constantNumber(0...longest), default: .number(0),
             defaultDescription: "the file's end", help: "file time at which the audio stops; after trimStart"),
         Parameter(
-            "volume", .number(0...16), default: .number(1),
+            Key.volume, .number(0...16), default: .number(1),
             help:
                 "linear gain: 1 as recorded, 0.5 ≈ −6 dB, 2 ≈ +6 dB (loud input may clip); keyframes run on the "
                 + "timeline's clock"),
         Parameter(
-            "fadeIn", .constantNumber(0...3600), default: .number(0),
+            Key.fadeIn, .constantNumber(0...3600), default: .number(0),
             help: "seconds of linear fade-in at the start of the placed audio"),
         Parameter(
-            "fadeOut", .constantNumber(0...3600), default: .number(0),
+            Key.fadeOut, .constantNumber(0...3600), default: .number(0),
             help:
                 "seconds of linear fade-out before the audio's end (trimEnd or the file's end; a looped track's "
                 + "end is the video's)"),
         Parameter(
-            "loop", .boolean, default: .boolean(false),
+            Key.loop, .boolean, default: .boolean(false),
             help: "play the trimmed part again and again until the video ends"),
         Parameter(
-            "duck",
+            Key.duck,
             .structured(
                 "{\"under\": name, \"amount\", \"threshold\", \"attack\", \"release\", \"hold\"}",
                 schema: ValueSchema.object(duckTable)),
@@ -50,37 +65,55 @@ enum AudioDecoding {
             help: "lower this track while the named track sounds (music under a voice)"),
     ])
 
+    enum DuckKey {
+        static let under = ParameterKey<String>("under")
+        static let amount = ParameterKey<Animated<Double>>("amount")
+        static let threshold = ParameterKey<Animated<Double>>("threshold")
+        static let attack = ParameterKey<Animated<Double>>("attack")
+        static let release = ParameterKey<Animated<Double>>("release")
+        static let hold = ParameterKey<Animated<Double>>("hold")
+    }
+
     static let duckTable = ParameterTable([
-        Parameter("under", .string, help: "the name of the track whose sound lowers this one"),
+        Parameter(DuckKey.under, .string, help: "the name of the track whose sound lowers this one"),
         Parameter(
-            "amount", .constantNumber(0...60), default: .number(12), help: "dB this track is lowered by"),
+            DuckKey.amount, .constantNumber(0...60), default: .number(12), help: "dB this track is lowered by"
+        ),
         Parameter(
-            "threshold", .constantNumber(-90...0), default: .number(-40),
+            DuckKey.threshold, .constantNumber(-90...0), default: .number(-40),
             help: "dBFS (RMS over 10 ms) above which the other track counts as sounding"),
         Parameter(
-            "attack", .constantNumber(0.001...2), default: .number(0.08),
+            DuckKey.attack, .constantNumber(0.001...2), default: .number(0.08),
             help: "seconds to go down; taken before the other track starts (the mix looks ahead)"),
         Parameter(
-            "release", .constantNumber(0.01...10), default: .number(0.5), help: "seconds to come back up"),
+            DuckKey.release, .constantNumber(0.01...10), default: .number(0.5),
+            help: "seconds to come back up"),
         Parameter(
-            "hold", .constantNumber(0...5), default: .number(0.3),
+            DuckKey.hold, .constantNumber(0...5), default: .number(0.3),
             help: "seconds the other track may pause (between words) before this one comes back up"),
     ])
 
+    enum MixKey {
+        static let tracks = ParameterKey<JSONNode?>("tracks")
+        static let loudness = ParameterKey<Animated<Double>>("loudness")
+        static let truePeak = ParameterKey<Animated<Double>>("truePeak")
+    }
+
     static let mixTable = ParameterTable([
         Parameter(
-            "tracks",
+            MixKey.tracks,
             .structured(
                 "array of tracks",
                 schema: .array(of: ValueSchema.object(parameters), count: 1...maximumTracks)),
             help: "the tracks, mixed together; each is an object like the single-track form"),
         Parameter(
-            "loudness", .constantNumber(-70 ... -5), default: .number(-16), defaultDescription: "as mixed",
+            MixKey.loudness, .constantNumber(-70 ... -5), default: .number(-16),
+            defaultDescription: "as mixed",
             help:
                 "integrated loudness (EBU R128, LUFS) the whole mix is brought to by one gain, e.g. −16 or −23"
         ),
         Parameter(
-            "truePeak", .constantNumber(-9...0), default: .number(-1),
+            MixKey.truePeak, .constantNumber(-9...0), default: .number(-1),
             help:
                 "dBTP the normalised mix's true peak stays under: a look-ahead limiter holds the peaks the gain raises"
         ),
@@ -111,13 +144,14 @@ enum AudioDecoding {
         }
         let before = context.diagnostics.count
         let p = mixTable.decode(node, path: path, context: context)
-        guard context.diagnostics.count == before, let list = p.node("tracks"), let elements = list.elements,
-            let tracks = decodeTracks(elements, node: list, path: p.path("tracks"), context: context)
+        guard context.diagnostics.count == before, let list = p.node(MixKey.tracks),
+            let elements = list.elements,
+            let tracks = decodeTracks(elements, node: list, path: p.path(MixKey.tracks), context: context)
         else { return nil }
         let loudness =
-            p.isPresent("loudness")
+            p.isPresent(MixKey.loudness)
             ? LoudnessTarget(
-                integrated: p.number("loudness").value(at: 0), truePeak: p.number("truePeak").value(at: 0))
+                integrated: p[MixKey.loudness].value(at: 0), truePeak: p[MixKey.truePeak].value(at: 0))
             : nil
         return Soundtrack(tracks: tracks, loudness: loudness)
     }
@@ -176,56 +210,57 @@ enum AudioDecoding {
         let before = context.diagnostics.count
         let p = parameters.decode(node, path: path, context: context)
         guard context.diagnostics.count == before else { return nil }
-        func constant(_ name: String) -> Double { p.number(name).value(at: 0) }
-        let trimStart = constant("trimStart")
-        let trimEnd = p.isPresent("trimEnd") ? constant("trimEnd") : nil
+        func constant(_ key: ParameterKey<Animated<Double>>) -> Double { p[key].value(at: 0) }
+        let trimStart = constant(Key.trimStart)
+        let trimEnd = p.isPresent(Key.trimEnd) ? constant(Key.trimEnd) : nil
         if let trimEnd, trimEnd <= trimStart {
             context.error(
                 "trimEnd (\(NumberText.format(trimEnd)) s) must be after trimStart (\(NumberText.format(trimStart)) s)",
-                at: p.node("trimEnd"), path: p.path("trimEnd"))
+                at: p.node(Key.trimEnd), path: p.path(Key.trimEnd))
         }
         var duck: Ducking?
-        if let duckNode = p.node("duck") {
-            let d = duckTable.decode(duckNode, path: p.path("duck"), context: context)
+        if let duckNode = p.node(Key.duck) {
+            let d = duckTable.decode(duckNode, path: p.path(Key.duck), context: context)
             if context.diagnostics.count == before {
-                func value(_ name: String) -> Double { d.number(name).value(at: 0) }
+                func value(_ key: ParameterKey<Animated<Double>>) -> Double { d[key].value(at: 0) }
                 duck = Ducking(
-                    under: d.string("under"), amount: value("amount"), threshold: value("threshold"),
-                    attack: value("attack"), release: value("release"), hold: value("hold"))
+                    under: d[DuckKey.under], amount: value(DuckKey.amount),
+                    threshold: value(DuckKey.threshold),
+                    attack: value(DuckKey.attack), release: value(DuckKey.release), hold: value(DuckKey.hold))
             }
         }
-        let name = p.string("name")
-        if p.isPresent("name") && name.isEmpty {
-            context.error("expected a non-empty name", at: p.node("name"), path: p.path("name"))
+        let name = p[Key.name]
+        if p.isPresent(Key.name) && name.isEmpty {
+            context.error("expected a non-empty name", at: p.node(Key.name), path: p.path(Key.name))
         }
-        guard context.diagnostics.count == before, let url = p.asset("path") else { return nil }
+        guard context.diagnostics.count == before, let url = p[Key.path] else { return nil }
         if let probe = context.services.service((any AudioProbing).self) {
             do {
                 let duration = try probe.audioDuration(at: url)
                 if let problem = context.limits.violation(
                     .audioSeconds, duration, "the duration in seconds of \(url.lastPathComponent)")
                 {
-                    context.error(problem, at: p.node("path"), path: p.path("path"))
+                    context.error(problem, at: p.node(Key.path), path: p.path(Key.path))
                     return nil
                 }
                 if duration > 0 && trimStart >= duration {
                     context.error(
                         "trimStart (\(NumberText.format(trimStart)) s) is at or past the end of the audio (\(NumberText.format(duration)) s)",
-                        at: p.node("trimStart"), path: p.path("trimStart"))
+                        at: p.node(Key.trimStart), path: p.path(Key.trimStart))
                     return nil
                 }
             } catch {
                 context.error(
-                    "cannot read audio from '\(url.lastPathComponent)': \(error)", at: p.node("path"),
-                    path: p.path("path"))
+                    "cannot read audio from '\(url.lastPathComponent)': \(error)", at: p.node(Key.path),
+                    path: p.path(Key.path))
                 return nil
             }
         }
         return AudioTrack(
-            path: url, name: name.isEmpty ? nil : name, offset: constant("offset"), trimStart: trimStart,
-            trimEnd: trimEnd, volume: p.number("volume"), fadeIn: constant("fadeIn"),
-            fadeOut: constant("fadeOut"),
-            loop: p.boolean("loop"), duck: duck)
+            path: url, name: name.isEmpty ? nil : name, offset: constant(Key.offset), trimStart: trimStart,
+            trimEnd: trimEnd, volume: p[Key.volume], fadeIn: constant(Key.fadeIn),
+            fadeOut: constant(Key.fadeOut),
+            loop: p[Key.loop], duck: duck)
     }
 }
 

@@ -25,16 +25,22 @@ public struct Camera: Sendable {
     /// picture never collapses to a point or flips.
     public static let zoomRange = 0.01...100.0
 
+    enum Key {
+        static let position = ParameterKey<Animated<Point2>>("position")
+        static let zoom = ParameterKey<Animated<Double>>("zoom")
+        static let rotation = ParameterKey<Animated<Double>>("rotation")
+    }
+
     public static let table = ParameterTable([
         Parameter(
-            "position", .point(-65_536...65_536), default: .point(Point2(x: 0, y: 0)),
+            Key.position, .point(-65_536...65_536), default: .point(Point2(x: 0, y: 0)),
             defaultDescription: "the centre of the box: the frame, or the group's box",
             help: "the layout point the camera looks at, shown at the centre of the frame or group box"),
         Parameter(
-            "zoom", .number(zoomRange), default: .number(1),
+            Key.zoom, .number(zoomRange), default: .number(1),
             help: "magnification: 1 = as laid out, 2 = everything twice as large about position"),
         Parameter(
-            "rotation", .number(-36_000...36_000), default: .number(0),
+            Key.rotation, .number(-36_000...36_000), default: .number(0),
             help: "degrees the camera turns, clockwise; the scene turns the other way"),
     ])
 
@@ -47,8 +53,8 @@ public struct Camera: Sendable {
         let p = table.decode(node, path: path, context: context)
         guard context.diagnostics.count == before else { return nil }
         return Camera(
-            position: p.isPresent("position") ? p.point("position") : nil, zoom: p.number("zoom"),
-            rotation: p.number("rotation"))
+            position: p.isPresent(Key.position) ? p[Key.position] : nil, zoom: p[Key.zoom],
+            rotation: p[Key.rotation])
     }
 
     /// The zoom at `time`, inside `zoomRange`.

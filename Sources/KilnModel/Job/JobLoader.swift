@@ -5,14 +5,26 @@ public enum JobLoader {
     /// Job files are small; the cap (the default json-bytes limit) keeps a mistaken or hostile
     /// input from exhausting memory.
     public static let maximumFileSize = Int(ResourceLimits.Name.jsonBytes.defaultValue)
+    enum Key {
+        static let schema = ParameterKey<String>("$schema")
+        static let kiln = ParameterKey<JSONNode?>("kiln")
+        static let output = ParameterKey<JSONNode?>("output")
+        static let layers = ParameterKey<JSONNode?>("layers")
+        static let camera = ParameterKey<JSONNode?>("camera")
+        static let audio = ParameterKey<JSONNode?>("audio")
+        static let variables = ParameterKey<JSONNode?>("variables")
+        static let compositions = ParameterKey<JSONNode?>("compositions")
+        static let comment = ParameterKey<JSONNode?>("comment")
+    }
+
     /// The keys of a job, decoded by hand (`JobDecoding`, `JobVariables`); described here for the
     /// schema, and `topLevelKeys` comes from this list so a new one cannot be missing from either.
     public static let topLevelParameters: [Parameter] = [
         Parameter(
-            "$schema", .string, default: .string(""), defaultDescription: "none",
+            Key.schema, .string, default: .string(""), defaultDescription: "none",
             help: "the address of the job schema (docs/kiln-job.schema.json), for editors; ignored by Kiln"),
         Parameter(
-            "kiln",
+            Key.kiln,
             .structured(
                 "number",
                 schema: .anyOf([
@@ -20,29 +32,29 @@ public enum JobLoader {
                 ])),
             help: "the job format version: \(Job.formatVersion)"),
         Parameter(
-            "output", .structured("object", schema: ValueSchema.object(JobFormatTables.output)),
+            Key.output, .structured("object", schema: ValueSchema.object(JobFormatTables.output)),
             help: "the output file and its encoding settings"),
         Parameter(
-            "layers", .structured("array of layers", schema: .array(of: .reference(.layer))),
+            Key.layers, .structured("array of layers", schema: .array(of: .reference(.layer))),
             help: "layers painted bottom to top in array order; may be empty (black frames)"),
         Parameter(
-            "camera", .structured(Camera.parameterShape, schema: ValueSchema.object(Camera.table)),
+            Key.camera, .structured(Camera.parameterShape, schema: ValueSchema.object(Camera.table)),
             default: .string("none"),
             help: "a camera over the layers: the point it looks at, its zoom and rotation, animatable"),
         Parameter(
-            "audio", .structured("object or array of tracks", schema: AudioDecoding.schema),
+            Key.audio, .structured("object or array of tracks", schema: AudioDecoding.schema),
             default: .string("none"),
             help:
                 "the soundtrack: one track, a list of tracks, or {\"tracks\": […], \"loudness\": LUFS}; without it the MP4 has no audio stream"
         ),
         Parameter(
-            "variables", .structured("object of declarations", schema: JobVariables.schema),
+            Key.variables, .structured("object of declarations", schema: JobVariables.schema),
             default: .string("none"),
             help:
                 "named values with defaults, set from the command line or a batch: {\"var\": name} and ${name} use them"
         ),
         Parameter(
-            "compositions",
+            Key.compositions,
             .structured(
                 "object of compositions",
                 schema: JSONSchema.type("object")
@@ -53,7 +65,7 @@ public enum JobLoader {
                 "named compositions that composition layers play: {\"name\": {\"size\", \"duration\", \"layers\", \"variables\"}}"
         ),
         Parameter(
-            "comment", .structured("any", schema: .anything), default: .string("none"),
+            Key.comment, .structured("any", schema: .anything), default: .string("none"),
             help: "ignored; for notes"),
     ]
     public static let topLevelKeys = topLevelParameters.map(\.name)

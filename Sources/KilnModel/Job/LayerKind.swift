@@ -36,53 +36,72 @@ public struct LayerKind: Sendable {
     static let lifetimeRange: ClosedRange<Double> = 0...86_400
     static let opacityRange: ClosedRange<Double> = 0...1
 
+    enum Key {
+        static let name = ParameterKey<String>("name")
+        static let opacity = ParameterKey<Animated<Double>>("opacity")
+        static let blendMode = ParameterKey<String>("blendMode")
+        static let mask = ParameterKey<JSONNode?>("mask")
+        static let effects = ParameterKey<JSONNode?>("effects")
+        static let appear = ParameterKey<Animated<Double>>("appear")
+        static let disappear = ParameterKey<Animated<Double>>("disappear")
+        static let transition = ParameterKey<JSONNode?>("transition")
+        static let transitionAnimation = ParameterKey<JSONNode?>("transitionAnimation")
+        static let scrollTransition = ParameterKey<JSONNode?>("scrollTransition")
+        static let visualEffect = ParameterKey<JSONNode?>("visualEffect")
+        static let symbolEffects = ParameterKey<JSONNode?>("symbolEffects")
+        static let symbolEffectsRemoved = ParameterKey<Bool>("symbolEffectsRemoved")
+        static let compositingGroup = ParameterKey<Bool>("compositingGroup")
+        static let layers = ParameterKey<JSONNode?>("layers")
+    }
+
     /// The keys every layer has besides `type`, decoded by the loader rather than by the kind's
     /// table; described here for the schema, and `commonKeys` comes from this list so a new one
     /// cannot be missing from either.
     public static let commonParameters: [Parameter] = [
         Parameter(
-            "name", .string, default: .string(""), defaultDescription: "none",
+            Key.name, .string, default: .string(""), defaultDescription: "none",
             help: "a label for messages and tools"),
         Parameter(
-            "opacity", .number(opacityRange), default: .number(1), help: "multiplies the layer's alpha"),
+            Key.opacity, .number(opacityRange), default: .number(1), help: "multiplies the layer's alpha"),
         Parameter(
-            "blendMode", .choice(BlendMode.allCases.map(\.rawValue)), default: .string("normal"),
+            Key.blendMode, .choice(BlendMode.allCases.map(\.rawValue)), default: .string("normal"),
             help: "how the layer mixes with what lies below it in its parent (the frame or its group)"),
         Parameter(
-            "mask", .structured("object", schema: LayerMask.schema), default: .string("none"),
+            Key.mask, .structured("object", schema: LayerMask.schema), default: .string("none"),
             help:
                 "{\"layer\": a layer placed in this layer's box, \"mode\": alpha or luminance, \"inverted\": false}: its coverage multiplies this layer's pixels"
         ),
         Parameter(
-            "effects", .structured("array of effect stages", schema: .array(of: .reference(.effectStage))),
+            Key.effects, .structured("array of effect stages", schema: .array(of: .reference(.effectStage))),
             default: .string("none"), help: "effect stages applied to the layer's pixels, in order"),
         Parameter(
-            "appear", .constantNumber(lifetimeRange), default: .number(0),
+            Key.appear, .constantNumber(lifetimeRange), default: .number(0),
             defaultDescription: "none: present from the start", help: "seconds at which the layer enters"),
         Parameter(
-            "disappear", .constantNumber(lifetimeRange), default: .number(0),
+            Key.disappear, .constantNumber(lifetimeRange), default: .number(0),
             defaultDescription: "none: never leaves", help: "seconds at which the layer leaves, after appear"),
         Parameter(
-            "transition", .structured("string, object or array", schema: .reference(.transition)),
+            Key.transition, .structured("string, object or array", schema: .reference(.transition)),
             default: .string("opacity"), help: "how it enters and leaves; needs appear or disappear"),
         Parameter(
-            "transitionAnimation", .structured("object", schema: ModifierDecoding.animationSchema),
+            Key.transitionAnimation, .structured("object", schema: ModifierDecoding.animationSchema),
             default: .string("SwiftUI's default spring"),
             help: "the curve the transition follows; needs appear or disappear"),
         Parameter(
-            "scrollTransition",
+            Key.scrollTransition,
             .structured("object of property mappings", schema: ModifierDecoding.mappingsSchema),
             default: .string("none"),
             help: "only inside a scroll layer: properties driven by the item's scroll phase"),
         Parameter(
-            "visualEffect",
+            Key.visualEffect,
             .structured("object of property mappings", schema: ModifierDecoding.mappingsSchema),
             default: .string("none"), help: "properties driven by the layer's position on screen"),
         Parameter(
-            "symbolEffects", .structured("array of symbol effects", schema: SymbolEffectDecoding.listSchema),
+            Key.symbolEffects,
+            .structured("array of symbol effects", schema: SymbolEffectDecoding.listSchema),
             default: .string("none"), help: "SF Symbols' animations of the symbols in the layer"),
         Parameter(
-            "symbolEffectsRemoved", .boolean, default: .boolean(false),
+            Key.symbolEffectsRemoved, .boolean, default: .boolean(false),
             help: "drops the symbol effects inherited from enclosing layers"),
     ]
 
@@ -98,7 +117,7 @@ public struct LayerKind: Sendable {
 
     /// A container's `compositingGroup`, decoded by the loader.
     public static let compositingGroupParameter = Parameter(
-        "compositingGroup", .boolean, default: .boolean(true),
+        Key.compositingGroup, .boolean, default: .boolean(true),
         help:
             "children composited into one picture before the container's opacity applies; false: each child is faded by it and blends with what lies below the container"
     )
@@ -111,7 +130,7 @@ public struct LayerKind: Sendable {
 
     /// A container's `layers`, decoded by the loader (each child through the registry).
     public static let childrenParameter = Parameter(
-        "layers", .structured("array of layers", schema: .array(of: .reference(.layer))),
+        Key.layers, .structured("array of layers", schema: .array(of: .reference(.layer))),
         help:
             "the children, bottom to top (along the axis in a stack or scroll); any kind, containers included"
     )

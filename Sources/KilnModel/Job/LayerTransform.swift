@@ -32,32 +32,44 @@ public struct LayerTransform: Sendable {
 
     public static let identity = LayerTransform()
 
+    enum Key {
+        static let position = ParameterKey<Animated<Point2>>("position")
+        static let anchor = ParameterKey<Animated<Point2>>("anchor")
+        static let scale = ParameterKey<Animated<Double>>("scale")
+        static let scaleX = ParameterKey<Animated<Double>>("scaleX")
+        static let scaleY = ParameterKey<Animated<Double>>("scaleY")
+        static let rotation = ParameterKey<Animated<Double>>("rotation")
+        static let skewX = ParameterKey<Animated<Double>>("skewX")
+        static let skewY = ParameterKey<Animated<Double>>("skewY")
+    }
+
     /// The keys every layer accepts for its transform, decoded together with the kind's own.
     public static let parameters: [Parameter] = [
         Parameter(
-            "position", .point(-65_536...65_536), default: .point(Point2(x: 0, y: 0)),
+            Key.position, .point(-65_536...65_536), default: .point(Point2(x: 0, y: 0)),
             defaultDescription:
                 "the centre of the space the layer is placed in: the frame, a group's box, a stack or scroll slot",
             help:
                 "pixels where the anchor sits (in the frame, or in the group's box or the stack or scroll slot)"
         ),
         Parameter(
-            "anchor", .point(0...1), default: .point(Point2(x: 0.5, y: 0.5)),
+            Key.anchor, .point(0...1), default: .point(Point2(x: 0.5, y: 0.5)),
             help: "unit point of the content placed at position, rotated and scaled about"),
-        Parameter("scale", .number(-100...100), default: .number(1), help: "uniform scale"),
-        Parameter("scaleX", .number(-100...100), default: .number(1), help: "horizontal scale, times scale"),
-        Parameter("scaleY", .number(-100...100), default: .number(1), help: "vertical scale, times scale"),
+        Parameter(Key.scale, .number(-100...100), default: .number(1), help: "uniform scale"),
         Parameter(
-            "rotation", .number(-36_000...36_000), default: .number(0),
+            Key.scaleX, .number(-100...100), default: .number(1), help: "horizontal scale, times scale"),
+        Parameter(Key.scaleY, .number(-100...100), default: .number(1), help: "vertical scale, times scale"),
+        Parameter(
+            Key.rotation, .number(-36_000...36_000), default: .number(0),
             help: "degrees, clockwise on screen"),
-        Parameter("skewX", .number(-89...89), default: .number(0), help: "horizontal shear in degrees"),
-        Parameter("skewY", .number(-89...89), default: .number(0), help: "vertical shear in degrees"),
+        Parameter(Key.skewX, .number(-89...89), default: .number(0), help: "horizontal shear in degrees"),
+        Parameter(Key.skewY, .number(-89...89), default: .number(0), help: "vertical shear in degrees"),
     ]
 
     init(_ p: DecodedParameters) {
         self.init(
-            position: p.isPresent("position") ? p.point("position") : nil, anchor: p.point("anchor"),
-            scale: p.number("scale"), scaleX: p.number("scaleX"), scaleY: p.number("scaleY"),
-            rotation: p.number("rotation"), skewX: p.number("skewX"), skewY: p.number("skewY"))
+            position: p.isPresent(Key.position) ? p[Key.position] : nil, anchor: p[Key.anchor],
+            scale: p[Key.scale], scaleX: p[Key.scaleX], scaleY: p[Key.scaleY],
+            rotation: p[Key.rotation], skewX: p[Key.skewX], skewY: p[Key.skewY])
     }
 }

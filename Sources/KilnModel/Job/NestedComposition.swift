@@ -256,25 +256,36 @@ extension DecodeContext {
 }
 
 extension JobDecoding {
+    enum Key {
+        static let size = ParameterKey<Animated<Point2>>("size")
+        static let duration = ParameterKey<Animated<Double>>("duration")
+        static let layers = ParameterKey<JSONNode?>("layers")
+        static let variables = ParameterKey<JSONNode?>("variables")
+        static let camera = ParameterKey<JSONNode?>("camera")
+        static let comment = ParameterKey<JSONNode?>("comment")
+    }
+
     /// The keys of an inline composition under `compositions`.
     static let inlineTable = ParameterTable([
         Parameter(
-            "size", .point(1...16_384), help: "[width, height]: the composition's box, as a job's output size"
+            Key.size, .point(1...16_384),
+            help: "[width, height]: the composition's box, as a job's output size"
         ),
         Parameter(
-            "duration", .constantNumber(0.001...86_400), help: "seconds it lasts, as a job's output duration"),
+            Key.duration, .constantNumber(0.001...86_400),
+            help: "seconds it lasts, as a job's output duration"),
         Parameter(
-            "layers", .structured("array of layers", schema: .array(of: .reference(.layer))),
+            Key.layers, .structured("array of layers", schema: .array(of: .reference(.layer))),
             help: "its layers, bottom to top, timed from its own start"),
         Parameter(
-            "variables", .structured("object of declarations", schema: JobVariables.schema),
+            Key.variables, .structured("object of declarations", schema: JobVariables.schema),
             default: .string("none"),
             help: "its variables with defaults; the layers that play it pass values in"),
         Parameter(
-            "camera", .structured(Camera.parameterShape, schema: ValueSchema.object(Camera.table)),
+            Key.camera, .structured(Camera.parameterShape, schema: ValueSchema.object(Camera.table)),
             default: .string("none"), help: "a camera over its layers"),
         Parameter(
-            "comment", .structured("any", schema: .anything), default: .string("none"), help: "ignored"),
+            Key.comment, .structured("any", schema: .anything), default: .string("none"), help: "ignored"),
     ])
 
     /// The job's `compositions` object: kept for the layers that play them, unsubstituted (each
@@ -366,8 +377,8 @@ extension JobDecoding {
         let before = context.diagnostics.count
         let parameters = Self.inlineTable.decode(definition, path: path, context: context)
         guard context.diagnostics.count == before else { return nil }
-        let size = parameters.point("size").value(at: 0),
-            duration = parameters.number("duration").value(at: 0)
+        let size = parameters[Key.size].value(at: 0),
+            duration = parameters[Key.duration].value(at: 0)
         context.timelineDuration = duration
         context.frameSize = (size.x, size.y)
         let layers = decodeLayers(definition["layers"], in: definition, at: path)

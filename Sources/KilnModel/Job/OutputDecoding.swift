@@ -3,9 +3,21 @@ import Foundation
 /// Decodes the `"output"` object. Plain keys go through a parameter table; `fps`, `duration` and
 /// `gop` depend on each other and are decoded by hand.
 enum OutputDecoding {
+    enum Key {
+        static let path = ParameterKey<String>("path")
+        static let format = ParameterKey<String>("format")
+        static let width = ParameterKey<Int>("width")
+        static let height = ParameterKey<Int>("height")
+        static let preset = ParameterKey<String>("preset")
+        static let fps = ParameterKey<JSONNode?>("fps")
+        static let duration = ParameterKey<JSONNode?>("duration")
+        static let crf = ParameterKey<Animated<Double>>("crf")
+        static let gop = ParameterKey<Int>("gop")
+    }
+
     static let table = ParameterTable([
         Parameter(
-            "path", .string, default: .string(""),
+            Key.path, .string, default: .string(""),
             defaultDescription:
                 "the job file's name with the format's extension, beside the job (jobs/intro.json → "
                 + "jobs/intro.mp4; a png-sequence: jobs/intro-frames/)",
@@ -14,7 +26,7 @@ enum OutputDecoding {
                 + "{schedule} and variables (see Output path templates). For png-sequence, a folder (ending in /) "
                 + "that gets frame_00001.png, frame_00002.png, …"),
         Parameter(
-            "format", .choice(OutputFormat.names), default: .string(OutputFormat.h264.rawValue),
+            Key.format, .choice(OutputFormat.names), default: .string(OutputFormat.h264.rawValue),
             defaultDescription:
                 "from the path: .mp4 or .m4v h264, .webm vp9, .mov prores4444, .gif gif, .webp webp, a path "
                 + "ending in / png-sequence, anything else h264",
@@ -25,13 +37,13 @@ enum OutputDecoding {
                 + "an error; gif, webp and png-sequence carry no audio, so a job with `audio` is refused (video clips play silent)"
         ),
         Parameter(
-            "width", .integer(OutputSettings.dimensionRange),
+            Key.width, .integer(OutputSettings.dimensionRange),
             help: "frame width in pixels; even for h264 and hevc"),
         Parameter(
-            "height", .integer(OutputSettings.dimensionRange),
+            Key.height, .integer(OutputSettings.dimensionRange),
             help: "frame height in pixels; even for h264 and hevc"),
         Parameter(
-            "preset", .string, default: .string("medium"),
+            Key.preset, .string, default: .string("medium"),
             defaultDescription: "medium for h264 and hevc, good for vp9",
             help:
                 "speed/size trade-off: for h264 and hevc one of ultrafast, superfast, veryfast, faster, fast, "
@@ -44,25 +56,25 @@ enum OutputDecoding {
     static let handledParameters: [Parameter] = [
         Parameter(
             // Decoded by hand: its range is the format's.
-            "crf", .constantNumber(OutputSettings.crfRange), default: .number(18),
+            Key.crf, .constantNumber(OutputSettings.crfRange), default: .number(18),
             defaultDescription: "18 for h264 and hevc, 31 for vp9",
             help:
                 "constant rate factor, lower is better quality and larger files; a constant: 0…51 for h264 "
                 + "(x264) and hevc (x265), 0…63 for vp9 (libvpx); the other formats have none and refuse it"),
         Parameter(
-            "fps", .structured("number or string", schema: FrameRateDecoding.schema),
+            Key.fps, .structured("number or string", schema: FrameRateDecoding.schema),
             help:
                 "frames per second, 0 < fps ≤ \(OutputSettings.maximumFrameRate): an integer, 23.976, 29.97 or "
                 + "59.94 (exactly n/1001), another decimal (rounded to thousandths) or \"numerator/denominator\""
         ),
         Parameter(
-            "duration", .structured("number or object", schema: DurationDecoding.schema),
+            Key.duration, .structured("number or object", schema: DurationDecoding.schema),
             help:
                 "seconds, > 0, or {\"seconds\": s} or {\"frames\": n}; at most 24 hours and "
                 + "\(OutputSettings.maximumFrameCount) frames"),
         Parameter(
             // The default depends on fps; the value here only marks the key optional.
-            "gop", .integer(OutputSettings.gopRange), default: .integer(60),
+            Key.gop, .integer(OutputSettings.gopRange), default: .integer(60),
             defaultDescription: "2 seconds of frames, round(2 × fps): 60 at 30 fps",
             help: "frames between keyframes"),
     ]
@@ -75,10 +87,10 @@ enum OutputDecoding {
         let parameters = table.decode(node, path: path, context: context, extraKeys: handledKeys)
         guard node.members != nil else { return nil }
 
-        let writtenPath = parameters.isPresent("path") ? parameters.string("path") : nil
+        let writtenPath = parameters.isPresent(Key.path) ? parameters[Key.path] : nil
         let format = decodeFormat(parameters, writtenPath: writtenPath, context: context)
-        for dimension in ["width", "height"] where format.needsEvenSides {
-            let value = parameters.integer(dimension)
+        for dimension in [Key.width, Key.height] where format.needsEvenSides {
+            let value = parameters[dimension]
             if parameters.isPresent(dimension), value % 2 != 0 {
                 context.error(
                     "must be even for \(format.rawValue) (its 4:2:0 colour comes in 2×2 blocks), got \(value); "
@@ -90,9 +102,9 @@ enum OutputDecoding {
         let preset = decodePreset(parameters, format: format, context: context)
 
         var outputURL = context.resolveOutputPath(defaultOutputName(for: jobFile, format: format))
-        context.outputPathNode = (parameters.node("path") ?? node, parameters.path("path"))
-        if parameters.isPresent("path") {
-            let written = parameters.string("path")
+        context.outputPathNode = (parameters.node(Key.path) ?? node, parameters.path(Key.path))
+        if parameters.isPresent(Key.path) {
+            let written = parameters[Key.path]
             // `${name}` and `{"var": …}` are already replaced here, so a value is recognised by its
             // text (short values would match by chance); `{name}` is still written.
             context.outputPathVariables = context.variables.filter { name, value in
@@ -100,15 +112,15 @@ enum OutputDecoding {
             }.keys.sorted()
             if written.isEmpty {
                 context.error(
-                    "output path must not be empty", at: parameters.node("path"),
-                    path: parameters.path("path"))
+                    "output path must not be empty", at: parameters.node(Key.path),
+                    path: parameters.path(Key.path))
             } else if written.contains("{") {
                 let values = context.outputTemplate.values(jobFile: jobFile, variables: context.variables)
                 let expanded = JobVariables.interpolate(written, opening: "{", values: values) { name in
                     context.error(
                         "unknown name '{\(name)}' in the output path (known: job, date, time, "
                             + "\((values.keys.filter { !["job", "date", "time"].contains($0) }.sorted() + ["variables"]).joined(separator: ", ")))",
-                        at: parameters.node("path"), path: parameters.path("path"))
+                        at: parameters.node(Key.path), path: parameters.path(Key.path))
                 }
                 outputURL = context.resolveOutputPath(expanded)
             } else {
@@ -137,7 +149,7 @@ enum OutputDecoding {
         }
 
         var gop: Int?
-        if let gopNode = node["gop"] {
+        if let gopNode = node[Key.gop.name] {
             gop = ValueDecoding.decodeInteger(
                 gopNode, path: path.key("gop"), range: OutputSettings.gopRange, context: context)
         }
@@ -148,7 +160,7 @@ enum OutputDecoding {
             context.timelineDuration = Double(frameCount) * Double(rate.denominator) / Double(rate.numerator)
         }
         guard context.diagnostics.count == before, let rate, let frameCount else { return nil }
-        let width = parameters.integer("width"), height = parameters.integer("height")
+        let width = parameters[Key.width], height = parameters[Key.height]
         let limits = context.limits
         let problems = [
             limits.violation(.framePixels, width * height, "the frame's size in pixels (\(width)×\(height))"),
@@ -161,11 +173,11 @@ enum OutputDecoding {
         guard context.diagnostics.count == before else { return nil }
         context.frameSize = (Double(width), Double(height))
         var settings = OutputSettings(
-            path: outputURL, width: parameters.integer("width"), height: parameters.integer("height"),
+            path: outputURL, width: parameters[Key.width], height: parameters[Key.height],
             frameRate: rate, frameCount: frameCount, crf: crf, preset: preset, gop: gop, format: format,
-            formatIsNamed: parameters.isPresent("format"))
-        settings.crfIsNamed = node["crf"] != nil
-        settings.presetIsNamed = parameters.isPresent("preset")
+            formatIsNamed: parameters.isPresent(Key.format))
+        settings.crfIsNamed = node[Key.crf.name] != nil
+        settings.presetIsNamed = parameters.isPresent(Key.preset)
         return settings
     }
 
@@ -174,12 +186,12 @@ enum OutputDecoding {
     private static func decodeFormat(
         _ parameters: DecodedParameters, writtenPath: String?, context: DecodeContext
     ) -> OutputFormat {
-        guard parameters.isPresent("format"), let named = OutputFormat(rawValue: parameters.string("format"))
+        guard parameters.isPresent(Key.format), let named = OutputFormat(rawValue: parameters[Key.format])
         else {
             return writtenPath.flatMap(OutputFormat.inferred(fromPath:)) ?? .h264
         }
         if let writtenPath, let mismatch = named.pathMismatch(writtenPath) {
-            context.error(mismatch, at: parameters.node("format"), path: parameters.path("format"))
+            context.error(mismatch, at: parameters.node(Key.format), path: parameters.path(Key.format))
         }
         return named
     }
@@ -203,18 +215,18 @@ enum OutputDecoding {
     private static func decodePreset(
         _ parameters: DecodedParameters, format: OutputFormat, context: DecodeContext
     ) -> String {
-        guard parameters.isPresent("preset") else { return format.defaultPreset }
-        let preset = parameters.string("preset")
+        guard parameters.isPresent(Key.preset) else { return format.defaultPreset }
+        let preset = parameters[Key.preset]
         guard let presets = format.presets else {
             context.error(
                 "format \(format.rawValue) has no preset (only h264, hevc and vp9 do); remove it",
-                at: parameters.node("preset"), path: parameters.path("preset"))
+                at: parameters.node(Key.preset), path: parameters.path(Key.preset))
             return preset
         }
         if !presets.contains(preset) {
             context.error(
                 "\(format.rawValue) has no preset '\(preset)'; expected one of \(presets.joined(separator: ", "))",
-                at: parameters.node("preset"), path: parameters.path("preset"))
+                at: parameters.node(Key.preset), path: parameters.path(Key.preset))
         }
         return preset
     }

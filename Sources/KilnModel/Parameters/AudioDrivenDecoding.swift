@@ -3,25 +3,34 @@
 /// The soundtrack is analysed once per (track, band) while the job loads (`AudioAnalyzing`), so
 /// the value is a curve sampled 100 times a second, read at any frame's time.
 enum AudioDrivenDecoding {
+    enum Key {
+        static let audio = ParameterKey<String>("audio")
+        static let track = ParameterKey<String>("track")
+        static let band = ParameterKey<JSONNode?>("band")
+        static let range = ParameterKey<JSONNode?>("range")
+        static let smoothing = ParameterKey<Animated<Double>>("smoothing")
+        static let floor = ParameterKey<Animated<Double>>("floor")
+    }
+
     static let table = ParameterTable([
         Parameter(
-            "audio", .choice(["level", "band"]),
+            Key.audio, .choice(["level", "band"]),
             help: "level: the loudness (RMS) of the track; band: its energy between band[0] and band[1] Hz"),
         Parameter(
-            "track", .string, default: .string(""), defaultDescription: "the whole mix",
+            Key.track, .string, default: .string(""), defaultDescription: "the whole mix",
             help: "the name of the audio track to follow"),
         Parameter(
-            "band", .structured("[low, high] Hz", schema: ValueSchema.point(bandRange)),
+            Key.band, .structured("[low, high] Hz", schema: ValueSchema.point(bandRange)),
             default: .string("[100, 1000]"),
             help: "the frequencies audio band reads"),
         Parameter(
-            "range", .structured("[a, b]", schema: ValueSchema.point(nil)), default: .string("[0, 1]"),
+            Key.range, .structured("[a, b]", schema: ValueSchema.point(nil)), default: .string("[0, 1]"),
             help: "the values for silence (the floor) and for full scale; may run downwards"),
         Parameter(
-            "smoothing", .constantNumber(0...5), default: .number(0.1),
+            Key.smoothing, .constantNumber(0...5), default: .number(0.1),
             help: "seconds over which the level is smoothed (0: none)"),
         Parameter(
-            "floor", .constantNumber(-120 ... -6), default: .number(-60),
+            Key.floor, .constantNumber(-120 ... -6), default: .number(-60),
             help: "dBFS mapped to range[0]; quieter sound reads the same"),
     ])
 
@@ -36,24 +45,24 @@ enum AudioDrivenDecoding {
         let p = table.decode(node, path: path, context: context)
         guard context.diagnostics.count == before else { return nil }
         let mapped =
-            p.node("range").flatMap {
-                ValueDecoding.constantPoint($0, path: p.path("range"), range: range, context: context)
+            p.node(Key.range).flatMap {
+                ValueDecoding.constantPoint($0, path: p.path(Key.range), range: range, context: context)
             } ?? Point2(x: 0, y: 1)
         let band =
-            p.node("band").flatMap {
-                ValueDecoding.constantPoint($0, path: p.path("band"), range: bandRange, context: context)
+            p.node(Key.band).flatMap {
+                ValueDecoding.constantPoint($0, path: p.path(Key.band), range: bandRange, context: context)
             } ?? Point2(x: 100, y: 1_000)
-        if p.string("audio") == "band" && band.x >= band.y {
-            context.error("band[0] must be below band[1] (Hz)", at: p.node("band"), path: p.path("band"))
+        if p[Key.audio] == "band" && band.x >= band.y {
+            context.error("band[0] must be below band[1] (Hz)", at: p.node(Key.band), path: p.path(Key.band))
         }
         guard context.diagnostics.count == before else { return nil }
         guard let soundtrack = context.requireSoundtrack(at: node, path: path),
             let track = context.audioTrack(
-                named: p.string("track"), at: p.node("track"), path: p.path("track"))
+                named: p[Key.track], at: p.node(Key.track), path: p.path(Key.track))
         else { return nil }
         let reading = AudioReading(
-            track: track.index, band: p.string("audio") == "band" ? band.x...band.y : nil,
-            floor: p.number("floor").value(at: 0), smoothing: p.number("smoothing").value(at: 0))
+            track: track.index, band: p[Key.audio] == "band" ? band.x...band.y : nil,
+            floor: p[Key.floor].value(at: 0), smoothing: p[Key.smoothing].value(at: 0))
         guard
             let levels = context.audioLevels(
                 track: reading.track, bands: [reading.band], soundtrack: soundtrack, at: node, path: path)?

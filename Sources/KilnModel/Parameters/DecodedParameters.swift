@@ -3,8 +3,9 @@ import Foundation
 /// The values of a parameter table decoded from one JSON object. Values that had errors hold
 /// their default or a harmless placeholder; callers check `DecodeContext.diagnostics` at the end.
 ///
-/// Asking for a name that is not in the table, or with the wrong getter, is a programming error
-/// and traps.
+/// Values are read through the keys the table was built from (`parameters[key]`, in
+/// `ParameterKey.swift`); the getters by name below are what those reads call. Reading a key that
+/// is not in the table decoded is a programming error and traps.
 public struct DecodedParameters: Sendable {
     enum Stored: Sendable {
         case number(Animated<Double>)
@@ -25,23 +26,23 @@ public struct DecodedParameters: Sendable {
     let values: [String: Stored]
     let nodes: [String: JSONNode]
 
-    public func number(_ name: String) -> Animated<Double> {
+    func number(_ name: String) -> Animated<Double> {
         guard case .number(let value) = stored(name) else { wrongGetter(name, "number") }
         return value
     }
 
-    public func integer(_ name: String) -> Int {
+    func integer(_ name: String) -> Int {
         guard case .integer(let value) = stored(name) else { wrongGetter(name, "integer") }
         return value
     }
 
-    public func boolean(_ name: String) -> Bool {
+    func boolean(_ name: String) -> Bool {
         guard case .boolean(let value) = stored(name) else { wrongGetter(name, "boolean") }
         return value
     }
 
     /// For `.string`, `.choice` and `.assetPath` (the path as written) parameters.
-    public func string(_ name: String) -> String {
+    func string(_ name: String) -> String {
         switch stored(name) {
         case .string(let value): return value
         case .asset(_, let written): return written
@@ -49,39 +50,39 @@ public struct DecodedParameters: Sendable {
         }
     }
 
-    public func color(_ name: String) -> Animated<RGBA> {
+    func color(_ name: String) -> Animated<RGBA> {
         guard case .color(let value) = stored(name) else { wrongGetter(name, "color") }
         return value
     }
 
-    public func point(_ name: String) -> Animated<Point2> {
+    func point(_ name: String) -> Animated<Point2> {
         guard case .point(let value) = stored(name) else { wrongGetter(name, "point") }
         return value
     }
 
-    public func colors(_ name: String) -> [Animated<RGBA>] {
+    func colors(_ name: String) -> [Animated<RGBA>] {
         guard case .colors(let value) = stored(name) else { wrongGetter(name, "colorList") }
         return value
     }
 
-    public func points(_ name: String) -> [Animated<Point2>] {
+    func points(_ name: String) -> [Animated<Point2>] {
         guard case .points(let value) = stored(name) else { wrongGetter(name, "pointList") }
         return value
     }
 
     /// The resolved file, or nil when absent (empty default) or invalid.
-    public func asset(_ name: String) -> URL? {
+    func asset(_ name: String) -> URL? {
         guard case .asset(let url, _) = stored(name) else { wrongGetter(name, "assetPath") }
         return url
     }
 
     /// True when the key was written in the job rather than defaulted.
-    public func isPresent(_ name: String) -> Bool { nodes[name] != nil }
+    func isPresent(_ name: String) -> Bool { nodes[name] != nil }
 
     /// The JSON written for the key, for caller-side checks that want a location.
-    public func node(_ name: String) -> JSONNode? { nodes[name] }
+    func node(_ name: String) -> JSONNode? { nodes[name] }
 
-    public func path(_ name: String) -> JSONPath { objectPath.key(name) }
+    func path(_ name: String) -> JSONPath { objectPath.key(name) }
 
     private func stored(_ name: String) -> Stored {
         guard let value = values[name] else {

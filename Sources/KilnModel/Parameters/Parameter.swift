@@ -9,8 +9,10 @@ public struct Parameter: Sendable {
     /// "the frame's centre" for a position that is computed when the key is absent).
     public let defaultDescription: String?
 
-    public init(
-        _ name: String, _ kind: ParameterKind, default defaultValue: ParameterValue? = nil,
+    /// Tables name their parameters through keys (`ParameterKey`); a name alone is for the tables
+    /// built from data (the modifiers).
+    init(
+        name: String, _ kind: ParameterKind, default defaultValue: ParameterValue? = nil,
         defaultDescription: String? = nil, help: String
     ) {
         // A mismatched default is a bug in the table, not in a user's job: fail loudly at startup.

@@ -1,23 +1,30 @@
 /// SwiftUI's `.asymmetric(insertion:removal:)`: one transition to enter, another to leave.
 /// Usually written as the bare object `{"insertion": …, "removal": …}`, which is this kind's table.
 public struct AsymmetricTransition: TransitionContent {
+    enum Key {
+        static let insertion = ParameterKey<JSONNode?>("insertion")
+        static let removal = ParameterKey<JSONNode?>("removal")
+    }
+
     public static let kind = TransitionKind(
         name: "asymmetric",
         summary:
             "one transition to enter, another to leave; usually written as {\"insertion\": …, \"removal\": …}",
         parameters: ParameterTable([
             Parameter(
-                "insertion", .structured("transition", schema: .reference(.transition)),
+                Key.insertion, .structured("transition", schema: .reference(.transition)),
                 help: "how the layer enters (phases −1 … 0)"),
             Parameter(
-                "removal", .structured("transition", schema: .reference(.transition)),
+                Key.removal, .structured("transition", schema: .reference(.transition)),
                 help: "how the layer leaves (phases 0 … 1)"),
         ]), example: #"{"insertion": {"move": "top"}, "removal": "opacity"}"#
     ) { parameters, decoder in
-        let insertion = parameters.node("insertion").map {
-            decoder.decode($0, path: parameters.path("insertion"))
+        let insertion = parameters.node(Key.insertion).map {
+            decoder.decode($0, path: parameters.path(Key.insertion))
         }
-        let removal = parameters.node("removal").map { decoder.decode($0, path: parameters.path("removal")) }
+        let removal = parameters.node(Key.removal).map {
+            decoder.decode($0, path: parameters.path(Key.removal))
+        }
         guard let insertion = insertion ?? nil, let removal = removal ?? nil else { return nil }
         return Self(insertion: insertion, removal: removal)
     }

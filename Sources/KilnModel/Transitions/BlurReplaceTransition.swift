@@ -8,26 +8,32 @@ public struct BlurReplaceTransition: TransitionContent {
         case downUp, upUp
     }
 
+    enum Key {
+        static let configuration = ParameterKey<String>("configuration")
+        static let scale = ParameterKey<Animated<Double>>("scale")
+        static let radius = ParameterKey<Animated<Double>>("radius")
+    }
+
     public static let kind = TransitionKind(
         name: "blurReplace", summary: "blurs, scales and fades in and out (SwiftUI's .blurReplace)",
         parameters: ParameterTable([
             Parameter(
-                "configuration", .choice(Configuration.allCases.map(\.rawValue)),
+                Key.configuration, .choice(Configuration.allCases.map(\.rawValue)),
                 default: .string("downUp"),
                 help: "downUp grows in and shrinks out; upUp grows in and grows out"),
             Parameter(
-                "scale", .constantNumber(0.1...1), default: .number(0.7),
+                Key.scale, .constantNumber(0.1...1), default: .number(0.7),
                 help: "the scale it grows in from (and shrinks out to; upUp leaves at 1 / scale)"),
             Parameter(
-                "radius", .constantNumber(ModifierProperty.blur.range), default: .number(10),
+                Key.radius, .constantNumber(ModifierProperty.blur.range), default: .number(10),
                 help: "gaussian standard deviation in pixels at the far phases"),
-        ]), shorthand: "configuration",
+        ]), shorthand: Key.configuration.name,
         example: #"{"blurReplace": {"configuration": "upUp", "radius": 8}}"#
     ) { parameters, _ in
-        Configuration(rawValue: parameters.string("configuration")).map {
+        Configuration(rawValue: parameters[Key.configuration]).map {
             Self(
-                configuration: $0, scale: parameters.number("scale").value(at: 0),
-                radius: parameters.number("radius").value(at: 0))
+                configuration: $0, scale: parameters[Key.scale].value(at: 0),
+                radius: parameters[Key.radius].value(at: 0))
         }
     }
 

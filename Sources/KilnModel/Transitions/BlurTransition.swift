@@ -1,14 +1,18 @@
 /// Blurs in from `radius` and out to it.
 public struct BlurTransition: TransitionContent {
+    enum Key {
+        static let radius = ParameterKey<Animated<Double>>("radius")
+    }
+
     public static let kind = TransitionKind(
         name: "blur", summary: "sharpens in from a gaussian blur and blurs out to it",
         parameters: ParameterTable([
             Parameter(
-                "radius", .constantNumber(ModifierProperty.blur.range), default: .number(10),
+                Key.radius, .constantNumber(ModifierProperty.blur.range), default: .number(10),
                 help: "gaussian standard deviation in pixels at the far phases")
-        ]), shorthand: "radius", example: #"{"blur": 10}"#
+        ]), shorthand: Key.radius.name, example: #"{"blur": 10}"#
     ) { parameters, _ in
-        Self(radius: parameters.number("radius").value(at: 0))
+        Self(radius: parameters[Key.radius].value(at: 0))
     }
 
     public let radius: Double

@@ -1,17 +1,21 @@
 /// SwiftUI's `combined(with:)`: every part applied at once. Usually written as a plain array of
 /// transitions, which is this kind's shorthand.
 public struct CombinedTransition: TransitionContent {
+    enum Key {
+        static let transitions = ParameterKey<JSONNode?>("transitions")
+    }
+
     public static let kind = TransitionKind(
         name: "combined", summary: "several transitions at once; usually written as a plain array of them",
         parameters: ParameterTable([
             Parameter(
-                "transitions",
+                Key.transitions,
                 .structured(
                     "array of transitions", schema: .array(of: .reference(.transition), count: 1...Int.max)),
                 help: "the value itself: factors multiply, offsets and angles add, blurs combine")
-        ]), shorthand: "transitions", example: #"["opacity", {"scale": 0.5}]"#
+        ]), shorthand: Key.transitions.name, example: #"["opacity", {"scale": 0.5}]"#
     ) { parameters, decoder in
-        guard let node = parameters.node("transitions") else { return nil }
+        guard let node = parameters.node(Key.transitions) else { return nil }
         let path = parameters.objectPath
         guard let elements = node.elements else {
             decoder.context.error(

@@ -1,16 +1,20 @@
 /// A transition of the job's own: property mappings over the phase (SwiftUI's custom
 /// `Transition` with a `body(content:phase:)`), which may also read the layer's box.
 public struct CustomTransition: TransitionContent {
+    enum Key {
+        static let mappings = ParameterKey<JSONNode?>("mappings")
+    }
+
     public static let kind = TransitionKind(
         name: "custom", summary: "property mappings over the phase (−1 … 0 … 1), as in visualEffect",
         parameters: ParameterTable([
             Parameter(
-                "mappings",
+                Key.mappings,
                 .structured("object of property mappings", schema: ModifierDecoding.mappingsSchema),
                 help: "the value itself: properties mapped from the phase or the layer's box")
-        ]), shorthand: "mappings", example: #"{"custom": {"opacity": [[-1, 0], [0, 1], [1, 0]]}}"#
+        ]), shorthand: Key.mappings.name, example: #"{"custom": {"opacity": [[-1, 0], [0, 1], [1, 0]]}}"#
     ) { parameters, decoder in
-        parameters.node("mappings").flatMap {
+        parameters.node(Key.mappings).flatMap {
             ModifierDecoding.decodeMappings($0, path: parameters.objectPath, context: decoder.context)
         }.map(Self.init(mappings:))
     }

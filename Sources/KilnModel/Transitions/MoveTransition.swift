@@ -4,15 +4,19 @@ public struct MoveTransition: TransitionContent {
         case leading, trailing, top, bottom
     }
 
+    enum Key {
+        static let edge = ParameterKey<String>("edge")
+    }
+
     public static let kind = TransitionKind(
         name: "move", summary: "slides in from an edge of the container and out towards the same edge",
         parameters: ParameterTable([
             Parameter(
-                "edge", .choice(Edge.allCases.map(\.rawValue)),
+                Key.edge, .choice(Edge.allCases.map(\.rawValue)),
                 help: "the edge it comes from and goes to, a whole container's width or height away")
-        ]), shorthand: "edge", example: #"{"move": "bottom"}"#
+        ]), shorthand: Key.edge.name, example: #"{"move": "bottom"}"#
     ) { parameters, _ in
-        Edge(rawValue: parameters.string("edge")).map(Self.init(edge:))
+        Edge(rawValue: parameters[Key.edge]).map(Self.init(edge:))
     }
 
     public let edge: Edge

@@ -2,17 +2,21 @@
 public struct OffsetTransition: TransitionContent {
     static let limit = ModifierProperty.offsetX.range
 
+    enum Key {
+        static let offset = ParameterKey<JSONNode?>("offset")
+    }
+
     public static let kind = TransitionKind(
         name: "offset", summary: "comes in from an offset in pixels and leaves towards it",
         parameters: ParameterTable([
             Parameter(
-                "offset",
+                Key.offset,
                 .structured(
                     "point [x, y] with x, y in \(NumberText.format(limit))", schema: ValueSchema.point(limit)),
                 help: "pixels right and down at the far phases")
-        ]), shorthand: "offset", example: #"{"offset": [0, 120]}"#
+        ]), shorthand: Key.offset.name, example: #"{"offset": [0, 120]}"#
     ) { parameters, decoder in
-        parameters.node("offset").flatMap {
+        parameters.node(Key.offset).flatMap {
             ValueDecoding.constantPoint(
                 $0, path: parameters.objectPath, range: limit, context: decoder.context)
         }.map { Self(x: $0.x, y: $0.y) }

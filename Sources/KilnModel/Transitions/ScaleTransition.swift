@@ -1,14 +1,18 @@
 /// SwiftUI's `.scale(_:)`: grows from `scale` into place and shrinks back to it.
 public struct ScaleTransition: TransitionContent {
+    enum Key {
+        static let scale = ParameterKey<Animated<Double>>("scale")
+    }
+
     public static let kind = TransitionKind(
         name: "scale", summary: "scales about the layer's centre from and to a factor",
         parameters: ParameterTable([
             Parameter(
-                "scale", .constantNumber(-100...100), default: .number(0),
+                Key.scale, .constantNumber(-100...100), default: .number(0),
                 help: "the scale at the far phases (SwiftUI's .scale uses 0)")
-        ]), shorthand: "scale", example: #"{"scale": 0.5}"#
+        ]), shorthand: Key.scale.name, example: #"{"scale": 0.5}"#
     ) { parameters, _ in
-        Self(scale: parameters.number("scale").value(at: 0))
+        Self(scale: parameters[Key.scale].value(at: 0))
     }
 
     public let scale: Double

@@ -4,21 +4,26 @@
 /// scales to `SymbolEffectTiming.hiddenScale` and, with a direction, moves by
 /// `SymbolEffectTiming.hiddenOffset` of its height.
 public struct SymbolEffectTransition: TransitionContent {
+    enum Key {
+        static let effect = ParameterKey<String>("effect")
+        static let speed = ParameterKey<Animated<Double>>("speed")
+    }
+
     public static let kind = TransitionKind(
         name: "symbolEffect",
         summary:
             "a symbol's appear/disappear effect (e.g. \"disappear.down.byLayer\"); symbol layers animate it layer by layer",
         parameters: ParameterTable([
             Parameter(
-                "effect", .string,
+                Key.effect, .string,
                 help: "appear or disappear with options: appear|disappear[.up|.down][.byLayer|.wholeSymbol]"),
             Parameter(
-                "speed", .constantNumber(SymbolEffect.speedRange), default: .number(1),
+                Key.speed, .constantNumber(SymbolEffect.speedRange), default: .number(1),
                 help: "multiplies the effect's rate (symbol layers)"),
-        ]), shorthand: "effect", example: #"{"symbolEffect": "disappear.down"}"#
+        ]), shorthand: Key.effect.name, example: #"{"symbolEffect": "disappear.down"}"#
     ) { parameters, decoder in
-        let path = parameters.path("effect")
-        guard let node = parameters.node("effect"),
+        let path = parameters.path(Key.effect)
+        guard let node = parameters.node(Key.effect),
             let name = SymbolEffectDecoding.decodeName(node, path: path, context: decoder.context)
         else { return nil }
         guard name.kind == .appear || name.kind == .disappear else {
@@ -27,7 +32,7 @@ public struct SymbolEffectTransition: TransitionContent {
                     + "not \(name.kind.rawValue)", at: node, path: path)
             return nil
         }
-        return Self(effect: name, speed: parameters.number("speed").value(at: 0))
+        return Self(effect: name, speed: parameters[Key.speed].value(at: 0))
     }
 
     /// The parsed appear/disappear name, for symbol layers to animate per layer.

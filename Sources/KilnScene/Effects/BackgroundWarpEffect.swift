@@ -31,24 +31,32 @@ public struct BackgroundWarpEffect: PixelStageEffect {
         (self.speed, self.edges) = (speed, edges)
     }
 
+    enum Key {
+        static let mode = ParameterKey<String>("mode")
+        static let strength = ParameterKey<Animated<Double>>("strength")
+        static let offset = ParameterKey<Animated<Point2>>("offset")
+        static let speed = ParameterKey<Animated<Double>>("speed")
+        static let noise = ParameterKey<JSONNode?>("noise")
+    }
+
     public static let kind = EffectKind(
         name: "backgroundWarp",
         summary: "noise-driven (domain-warped) displacement, as SwiftUI's backgroundWarp layer effect sample",
         parameters: ParameterTable([
             Parameter(
-                "mode", .choice(Mode.allCases.map(\.rawValue)), default: .string("domainWarp"),
+                Key.mode, .choice(Mode.allCases.map(\.rawValue)), default: .string("domainWarp"),
                 help: "domainWarp (two noise lookups), noise (one lookup) or offset (one offset for all)"),
             Parameter(
-                "strength", .number(0...4000), default: .number(200),
+                Key.strength, .number(0...4000), default: .number(200),
                 help: "pixels of offset per unit of noise away from 0.5; 0 = unchanged"),
             Parameter(
-                "offset", .point(-100_000...100_000), default: .point(Point2(x: 0, y: 0)),
+                Key.offset, .point(-100_000...100_000), default: .point(Point2(x: 0, y: 0)),
                 help: "[x, y] pixels, for mode offset"),
             Parameter(
-                "speed", .number(-100...100), default: .number(0),
+                Key.speed, .number(-100...100), default: .number(0),
                 help: "noise-texture widths per second the pattern flows"),
             Parameter(
-                "noise",
+                Key.noise,
                 .structured(
                     "{\"generate\": {\"seed\", \"size\", \"cells\", \"octaves\"}} or {\"path\": image}",
                     schema: ValueSchema.object(noiseTable).with(
@@ -59,51 +67,69 @@ public struct BackgroundWarpEffect: PixelStageEffect {
         ])
     ) { p, path, context in
         var texture = defaultNoise
-        if let node = p.node("noise") {
-            guard let decoded = decodeNoise(node, path: p.path("noise"), context: context) else { return nil }
+        if let node = p.node(Key.noise) {
+            guard let decoded = decodeNoise(node, path: p.path(Key.noise), context: context) else {
+                return nil
+            }
             texture = decoded
         }
         return BackgroundWarpEffect(
-            mode: Mode(rawValue: p.string("mode")) ?? .domainWarp, noise: texture,
-            strength: p.number("strength"),
-            offset: p.point("offset"), speed: p.number("speed"),
-            edges: PlanarSampler.Edges(rawValue: p.string("edges")) ?? .transparent)
+            mode: Mode(rawValue: p[Key.mode]) ?? .domainWarp, noise: texture,
+            strength: p[Key.strength],
+            offset: p[Key.offset], speed: p[Key.speed],
+            edges: PlanarSampler.Edges(rawValue: p[edgesKey]) ?? .transparent)
     }
 
     /// Generated once per process: every job without its own noise shares it.
     static let defaultNoise = NoiseTexture.generated(seed: 1, size: 256)
 
+    enum NoiseKey {
+        static let generate = ParameterKey<JSONNode?>("generate")
+        static let path = ParameterKey<URL?>("path")
+    }
+
     static let noiseTable = ParameterTable([
         Parameter(
-            "generate",
+            NoiseKey.generate,
             .structured(
                 "{\"seed\", \"size\", \"cells\", \"octaves\"}", schema: ValueSchema.object(generateTable)),
             default: .string("none"),
             help: "procedural, tileable noise"),
         Parameter(
-            "path", .assetPath, default: .string(""),
+            NoiseKey.path, .assetPath, default: .string(""),
             help: "an image whose red and green channels are the noise"),
     ])
 
+    enum GenerateKey {
+        static let seed = ParameterKey<Int>("seed")
+        static let size = ParameterKey<Int>("size")
+        static let cells = ParameterKey<Int>("cells")
+        static let octaves = ParameterKey<Int>("octaves")
+    }
+
     static let generateTable = ParameterTable([
-        Parameter("seed", .integer(0...Int(UInt32.max)), default: .integer(1), help: "same seed, same noise"),
-        Parameter("size", .integer(8...2048), default: .integer(256), help: "texture width and height"),
         Parameter(
-            "cells", .integer(1...64), default: .integer(4),
+            GenerateKey.seed, .integer(0...Int(UInt32.max)), default: .integer(1),
+            help: "same seed, same noise"),
+        Parameter(
+            GenerateKey.size, .integer(8...2048), default: .integer(256), help: "texture width and height"),
+        Parameter(
+            GenerateKey.cells, .integer(1...64), default: .integer(4),
             help: "lattice cells across the texture in the first octave"),
         Parameter(
-            "octaves", .integer(1...8), default: .integer(4), help: "octaves of detail, each twice as fine"),
+            GenerateKey.octaves, .integer(1...8), default: .integer(4),
+            help: "octaves of detail, each twice as fine"),
     ])
 
     static func decodeNoise(_ node: JSONNode, path: JSONPath, context: DecodeContext) -> NoiseTexture? {
         let before = context.diagnostics.count
         let p = noiseTable.decode(node, path: path, context: context)
         guard context.diagnostics.count == before else { return nil }
-        switch (p.node("generate"), p.isPresent("path")) {
+        switch (p.node(NoiseKey.generate), p.isPresent(NoiseKey.path)) {
         case (let generate?, false):
             let g = generateTable.decode(generate, path: path.key("generate"), context: context)
             guard context.diagnostics.count == before else { return nil }
-            let size = g.integer("size"), cells = g.integer("cells"), octaves = g.integer("octaves")
+            let size = g[GenerateKey.size], cells = g[GenerateKey.cells], octaves = g[GenerateKey.octaves]
             if let problem = context.limits.violation(
                 .noisePixels, size * size, "the generated noise's size in pixels (\(size)×\(size))")
             {
@@ -124,10 +150,11 @@ public struct BackgroundWarpEffect: PixelStageEffect {
                     "generated noise \(size)×\(size)", at: path.key("generate"))
             else { return nil }
             return NoiseTexture.generated(
-                seed: UInt64(g.integer("seed")), size: size, cells: cells, octaves: octaves)
+                seed: UInt64(g[GenerateKey.seed]), size: size, cells: cells, octaves: octaves)
         case (nil, true):
-            guard let url = p.asset("path") else { return nil }
-            return decodeNoiseImage(url, node: p.node("path"), path: path.key("path"), context: context)
+            guard let url = p[NoiseKey.path] else { return nil }
+            return decodeNoiseImage(
+                url, node: p.node(NoiseKey.path), path: path.key("path"), context: context)
         default:
             context.error(
                 "expected {\"generate\": {…}} or {\"path\": \"image\"}: exactly one of the two", at: node,

@@ -10,12 +10,16 @@ public struct BlurEffect: EffectContent {
 
     public init(radius: Animated<Double>) { self.radius = radius }
 
+    enum Key {
+        static let radius = ParameterKey<Animated<Double>>("radius")
+    }
+
     public static let kind = EffectKind(
         name: "blur", summary: "gaussian blur; cost independent of the radius",
         parameters: ParameterTable([
             Parameter(
-                "radius", .number(ModifierProperty.blur.range), default: .number(0),
+                Key.radius, .number(ModifierProperty.blur.range), default: .number(0),
                 help: "standard deviation in frame pixels (as CSS blur()); 0 = unchanged; animatable")
-        ]), shorthand: "radius"
-    ) { p, _, _ in BlurEffect(radius: p.number("radius")) }
+        ]), shorthand: Key.radius.name
+    ) { p, _, _ in BlurEffect(radius: p[Key.radius]) }
 }

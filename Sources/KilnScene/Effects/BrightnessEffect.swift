@@ -7,13 +7,17 @@ public struct BrightnessEffect: ColorEffect {
 
     public init(amount: Animated<Double>) { self.amount = amount }
 
+    enum Key {
+        static let amount = ParameterKey<Animated<Double>>("amount")
+    }
+
     public static let kind = EffectKind(
         name: "brightness", summary: "adds to every colour channel",
         parameters: ParameterTable([
             Parameter(
-                "amount", .number(-1...1), default: .number(0), help: "added to r, g and b; 0 = unchanged")
-        ]), shorthand: "amount"
-    ) { p, _, _ in BrightnessEffect(amount: p.number("amount")) }
+                Key.amount, .number(-1...1), default: .number(0), help: "added to r, g and b; 0 = unchanged")
+        ]), shorthand: Key.amount.name
+    ) { p, _, _ in BrightnessEffect(amount: p[Key.amount]) }
 
     public func matrix(at time: Double) -> ColorMatrix { Self.matrix(amount: amount.value(at: time)) }
 

@@ -7,13 +7,17 @@ public struct ContrastEffect: ColorEffect {
 
     public init(amount: Animated<Double>) { self.amount = amount }
 
+    enum Key {
+        static let amount = ParameterKey<Animated<Double>>("amount")
+    }
+
     public static let kind = EffectKind(
         name: "contrast", summary: "scales colour about mid-grey",
         parameters: ParameterTable([
             Parameter(
-                "amount", .number(0...10), default: .number(1), help: "0 = grey, 1 = unchanged, > 1 = more")
-        ]), shorthand: "amount"
-    ) { p, _, _ in ContrastEffect(amount: p.number("amount")) }
+                Key.amount, .number(0...10), default: .number(1), help: "0 = grey, 1 = unchanged, > 1 = more")
+        ]), shorthand: Key.amount.name
+    ) { p, _, _ in ContrastEffect(amount: p[Key.amount]) }
 
     public func matrix(at time: Double) -> ColorMatrix { Self.matrix(amount: amount.value(at: time)) }
 

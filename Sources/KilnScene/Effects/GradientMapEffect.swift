@@ -7,30 +7,36 @@ public struct GradientMapEffect: PixelStageEffect {
     public let colors: [Animated<RGBA>]
     public let amount: Animated<Double>
 
+    enum Key {
+        static let colors = ParameterKey<[Animated<RGBA>]>("colors")
+        static let amount = ParameterKey<Animated<Double>>("amount")
+    }
+
     public static let kind = EffectKind(
         name: "gradientMap", summary: "maps luminance through a gradient of colours",
         parameters: ParameterTable([
             Parameter(
-                "colors", .colorList,
+                Key.colors, .colorList,
                 help:
                     "two or more colours, evenly spaced from dark to bright: the luma of the straight colour picks one, whose alpha multiplies the pixel's"
             ),
-            Parameter("amount", .number(0...1), default: .number(1), help: "0 = unchanged, 1 = fully mapped"),
+            Parameter(
+                Key.amount, .number(0...1), default: .number(1), help: "0 = unchanged, 1 = fully mapped"),
         ])
     ) { p, path, context in
-        let colors = p.colors("colors")
+        let colors = p[Key.colors]
         guard colors.count >= 2 else {
             // A wrong type or a bad colour was reported by the table; a missing or short list
             // is reported here.
-            let written = p.node("colors")?.elements?.count
-            if p.node("colors") == nil || (written ?? 2) < 2 {
+            let written = p.node(Key.colors)?.elements?.count
+            if p.node(Key.colors) == nil || (written ?? 2) < 2 {
                 context.error(
-                    "a gradient map needs at least two colours, got \(written ?? 0)", at: p.node("colors"),
-                    path: p.path("colors"))
+                    "a gradient map needs at least two colours, got \(written ?? 0)", at: p.node(Key.colors),
+                    path: p.path(Key.colors))
             }
             return nil
         }
-        return GradientMapEffect(colors: colors, amount: p.number("amount"))
+        return GradientMapEffect(colors: colors, amount: p[Key.amount])
     }
 
     public func stage(at time: Double, layerSize: SIMD2<Double>) -> (any PixelStage)? {

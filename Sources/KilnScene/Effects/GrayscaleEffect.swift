@@ -7,12 +7,16 @@ public struct GrayscaleEffect: ColorEffect {
 
     public init(amount: Animated<Double>) { self.amount = amount }
 
+    enum Key {
+        static let amount = ParameterKey<Animated<Double>>("amount")
+    }
+
     public static let kind = EffectKind(
         name: "grayscale", summary: "mixes colour towards its luma",
         parameters: ParameterTable([
-            Parameter("amount", .number(0...1), default: .number(1), help: "0 = unchanged, 1 = grey")
-        ]), shorthand: "amount"
-    ) { p, _, _ in GrayscaleEffect(amount: p.number("amount")) }
+            Parameter(Key.amount, .number(0...1), default: .number(1), help: "0 = unchanged, 1 = grey")
+        ]), shorthand: Key.amount.name
+    ) { p, _, _ in GrayscaleEffect(amount: p[Key.amount]) }
 
     public func matrix(at time: Double) -> ColorMatrix { Self.matrix(amount: amount.value(at: time)) }
 

@@ -9,14 +9,18 @@ public struct HueRotationEffect: ColorEffect {
 
     public init(degrees: Animated<Double>) { self.degrees = degrees }
 
+    enum Key {
+        static let degrees = ParameterKey<Animated<Double>>("degrees")
+    }
+
     public static let kind = EffectKind(
         name: "hueRotation", summary: "rotates hue by degrees",
         parameters: ParameterTable([
             Parameter(
-                "degrees", .number(-36_000...36_000), default: .number(0),
+                Key.degrees, .number(-36_000...36_000), default: .number(0),
                 help: "hue angle to add (the CSS/SVG hue-rotate matrix)")
-        ]), shorthand: "degrees"
-    ) { p, _, _ in HueRotationEffect(degrees: p.number("degrees")) }
+        ]), shorthand: Key.degrees.name
+    ) { p, _, _ in HueRotationEffect(degrees: p[Key.degrees]) }
 
     public func matrix(at time: Double) -> ColorMatrix { Self.matrix(degrees: degrees.value(at: time)) }
 

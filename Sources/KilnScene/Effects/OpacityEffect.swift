@@ -7,12 +7,16 @@ public struct OpacityEffect: ColorEffect {
 
     public init(amount: Animated<Double>) { self.amount = amount }
 
+    enum Key {
+        static let amount = ParameterKey<Animated<Double>>("amount")
+    }
+
     public static let kind = EffectKind(
         name: "opacity", summary: "multiplies alpha",
         parameters: ParameterTable([
-            Parameter("amount", .number(0...1), default: .number(1), help: "0 = invisible, 1 = unchanged")
-        ]), shorthand: "amount"
-    ) { p, _, _ in OpacityEffect(amount: p.number("amount")) }
+            Parameter(Key.amount, .number(0...1), default: .number(1), help: "0 = invisible, 1 = unchanged")
+        ]), shorthand: Key.amount.name
+    ) { p, _, _ in OpacityEffect(amount: p[Key.amount]) }
 
     public func matrix(at time: Double) -> ColorMatrix {
         let k = amount.value(at: time)

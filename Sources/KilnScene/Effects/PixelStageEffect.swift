@@ -20,6 +20,7 @@ extension PixelStageEffect {
 }
 
 /// Shared parameter of the distorting effects.
+let edgesKey = ParameterKey<String>("edges")
 let edgesParameter = Parameter(
-    "edges", .choice(PlanarSampler.Edges.allCases.map(\.rawValue)), default: .string("transparent"),
+    edgesKey, .choice(PlanarSampler.Edges.allCases.map(\.rawValue)), default: .string("transparent"),
     help: "what samples outside the layer read: transparent, or clamp (the nearest edge pixel)")

@@ -11,16 +11,20 @@ import KilnRaster
 public struct PixelateEffect: PixelStageEffect {
     public let size: Animated<Double>
 
+    enum Key {
+        static let size = ParameterKey<Animated<Double>>("size")
+    }
+
     public static let kind = EffectKind(
         name: "pixelate", summary: "cuts the layer into square blocks of one colour each (a mosaic)",
         parameters: ParameterTable([
             Parameter(
-                "size", .number(1...4096), default: .number(16),
+                Key.size, .number(1...4096), default: .number(16),
                 help:
                     "block width and height in the layer's own pixels, from its top-left corner; each block takes the colour at its centre (a block cut by the layer's edge, the centre of its part inside); 1 = unchanged"
             )
-        ]), shorthand: "size"
-    ) { p, _, _ in PixelateEffect(size: p.number("size")) }
+        ]), shorthand: Key.size.name
+    ) { p, _, _ in PixelateEffect(size: p[Key.size]) }
 
     public func stage(at time: Double, layerSize: SIMD2<Double>) -> (any PixelStage)? {
         let size = size.value(at: time)

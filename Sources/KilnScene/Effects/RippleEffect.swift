@@ -20,26 +20,36 @@ public struct RippleEffect: PixelStageEffect {
     public let triggers: [Trigger]
     public let edges: PlanarSampler.Edges
 
+    enum Key {
+        static let amplitude = ParameterKey<Animated<Double>>("amplitude")
+        static let frequency = ParameterKey<Animated<Double>>("frequency")
+        static let decay = ParameterKey<Animated<Double>>("decay")
+        static let speed = ParameterKey<Animated<Double>>("speed")
+        static let duration = ParameterKey<Animated<Double>>("duration")
+        static let triggers = ParameterKey<JSONNode?>("triggers")
+    }
+
     /// The defaults are the seed's sample values.
     public static let kind = EffectKind(
         name: "ripple", summary: "a damped wave spreading from touch points (SwiftUI's Ripple shader sample)",
         parameters: ParameterTable([
             Parameter(
-                "amplitude", .number(-1000...1000), default: .number(12),
+                Key.amplitude, .number(-1000...1000), default: .number(12),
                 help: "largest displacement in pixels; 0 = unchanged"),
             Parameter(
-                "frequency", .number(0...1000), default: .number(15), help: "radians per second of the wave"),
+                Key.frequency, .number(0...1000), default: .number(15), help: "radians per second of the wave"
+            ),
             Parameter(
-                "decay", .number(0...1000), default: .number(8),
+                Key.decay, .number(0...1000), default: .number(8),
                 help: "damping per second: amount × e^(−decay·t)"),
             Parameter(
-                "speed", .number(1...100_000), default: .number(1200),
+                Key.speed, .number(1...100_000), default: .number(1200),
                 help: "pixels per second the wave front travels"),
             Parameter(
-                "duration", .constantNumber(0.001...3600), default: .number(3),
+                Key.duration, .constantNumber(0.001...3600), default: .number(3),
                 help: "seconds each ripple runs after its trigger"),
             Parameter(
-                "triggers",
+                Key.triggers,
                 .structured(
                     "array of {\"at\": seconds, \"origin\": [x, y]}",
                     schema: .array(of: ValueSchema.object(triggerTable), count: 1...maximumTriggerCount)),
@@ -47,27 +57,32 @@ public struct RippleEffect: PixelStageEffect {
             edgesParameter,
         ])
     ) { p, path, context in
-        guard let node = p.node("triggers") else { return nil }
+        guard let node = p.node(Key.triggers) else { return nil }
         guard
             let triggers = decodeTriggers(
-                node, path: p.path("triggers"), speed: p.number("speed"),
-                duration: p.number("duration").value(at: 0), context: context)
+                node, path: p.path(Key.triggers), speed: p[Key.speed],
+                duration: p[Key.duration].value(at: 0), context: context)
         else {
             return nil
         }
         return RippleEffect(
-            amplitude: p.number("amplitude"), frequency: p.number("frequency"), decay: p.number("decay"),
-            speed: p.number("speed"), duration: p.number("duration").value(at: 0), triggers: triggers,
-            edges: PlanarSampler.Edges(rawValue: p.string("edges")) ?? .transparent)
+            amplitude: p[Key.amplitude], frequency: p[Key.frequency], decay: p[Key.decay],
+            speed: p[Key.speed], duration: p[Key.duration].value(at: 0), triggers: triggers,
+            edges: PlanarSampler.Edges(rawValue: p[edgesKey]) ?? .transparent)
     }
 
     static let maximumTriggerCount = 10_000
 
+    enum TriggerKey {
+        static let at = ParameterKey<Animated<Double>>("at")
+        static let origin = ParameterKey<Animated<Point2>>("origin")
+    }
+
     static let triggerTable = ParameterTable([
         Parameter(
-            "at", .constantNumber(0...(24 * 3600)),
+            TriggerKey.at, .constantNumber(0...(24 * 3600)),
             help: "seconds on the job's timeline, at most the output's duration"),
-        Parameter("origin", .point(nil), help: "[x, y] in the layer's own pixels"),
+        Parameter(TriggerKey.origin, .point(nil), help: "[x, y] in the layer's own pixels"),
     ])
 
     /// Why a wave from `origin` can never show: it starts farther outside the frame than the
@@ -104,16 +119,16 @@ public struct RippleEffect: PixelStageEffect {
         for (index, element) in elements.enumerated() {
             let triggerPath = path.index(index)
             let p = triggerTable.decode(element, path: triggerPath, context: context)
-            let at = p.number("at").value(at: 0)
-            if let end = context.timelineDuration, at > end, let atNode = p.node("at") {
+            let at = p[TriggerKey.at].value(at: 0)
+            if let end = context.timelineDuration, at > end, let atNode = p.node(TriggerKey.at) {
                 context.error(
                     "trigger at \(NumberText.format(at)) s is after the end of the timeline (\(NumberText.format(end)) s)",
                     at: atNode, path: triggerPath.key("at"))
             }
-            let origin = p.point("origin")
+            let origin = p[TriggerKey.origin]
             if let problem = unreachable(
                 origin.value(at: at), reach: speed.value(at: at) * duration, frame: context.frameSize),
-                let originNode = p.node("origin")
+                let originNode = p.node(TriggerKey.origin)
             {
                 context.error(problem, at: originNode, path: triggerPath.key("origin"))
             }

@@ -7,14 +7,18 @@ public struct SaturationEffect: ColorEffect {
 
     public init(amount: Animated<Double>) { self.amount = amount }
 
+    enum Key {
+        static let amount = ParameterKey<Animated<Double>>("amount")
+    }
+
     public static let kind = EffectKind(
         name: "saturation", summary: "moves colour away from or towards its luma",
         parameters: ParameterTable([
             Parameter(
-                "amount", .number(0...10), default: .number(1),
+                Key.amount, .number(0...10), default: .number(1),
                 help: "0 = grey, 1 = unchanged, > 1 = more saturated (about Rec. 709 luma)")
-        ]), shorthand: "amount"
-    ) { p, _, _ in SaturationEffect(amount: p.number("amount")) }
+        ]), shorthand: Key.amount.name
+    ) { p, _, _ in SaturationEffect(amount: p[Key.amount]) }
 
     public func matrix(at time: Double) -> ColorMatrix { Self.matrix(amount: amount.value(at: time)) }
 

@@ -17,36 +17,44 @@ public struct ShadowEffect: EffectContent {
     /// Offsets in layout pixels: far beyond any frame, bounded so sums stay finite.
     static let offsetRange: ClosedRange<Double> = -8192...8192
 
+    enum Key {
+        static let color = ParameterKey<Animated<RGBA>>("color")
+        static let radius = ParameterKey<Animated<Double>>("radius")
+        static let x = ParameterKey<Animated<Double>>("x")
+        static let y = ParameterKey<Animated<Double>>("y")
+        static let inner = ParameterKey<Bool>("inner")
+    }
+
     public static let kind = EffectKind(
         name: "shadow",
         summary: "drop, inner or glow shadow following the layer's alpha; cost independent of the radius",
         parameters: ParameterTable([
             Parameter(
-                "color", .color, default: .color(RGBA(r: 0, g: 0, b: 0, a: 0.33)),
+                Key.color, .color, default: .color(RGBA(r: 0, g: 0, b: 0, a: 0.33)),
                 help: "the shadow's colour and opacity (SwiftUI's default: black at 33 %); animatable"),
             Parameter(
-                "radius", .number(ModifierProperty.blur.range), default: .number(10),
+                Key.radius, .number(ModifierProperty.blur.range), default: .number(10),
                 help:
                     "softness: the Gaussian's standard deviation in layout pixels, as the blur effect and SwiftUI's shadow radius; 0 = a sharp shadow; animatable"
             ),
             Parameter(
-                "x", .number(offsetRange), default: .number(0),
+                Key.x, .number(offsetRange), default: .number(0),
                 help:
                     "offset to the right in layout pixels, along the frame's axes (the light does not turn with the layer); animatable"
             ),
             Parameter(
-                "y", .number(offsetRange), default: .number(0),
+                Key.y, .number(offsetRange), default: .number(0),
                 help:
                     "offset downwards in layout pixels; with x = 0 and y = 0 the shadow is a glow; animatable"
             ),
             Parameter(
-                "inner", .boolean, default: .boolean(false),
+                Key.inner, .boolean, default: .boolean(false),
                 help: "an inner shadow: inside the layer's shape, drawn over it and clipped to its alpha"),
-        ]), shorthand: "radius"
+        ]), shorthand: Key.radius.name
     ) { p, _, _ in
         ShadowEffect(
-            color: p.color("color"), radius: p.number("radius"), x: p.number("x"), y: p.number("y"),
-            inner: p.boolean("inner"))
+            color: p[Key.color], radius: p[Key.radius], x: p[Key.x], y: p[Key.y],
+            inner: p[Key.inner])
     }
 
     /// The shadow at `time` in frame pixels (`lengthScale`: frame pixels per layout pixel, so a

@@ -9,28 +9,34 @@ public struct ShearEffect: PixelStageEffect {
     public let anchor: Animated<Point2>
     public let edges: PlanarSampler.Edges
 
+    enum Key {
+        static let x = ParameterKey<Animated<Double>>("x")
+        static let y = ParameterKey<Animated<Double>>("y")
+        static let anchor = ParameterKey<Animated<Point2>>("anchor")
+    }
+
     public static let kind = EffectKind(
         name: "shear", summary: "shears the layer about an anchor (a distortion effect)",
         parameters: ParameterTable([
             Parameter(
-                "x", .number(-10...10), default: .number(0),
+                Key.x, .number(-10...10), default: .number(0),
                 help:
                     "horizontal shift per pixel below the anchor: a row dy pixels below it moves right by x·dy"
             ),
             Parameter(
-                "y", .number(-10...10), default: .number(0),
+                Key.y, .number(-10...10), default: .number(0),
                 help:
                     "vertical shift per pixel right of the anchor: a column dx pixels right of it moves down by y·dx"
             ),
             Parameter(
-                "anchor", .point(0...1), default: .point(Point2(x: 0.5, y: 0.5)),
+                Key.anchor, .point(0...1), default: .point(Point2(x: 0.5, y: 0.5)),
                 help: "the fixed point, as a fraction of the layer's size"),
             edgesParameter,
         ])
     ) { p, _, _ in
         ShearEffect(
-            x: p.number("x"), y: p.number("y"), anchor: p.point("anchor"),
-            edges: PlanarSampler.Edges(rawValue: p.string("edges")) ?? .transparent)
+            x: p[Key.x], y: p[Key.y], anchor: p[Key.anchor],
+            edges: PlanarSampler.Edges(rawValue: p[edgesKey]) ?? .transparent)
     }
 
     public func stage(at time: Double, layerSize: SIMD2<Double>) -> (any PixelStage)? {

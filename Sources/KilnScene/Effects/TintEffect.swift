@@ -7,15 +7,20 @@ public struct TintEffect: ColorEffect {
     public let color: Animated<RGBA>
     public let amount: Animated<Double>
 
+    enum Key {
+        static let color = ParameterKey<Animated<RGBA>>("color")
+        static let amount = ParameterKey<Animated<Double>>("amount")
+    }
+
     public static let kind = EffectKind(
         name: "tint", summary: "tints towards a colour, keeping luminance",
         parameters: ParameterTable([
-            Parameter("color", .color, default: .color(RGBA(r: 1, g: 0.6, b: 0.2, a: 1)), help: "the tint"),
+            Parameter(Key.color, .color, default: .color(RGBA(r: 1, g: 0.6, b: 0.2, a: 1)), help: "the tint"),
             Parameter(
-                "amount", .number(0...1), default: .number(1),
+                Key.amount, .number(0...1), default: .number(1),
                 help: "0 = unchanged, 1 = fully tinted: color × luma, a duotone from black to the colour"),
         ])
-    ) { p, _, _ in TintEffect(color: p.color("color"), amount: p.number("amount")) }
+    ) { p, _, _ in TintEffect(color: p[Key.color], amount: p[Key.amount]) }
 
     public func matrix(at time: Double) -> ColorMatrix {
         let c = color.value(at: time), k = amount.value(at: time)

@@ -10,26 +10,33 @@ public struct VignetteEffect: PixelStageEffect {
     public let softness: Animated<Double>
     public let color: Animated<RGBA>
 
+    enum Key {
+        static let amount = ParameterKey<Animated<Double>>("amount")
+        static let radius = ParameterKey<Animated<Double>>("radius")
+        static let softness = ParameterKey<Animated<Double>>("softness")
+        static let color = ParameterKey<Animated<RGBA>>("color")
+    }
+
     public static let kind = EffectKind(
         name: "vignette", summary: "darkens towards the edges, in an ellipse fitted to the layer",
         parameters: ParameterTable([
             Parameter(
-                "amount", .number(0...1), default: .number(0.6),
+                Key.amount, .number(0...1), default: .number(0.6),
                 help: "how far the edges go towards the colour; 0 = unchanged"),
             Parameter(
-                "radius", .number(0...2), default: .number(0.55),
+                Key.radius, .number(0...2), default: .number(0.55),
                 help: "where the falloff starts, as a part of the way from the centre to a corner"),
             Parameter(
-                "softness", .number(0.01...2), default: .number(0.6),
+                Key.softness, .number(0.01...2), default: .number(0.6),
                 help: "how far beyond the radius the falloff reaches full amount, in the same units"),
             Parameter(
-                "color", .color, default: .color(RGBA(r: 0, g: 0, b: 0, a: 1)),
+                Key.color, .color, default: .color(RGBA(r: 0, g: 0, b: 0, a: 1)),
                 help: "the colour the edges go towards"),
-        ]), shorthand: "amount"
+        ]), shorthand: Key.amount.name
     ) { p, _, _ in
         VignetteEffect(
-            amount: p.number("amount"), radius: p.number("radius"), softness: p.number("softness"),
-            color: p.color("color"))
+            amount: p[Key.amount], radius: p[Key.radius], softness: p[Key.softness],
+            color: p[Key.color])
     }
 
     public func stage(at time: Double, layerSize: SIMD2<Double>) -> (any PixelStage)? {

@@ -9,25 +9,32 @@ public struct WaveEffect: PixelStageEffect {
     public let horizontal: Bool
     public let edges: PlanarSampler.Edges
 
+    enum Key {
+        static let amplitude = ParameterKey<Animated<Double>>("amplitude")
+        static let wavelength = ParameterKey<Animated<Double>>("wavelength")
+        static let speed = ParameterKey<Animated<Double>>("speed")
+        static let axis = ParameterKey<String>("axis")
+    }
+
     public static let kind = EffectKind(
         name: "wave", summary: "a travelling sine wave (a distortion effect)",
         parameters: ParameterTable([
             Parameter(
-                "amplitude", .number(-1000...1000), default: .number(10), help: "pixels; 0 = unchanged"),
-            Parameter("wavelength", .number(1...100_000), default: .number(200), help: "pixels per cycle"),
+                Key.amplitude, .number(-1000...1000), default: .number(10), help: "pixels; 0 = unchanged"),
+            Parameter(Key.wavelength, .number(1...100_000), default: .number(200), help: "pixels per cycle"),
             Parameter(
-                "speed", .number(-1000...1000), default: .number(1),
+                Key.speed, .number(-1000...1000), default: .number(1),
                 help: "cycles per second the wave travels"),
             Parameter(
-                "axis", .choice(["horizontal", "vertical"]), default: .string("horizontal"),
+                Key.axis, .choice(["horizontal", "vertical"]), default: .string("horizontal"),
                 help: "horizontal: rows move sideways; vertical: columns move up and down"),
             edgesParameter,
         ])
     ) { p, _, _ in
         WaveEffect(
-            amplitude: p.number("amplitude"), wavelength: p.number("wavelength"), speed: p.number("speed"),
-            horizontal: p.string("axis") == "horizontal",
-            edges: PlanarSampler.Edges(rawValue: p.string("edges")) ?? .transparent)
+            amplitude: p[Key.amplitude], wavelength: p[Key.wavelength], speed: p[Key.speed],
+            horizontal: p[Key.axis] == "horizontal",
+            edges: PlanarSampler.Edges(rawValue: p[edgesKey]) ?? .transparent)
     }
 
     public func stage(at time: Double, layerSize: SIMD2<Double>) -> (any PixelStage)? {

@@ -33,51 +33,69 @@ public struct AudiogramLayer: LayerRendering {
     /// Per bar (spectrum) or one (wave): 0…1 levels, `AudioReading.rate` a second.
     let levels: [SampledCurve<Double>]
 
+    enum Key {
+        static let style = ParameterKey<String>("style")
+        static let size = ParameterKey<Animated<Point2>>("size")
+        static let track = ParameterKey<String>("track")
+        static let bars = ParameterKey<Int>("bars")
+        static let gap = ParameterKey<Animated<Double>>("gap")
+        static let minHeight = ParameterKey<Animated<Double>>("minHeight")
+        static let align = ParameterKey<String>("align")
+        static let color = ParameterKey<Animated<RGBA>>("color")
+        static let gradient = ParameterKey<[Animated<RGBA>]>("gradient")
+        static let frequencies = ParameterKey<JSONNode?>("frequencies")
+        static let tilt = ParameterKey<Animated<Double>>("tilt")
+        static let normalize = ParameterKey<Bool>("normalize")
+        static let floor = ParameterKey<Animated<Double>>("floor")
+        static let smoothing = ParameterKey<Animated<Double>>("smoothing")
+        static let history = ParameterKey<Animated<Double>>("history")
+    }
+
     public static let parameters = ParameterTable([
         Parameter(
-            "style", .choice(Style.allCases.map(\.rawValue)), default: .string("spectrum"),
+            Key.style, .choice(Style.allCases.map(\.rawValue)), default: .string("spectrum"),
             help: "spectrum: a bar per frequency band; wave: the level's recent history, mirrored"),
-        Parameter("size", .point(1...16_384), help: "[width, height] of the bars' box in pixels"),
+        Parameter(Key.size, .point(1...16_384), help: "[width, height] of the bars' box in pixels"),
         Parameter(
-            "track", .string, default: .string(""), defaultDescription: "the whole mix",
+            Key.track, .string, default: .string(""), defaultDescription: "the whole mix",
             help: "the name of the audio track to draw"),
-        Parameter("bars", .integer(2...256), default: .integer(32), help: "how many bars"),
+        Parameter(Key.bars, .integer(2...256), default: .integer(32), help: "how many bars"),
         Parameter(
-            "gap", .constantNumber(0...0.9), default: .number(0.35),
+            Key.gap, .constantNumber(0...0.9), default: .number(0.35),
             help: "the space between bars, as a fraction of a bar's pitch"),
         Parameter(
-            "minHeight", .constantNumber(0...1_000), default: .number(4),
+            Key.minHeight, .constantNumber(0...1_000), default: .number(4),
             help: "pixels a bar keeps in silence (a row of dots)"),
         Parameter(
-            "align", .choice(Alignment.allCases.map(\.rawValue)), default: .string("center"),
+            Key.align, .choice(Alignment.allCases.map(\.rawValue)), default: .string("center"),
             help: "center: bars grow both ways from the middle; bottom: they rise from the bottom edge"),
-        Parameter("color", .color, default: .color(RGBA(r: 1, g: 1, b: 1, a: 1)), help: "bar colour"),
+        Parameter(Key.color, .color, default: .color(RGBA(r: 1, g: 1, b: 1, a: 1)), help: "bar colour"),
         Parameter(
-            "gradient", .colorList,
+            Key.gradient, .colorList,
             help: "colours from the box's top to its bottom instead of color (each animatable)"),
         Parameter(
-            "frequencies", .structured("[low, high] Hz", schema: ValueSchema.point(20...20_000)),
+            Key.frequencies, .structured("[low, high] Hz", schema: ValueSchema.point(20...20_000)),
             default: .string("[60, 8000]"), help: "spectrum: the range the bands divide, log-spaced"),
         Parameter(
-            "tilt", .constantNumber(0...12), default: .number(3),
+            Key.tilt, .constantNumber(0...12), default: .number(3),
             help:
                 "spectrum: dB per octave added above 1 kHz and taken below, so speech's falling spectrum looks even"
         ),
         Parameter(
-            "normalize", .boolean, default: .boolean(true),
+            Key.normalize, .boolean, default: .boolean(true),
             help:
                 "levels are read against the loudest bar of the whole track, so its loudest moment fills the box"
         ),
         Parameter(
-            "floor", .constantNumber(-120 ... -6), default: .number(-45),
+            Key.floor, .constantNumber(-120 ... -6), default: .number(-45),
             help:
                 "dB drawn as an empty bar: below the loudest bar with normalize, else dBFS (0 dBFS fills the box)"
         ),
         Parameter(
-            "smoothing", .constantNumber(0...5), default: .number(0.08),
+            Key.smoothing, .constantNumber(0...5), default: .number(0.08),
             help: "seconds over which levels are smoothed"),
         Parameter(
-            "history", .constantNumber(0.1...60), default: .number(3),
+            Key.history, .constantNumber(0.1...60), default: .number(3),
             help: "wave: seconds of history across the box"),
     ])
 
@@ -85,22 +103,22 @@ public struct AudiogramLayer: LayerRendering {
         name: "audiogram", summary: "bars that move with the soundtrack: its spectrum or its level's history",
         parameters: parameters
     ) { params, path, context in
-        guard let soundtrack = context.requireSoundtrack(at: params.node("track"), path: path),
+        guard let soundtrack = context.requireSoundtrack(at: params.node(Key.track), path: path),
             let track = context.audioTrack(
-                named: params.string("track"), at: params.node("track"), path: params.path("track"))
+                named: params[Key.track], at: params.node(Key.track), path: params.path(Key.track))
         else { return nil }
-        let style = Style(rawValue: params.string("style")) ?? .spectrum
-        let count = params.integer("bars")
+        let style = Style(rawValue: params[Key.style]) ?? .spectrum
+        let count = params[Key.bars]
         var frequencies = (low: 60.0, high: 8_000.0)
-        if let node = params.node("frequencies") {
+        if let node = params.node(Key.frequencies) {
             guard
                 let point = ValueDecoding.constantPoint(
-                    node, path: params.path("frequencies"), range: 20...20_000, context: context)
+                    node, path: params.path(Key.frequencies), range: 20...20_000, context: context)
             else { return nil }
             guard point.x < point.y else {
                 context.error(
                     "frequencies[0] must be below frequencies[1] (Hz)", at: node,
-                    path: params.path("frequencies"))
+                    path: params.path(Key.frequencies))
                 return nil
             }
             frequencies = (point.x, point.y)
@@ -115,29 +133,30 @@ public struct AudiogramLayer: LayerRendering {
             }
         guard
             let analysed = context.audioLevels(
-                track: track.index, bands: bands, soundtrack: soundtrack, at: params.node("track"), path: path
+                track: track.index, bands: bands, soundtrack: soundtrack, at: params.node(Key.track),
+                path: path
             )
         else { return nil }
-        let tilt = params.number("tilt").value(at: 0)
+        let tilt = params[Key.tilt].value(at: 0)
         // Tilted about 1 kHz by the band's centre.
         let lifts = bands.map { band in
             Float(band.map { tilt * log2(($0.lowerBound * $0.upperBound).squareRoot() / 1_000) } ?? 0)
         }
         let loudest = zip(analysed, lifts).map { ($0.max() ?? -200) + $1 }.max() ?? 0
-        let reference = params.boolean("normalize") && loudest > -150 ? loudest : 0
+        let reference = params[Key.normalize] && loudest > -150 ? loudest : 0
         let levels = zip(zip(bands, analysed), lifts).map { pair, lift in
             let (band, raw) = pair
             let reading = AudioReading(
-                track: track.index, band: band, floor: params.number("floor").value(at: 0),
-                smoothing: params.number("smoothing").value(at: 0))
+                track: track.index, band: band, floor: params[Key.floor].value(at: 0),
+                smoothing: params[Key.smoothing].value(at: 0))
             let values = reading.normalised(raw.map { $0 + lift - reference })
             return SampledCurve(start: 0, step: 1 / AudioReading.rate, values: values.isEmpty ? [0] : values)
         }
         return AudiogramLayer(
-            style: style, alignment: Alignment(rawValue: params.string("align")) ?? .center,
-            size: params.point("size"), color: params.color("color"), gradient: params.colors("gradient"),
-            gap: params.number("gap").value(at: 0), minimumHeight: params.number("minHeight").value(at: 0),
-            history: params.number("history").value(at: 0), bars: count, levels: levels)
+            style: style, alignment: Alignment(rawValue: params[Key.align]) ?? .center,
+            size: params[Key.size], color: params[Key.color], gradient: params[Key.gradient],
+            gap: params[Key.gap].value(at: 0), minimumHeight: params[Key.minHeight].value(at: 0),
+            history: params[Key.history].value(at: 0), bars: count, levels: levels)
     }
 
     init(

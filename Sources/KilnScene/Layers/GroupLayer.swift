@@ -18,21 +18,28 @@ public struct GroupLayer: LayerContent {
     /// Shows the children as a camera sees them, inside the box (and its clip).
     public let camera: Camera?
 
+    enum Key {
+        static let size = ParameterKey<Animated<Point2>>("size")
+        static let clip = ParameterKey<String>("clip")
+        static let cornerRadius = ParameterKey<Animated<Double>>("cornerRadius")
+        static let camera = ParameterKey<JSONNode?>("camera")
+    }
+
     public static let parameters = ParameterTable([
         Parameter(
-            "size", .point(0...16_384), default: .point(Point2(x: 0, y: 0)),
+            Key.size, .point(0...16_384), default: .point(Point2(x: 0, y: 0)),
             defaultDescription: "the frame's size",
             help: "[width, height] of the group's box in pixels"),
         Parameter(
-            "clip", .choice(Clip.allCases.map(\.rawValue)), default: .string("none"),
+            Key.clip, .choice(Clip.allCases.map(\.rawValue)), default: .string("none"),
             help:
                 "clip the children to this shape filling the box, with anti-aliased edges: none, rect, roundedRect, circle, capsule"
         ),
         Parameter(
-            "cornerRadius", .number(0...8_192), default: .number(0),
+            Key.cornerRadius, .number(0...8_192), default: .number(0),
             help: "corner radius of a roundedRect clip in pixels"),
         Parameter(
-            "camera", .structured(Camera.parameterShape, schema: ValueSchema.object(Camera.table)),
+            Key.camera, .structured(Camera.parameterShape, schema: ValueSchema.object(Camera.table)),
             default: .string("none"),
             help: "a camera over the children, looking at a point of the box (see the job's camera)"),
     ])
@@ -42,15 +49,15 @@ public struct GroupLayer: LayerContent {
         parameters: parameters, containsLayers: true
     ) { params, _, context in
         var camera: Camera?
-        if let node = params.node("camera") {
-            guard let decoded = Camera.decode(node, path: params.path("camera"), context: context) else {
+        if let node = params.node(Key.camera) {
+            guard let decoded = Camera.decode(node, path: params.path(Key.camera), context: context) else {
                 return nil
             }
             camera = decoded
         }
         return GroupLayer(
-            size: params.isPresent("size") ? params.point("size") : nil,
-            clip: Clip(rawValue: params.string("clip")) ?? .none, cornerRadius: params.number("cornerRadius"),
+            size: params.isPresent(Key.size) ? params[Key.size] : nil,
+            clip: Clip(rawValue: params[Key.clip]) ?? .none, cornerRadius: params[Key.cornerRadius],
             camera: camera)
     }
 

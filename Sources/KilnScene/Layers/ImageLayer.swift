@@ -36,24 +36,30 @@ public struct ImageLayer: LayerRendering {
     public let size: Animated<Point2>?
     public let fit: Fit
 
+    enum Key {
+        static let path = ParameterKey<URL?>("path")
+        static let size = ParameterKey<Animated<Point2>>("size")
+        static let fit = ParameterKey<String>("fit")
+    }
+
     public static let parameters = ParameterTable([
         Parameter(
-            "path", .assetPath,
+            Key.path, .assetPath,
             help: "PNG, JPEG or WebP file, relative to the job file's directory (or absolute)"),
         Parameter(
-            "size", .point(0...16_384), default: .point(Point2(x: 0, y: 0)),
+            Key.size, .point(0...16_384), default: .point(Point2(x: 0, y: 0)),
             defaultDescription: "the picture's own size",
             help: "[width, height] of the box in pixels"),
         Parameter(
-            "fit", .choice(Fit.allCases.map(\.rawValue)), default: .string("fill"),
+            Key.fit, .choice(Fit.allCases.map(\.rawValue)), default: .string("fill"),
             help: "fill (cover, cut), fit (letterbox), stretch, or none (natural size)"),
     ])
 
     public static let kind = LayerKind(
         name: "image", summary: "a PNG, JPEG or WebP picture fitted into a box", parameters: parameters
     ) { params, _, context in
-        guard let url = params.asset("path") else { return nil }
-        let pathNode = params.node("path"), path = params.path("path")
+        guard let url = params[Key.path] else { return nil }
+        let pathNode = params.node(Key.path), path = params.path(Key.path)
         guard let decoder = context.services.service((any ImageDecoding).self) else {
             context.error(
                 "image layers need an image decoder, and this loader has none", at: pathNode, path: path)
@@ -70,8 +76,8 @@ public struct ImageLayer: LayerRendering {
                 return nil
             }
             let naturalSize = SIMD2(Double(natural.x), Double(natural.y))
-            let fit = Fit(rawValue: params.string("fit")) ?? .fill
-            let size = params.isPresent("size") ? params.point("size") : nil
+            let fit = Fit(rawValue: params[Key.fit]) ?? .fill
+            let size = params.isPresent(Key.size) ? params[Key.size] : nil
             let resized = fit.decodedSize(natural: naturalSize, box: size)
             guard
                 Self.chargeDecoding(

@@ -30,21 +30,30 @@ public struct MeshGradientLayer: LayerRendering {
     /// cost of 12 px; see docs/performance.md.
     public let tessellationEdge: Double
 
+    enum Key {
+        static let width = ParameterKey<Int>("width")
+        static let height = ParameterKey<Int>("height")
+        static let points = ParameterKey<[Animated<Point2>]>("points")
+        static let colors = ParameterKey<[Animated<RGBA>]>("colors")
+        static let background = ParameterKey<Animated<RGBA>>("background")
+        static let smoothsColors = ParameterKey<Bool>("smoothsColors")
+    }
+
     public static let parameters = ParameterTable([
-        Parameter("width", .integer(2...32), help: "number of control points per row"),
-        Parameter("height", .integer(2...32), help: "number of control points per column"),
+        Parameter(Key.width, .integer(2...32), help: "number of control points per row"),
+        Parameter(Key.height, .integer(2...32), help: "number of control points per column"),
         Parameter(
-            "points", .pointList(0...1),
+            Key.points, .pointList(0...1),
             help:
                 "exactly width × height points [x, y], row by row; [0, 0] is the frame's top-left corner, [1, 1] its bottom-right; each animatable"
         ),
-        Parameter("colors", .colorList, help: "exactly one colour per point, row by row; each animatable"),
+        Parameter(Key.colors, .colorList, help: "exactly one colour per point, row by row; each animatable"),
         Parameter(
-            "background", .color, default: .color(RGBA(r: 0, g: 0, b: 0, a: 0)),
+            Key.background, .color, default: .color(RGBA(r: 0, g: 0, b: 0, a: 0)),
             help:
                 "colour where the mesh does not cover the frame (when border points move inward)"),
         Parameter(
-            "smoothsColors", .boolean, default: .boolean(true),
+            Key.smoothsColors, .boolean, default: .boolean(true),
             help: "true: smooth (bicubic) colour interpolation; false: bilinear within each patch"),
     ])
 
@@ -53,25 +62,25 @@ public struct MeshGradientLayer: LayerRendering {
         summary: "a grid of animatable points and colours, interpolated smoothly or bilinearly",
         parameters: parameters
     ) { params, path, context in
-        let columns = params.integer("width"), rows = params.integer("height")
-        let points = params.points("points"), colors = params.colors("colors")
+        let columns = params[Key.width], rows = params[Key.height]
+        let points = params[Key.points], colors = params[Key.colors]
         var ok = true
         if points.count != columns * rows {
             context.error(
                 "expected \(columns * rows) points (width \(columns) × height \(rows)), got \(points.count)",
-                at: params.node("points"), path: params.path("points"))
+                at: params.node(Key.points), path: params.path(Key.points))
             ok = false
         }
         if colors.count != columns * rows {
             context.error(
                 "expected \(columns * rows) colors (width \(columns) × height \(rows)), got \(colors.count)",
-                at: params.node("colors"), path: params.path("colors"))
+                at: params.node(Key.colors), path: params.path(Key.colors))
             ok = false
         }
         guard ok else { return nil }
         return MeshGradientLayer(
             columns: columns, rows: rows, points: points, colors: colors,
-            background: params.color("background"), smoothsColors: params.boolean("smoothsColors"))
+            background: params[Key.background], smoothsColors: params[Key.smoothsColors])
     }
 
     public init(

@@ -43,49 +43,65 @@ public struct ScrollLayer: LayerContent {
     public let loops: Bool
     public let clips: Bool
 
+    enum Key {
+        static let size = ParameterKey<Animated<Point2>>("size")
+        static let axis = ParameterKey<String>("axis")
+        static let alignment = ParameterKey<String>("alignment")
+        static let spacing = ParameterKey<Animated<Double>>("spacing")
+        static let padding = ParameterKey<Animated<Double>>("padding")
+        static let offset = ParameterKey<Animated<Double>>("offset")
+        static let page = ParameterKey<Animated<Double>>("page")
+        static let paging = ParameterKey<String>("paging")
+        static let advanceEvery = ParameterKey<Animated<Double>>("advanceEvery")
+        static let advanceDuration = ParameterKey<Animated<Double>>("advanceDuration")
+        static let advanceEase = ParameterKey<String>("advanceEase")
+        static let loop = ParameterKey<Bool>("loop")
+        static let clip = ParameterKey<Bool>("clip")
+    }
+
     public static let parameters = ParameterTable([
         Parameter(
-            "size", .point(0...16_384), default: .point(Point2(x: 0, y: 0)),
+            Key.size, .point(0...16_384), default: .point(Point2(x: 0, y: 0)),
             defaultDescription: "the frame's size",
             help: "[width, height] of the viewport in pixels"),
         Parameter(
-            "axis", .choice(StackLayer.Axis.allCases.map(\.rawValue)), default: .string("horizontal"),
+            Key.axis, .choice(StackLayer.Axis.allCases.map(\.rawValue)), default: .string("horizontal"),
             help: "scroll direction: horizontal (left to right) or vertical (top to bottom)"),
         Parameter(
-            "alignment", .choice(StackLayer.Alignment.allCases.map(\.rawValue)), default: .string("center"),
+            Key.alignment, .choice(StackLayer.Alignment.allCases.map(\.rawValue)), default: .string("center"),
             help: "cross-axis alignment of items: leading (top / left), center, trailing (bottom / right)"),
         Parameter(
-            "spacing", .number(0...4_096), default: .number(16), help: "pixels between items"),
+            Key.spacing, .number(0...4_096), default: .number(16), help: "pixels between items"),
         Parameter(
-            "padding", .number(0...8_192), default: .number(0),
+            Key.padding, .number(0...8_192), default: .number(0),
             help: "content margin before the first and after the last item, in pixels"),
         Parameter(
-            "offset", .number(-1_000_000...1_000_000), default: .number(0),
+            Key.offset, .number(-1_000_000...1_000_000), default: .number(0),
             help: "scroll offset in pixels along the axis"),
         Parameter(
-            "page", .number(0...100_000), default: .number(0), defaultDescription: "unset (use offset)",
+            Key.page, .number(0...100_000), default: .number(0), defaultDescription: "unset (use offset)",
             help:
                 "scroll position in pages, fractions in between; give at most one of offset, page and advanceEvery"
         ),
         Parameter(
-            "paging", .choice(Paging.allCases.map(\.rawValue)), default: .string("items"),
+            Key.paging, .choice(Paging.allCases.map(\.rawValue)), default: .string("items"),
             help: "what a page is: items (item k at the leading margin) or viewport (k viewport lengths)"),
         Parameter(
-            "advanceEvery", .constantNumber(0...3_600), default: .number(0),
+            Key.advanceEvery, .constantNumber(0...3_600), default: .number(0),
             help: "advance one page every this many seconds (0 = off), counted from the layer's appear"),
         Parameter(
-            "advanceDuration", .constantNumber(0...60), default: .number(0.6),
+            Key.advanceDuration, .constantNumber(0...60), default: .number(0.6),
             help: "seconds each automatic advance takes, at most advanceEvery"),
         Parameter(
-            "advanceEase", .choice(AdvanceEase.allCases.map(\.rawValue)), default: .string("spring"),
+            Key.advanceEase, .choice(AdvanceEase.allCases.map(\.rawValue)), default: .string("spring"),
             help:
                 "curve of each advance; spring is SwiftUI's spring(duration: advanceDuration, bounce: 0.15), "
                 + "at rest once within 0.1 % of the page"
         ),
         Parameter(
-            "loop", .boolean, default: .boolean(false),
+            Key.loop, .boolean, default: .boolean(false),
             help: "after the last page, advance back to the first (else stay on the last)"),
-        Parameter("clip", .boolean, default: .boolean(true), help: "clip items to the viewport"),
+        Parameter(Key.clip, .boolean, default: .boolean(true), help: "clip items to the viewport"),
     ])
 
     public static let kind = LayerKind(
@@ -100,28 +116,29 @@ public struct ScrollLayer: LayerContent {
         ]
     ) { params, path, context in
         let before = context.diagnostics.count
-        if params.isPresent("page") && params.isPresent("offset") {
+        if params.isPresent(Key.page) && params.isPresent(Key.offset) {
             context.error(
-                "give either 'page' or 'offset', not both", at: params.node("page"), path: params.path("page")
+                "give either 'page' or 'offset', not both", at: params.node(Key.page),
+                path: params.path(Key.page)
             )
         }
-        if params.number("advanceEvery").value(at: 0) > 0
-            && (params.isPresent("page") || params.isPresent("offset"))
+        if params[Key.advanceEvery].value(at: 0) > 0
+            && (params.isPresent(Key.page) || params.isPresent(Key.offset))
         {
             context.error(
                 "advanceEvery drives the scroll position itself; remove 'page'/'offset'",
-                at: params.node("advanceEvery"), path: params.path("advanceEvery"))
+                at: params.node(Key.advanceEvery), path: params.path(Key.advanceEvery))
         }
-        let every = params.number("advanceEvery").value(at: 0)
-        if every > 0 && params.number("advanceDuration").value(at: 0) > every {
+        let every = params[Key.advanceEvery].value(at: 0)
+        if every > 0 && params[Key.advanceDuration].value(at: 0) > every {
             context.error(
-                "advanceDuration (\(params.number("advanceDuration").value(at: 0)) s) must not exceed advanceEvery "
+                "advanceDuration (\(params[Key.advanceDuration].value(at: 0)) s) must not exceed advanceEvery "
                     + "(\(every) s): each advance starts from the page the previous one reached",
-                at: params.node("advanceDuration"), path: params.path("advanceDuration"))
+                at: params.node(Key.advanceDuration), path: params.path(Key.advanceDuration))
         }
         guard context.diagnostics.count == before else { return nil }
-        let duration = params.number("advanceDuration").value(at: 0)
-        let ease = AdvanceEase(rawValue: params.string("advanceEase")) ?? .spring
+        let duration = params[Key.advanceDuration].value(at: 0)
+        let ease = AdvanceEase(rawValue: params[Key.advanceEase]) ?? .spring
         let advance: TransitionAnimation =
             switch ease {
             case .linear: .eased(duration: duration, easing: .linear)
@@ -131,15 +148,15 @@ public struct ScrollLayer: LayerContent {
             case .spring: .spring(Spring(duration: max(duration, 0.01), bounce: 0.15))
             }
         return ScrollLayer(
-            size: params.isPresent("size") ? params.point("size") : nil,
-            axis: StackLayer.Axis(rawValue: params.string("axis")) ?? .horizontal,
-            alignment: StackLayer.Alignment(rawValue: params.string("alignment")) ?? .center,
-            spacing: params.number("spacing"), padding: params.number("padding"),
-            offset: params.number("offset"),
-            page: params.isPresent("page") ? params.number("page") : nil,
-            paging: Paging(rawValue: params.string("paging")) ?? .items,
-            advanceEvery: params.number("advanceEvery").value(at: 0), advance: advance,
-            advanceStart: context.layerStart, loops: params.boolean("loop"), clips: params.boolean("clip"))
+            size: params.isPresent(Key.size) ? params[Key.size] : nil,
+            axis: StackLayer.Axis(rawValue: params[Key.axis]) ?? .horizontal,
+            alignment: StackLayer.Alignment(rawValue: params[Key.alignment]) ?? .center,
+            spacing: params[Key.spacing], padding: params[Key.padding],
+            offset: params[Key.offset],
+            page: params.isPresent(Key.page) ? params[Key.page] : nil,
+            paging: Paging(rawValue: params[Key.paging]) ?? .items,
+            advanceEvery: params[Key.advanceEvery].value(at: 0), advance: advance,
+            advanceStart: context.layerStart, loops: params[Key.loop], clips: params[Key.clip])
     }
 
     public init(

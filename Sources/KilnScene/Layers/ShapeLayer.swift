@@ -48,55 +48,72 @@ public struct ShapeLayer: LayerRendering {
     public let lineJoin: LineJoin
     public let miterLimit: Double
 
+    enum Key {
+        static let shape = ParameterKey<String>("shape")
+        static let size = ParameterKey<Animated<Point2>>("size")
+        static let cornerRadius = ParameterKey<Animated<Double>>("cornerRadius")
+        static let fill = ParameterKey<Animated<RGBA>>("fill")
+        static let stroke = ParameterKey<Animated<RGBA>>("stroke")
+        static let strokeWidth = ParameterKey<Animated<Double>>("strokeWidth")
+        static let gradient = ParameterKey<[Animated<RGBA>]>("gradient")
+        static let gradientStart = ParameterKey<Animated<Point2>>("gradientStart")
+        static let gradientEnd = ParameterKey<Animated<Point2>>("gradientEnd")
+        static let path = ParameterKey<String>("path")
+        static let fillRule = ParameterKey<String>("fillRule")
+        static let lineCap = ParameterKey<String>("lineCap")
+        static let lineJoin = ParameterKey<String>("lineJoin")
+        static let miterLimit = ParameterKey<Animated<Double>>("miterLimit")
+    }
+
     public static let parameters = ParameterTable([
         Parameter(
-            "shape", .choice(Form.allCases.map(\.rawValue)), default: .string("roundedRect"),
+            Key.shape, .choice(Form.allCases.map(\.rawValue)), default: .string("roundedRect"),
             help: "rect, roundedRect, circle, capsule, or path (the outline given by `path`)"),
         Parameter(
-            "size", .point(0...16_384), help: "[width, height] of the shape's box in pixels"),
+            Key.size, .point(0...16_384), help: "[width, height] of the shape's box in pixels"),
         Parameter(
-            "cornerRadius", .number(0...8_192), default: .number(0),
+            Key.cornerRadius, .number(0...8_192), default: .number(0),
             help: "roundedRect corner radius in pixels (circular corners), at most half the shorter side"),
         Parameter(
-            "fill", .color, default: .color(RGBA(r: 1, g: 1, b: 1, a: 1)), help: "fill colour"),
+            Key.fill, .color, default: .color(RGBA(r: 1, g: 1, b: 1, a: 1)), help: "fill colour"),
         Parameter(
-            "stroke", .color, default: .color(RGBA(r: 0, g: 0, b: 0, a: 0)),
+            Key.stroke, .color, default: .color(RGBA(r: 0, g: 0, b: 0, a: 0)),
             help: "outline colour, drawn centred on the edge over the fill"),
         Parameter(
-            "strokeWidth", .number(0...1_000), default: .number(0),
+            Key.strokeWidth, .number(0...1_000), default: .number(0),
             help: "outline width in pixels"),
         Parameter(
-            "gradient", .colorList,
+            Key.gradient, .colorList,
             help:
                 "fill with a linear gradient of these colours, evenly spaced (SwiftUI's LinearGradient(colors:…)), "
                 + "instead of fill; each animatable"
         ),
         Parameter(
-            "gradientStart", .point(-10...10), default: .point(Point2(x: 0.5, y: 0)),
+            Key.gradientStart, .point(-10...10), default: .point(Point2(x: 0.5, y: 0)),
             help:
                 "unit point of the box where the gradient starts (before it the first colour continues)"
         ),
         Parameter(
-            "gradientEnd", .point(-10...10), default: .point(Point2(x: 0.5, y: 1)),
+            Key.gradientEnd, .point(-10...10), default: .point(Point2(x: 0.5, y: 1)),
             help:
                 "unit point of the box where the gradient ends (beyond it the last colour continues)"
         ),
         Parameter(
-            "path", .string, default: .string(""),
+            Key.path, .string, default: .string(""),
             help:
                 "SVG path data (M L H V C S Q T A Z, absolute and relative) in the box's pixels; required by and only for shape path"
         ),
         Parameter(
-            "fillRule", .choice(FillRule.allCases.map(\.rawValue)), default: .string("nonZero"),
+            Key.fillRule, .choice(FillRule.allCases.map(\.rawValue)), default: .string("nonZero"),
             help: "path: which points are inside — nonZero (any winding) or evenOdd (odd crossings: holes)"),
         Parameter(
-            "lineCap", .choice(LineCap.allCases.map(\.rawValue)), default: .string("butt"),
+            Key.lineCap, .choice(LineCap.allCases.map(\.rawValue)), default: .string("butt"),
             help: "path stroke ends: butt, round or square"),
         Parameter(
-            "lineJoin", .choice(LineJoin.allCases.map(\.rawValue)), default: .string("miter"),
+            Key.lineJoin, .choice(LineJoin.allCases.map(\.rawValue)), default: .string("miter"),
             help: "path stroke corners: miter, round or bevel"),
         Parameter(
-            "miterLimit", .constantNumber(1...100), default: .number(4),
+            Key.miterLimit, .constantNumber(1...100), default: .number(4),
             help: "path: longest miter as a multiple of strokeWidth before the corner is beveled (SVG's)"),
     ])
 
@@ -112,38 +129,38 @@ public struct ShapeLayer: LayerRendering {
                 ]), then: .forbidding(["path"])),
         ]
     ) { params, jsonPath, context in
-        let form = Form(rawValue: params.string("shape")) ?? .roundedRect
+        let form = Form(rawValue: params[Key.shape]) ?? .roundedRect
         var outline = VectorPath()
-        let data = params.string("path")
+        let data = params[Key.path]
         if form == .path {
             do throws(SVGPathSyntaxError) {
                 outline = try SVGPathData.parse(data)
             } catch {
-                context.error(error.description, at: params.node("path"), path: params.path("path"))
+                context.error(error.description, at: params.node(Key.path), path: params.path(Key.path))
                 return nil
             }
             if outline.isEmpty {
                 context.error(
-                    "shape \"path\" needs SVG path data in `path`", at: params.node("shape"),
-                    path: params.path("path"))
+                    "shape \"path\" needs SVG path data in `path`", at: params.node(Key.shape),
+                    path: params.path(Key.path))
                 return nil
             }
-        } else if params.isPresent("path") {
+        } else if params.isPresent(Key.path) {
             context.error(
-                "`path` is only used with \"shape\": \"path\"", at: params.node("path"),
-                path: params.path("path"))
+                "`path` is only used with \"shape\": \"path\"", at: params.node(Key.path),
+                path: params.path(Key.path))
             return nil
         }
-        let lineCap = LineCap(rawValue: params.string("lineCap")) ?? .butt
-        let lineJoin = LineJoin(rawValue: params.string("lineJoin")) ?? .miter
-        let miterLimit = params.number("miterLimit").value(at: 0)
+        let lineCap = LineCap(rawValue: params[Key.lineCap]) ?? .butt
+        let lineJoin = LineJoin(rawValue: params[Key.lineJoin]) ?? .miter
+        let miterLimit = params[Key.miterLimit].value(at: 0)
         if form == .path {
             // The outline's edges, and the stroke's (each flattened point gets a join's or a cap's
             // piece) at the widest the stroke gets, charged before anything is flattened.
             let tolerance = 0.1
             let points = Double(outline.flattenedPointCount(tolerance: tolerance))
             var edges = points
-            let width = widest(params.number("strokeWidth"), over: context.timelineDuration ?? 0)
+            let width = widest(params[Key.strokeWidth], over: context.timelineDuration ?? 0)
             if width > 0 {
                 let style = StrokeStyle(width: width, cap: lineCap, join: lineJoin, miterLimit: miterLimit)
                 edges += points * Double(style.piecePoints(tolerance: tolerance) + 4)
@@ -152,16 +169,16 @@ public struct ShapeLayer: LayerRendering {
             guard
                 context.memory.charge(
                     .path, 2 * edges * 36, "path outline (\(SaturatingConversion.int(edges)) edges)",
-                    at: params.path("path"))
+                    at: params.path(Key.path))
             else { return nil }
         }
         return ShapeLayer(
-            form: form, size: params.point("size"),
-            cornerRadius: params.number("cornerRadius"), fill: params.color("fill"),
-            stroke: params.color("stroke"),
-            strokeWidth: params.number("strokeWidth"), gradient: params.colors("gradient"),
-            gradientStart: params.point("gradientStart"), gradientEnd: params.point("gradientEnd"),
-            path: outline, fillRule: FillRule(rawValue: params.string("fillRule")) ?? .nonZero,
+            form: form, size: params[Key.size],
+            cornerRadius: params[Key.cornerRadius], fill: params[Key.fill],
+            stroke: params[Key.stroke],
+            strokeWidth: params[Key.strokeWidth], gradient: params[Key.gradient],
+            gradientStart: params[Key.gradientStart], gradientEnd: params[Key.gradientEnd],
+            path: outline, fillRule: FillRule(rawValue: params[Key.fillRule]) ?? .nonZero,
             lineCap: lineCap, lineJoin: lineJoin, miterLimit: miterLimit)
     }
 

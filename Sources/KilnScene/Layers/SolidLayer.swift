@@ -5,14 +5,19 @@ import KilnRaster
 public struct SolidLayer: LayerRendering {
     public let color: Animated<RGBA>
 
+    enum Key {
+        static let color = ParameterKey<Animated<RGBA>>("color")
+    }
+
     public static let parameters = ParameterTable([
-        Parameter("color", .color, help: "fill colour (#rgb, #rrggbb, #rrggbbaa, a CSS name or [r, g, b, a])")
+        Parameter(
+            Key.color, .color, help: "fill colour (#rgb, #rrggbb, #rrggbbaa, a CSS name or [r, g, b, a])")
     ])
 
     public static let kind = LayerKind(
         name: "solid", summary: "fills the frame with an animatable colour", parameters: parameters
     ) { params, _, _ in
-        SolidLayer(color: params.color("color"))
+        SolidLayer(color: params[Key.color])
     }
 
     /// A solid is unbounded, so moving, rotating or scaling it changes nothing.

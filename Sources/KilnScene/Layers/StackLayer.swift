@@ -46,17 +46,23 @@ public struct StackLayer: LayerContent {
     public let alignment: Alignment
     public let spacing: Animated<Double>
 
+    enum Key {
+        static let axis = ParameterKey<String>("axis")
+        static let alignment = ParameterKey<String>("alignment")
+        static let spacing = ParameterKey<Animated<Double>>("spacing")
+    }
+
     public static let parameters = ParameterTable([
         Parameter(
-            "axis", .choice(Axis.allCases.map(\.rawValue)), default: .string("horizontal"),
+            Key.axis, .choice(Axis.allCases.map(\.rawValue)), default: .string("horizontal"),
             help: "horizontal (HStack, left to right) or vertical (VStack, top to bottom)"),
         Parameter(
-            "alignment", .choice(Alignment.allCases.map(\.rawValue)), default: .string("center"),
+            Key.alignment, .choice(Alignment.allCases.map(\.rawValue)), default: .string("center"),
             help:
                 "cross-axis alignment: leading (top / left), center, trailing (bottom / right), "
                 + "firstTextBaseline (horizontal only: text and symbols share a baseline)"),
         Parameter(
-            "spacing", .number(-4_096...4_096), default: .number(8),
+            Key.spacing, .number(-4_096...4_096), default: .number(8),
             help: "pixels between neighbouring children"),
     ])
 
@@ -64,16 +70,16 @@ public struct StackLayer: LayerContent {
         name: "stack", summary: "children laid out in a row or a column with spacing and alignment",
         parameters: parameters, containsLayers: true
     ) { params, path, context in
-        let axis = Axis(rawValue: params.string("axis")) ?? .horizontal
-        let alignment = Alignment(rawValue: params.string("alignment")) ?? .center
+        let axis = Axis(rawValue: params[Key.axis]) ?? .horizontal
+        let alignment = Alignment(rawValue: params[Key.alignment]) ?? .center
         if alignment == .firstTextBaseline, axis == .vertical {
             context.error(
                 "firstTextBaseline aligns the children of a horizontal stack; a vertical stack aligns "
                     + "leading, center or trailing",
-                at: params.node("alignment"), path: params.path("alignment"))
+                at: params.node(Key.alignment), path: params.path(Key.alignment))
             return nil
         }
-        return StackLayer(axis: axis, alignment: alignment, spacing: params.number("spacing"))
+        return StackLayer(axis: axis, alignment: alignment, spacing: params[Key.spacing])
     }
 
     public init(axis: Axis, alignment: Alignment = .center, spacing: Animated<Double> = .constant(8)) {

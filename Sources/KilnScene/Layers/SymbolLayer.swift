@@ -33,41 +33,55 @@ public struct SymbolLayer: LayerRendering {
     /// Noto Sans' cap height per unit of size, so symbols match text of the same size.
     static let capHeightPerPoint = 0.72
 
+    enum Key {
+        static let symbol = ParameterKey<String>("symbol")
+        static let file = ParameterKey<URL?>("file")
+        static let size = ParameterKey<Animated<Double>>("size")
+        static let renderingMode = ParameterKey<String>("renderingMode")
+        static let color = ParameterKey<Animated<RGBA>>("color")
+        static let palette = ParameterKey<[Animated<RGBA>]>("palette")
+        static let variableValue = ParameterKey<Animated<Double>>("variableValue")
+        static let replacements = ParameterKey<JSONNode?>("replacements")
+        static let contentTransition = ParameterKey<JSONNode?>("contentTransition")
+    }
+
     public static let parameters = ParameterTable([
         Parameter(
-            "symbol", .string, default: .string(""), defaultDescription: "none: `file` names it",
+            Key.symbol, .string, default: .string(""), defaultDescription: "none: `file` names it",
             help: "a shipped symbol's name (`kiln symbols` lists them), e.g. wifi, play.fill, moon.stars"),
         Parameter(
-            "file", .assetPath, default: .string(""), defaultDescription: "none: `symbol` names it",
+            Key.file, .assetPath, default: .string(""), defaultDescription: "none: `symbol` names it",
             help: "a symbol SVG of your own (docs/symbols.md), relative to the job file"),
         Parameter(
-            "size", .constantNumber(1...2_000), default: .number(96),
+            Key.size, .constantNumber(1...2_000), default: .number(96),
             help: "point size in pixels, as a text's: the symbol's cap height is 0.72 × size"),
         Parameter(
-            "renderingMode", .choice(RenderingMode.allCases.map(\.rawValue)), default: .string("monochrome"),
+            Key.renderingMode, .choice(RenderingMode.allCases.map(\.rawValue)),
+            default: .string("monochrome"),
             help:
                 "monochrome (every layer in color), hierarchical (color at each layer's level: 1, 0.5, 0.25) "
                 + "or palette (a colour per layer)"),
         Parameter(
-            "color", .color, default: .color(RGBA(r: 1, g: 1, b: 1, a: 1)),
+            Key.color, .color, default: .color(RGBA(r: 1, g: 1, b: 1, a: 1)),
             help: "the symbol's colour (monochrome and hierarchical)"),
         Parameter(
-            "palette", .colorList,
+            Key.palette, .colorList,
             help: "palette mode: a colour per layer in drawing order, the last repeating; each animatable"),
         Parameter(
-            "variableValue", .number(0...1), default: .number(1), defaultDescription: "none: every layer lit",
+            Key.variableValue, .number(0...1), default: .number(1),
+            defaultDescription: "none: every layer lit",
             help:
                 "0…1: variable layers are lit when the value reaches their threshold, dimmed below it; "
                 + "a change cross-fades"),
         Parameter(
-            "replacements",
+            Key.replacements,
             .structured(
                 "array of {\"at\": seconds, \"symbol\" | \"file\"}",
                 schema: .array(of: ValueSchema.object(replacementTable).with("oneOf", namingOneSymbol))),
             default: .string("none"),
             help: "the symbol changes to another at these times, through `contentTransition`"),
         Parameter(
-            "contentTransition",
+            Key.contentTransition,
             .structured(
                 "replace[.downUp|.upUp|.offUp][.byLayer|.wholeSymbol]",
                 schema: ValueSchema.choice(SymbolContentTransition.names)),
@@ -78,13 +92,19 @@ public struct SymbolLayer: LayerRendering {
     /// A replacement names exactly one symbol (`artwork(_:path:context:)`).
     static let namingOneSymbol: [JSONSchema] = [.requiring(["symbol"]), .requiring(["file"])]
 
+    /// A replacement's `symbol` and `file` are the layer's own keys (`Key`): `artwork` reads
+    /// them from either table.
+    enum ReplacementKey {
+        static let at = ParameterKey<Animated<Double>>("at")
+    }
+
     static let replacementTable = ParameterTable([
-        Parameter("at", .constantNumber(0...(24 * 3600)), help: "seconds on the timeline"),
+        Parameter(ReplacementKey.at, .constantNumber(0...(24 * 3600)), help: "seconds on the timeline"),
         Parameter(
-            "symbol", .string, default: .string(""), defaultDescription: "none: `file` names it",
+            Key.symbol, .string, default: .string(""), defaultDescription: "none: `file` names it",
             help: "a shipped symbol's name"),
         Parameter(
-            "file", .assetPath, default: .string(""), defaultDescription: "none: `symbol` names it",
+            Key.file, .assetPath, default: .string(""), defaultDescription: "none: `symbol` names it",
             help: "a symbol SVG of your own, relative to the job file"),
     ])
 
@@ -97,22 +117,22 @@ public struct SymbolLayer: LayerRendering {
         let first = artwork(p, path: path, context: context)
         var artworks = first.map { [$0] } ?? []
         var replacements: [SymbolReplacement] = []
-        if let node = p.node("replacements") {
+        if let node = p.node(Key.replacements) {
             guard let elements = node.elements else {
                 context.error(
                     "expected an array of {\"at\": seconds, \"symbol\" | \"file\"}", at: node,
-                    path: p.path("replacements"))
+                    path: p.path(Key.replacements))
                 return nil
             }
             var last = -Double.infinity
             for (index, element) in elements.enumerated() {
-                let elementPath = p.path("replacements").index(index)
+                let elementPath = p.path(Key.replacements).index(index)
                 let r = replacementTable.decode(element, path: elementPath, context: context)
-                let at = r.number("at").value(at: 0)
+                let at = r[ReplacementKey.at].value(at: 0)
                 if at <= last {
                     context.error(
                         "replacements must be in time order: \(at) s is not after \(last) s",
-                        at: r.node("at") ?? element,
+                        at: r.node(ReplacementKey.at) ?? element,
                         path: elementPath.key("at"))
                 }
                 last = max(last, at)
@@ -123,19 +143,19 @@ public struct SymbolLayer: LayerRendering {
             }
         }
         var transition = SymbolContentTransition.default
-        if let node = p.node("contentTransition") {
+        if let node = p.node(Key.contentTransition) {
             guard
                 let parsed = SymbolContentTransition.decode(
-                    node, path: p.path("contentTransition"), context: context)
+                    node, path: p.path(Key.contentTransition), context: context)
             else { return nil }
             transition = parsed
         }
         guard first != nil, context.diagnostics.count == before else { return nil }
         let layer = SymbolLayer(
-            artworks: artworks, pointSize: p.number("size").value(at: 0),
-            mode: RenderingMode(rawValue: p.string("renderingMode")) ?? .monochrome, color: p.color("color"),
-            palette: p.colors("palette"),
-            variableValue: p.isPresent("variableValue") ? p.number("variableValue") : nil,
+            artworks: artworks, pointSize: p[Key.size].value(at: 0),
+            mode: RenderingMode(rawValue: p[Key.renderingMode]) ?? .monochrome, color: p[Key.color],
+            palette: p[Key.palette],
+            variableValue: p.isPresent(Key.variableValue) ? p[Key.variableValue] : nil,
             replacements: replacements, contentTransition: transition)
         guard layer.chargeOutlines(to: context.memory, at: path) else { return nil }
         return layer
@@ -143,12 +163,12 @@ public struct SymbolLayer: LayerRendering {
 
     /// The symbol an object names by `symbol` or `file` (exactly one of them).
     static func artwork(_ p: DecodedParameters, path: JSONPath, context: DecodeContext) -> SymbolArtwork? {
-        let name = p.string("symbol")
-        switch (p.isPresent("symbol"), p.isPresent("file")) {
+        let name = p[Key.symbol]
+        switch (p.isPresent(Key.symbol), p.isPresent(Key.file)) {
         case (true, true):
             context.error(
                 "give either 'symbol' (a shipped one) or 'file' (your own SVG), not both",
-                at: p.node("file"), path: p.path("file"))
+                at: p.node(Key.file), path: p.path(Key.file))
             return nil
         case (false, false):
             context.error(
@@ -162,14 +182,14 @@ public struct SymbolLayer: LayerRendering {
                 message += "; did you mean '\(near)'?"
             }
             message += " (`kiln symbols` lists the shipped ones; `file` draws your own SVG)"
-            context.error(message, at: p.node("symbol"), path: p.path("symbol"))
+            context.error(message, at: p.node(Key.symbol), path: p.path(Key.symbol))
             return nil
         case (false, true):
-            guard let url = p.asset("file") else { return nil }
+            guard let url = p[Key.file] else { return nil }
             do {
                 return try SymbolCatalog.load(file: url.path)
             } catch {
-                context.error(error.description, at: p.node("file"), path: p.path("file"))
+                context.error(error.description, at: p.node(Key.file), path: p.path(Key.file))
                 return nil
             }
         }

@@ -75,40 +75,58 @@ public struct TextLayer: LayerRendering {
         }
     }
 
+    enum Key {
+        static let text = ParameterKey<String>("text")
+        static let font = ParameterKey<String>("font")
+        static let size = ParameterKey<Animated<Double>>("size")
+        static let weight = ParameterKey<String>("weight")
+        static let italic = ParameterKey<Bool>("italic")
+        static let color = ParameterKey<Animated<RGBA>>("color")
+        static let alignment = ParameterKey<String>("alignment")
+        static let width = ParameterKey<Animated<Double>>("width")
+        static let wrap = ParameterKey<String>("wrap")
+        static let lineHeight = ParameterKey<Animated<Double>>("lineHeight")
+        static let emphasis = ParameterKey<JSONNode?>("emphasis")
+        static let stroke = ParameterKey<JSONNode?>("stroke")
+        static let background = ParameterKey<JSONNode?>("background")
+        static let reveal = ParameterKey<JSONNode?>("reveal")
+    }
+
     public static let parameters = ParameterTable([
-        Parameter("text", .string, help: "the text; \\n starts a new line"),
+        Parameter(Key.text, .string, help: "the text; \\n starts a new line"),
         Parameter(
-            "font", .string, default: .string("Noto Sans"),
+            Key.font, .string, default: .string("Noto Sans"),
             help:
                 "font family, looked up with fontconfig; one that is not installed is an error naming it (exit 65)"
         ),
-        Parameter("size", .constantNumber(1...1000), default: .number(48), help: "font size in pixels"),
+        Parameter(Key.size, .constantNumber(1...1000), default: .number(48), help: "font size in pixels"),
         Parameter(
-            "weight", .choice(FontDescriptor.weightNames.sorted { $0.value < $1.value }.map(\.key)),
+            Key.weight, .choice(FontDescriptor.weightNames.sorted { $0.value < $1.value }.map(\.key)),
             default: .string("regular"),
             help:
                 "thin 100, extraLight 200, light 300, regular 400, medium 500, semibold 600, bold 700, extraBold 800, black 900"
         ),
-        Parameter("italic", .boolean, default: .boolean(false), help: "the italic (or oblique) style"),
+        Parameter(Key.italic, .boolean, default: .boolean(false), help: "the italic (or oblique) style"),
         Parameter(
-            "color", .color, default: .color(RGBA(r: 1, g: 1, b: 1, a: 1)),
+            Key.color, .color, default: .color(RGBA(r: 1, g: 1, b: 1, a: 1)),
             help: "text colour (emoji keep theirs)"),
         Parameter(
-            "alignment", .choice(TextLayout.Alignment.allCases.map(\.rawValue)), default: .string("leading"),
+            Key.alignment, .choice(TextLayout.Alignment.allCases.map(\.rawValue)),
+            default: .string("leading"),
             help: "leading, center or trailing within the width (or the widest line)"),
         Parameter(
-            "width", .constantNumber(0...16_384), default: .number(0),
+            Key.width, .constantNumber(0...16_384), default: .number(0),
             help: "wrap lines within this many pixels; 0 = break only at \\n"),
         Parameter(
-            "wrap", .choice(TextLayout.Wrap.allCases.map(\.rawValue)), default: .string("greedy"),
+            Key.wrap, .choice(TextLayout.Wrap.allCases.map(\.rawValue)), default: .string("greedy"),
             help:
                 "how lines break within the width: greedy (each line as full as it goes) or balanced (as many lines, as even as they go: no lone last word, as CSS text-wrap: balance)"
         ),
         Parameter(
-            "lineHeight", .constantNumber(0...10), default: .number(0),
+            Key.lineHeight, .constantNumber(0...10), default: .number(0),
             help: "baseline-to-baseline distance as a multiple of the size; 0 = the font's own"),
         Parameter(
-            "emphasis",
+            Key.emphasis,
             .structured(
                 "array of [from, to] character ranges",
                 schema: .array(
@@ -118,21 +136,21 @@ public struct TextLayer: LayerRendering {
                 "with a reveal: these characters (0-based, to excluded) reveal glyph by glyph, the rest fades in over 0.2 s"
         ),
         Parameter(
-            "stroke",
+            Key.stroke,
             .structured("{\"color\", \"width\"}", schema: ValueSchema.object(strokeTable)),
             default: .string("none"),
             help:
                 "an outline outside the glyphs, drawn beneath them (as CSS paint-order: stroke); colour emoji have none"
         ),
         Parameter(
-            "background",
+            Key.background,
             .structured(
                 "{\"color\", \"padding\", \"cornerRadius\"}", schema: ValueSchema.object(backgroundTable)),
             default: .string("none"),
             help: "a rounded rectangle behind each line, fitting the line's width (a caption pill)"
         ),
         Parameter(
-            "reveal",
+            Key.reveal,
             .structured(
                 "{\"by\": line|glyph, \"at\", \"elementDuration\", \"totalDuration\"}",
                 schema: ValueSchema.object(revealTable)),
@@ -142,41 +160,59 @@ public struct TextLayer: LayerRendering {
         ),
     ])
 
+    enum StrokeKey {
+        static let color = ParameterKey<Animated<RGBA>>("color")
+        static let width = ParameterKey<Animated<Double>>("width")
+    }
+
     static let strokeTable = ParameterTable([
         Parameter(
-            "color", .color, default: .color(RGBA(r: 0, g: 0, b: 0, a: 1)),
+            StrokeKey.color, .color, default: .color(RGBA(r: 0, g: 0, b: 0, a: 1)),
             help: "the stroke's colour; animatable"),
         Parameter(
-            "width", .constantNumber(0...200), default: .number(2),
+            StrokeKey.width, .constantNumber(0...200), default: .number(2),
             help: "pixels the outline reaches outside the glyphs (round joins); 0 = none"),
     ])
 
+    enum BackgroundKey {
+        static let color = ParameterKey<Animated<RGBA>>("color")
+        static let padding = ParameterKey<Animated<Point2>>("padding")
+        static let cornerRadius = ParameterKey<Animated<Double>>("cornerRadius")
+    }
+
     static let backgroundTable = ParameterTable([
         Parameter(
-            "color", .color, default: .color(RGBA(r: 0, g: 0, b: 0, a: 0.6)),
+            BackgroundKey.color, .color, default: .color(RGBA(r: 0, g: 0, b: 0, a: 0.6)),
             help: "the fill, faded as one across the lines; animatable"),
         Parameter(
-            "padding", .point(0...4096), default: .point(Point2(x: 16, y: 6)),
+            BackgroundKey.padding, .point(0...4096), default: .point(Point2(x: 16, y: 6)),
             help: "[horizontal, vertical] pixels added around each line's ink advance and height; animatable"),
         Parameter(
-            "cornerRadius", .number(0...8192), default: .number(1000),
+            BackgroundKey.cornerRadius, .number(0...8192), default: .number(1000),
             help:
                 "corner radius in pixels, at most half the pill's height (the default: a capsule); animatable"
         ),
     ])
 
+    enum RevealKey {
+        static let by = ParameterKey<String>("by")
+        static let at = ParameterKey<Animated<Double>>("at")
+        static let elementDuration = ParameterKey<Animated<Double>>("elementDuration")
+        static let totalDuration = ParameterKey<Animated<Double>>("totalDuration")
+    }
+
     static let revealTable = ParameterTable([
         Parameter(
-            "by", .choice(Reveal.Unit.allCases.map(\.rawValue)), default: .string("line"),
+            RevealKey.by, .choice(Reveal.Unit.allCases.map(\.rawValue)), default: .string("line"),
             help: "line or glyph"),
         Parameter(
-            "at", .constantNumber(0...(24 * 3600)), default: .number(0),
+            RevealKey.at, .constantNumber(0...(24 * 3600)), default: .number(0),
             help: "seconds on the timeline it starts"),
         Parameter(
-            "elementDuration", .constantNumber(0.01...60), default: .number(0.4),
+            RevealKey.elementDuration, .constantNumber(0.01...60), default: .number(0.4),
             help: "seconds each element animates, at most totalDuration"),
         Parameter(
-            "totalDuration", .constantNumber(0.01...600), default: .number(0.9),
+            RevealKey.totalDuration, .constantNumber(0.01...600), default: .number(0.9),
             help: "seconds the whole reveal takes"),
     ])
 
@@ -185,40 +221,40 @@ public struct TextLayer: LayerRendering {
         schemaRules: [.when(.requiring(["emphasis"]), then: .requiring(["reveal"]))]
     ) { p, path, context in
         let descriptor = FontDescriptor(
-            family: p.string("font"), weight: FontDescriptor.weightNames[p.string("weight")] ?? 400,
-            italic: p.boolean("italic"))
-        let size = p.number("size").value(at: 0)
-        let width = p.number("width").value(at: 0), lineHeight = p.number("lineHeight").value(at: 0)
-        if let problem = TextLimits.problem(text: p.string("text"), limits: context.limits) {
-            context.error(problem, at: p.node("text"), path: p.path("text"))
+            family: p[Key.font], weight: FontDescriptor.weightNames[p[Key.weight]] ?? 400,
+            italic: p[Key.italic])
+        let size = p[Key.size].value(at: 0)
+        let width = p[Key.width].value(at: 0), lineHeight = p[Key.lineHeight].value(at: 0)
+        if let problem = TextLimits.problem(text: p[Key.text], limits: context.limits) {
+            context.error(problem, at: p.node(Key.text), path: p.path(Key.text))
             return nil
         }
         do {
             let library = try FontLibrary.shared()
             let layout = try TextLayout(
-                text: p.string("text"), font: descriptor, size: size,
+                text: p[Key.text], font: descriptor, size: size,
                 lineHeight: lineHeight > 0 ? lineHeight : nil,
                 maxWidth: width > 0 ? width : nil,
-                wrap: TextLayout.Wrap(rawValue: p.string("wrap")) ?? .greedy,
-                alignment: TextLayout.Alignment(rawValue: p.string("alignment")) ?? .leading, library: library
+                wrap: TextLayout.Wrap(rawValue: p[Key.wrap]) ?? .greedy,
+                alignment: TextLayout.Alignment(rawValue: p[Key.alignment]) ?? .leading, library: library
             )
             var strokeWidth = 0.0
             var strokeColor = Animated<RGBA>.constant(RGBA(r: 0, g: 0, b: 0, a: 1))
-            if let node = p.node("stroke") {
+            if let node = p.node(Key.stroke) {
                 let before = context.diagnostics.count
-                let decoded = strokeTable.decode(node, path: p.path("stroke"), context: context)
+                let decoded = strokeTable.decode(node, path: p.path(Key.stroke), context: context)
                 guard context.diagnostics.count == before else { return nil }
-                strokeWidth = decoded.number("width").value(at: 0)
-                strokeColor = decoded.color("color")
+                strokeWidth = decoded[StrokeKey.width].value(at: 0)
+                strokeColor = decoded[StrokeKey.color]
             }
             var background: Background?
-            if let node = p.node("background") {
+            if let node = p.node(Key.background) {
                 let before = context.diagnostics.count
-                let decoded = backgroundTable.decode(node, path: p.path("background"), context: context)
+                let decoded = backgroundTable.decode(node, path: p.path(Key.background), context: context)
                 guard context.diagnostics.count == before else { return nil }
                 background = Background(
-                    color: decoded.color("color"), padding: decoded.point("padding"),
-                    cornerRadius: decoded.number("cornerRadius"),
+                    color: decoded[BackgroundKey.color], padding: decoded[BackgroundKey.padding],
+                    cornerRadius: decoded[BackgroundKey.cornerRadius],
                     lines: layout.lines.filter { $0.width > 0 }.map { line in
                         (
                             line.x, line.width, line.baseline - layout.ascender,
@@ -229,28 +265,28 @@ public struct TextLayer: LayerRendering {
             // The stroke's reach joins the glyphs' overhang.
             let margin = SaturatingConversion.int(size * 0.5 + strokeWidth, .up)
             if let problem = TextLimits.problem(layout: layout, margin: margin, limits: context.limits) {
-                context.error(problem, at: p.node("text"), path: p.path("text"))
+                context.error(problem, at: p.node(Key.text), path: p.path(Key.text))
                 return nil
             }
             guard
                 TextLimits.chargePicture(
                     layout: layout, margin: margin,
-                    copies: (p.node("reveal") == nil ? 1 : 2) * (strokeWidth > 0 ? 2 : 1),
+                    copies: (p.node(Key.reveal) == nil ? 1 : 2) * (strokeWidth > 0 ? 2 : 1),
                     to: context.memory, kind: .text, at: path)
             else { return nil }
             var reveal: Reveal?
-            if let node = p.node("reveal") {
+            if let node = p.node(Key.reveal) {
                 let before = context.diagnostics.count
-                let r = revealTable.decode(node, path: p.path("reveal"), context: context)
+                let r = revealTable.decode(node, path: p.path(Key.reveal), context: context)
                 guard context.diagnostics.count == before else { return nil }
-                let byGlyph = r.string("by") == "glyph"
+                let byGlyph = r[RevealKey.by] == "glyph"
                 var groups: [[TextLayout.Glyph]] =
                     byGlyph ? layout.glyphs.map { [$0] } : layout.lines.map { $0.runs.flatMap(\.glyphs) }
                 var rest: [TextLayout.Glyph]?
-                if let emphasisNode = p.node("emphasis") {
+                if let emphasisNode = p.node(Key.emphasis) {
                     guard
                         let ranges = decodeEmphasis(
-                            emphasisNode, text: p.string("text"), path: p.path("emphasis"), context: context)
+                            emphasisNode, text: p[Key.text], path: p.path(Key.emphasis), context: context)
                     else { return nil }
                     let marked = layout.glyphs.filter { glyph in
                         ranges.contains { $0.contains(glyph.cluster) }
@@ -258,23 +294,23 @@ public struct TextLayer: LayerRendering {
                     groups = marked.map { [$0] }
                     rest = layout.glyphs.filter { glyph in !ranges.contains { $0.contains(glyph.cluster) } }
                 }
-                let elementDuration = r.number("elementDuration").value(at: 0)
+                let elementDuration = r[RevealKey.elementDuration].value(at: 0)
                 reveal = Reveal(
                     groups: groups, restGlyphs: rest,
-                    at: r.number("at").value(at: 0),
+                    at: r[RevealKey.at].value(at: 0),
                     timing: RevealTiming(
                         count: groups.count, elementDuration: elementDuration,
-                        totalDuration: r.number("totalDuration").value(at: 0)),
+                        totalDuration: r[RevealKey.totalDuration].value(at: 0)),
                     elements: groups.map { TextImage(layout, margin: margin, glyphs: $0) },
                     rest: rest.map { TextImage(layout, margin: margin, glyphs: $0) },
                     blur: (layout.ascender + layout.descender) / 16, drop: layout.descender,
                     // SwiftUI's .snappy(duration: elementDuration − 0.05, extraBounce: 0.4), as the seed.
                     spring: Spring(duration: max(elementDuration - 0.05, 0.01), bounce: 0.55))
             }
-            if reveal == nil, let emphasisNode = p.node("emphasis") {
+            if reveal == nil, let emphasisNode = p.node(Key.emphasis) {
                 context.error(
                     "'emphasis' marks what a 'reveal' animates; add a reveal", at: emphasisNode,
-                    path: p.path("emphasis"))
+                    path: p.path(Key.emphasis))
                 return nil
             }
             var stroke: Stroke?
@@ -287,13 +323,13 @@ public struct TextLayer: LayerRendering {
                     elements: reveal?.groups.map(grown) ?? [], rest: reveal?.restGlyphs.map(grown))
             }
             return TextLayer(
-                image: TextImage(layout, margin: margin), color: p.color("color"), reveal: reveal,
+                image: TextImage(layout, margin: margin), color: p[Key.color], reveal: reveal,
                 baseline: layout.lines.first?.baseline ?? layout.ascender, stroke: stroke,
                 background: background)
         } catch {
             context.error(
-                "\(error)", at: p.node("font") ?? p.node("text"),
-                path: p.node("font") != nil ? p.path("font") : p.path("text"))
+                "\(error)", at: p.node(Key.font) ?? p.node(Key.text),
+                path: p.node(Key.font) != nil ? p.path(Key.font) : p.path(Key.text))
             return nil
         }
     }

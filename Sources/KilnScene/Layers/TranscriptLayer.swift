@@ -24,49 +24,67 @@ public struct TranscriptLayer: LayerRendering {
 
     static let fade = 0.25
 
+    enum Key {
+        static let path = ParameterKey<URL?>("path")
+        static let width = ParameterKey<Animated<Double>>("width")
+        static let wrap = ParameterKey<String>("wrap")
+        static let height = ParameterKey<Animated<Double>>("height")
+        static let font = ParameterKey<String>("font")
+        static let fontSize = ParameterKey<Animated<Double>>("fontSize")
+        static let spacing = ParameterKey<Animated<Double>>("spacing")
+        static let color = ParameterKey<Animated<RGBA>>("color")
+        static let otherOpacity = ParameterKey<Animated<Double>>("otherOpacity")
+        static let otherBlur = ParameterKey<Animated<Double>>("otherBlur")
+        static let scrollResponse = ParameterKey<Animated<Double>>("scrollResponse")
+        static let scrollDamping = ParameterKey<Animated<Double>>("scrollDamping")
+        static let timestampSize = ParameterKey<Animated<Double>>("timestampSize")
+        static let timestampOpacity = ParameterKey<Animated<Double>>("timestampOpacity")
+    }
+
     public static let parameters = ParameterTable([
         Parameter(
-            "path", .assetPath,
+            Key.path, .assetPath,
             help:
                 "transcript: JSON ({\"segments\": [{\"start\", \"text\"}]}), SubRip (.srt) or WebVTT (.vtt); missing exits 66, malformed 65 naming its line"
         ),
         Parameter(
-            "width", .constantNumber(16...8192), default: .number(1100),
+            Key.width, .constantNumber(16...8192), default: .number(1100),
             help: "the list's width; lines wrap within it"),
         Parameter(
-            "wrap", .choice(TextLayout.Wrap.allCases.map(\.rawValue)), default: .string("balanced"),
+            Key.wrap, .choice(TextLayout.Wrap.allCases.map(\.rawValue)), default: .string("balanced"),
             help:
                 "how a line wraps: balanced (as many lines as greedy, as even as they go: no lone last word) or greedy (each line as full as it goes)"
         ),
         Parameter(
-            "height", .constantNumber(16...8192), default: .number(1080),
+            Key.height, .constantNumber(16...8192), default: .number(1080),
             help: "the viewport's height (the layer's box is width × height)"),
         Parameter(
-            "font", .string, default: .string("Noto Sans"),
+            Key.font, .string, default: .string("Noto Sans"),
             help: "font family; the current line uses its bold"),
-        Parameter("fontSize", .constantNumber(4...400), default: .number(54), help: "text size in pixels"),
+        Parameter(Key.fontSize, .constantNumber(4...400), default: .number(54), help: "text size in pixels"),
         Parameter(
-            "spacing", .constantNumber(0...1000), default: .number(12),
+            Key.spacing, .constantNumber(0...1000), default: .number(12),
             help: "pixels between lines; at least the timestamp's height, which hangs in the gap"),
         Parameter(
-            "color", .color, default: .color(RGBA(r: 1, g: 1, b: 1, a: 1)), help: "text colour"),
+            Key.color, .color, default: .color(RGBA(r: 1, g: 1, b: 1, a: 1)), help: "text colour"),
         Parameter(
-            "otherOpacity", .constantNumber(0...1), default: .number(0.35),
+            Key.otherOpacity, .constantNumber(0...1), default: .number(0.35),
             help: "opacity of the lines that are not current"),
         Parameter(
-            "otherBlur", .constantNumber(0...50), default: .number(2),
+            Key.otherBlur, .constantNumber(0...50), default: .number(2),
             help: "blur radius of the lines that are not current"),
         Parameter(
-            "scrollResponse", .constantNumber(0.01...10), default: .number(0.5),
+            Key.scrollResponse, .constantNumber(0.01...10), default: .number(0.5),
             help: "the scroll spring's response, seconds"),
         Parameter(
-            "scrollDamping", .constantNumber(0.05...2), default: .number(0.85),
+            Key.scrollDamping, .constantNumber(0.05...2), default: .number(0.85),
             help: "the scroll spring's damping fraction"),
         Parameter(
-            "timestampSize", .constantNumber(0...200), default: .number(22),
+            Key.timestampSize, .constantNumber(0...200), default: .number(22),
             help: "the m:ss timestamp's size; 0 = none"),
         Parameter(
-            "timestampOpacity", .constantNumber(0...1), default: .number(0.7), help: "the timestamp's opacity"
+            Key.timestampOpacity, .constantNumber(0...1), default: .number(0.7),
+            help: "the timestamp's opacity"
         ),
     ])
 
@@ -74,24 +92,24 @@ public struct TranscriptLayer: LayerRendering {
         name: "transcript", summary: "a time-synced transcript that scrolls to its current line",
         parameters: parameters
     ) { p, path, context in
-        guard let url = p.asset("path") else { return nil }
+        guard let url = p[Key.path] else { return nil }
         let transcript: Transcript
         do {
             transcript = try TranscriptParser.load(file: url.path, limits: context.limits)
         } catch {
-            context.error("\(error)", at: p.node("path"), path: p.path("path"))
+            context.error("\(error)", at: p.node(Key.path), path: p.path(Key.path))
             return nil
         }
         for line in transcript.lines {
             if let problem = TextLimits.problem(text: line.text, limits: context.limits) {
                 context.error(
                     "\(url.lastPathComponent), the line at \(ResourceLimits.text(line.start)) s: \(problem)",
-                    at: p.node("path"), path: p.path("path"))
+                    at: p.node(Key.path), path: p.path(Key.path))
                 return nil
             }
         }
-        let width = p.number("width").value(at: 0), size = p.number("fontSize").value(at: 0)
-        let family = p.string("font"), wrap = TextLayout.Wrap(rawValue: p.string("wrap")) ?? .balanced
+        let width = p[Key.width].value(at: 0), size = p[Key.fontSize].value(at: 0)
+        let family = p[Key.font], wrap = TextLayout.Wrap(rawValue: p[Key.wrap]) ?? .balanced
         do {
             let library = try FontLibrary.shared()
             func layout(_ text: String, weight: Int, size: Double, wrap: TextLayout.Wrap?) throws(TextError)
@@ -102,7 +120,7 @@ public struct TranscriptLayer: LayerRendering {
                     maxWidth: wrap == nil ? nil : width, wrap: wrap ?? .greedy, library: library)
             }
             var regular: [TextLayout] = [], bold: [TextLayout] = [], stamps: [TextLayout?] = []
-            let stampSize = p.number("timestampSize").value(at: 0)
+            let stampSize = p[Key.timestampSize].value(at: 0)
             for line in transcript.lines {
                 let current = try layout(line.text, weight: 700, size: size, wrap: wrap)
                 bold.append(current)
@@ -119,7 +137,7 @@ public struct TranscriptLayer: LayerRendering {
             }
             // The timestamp hangs in the gap under its line: a gap at least its height keeps it
             // off the next line.
-            let gap = max(p.number("spacing").value(at: 0), stamps.compactMap { $0?.size.y }.max() ?? 0)
+            let gap = max(p[Key.spacing].value(at: 0), stamps.compactMap { $0?.size.y }.max() ?? 0)
             var tops: [Double] = [], heights: [Double] = [], y = 0.0
             for (a, b) in zip(regular, bold) {
                 let h = max(a.size.y, b.size.y)
@@ -133,22 +151,22 @@ public struct TranscriptLayer: LayerRendering {
             guard
                 Self.chargePictures(
                     regular: regular, bold: bold, margin: margin, gap: gap,
-                    viewport: p.number("height").value(at: 0), to: context.memory, at: path)
+                    viewport: p[Key.height].value(at: 0), to: context.memory, at: path)
             else { return nil }
             return TranscriptLayer(
                 transcript: transcript,
-                box: SIMD2(width, p.number("height").value(at: 0)),
-                otherOpacity: p.number("otherOpacity").value(at: 0),
-                color: p.color("color"),
+                box: SIMD2(width, p[Key.height].value(at: 0)),
+                otherOpacity: p[Key.otherOpacity].value(at: 0),
+                color: p[Key.color],
                 scroll: Spring(
-                    response: p.number("scrollResponse").value(at: 0),
-                    dampingFraction: p.number("scrollDamping").value(at: 0)),
-                timestampOpacity: p.number("timestampOpacity").value(at: 0), tops: tops, heights: heights,
+                    response: p[Key.scrollResponse].value(at: 0),
+                    dampingFraction: p[Key.scrollDamping].value(at: 0)),
+                timestampOpacity: p[Key.timestampOpacity].value(at: 0), tops: tops, heights: heights,
                 pictures: LinePictures(
                     regular: regular, bold: bold, stamps: stamps, margin: margin,
-                    fadedBlur: p.number("otherBlur").value(at: 0)))
+                    fadedBlur: p[Key.otherBlur].value(at: 0)))
         } catch {
-            context.error("\(error)", at: p.node("font"), path: p.path("font"))
+            context.error("\(error)", at: p.node(Key.font), path: p.path(Key.font))
             return nil
         }
     }

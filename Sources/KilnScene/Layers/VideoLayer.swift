@@ -96,48 +96,66 @@ public struct VideoLayer: LayerRendering {
     public let fit: ImageLayer.Fit
     public let timing: VideoTiming
 
+    enum TrimKey {
+        static let start = ParameterKey<Animated<Double>>("start")
+        static let end = ParameterKey<Animated<Double>>("end")
+    }
+
     static let trimTable = ParameterTable([
         Parameter(
-            "start", .constantNumber(0...86_400), default: .number(0),
+            TrimKey.start, .constantNumber(0...86_400), default: .number(0),
             help: "seconds into the clip where the used part begins"),
         Parameter(
-            "end", .constantNumber(0...86_400), default: .number(0), defaultDescription: "the clip's end",
+            TrimKey.end, .constantNumber(0...86_400), default: .number(0),
+            defaultDescription: "the clip's end",
             help: "seconds into the clip where the used part ends; after start, at most the clip's duration"),
     ])
 
+    enum Key {
+        static let path = ParameterKey<URL?>("path")
+        static let trim = ParameterKey<JSONNode?>("trim")
+        static let offset = ParameterKey<Animated<Double>>("offset")
+        static let speed = ParameterKey<Animated<Double>>("speed")
+        static let loop = ParameterKey<Bool>("loop")
+        static let size = ParameterKey<Animated<Point2>>("size")
+        static let fit = ParameterKey<String>("fit")
+        static let muted = ParameterKey<Bool>("muted")
+        static let volume = ParameterKey<Animated<Double>>("volume")
+    }
+
     public static let parameters = ParameterTable([
         Parameter(
-            "path", .assetPath,
+            Key.path, .assetPath,
             help:
                 "video file (MP4, MOV, WebM, Matroska…; any codec FFmpeg decodes), relative to the job "
                 + "file's directory (or absolute); its sound joins the soundtrack unless muted"),
         Parameter(
-            "trim",
+            Key.trim,
             .structured(
                 "object {\"start\": s, \"end\": e}", schema: ValueSchema.object(trimTable)),
             default: .string("none"), defaultDescription: "the whole clip",
             help: "the part of the clip used, in seconds of the clip"),
         Parameter(
-            "offset", .constantNumber(0...86_400), default: .number(0),
+            Key.offset, .constantNumber(0...86_400), default: .number(0),
             help: "timeline seconds at which the trimmed clip starts playing"),
         Parameter(
-            "speed", .constantNumber(0.25...4), default: .number(1),
+            Key.speed, .constantNumber(0.25...4), default: .number(1),
             help: "playback rate: 0.5 is half speed, 2 double"),
         Parameter(
-            "loop", .boolean, default: .boolean(false),
+            Key.loop, .boolean, default: .boolean(false),
             help: "repeat the trimmed clip; otherwise its last frame stays after it ends"),
         Parameter(
-            "size", .point(0...16_384), default: .point(Point2(x: 0, y: 0)),
+            Key.size, .point(0...16_384), default: .point(Point2(x: 0, y: 0)),
             defaultDescription: "the clip's own size",
             help: "[width, height] of the box in pixels"),
         Parameter(
-            "fit", .choice(ImageLayer.Fit.allCases.map(\.rawValue)), default: .string("fill"),
+            Key.fit, .choice(ImageLayer.Fit.allCases.map(\.rawValue)), default: .string("fill"),
             help: "fill (cover, cut), fit (letterbox), stretch, or none (natural size)"),
         Parameter(
-            "muted", .boolean, default: .boolean(false),
+            Key.muted, .boolean, default: .boolean(false),
             help: "leave the clip's sound out of the soundtrack"),
         Parameter(
-            "volume", .constantNumber(0...16), default: .number(1),
+            Key.volume, .constantNumber(0...16), default: .number(1),
             help: "linear gain of the clip's sound in the mix (1 as recorded)"),
     ])
 
@@ -146,8 +164,8 @@ public struct VideoLayer: LayerRendering {
         summary: "a video clip's frames, trimmed, placed, sped up or looped, fitted into a box",
         parameters: parameters
     ) { params, _, context in
-        guard let url = params.asset("path") else { return nil }
-        let pathNode = params.node("path"), path = params.path("path")
+        guard let url = params[Key.path] else { return nil }
+        let pathNode = params.node(Key.path), path = params.path(Key.path)
         guard let decoder = context.services.service((any VideoDecoding).self) else {
             context.error(
                 "video layers need a video decoder, and this loader has none", at: pathNode, path: path)
@@ -172,8 +190,8 @@ public struct VideoLayer: LayerRendering {
             let timing = decodeTiming(params, duration: facts.duration, file: url.lastPathComponent, context)
         else { return nil }
         let naturalSize = SIMD2(Double(facts.size.x), Double(facts.size.y))
-        let size = params.isPresent("size") ? params.point("size") : nil
-        let fit = ImageLayer.Fit(rawValue: params.string("fit")) ?? .fill
+        let size = params.isPresent(Key.size) ? params[Key.size] : nil
+        let fit = ImageLayer.Fit(rawValue: params[Key.fit]) ?? .fill
         // As for an image: a constant box that draws the clip smaller has its frames converted at
         // the drawn size, once each, rather than at the clip's size.
         let target = fit.decodedSize(natural: naturalSize, box: size)
@@ -196,9 +214,9 @@ public struct VideoLayer: LayerRendering {
             context.error("\(error)", at: pathNode, path: path)
             return nil
         }
-        if !params.boolean("muted") {
+        if !params[Key.muted] {
             addSound(
-                of: url, timing: timing, volume: params.number("volume").value(at: 0), at: pathNode, path,
+                of: url, timing: timing, volume: params[Key.volume].value(at: 0), at: pathNode, path,
                 context)
         }
         return VideoLayer(source: source, naturalSize: naturalSize, size: size, fit: fit, timing: timing)
@@ -225,19 +243,19 @@ public struct VideoLayer: LayerRendering {
     ) -> VideoTiming? {
         var start = 0.0
         var end = duration
-        if let node = params.node("trim") {
-            let trimPath = params.path("trim")
+        if let node = params.node(Key.trim) {
+            let trimPath = params.path(Key.trim)
             let errors = context.diagnostics.count
             let trim = trimTable.decode(node, path: trimPath, context: context)
             guard context.diagnostics.count == errors else { return nil }
-            start = trim.number("start").value(at: 0)
-            if trim.isPresent("end") {
-                let written = trim.number("end").value(at: 0)
+            start = trim[TrimKey.start].value(at: 0)
+            if trim.isPresent(TrimKey.end) {
+                let written = trim[TrimKey.end].value(at: 0)
                 if let duration, written > duration {
                     context.error(
                         "trim end \(ResourceLimits.text(written)) s is past the end of \(file) "
                             + "(\(ResourceLimits.text(duration)) s)",
-                        at: trim.node("end"), path: trim.path("end"))
+                        at: trim.node(TrimKey.end), path: trim.path(TrimKey.end))
                     return nil
                 }
                 end = written
@@ -246,20 +264,20 @@ public struct VideoLayer: LayerRendering {
                 let what = end.map { "its end (\(ResourceLimits.text($0)) s)" } ?? "its end"
                 context.error(
                     "trim start \(ResourceLimits.text(start)) s must be before \(what)",
-                    at: trim.node("start"),
-                    path: trim.path("start"))
+                    at: trim.node(TrimKey.start),
+                    path: trim.path(TrimKey.start))
                 return nil
             }
         }
         guard let end else {
             context.error(
                 "the duration of \(file) is not known: give \"trim\": {\"end\": seconds}",
-                at: params.node("path"), path: params.path("path"))
+                at: params.node(Key.path), path: params.path(Key.path))
             return nil
         }
         return VideoTiming(
-            trimStart: start, trimEnd: end, offset: params.number("offset").value(at: 0),
-            speed: params.number("speed").value(at: 0), loop: params.boolean("loop"))
+            trimStart: start, trimEnd: end, offset: params[Key.offset].value(at: 0),
+            speed: params[Key.speed].value(at: 0), loop: params[Key.loop])
     }
 
     public init(

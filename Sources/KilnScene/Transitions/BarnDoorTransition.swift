@@ -11,22 +11,27 @@ public struct BarnDoorTransition: MaskTransition {
         case horizontal
     }
 
+    enum Key {
+        static let axis = ParameterKey<String>("axis")
+        static let feather = ParameterKey<Animated<Double>>("feather")
+    }
+
     public static let kind = TransitionKind(
         name: "barnDoor",
         summary: "an opening widens from the layer's centre line to its edges; closes back as it leaves",
         parameters: ParameterTable([
             Parameter(
-                "axis", .choice(Axis.allCases.map(\.rawValue)), default: .string("vertical"),
+                Key.axis, .choice(Axis.allCases.map(\.rawValue)), default: .string("vertical"),
                 help:
                     "vertical: the opening's edges are vertical (it widens left and right); horizontal: up and down"
             ),
             Parameter(
-                "feather", .constantNumber(0...4096), default: .number(0),
+                Key.feather, .constantNumber(0...4096), default: .number(0),
                 help: "pixels of soft edge (0: a crisp edge, smoothed over a pixel)"),
-        ]), shorthand: "axis", example: #"{"barnDoor": {"axis": "horizontal", "feather": 8}}"#
+        ]), shorthand: Key.axis.name, example: #"{"barnDoor": {"axis": "horizontal", "feather": 8}}"#
     ) { parameters, _ in
-        Axis(rawValue: parameters.string("axis")).map {
-            Self(axis: $0, feather: parameters.number("feather").value(at: 0))
+        Axis(rawValue: parameters[Key.axis]).map {
+            Self(axis: $0, feather: parameters[Key.feather].value(at: 0))
         }
     }
 

@@ -5,28 +5,35 @@ import KilnRaster
 /// A clock wipe: a hand sweeps round a point (the centre by default) from 12 o'clock, showing the
 /// layer behind it as it enters; leaving, it sweeps on and hides the layer the same way round.
 public struct ClockWipeTransition: MaskTransition {
+    enum Key {
+        static let center = ParameterKey<Animated<Point2>>("center")
+        static let startAngle = ParameterKey<Animated<Double>>("startAngle")
+        static let clockwise = ParameterKey<Bool>("clockwise")
+        static let feather = ParameterKey<Animated<Double>>("feather")
+    }
+
     public static let kind = TransitionKind(
         name: "clockWipe",
         summary:
             "a hand sweeps round a point, showing the layer behind it; sweeps on to hide it as it leaves",
         parameters: ParameterTable([
             Parameter(
-                "center", .point(0...1), default: .point(Point2(x: 0.5, y: 0.5)),
+                Key.center, .point(0...1), default: .point(Point2(x: 0.5, y: 0.5)),
                 help: "the point the hand turns about, as fractions of the layer's width and height"),
             Parameter(
-                "startAngle", .constantNumber(-360...360), default: .number(0),
+                Key.startAngle, .constantNumber(-360...360), default: .number(0),
                 help: "degrees clockwise from 12 o'clock where the hand starts"),
             Parameter(
-                "clockwise", .boolean, default: .boolean(true), help: "the direction the hand sweeps"),
+                Key.clockwise, .boolean, default: .boolean(true), help: "the direction the hand sweeps"),
             Parameter(
-                "feather", .constantNumber(0...4096), default: .number(0),
+                Key.feather, .constantNumber(0...4096), default: .number(0),
                 help: "pixels of soft edge (0: a crisp edge, smoothed over a pixel)"),
         ]), example: #"{"clockWipe": {"startAngle": 0, "clockwise": true}}"#
     ) { parameters, _ in
-        let center = parameters.point("center").value(at: 0)
+        let center = parameters[Key.center].value(at: 0)
         return Self(
-            center: SIMD2(center.x, center.y), startAngle: parameters.number("startAngle").value(at: 0),
-            clockwise: parameters.boolean("clockwise"), feather: parameters.number("feather").value(at: 0))
+            center: SIMD2(center.x, center.y), startAngle: parameters[Key.startAngle].value(at: 0),
+            clockwise: parameters[Key.clockwise], feather: parameters[Key.feather].value(at: 0))
     }
 
     public let center: SIMD2<Double>

@@ -4,23 +4,29 @@ import KilnRaster
 /// A dissolve: the layer appears grain by grain, each spot of a seeded noise pattern showing
 /// once the transition passes its threshold; leaving, the spots vanish in the same order.
 public struct DissolveTransition: MaskTransition {
+    enum Key {
+        static let grain = ParameterKey<Animated<Double>>("grain")
+        static let softness = ParameterKey<Animated<Double>>("softness")
+        static let seed = ParameterKey<Int>("seed")
+    }
+
     public static let kind = TransitionKind(
         name: "dissolve",
         summary: "the layer appears spot by spot through a noise threshold; vanishes the same way",
         parameters: ParameterTable([
             Parameter(
-                "grain", .constantNumber(0.5...512), default: .number(6),
+                Key.grain, .constantNumber(0.5...512), default: .number(6),
                 help: "the size of the noise's spots in pixels"),
             Parameter(
-                "softness", .constantNumber(0...1), default: .number(0.1),
+                Key.softness, .constantNumber(0...1), default: .number(0.1),
                 help: "how gradually a spot fades in, as a part of the noise's range (0: at once)"),
-            Parameter("seed", .integer(0...1_000_000), default: .integer(0), help: "which noise pattern"),
-        ]), shorthand: "grain", example: #"{"dissolve": {"grain": 8, "softness": 0.2}}"#
+            Parameter(Key.seed, .integer(0...1_000_000), default: .integer(0), help: "which noise pattern"),
+        ]), shorthand: Key.grain.name, example: #"{"dissolve": {"grain": 8, "softness": 0.2}}"#
     ) { parameters, _ in
         Self(
-            grain: parameters.number("grain").value(at: 0),
-            softness: parameters.number("softness").value(at: 0),
-            seed: parameters.integer("seed"))
+            grain: parameters[Key.grain].value(at: 0),
+            softness: parameters[Key.softness].value(at: 0),
+            seed: parameters[Key.seed])
     }
 
     public let grain: Double

@@ -4,20 +4,25 @@ import KilnRaster
 /// An iris: the layer shows through a circle that grows from a point (the centre by default)
 /// until it covers the layer, and shrinks back to the point as the layer leaves.
 public struct IrisTransition: MaskTransition {
+    enum Key {
+        static let center = ParameterKey<Animated<Point2>>("center")
+        static let feather = ParameterKey<Animated<Double>>("feather")
+    }
+
     public static let kind = TransitionKind(
         name: "iris",
         summary: "shows the layer through a circle growing from a point; shrinks back as it leaves",
         parameters: ParameterTable([
             Parameter(
-                "center", .point(0...1), default: .point(Point2(x: 0.5, y: 0.5)),
+                Key.center, .point(0...1), default: .point(Point2(x: 0.5, y: 0.5)),
                 help: "where the circle grows from, as fractions of the layer's width and height"),
             Parameter(
-                "feather", .constantNumber(0...4096), default: .number(0),
+                Key.feather, .constantNumber(0...4096), default: .number(0),
                 help: "pixels of soft edge (0: a crisp edge, smoothed over a pixel)"),
-        ]), shorthand: "feather", example: #"{"iris": {"center": [0.5, 0.5], "feather": 12}}"#
+        ]), shorthand: Key.feather.name, example: #"{"iris": {"center": [0.5, 0.5], "feather": 12}}"#
     ) { parameters, _ in
-        let center = parameters.point("center").value(at: 0)
-        return Self(center: SIMD2(center.x, center.y), feather: parameters.number("feather").value(at: 0))
+        let center = parameters[Key.center].value(at: 0)
+        return Self(center: SIMD2(center.x, center.y), feather: parameters[Key.feather].value(at: 0))
     }
 
     /// Fractions of the layer's size.

@@ -4,19 +4,24 @@ import KilnRaster
 /// A luma fade: the layer appears by its own brightness, its brightest parts first (darkest
 /// first when inverted), and leaves the reverse way: its darkest parts go first.
 public struct LumaFadeTransition: MaskTransition {
+    enum Key {
+        static let invert = ParameterKey<Bool>("invert")
+        static let softness = ParameterKey<Animated<Double>>("softness")
+    }
+
     public static let kind = TransitionKind(
         name: "lumaFade",
         summary: "the layer appears by its brightness, brightest parts first; leaves darkest parts first",
         parameters: ParameterTable([
             Parameter(
-                "invert", .boolean, default: .boolean(false),
+                Key.invert, .boolean, default: .boolean(false),
                 help: "dark parts first in, bright parts first out"),
             Parameter(
-                "softness", .constantNumber(0...1), default: .number(0.2),
+                Key.softness, .constantNumber(0...1), default: .number(0.2),
                 help: "how gradually each brightness fades in, as a part of the range (0: at once)"),
-        ]), shorthand: "softness", example: #"{"lumaFade": {"softness": 0.3}}"#
+        ]), shorthand: Key.softness.name, example: #"{"lumaFade": {"softness": 0.3}}"#
     ) { parameters, _ in
-        Self(invert: parameters.boolean("invert"), softness: parameters.number("softness").value(at: 0))
+        Self(invert: parameters[Key.invert], softness: parameters[Key.softness].value(at: 0))
     }
 
     public let invert: Bool

@@ -5,23 +5,28 @@ import KilnRaster
 /// A wipe: a straight edge crosses the layer at any angle, showing it behind the edge as it
 /// enters and hiding it the same way (the edge travelling on in its direction) as it leaves.
 public struct WipeTransition: MaskTransition {
+    enum Key {
+        static let angle = ParameterKey<Animated<Double>>("angle")
+        static let feather = ParameterKey<Animated<Double>>("feather")
+    }
+
     public static let kind = TransitionKind(
         name: "wipe",
         summary:
             "a straight edge at any angle crosses the layer, showing it as it enters and hiding it as it leaves",
         parameters: ParameterTable([
             Parameter(
-                "angle", .constantNumber(-360...360), default: .number(0),
+                Key.angle, .constantNumber(-360...360), default: .number(0),
                 help:
                     "degrees of the direction the edge travels, clockwise from left-to-right (90: top to bottom)"
             ),
             Parameter(
-                "feather", .constantNumber(0...4096), default: .number(0),
+                Key.feather, .constantNumber(0...4096), default: .number(0),
                 help: "pixels of soft edge (0: a crisp edge, smoothed over a pixel)"),
-        ]), shorthand: "angle", example: #"{"wipe": {"angle": 30, "feather": 40}}"#
+        ]), shorthand: Key.angle.name, example: #"{"wipe": {"angle": 30, "feather": 40}}"#
     ) { parameters, _ in
         Self(
-            angle: parameters.number("angle").value(at: 0), feather: parameters.number("feather").value(at: 0)
+            angle: parameters[Key.angle].value(at: 0), feather: parameters[Key.feather].value(at: 0)
         )
     }
 
