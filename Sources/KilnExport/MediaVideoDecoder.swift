@@ -37,11 +37,11 @@ final class MediaVideoSource: VideoFrameSource {
         // The first frame converts now, so a clip whose pictures do not convert fails at load, and
         // a frame that fails to decode later has a picture to fall back on.
         try state.withLock { state throws(VideoClipError) in
-            _ = try state.frame(at: VideoTiming.ClipTime(seconds: 0, excluding: false))
+            _ = try state.frame(at: PlaybackTiming.ClipTime(seconds: 0, excluding: false))
         }
     }
 
-    func frame(at time: VideoTiming.ClipTime) -> RasterImage {
+    func frame(at time: PlaybackTiming.ClipTime) -> RasterImage {
         state.withLock { state in
             do throws(VideoClipError) {
                 return try state.frame(at: time)
@@ -68,7 +68,7 @@ final class MediaVideoSource: VideoFrameSource {
         /// Set once the first `frame` has returned.
         var first: RasterImage { firstImage! }
 
-        func frame(at time: VideoTiming.ClipTime) throws(VideoClipError) -> RasterImage {
+        func frame(at time: PlaybackTiming.ClipTime) throws(VideoClipError) -> RasterImage {
             let frameTime = try reader.positionFrame(atSeconds: time.seconds, excluding: time.excluding)
             if let index = recent.firstIndex(where: { $0.time == frameTime }) {
                 return recent[index].image

@@ -28,7 +28,7 @@ public enum JobFormatDocs {
                 ("text.reveal", TextLayer.revealTable),
                 ("text.stroke", TextLayer.strokeTable),
                 ("text.background", TextLayer.backgroundTable),
-                ("video.trim", VideoLayer.trimTable),
+                ("video.trim", PlaybackTiming.trimTable(VideoLayer.wording)),
                 ("ripple.triggers", RippleEffect.triggerTable),
                 ("backgroundWarp.noise", BackgroundWarpEffect.noiseTable),
                 ("backgroundWarp.noise.generate", BackgroundWarpEffect.generateTable),

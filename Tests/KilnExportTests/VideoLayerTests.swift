@@ -144,7 +144,7 @@ final class VideoLayerTests: ScratchDirectoryTestCase {
         let job = try load(
             layer: #"{"type": "video", "path": "clip.mp4", "size": [32, 24], \#(placement.json)}"#)
         let layer = try XCTUnwrap(job.layers.last?.content as? VideoLayer)
-        let picture = layer.source.frame(at: VideoTiming.ClipTime(seconds: 0, excluding: false))
+        let picture = layer.source.frame(at: PlaybackTiming.ClipTime(seconds: 0, excluding: false))
         XCTAssertEqual([picture.width, picture.height], [32, 24])
         let preview = FramePreview(job: job, threads: 2)
         for n in stride(from: 0, to: 120, by: 7) {

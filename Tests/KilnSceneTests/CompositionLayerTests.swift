@@ -32,7 +32,7 @@ final class CompositionLayerTests: ScratchDirectoryTestCase {
             let offset = Double(random.next() % 600) / 100
             let speed = [0.25, 0.5, 1, 1.5, 2, 4][Int(random.next() % 6)]
             let loop = random.next() % 2 == 0
-            let timing = CompositionTiming(
+            let timing = PlaybackTiming(
                 trimStart: start, trimEnd: start + length, offset: offset, speed: speed, loop: loop)
             for n in 0..<300 {
                 let t = Double(n) / 30
@@ -52,7 +52,7 @@ final class CompositionLayerTests: ScratchDirectoryTestCase {
     }
 
     func testTheTimingsBoundaries() {
-        let once = CompositionTiming(trimStart: 1, trimEnd: 3, offset: 2, speed: 2, loop: false)
+        let once = PlaybackTiming(trimStart: 1, trimEnd: 3, offset: 2, speed: 2, loop: false)
         XCTAssertNil(once.localTime(at: 1.999))
         XCTAssertEqual(once.localTime(at: 2), 1)
         // A rounding error short of the offset counts as there.
@@ -60,7 +60,7 @@ final class CompositionLayerTests: ScratchDirectoryTestCase {
         XCTAssertEqual(once.localTime(at: 2.5), 2)
         XCTAssertNil(once.localTime(at: 3), "the trimmed end is not shown")
         XCTAssertNil(once.localTime(at: 1000))
-        let looped = CompositionTiming(trimStart: 1, trimEnd: 3, offset: 2, speed: 2, loop: true)
+        let looped = PlaybackTiming(trimStart: 1, trimEnd: 3, offset: 2, speed: 2, loop: true)
         XCTAssertEqual(looped.localTime(at: 3), 1)
         XCTAssertEqual(looped.localTime(at: 3.25), 1.5)
         XCTAssertEqual(looped.localTime(at: 2 + 71.0 / 30 * 0.5) ?? -1, 1 + (71.0 / 30 - 2), accuracy: 1e-12)

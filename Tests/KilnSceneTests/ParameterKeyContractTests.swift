@@ -17,7 +17,7 @@ final class ParameterKeyContractTests: XCTestCase {
             + [
                 ("job", ParameterTable(JobLoader.topLevelParameters)),
                 ("layer.common", ParameterTable(LayerKind.commonParameters + LayerKind.containerParameters)),
-                ("composition.trim", CompositionLayer.trimTable),
+                ("composition.trim", PlaybackTiming.trimTable(CompositionLayer.wording)),
                 ("symbol.replacements", SymbolLayer.replacementTable),
             ]
             + LayerRegistry.effects.map { ("effect.\($0.name)", $0.parameters) }

@@ -29,63 +29,16 @@ public struct VideoFacts: Sendable, Equatable {
 /// A clip's frames by time, shared by every frame the job renders (and by every renderer of the
 /// job, which may ask from several threads and in any order).
 public protocol VideoFrameSource: AnyObject, Sendable {
-    /// The picture shown at `time` (`VideoTiming.ClipTime`). The same time always gives the
+    /// The picture shown at `time` (`PlaybackTiming.ClipTime`). The same time always gives the
     /// same texels, however the requests before it went. When the clip stops decoding (its
     /// file changed or became unreadable), the last picture is returned and `failure` says why.
-    func frame(at time: VideoTiming.ClipTime) -> RasterImage
+    func frame(at time: PlaybackTiming.ClipTime) -> RasterImage
     /// Why a frame could not be decoded, once one could not; the renderer then refuses the frame.
     var failure: String? { get }
 }
 
-/// Where on the clip a timeline time falls: `trim` cuts the clip, `offset` places its start on
-/// the timeline, `speed` plays it faster or slower and `loop` repeats the trimmed part. Before
-/// `offset` the trimmed clip's first frame is shown and after its end (without `loop`) its last
-/// one: a layer's `appear` and `disappear` decide when it is seen.
-public struct VideoTiming: Sendable, Equatable {
-    public let trimStart: Double
-    public let trimEnd: Double
-    public let offset: Double
-    public let speed: Double
-    public let loop: Bool
-
-    /// Seconds of the clip; `excluding` asks for the last frame strictly before them (the trimmed
-    /// clip's last frame, whose successor is cut away).
-    public struct ClipTime: Sendable, Equatable {
-        public let seconds: Double
-        public let excluding: Bool
-
-        public init(seconds: Double, excluding: Bool) {
-            self.seconds = seconds
-            self.excluding = excluding
-        }
-    }
-
-    public init(trimStart: Double, trimEnd: Double, offset: Double, speed: Double, loop: Bool) {
-        self.trimStart = trimStart
-        self.trimEnd = trimEnd
-        self.offset = offset
-        self.speed = speed
-        self.loop = loop
-    }
-
-    /// clip time = trim.start + (t − offset) · speed, wrapped into the trimmed length when looping.
-    public func clipTime(at time: Double) -> ClipTime {
-        let length = trimEnd - trimStart
-        let played = max(0, (time - offset) * speed)
-        // Frame times computed in floating point land a rounding error short of where they fall
-        // exactly ((71/30 − 0.5) · 1.5 is 2.8 less an ulp): within a nanosecond counts as there.
-        let slack = 1e-9 * max(1, played)
-        if loop {
-            let into = played.truncatingRemainder(dividingBy: length)
-            return ClipTime(seconds: trimStart + (length - into <= slack ? 0 : into), excluding: false)
-        }
-        if played >= length - slack { return ClipTime(seconds: trimEnd, excluding: true) }
-        return ClipTime(seconds: trimStart + played, excluding: false)
-    }
-}
-
 /// A video clip fitted into a box like an image layer, its frame chosen by time: the frame a
-/// player shows at the clip time `VideoTiming` gives. Frames are decoded as the timeline moves
+/// player shows at the clip time `PlaybackTiming.clipTime(at:)` gives. Frames are decoded as the timeline moves
 /// forward, converted once to premultiplied texels and drawn exactly as an image layer draws
 /// its picture, so every transform, effect and transition applies.
 public struct VideoLayer: LayerRendering {
@@ -94,70 +47,43 @@ public struct VideoLayer: LayerRendering {
     public let naturalSize: SIMD2<Double>
     public let size: Animated<Point2>?
     public let fit: ImageLayer.Fit
-    public let timing: VideoTiming
+    public let timing: PlaybackTiming
 
-    enum TrimKey {
-        static let start = ParameterKey<Animated<Double>>("start")
-        static let end = ParameterKey<Animated<Double>>("end")
-    }
-
-    static let trimTable = ParameterTable([
-        Parameter(
-            TrimKey.start, .constantNumber(0...86_400), default: .number(0),
-            help: "seconds into the clip where the used part begins"),
-        Parameter(
-            TrimKey.end, .constantNumber(0...86_400), default: .number(0),
-            defaultDescription: "the clip's end",
-            help: "seconds into the clip where the used part ends; after start, at most the clip's duration"),
-    ])
+    static let wording = PlaybackTiming.Wording(
+        piece: "clip", end: "the clip's end", duration: "the clip's duration",
+        trim: "the part of the clip used, in seconds of the clip",
+        afterEnd: "its last frame stays after it ends")
 
     enum Key {
         static let path = ParameterKey<URL?>("path")
-        static let trim = ParameterKey<JSONNode?>("trim")
-        static let offset = ParameterKey<Animated<Double>>("offset")
-        static let speed = ParameterKey<Animated<Double>>("speed")
-        static let loop = ParameterKey<Bool>("loop")
         static let size = ParameterKey<Animated<Point2>>("size")
         static let fit = ParameterKey<String>("fit")
         static let muted = ParameterKey<Bool>("muted")
         static let volume = ParameterKey<Animated<Double>>("volume")
     }
 
-    public static let parameters = ParameterTable([
-        Parameter(
-            Key.path, .assetPath,
-            help:
-                "video file (MP4, MOV, WebM, Matroska…; any codec FFmpeg decodes), relative to the job "
-                + "file's directory (or absolute); its sound joins the soundtrack unless muted"),
-        Parameter(
-            Key.trim,
-            .structured(
-                "object {\"start\": s, \"end\": e}", schema: ValueSchema.object(trimTable)),
-            default: .string("none"), defaultDescription: "the whole clip",
-            help: "the part of the clip used, in seconds of the clip"),
-        Parameter(
-            Key.offset, .constantNumber(0...86_400), default: .number(0),
-            help: "timeline seconds at which the trimmed clip starts playing"),
-        Parameter(
-            Key.speed, .constantNumber(0.25...4), default: .number(1),
-            help: "playback rate: 0.5 is half speed, 2 double"),
-        Parameter(
-            Key.loop, .boolean, default: .boolean(false),
-            help: "repeat the trimmed clip; otherwise its last frame stays after it ends"),
-        Parameter(
-            Key.size, .point(0...16_384), default: .point(Point2(x: 0, y: 0)),
-            defaultDescription: "the clip's own size",
-            help: "[width, height] of the box in pixels"),
-        Parameter(
-            Key.fit, .choice(ImageLayer.Fit.allCases.map(\.rawValue)), default: .string("fill"),
-            help: "fill (cover, cut), fit (letterbox), stretch, or none (natural size)"),
-        Parameter(
-            Key.muted, .boolean, default: .boolean(false),
-            help: "leave the clip's sound out of the soundtrack"),
-        Parameter(
-            Key.volume, .constantNumber(0...16), default: .number(1),
-            help: "linear gain of the clip's sound in the mix (1 as recorded)"),
-    ])
+    public static let parameters = ParameterTable(
+        [
+            Parameter(
+                Key.path, .assetPath,
+                help:
+                    "video file (MP4, MOV, WebM, Matroska…; any codec FFmpeg decodes), relative to the job "
+                    + "file's directory (or absolute); its sound joins the soundtrack unless muted")
+        ] + PlaybackTiming.parameters(wording) + [
+            Parameter(
+                Key.size, .point(0...16_384), default: .point(Point2(x: 0, y: 0)),
+                defaultDescription: "the clip's own size",
+                help: "[width, height] of the box in pixels"),
+            Parameter(
+                Key.fit, .choice(ImageLayer.Fit.allCases.map(\.rawValue)), default: .string("fill"),
+                help: "fill (cover, cut), fit (letterbox), stretch, or none (natural size)"),
+            Parameter(
+                Key.muted, .boolean, default: .boolean(false),
+                help: "leave the clip's sound out of the soundtrack"),
+            Parameter(
+                Key.volume, .constantNumber(0...16), default: .number(1),
+                help: "linear gain of the clip's sound in the mix (1 as recorded)"),
+        ])
 
     public static let kind = LayerKind(
         name: "video",
@@ -187,7 +113,12 @@ public struct VideoLayer: LayerRendering {
             return nil
         }
         guard
-            let timing = decodeTiming(params, duration: facts.duration, file: url.lastPathComponent, context)
+            let timing = PlaybackTiming.decode(
+                params, wording: wording, duration: facts.duration,
+                endName: "the end of \(url.lastPathComponent)",
+                unknownDuration:
+                    "the duration of \(url.lastPathComponent) is not known: give \"trim\": {\"end\": seconds}",
+                at: pathNode, path: path, context)
         else { return nil }
         let naturalSize = SIMD2(Double(facts.size.x), Double(facts.size.y))
         let size = params.isPresent(Key.size) ? params[Key.size] : nil
@@ -225,7 +156,7 @@ public struct VideoLayer: LayerRendering {
     /// The clip's sound, placed as its frames are (trim, offset, speed, loop), joins the job's
     /// soundtrack. A clip whose audio does not decode plays silent, as players play it.
     private static func addSound(
-        of url: URL, timing: VideoTiming, volume: Double, at node: JSONNode?, _ path: JSONPath,
+        of url: URL, timing: PlaybackTiming, volume: Double, at node: JSONNode?, _ path: JSONPath,
         _ context: DecodeContext
     ) {
         guard let probe = context.services.service((any AudioProbing).self),
@@ -238,52 +169,10 @@ public struct VideoLayer: LayerRendering {
             at: node, path: path)
     }
 
-    private static func decodeTiming(
-        _ params: DecodedParameters, duration: Double?, file: String, _ context: DecodeContext
-    ) -> VideoTiming? {
-        var start = 0.0
-        var end = duration
-        if let node = params.node(Key.trim) {
-            let trimPath = params.path(Key.trim)
-            let errors = context.diagnostics.count
-            let trim = trimTable.decode(node, path: trimPath, context: context)
-            guard context.diagnostics.count == errors else { return nil }
-            start = trim[TrimKey.start].value(at: 0)
-            if trim.isPresent(TrimKey.end) {
-                let written = trim[TrimKey.end].value(at: 0)
-                if let duration, written > duration {
-                    context.error(
-                        "trim end \(ResourceLimits.text(written)) s is past the end of \(file) "
-                            + "(\(ResourceLimits.text(duration)) s)",
-                        at: trim.node(TrimKey.end), path: trim.path(TrimKey.end))
-                    return nil
-                }
-                end = written
-            }
-            guard let end, start < end else {
-                let what = end.map { "its end (\(ResourceLimits.text($0)) s)" } ?? "its end"
-                context.error(
-                    "trim start \(ResourceLimits.text(start)) s must be before \(what)",
-                    at: trim.node(TrimKey.start),
-                    path: trim.path(TrimKey.start))
-                return nil
-            }
-        }
-        guard let end else {
-            context.error(
-                "the duration of \(file) is not known: give \"trim\": {\"end\": seconds}",
-                at: params.node(Key.path), path: params.path(Key.path))
-            return nil
-        }
-        return VideoTiming(
-            trimStart: start, trimEnd: end, offset: params[Key.offset].value(at: 0),
-            speed: params[Key.speed].value(at: 0), loop: params[Key.loop])
-    }
-
     public init(
         source: any VideoFrameSource, naturalSize: SIMD2<Double>, size: Animated<Point2>?,
         fit: ImageLayer.Fit,
-        timing: VideoTiming
+        timing: PlaybackTiming
     ) {
         self.source = source
         self.naturalSize = naturalSize
