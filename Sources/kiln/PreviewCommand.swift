@@ -41,18 +41,14 @@ enum PreviewCommand: KilnSubcommand {
         let draft = try draftSettings(args)
         let job: Job
         let rules = try PathOptions.localRules(args)
-        let loaded: Job
-        let options = JobLoadOptions(
-            variables: try variableSettings(args), limits: try guardedLimitSettings(args), pathRules: rules)
-        do {
-            loaded = try ExportSession.loadForStills(file: args.positionals[0], options: options)
-        } catch {
-            return report(error)
-        }
-        do {
-            job = try loaded.drafted(draft)
-        } catch {
-            throw args.usageError(error.message)
+        switch try StillOutput.job(args, rules: rules) {
+        case .success(let loaded):
+            do {
+                job = try loaded.drafted(draft)
+            } catch {
+                throw args.usageError(error.message)
+            }
+        case .failure(let error): return report(error)
         }
         let frame: Int
         let lastFrame = job.output.frameCount - 1

@@ -39,12 +39,9 @@ enum SheetCommand: KilnSubcommand {
         }
         let rules = try PathOptions.localRules(args)
         let job: Job
-        let options = JobLoadOptions(
-            variables: try variableSettings(args), limits: try guardedLimitSettings(args), pathRules: rules)
-        do {
-            job = try ExportSession.loadForStills(file: args.positionals[0], options: options)
-        } catch {
-            return report(error)
+        switch try StillOutput.job(args, rules: rules) {
+        case .success(let loaded): job = loaded
+        case .failure(let error): return report(error)
         }
         let target = explicit ?? (StillOutput.besideOutput(of: job, showing: "sheet"), ImageFormat.png)
         let session = ExportSession(stillOf: job, output: target.url, threads: args.int(.threads))

@@ -19,6 +19,18 @@ enum StillOutput {
         "--width", kind: .int(16...7680), placeholder: "W",
         help: "each cell's width in pixels (default: 480, or the job's width if smaller; at most the job's)")
 
+    /// The job of `preview` or `sheet`, loaded by the export session with the `--set`
+    /// variables, the `--limit`s under the memory guard, and `rules`.
+    static func job(_ args: ParsedArguments, rules: PathRules) throws -> Result<Job, JobLoadError> {
+        let options = JobLoadOptions(
+            variables: try variableSettings(args), limits: try guardedLimitSettings(args), pathRules: rules)
+        do {
+            return .success(try ExportSession.loadForStills(file: args.positionals[0], options: options))
+        } catch {
+            return .failure(error)
+        }
+    }
+
     /// -o's file and its format (nil without -o), or a usage error.
     static func target(_ args: ParsedArguments) throws -> (url: URL, format: ImageFormat)? {
         guard let path = args.string(output) else { return nil }
