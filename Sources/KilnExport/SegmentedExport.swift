@@ -262,9 +262,10 @@ public struct SegmentedExport: Sendable {
 
     /// The whole export in this process: unfinished pieces rendered in order with one renderer
     /// (all threads), then joined. Interrupted, the finished pieces stay for the next run.
+    /// `beforeCommit` as in `VideoExport`, before each piece and the output are renamed into place.
     public func run(
         cancellation: CancellationFlag = CancellationFlag(),
-        progress: (@Sendable (ExportProgress) -> Void)? = nil
+        progress: (@Sendable (ExportProgress) -> Void)? = nil, beforeCommit: (() -> Bool)? = nil
     ) throws(ExportError) -> SegmentedSummary {
         let start = Date()
         try checkFormat()
@@ -295,9 +296,11 @@ public struct SegmentedExport: Sendable {
         do {
             for (index, range) in plan.ranges.enumerated() where !finished[index] {
                 let before = done
-                try renderSegment(index, renderer: renderer, cancellation: cancellation) {
-                    report(FramesDone(rendered: before + $0.rendered, written: before + $0.written))
-                }
+                try renderSegment(
+                    index, renderer: renderer, cancellation: cancellation,
+                    progress: {
+                        report(FramesDone(rendered: before + $0.rendered, written: before + $0.written))
+                    }, beforeCommit: beforeCommit)
                 done += range.count
                 rendered += 1
             }
@@ -311,7 +314,7 @@ public struct SegmentedExport: Sendable {
             if let failure = soundtrack.wait() { throw failure }
         }
         report(FramesDone(rendered: total, written: total), stage: .assemble)
-        let frames = try assemble()
+        let frames = try assemble(beforeCommit: beforeCommit)
         let elapsed = Date().timeIntervalSince(start)
         progress?(
             ExportProgress(

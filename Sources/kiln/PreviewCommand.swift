@@ -41,11 +41,7 @@ enum PreviewCommand: KilnSubcommand {
         let draft = try draftSettings(args)
         let job: Job
         let rules = try PathOptions.localRules(args)
-        switch loadJob(
-            args.positionals[0], variables: try variableSettings(args),
-            limits: try guardedLimitSettings(args),
-            rules: rules)
-        {
+        switch try StillOutput.job(args, rules: rules) {
         case .success(let loaded):
             do {
                 job = try loaded.drafted(draft)
@@ -54,11 +50,10 @@ enum PreviewCommand: KilnSubcommand {
             }
         case .failure(let error): return report(error)
         }
-        let preview = FramePreview(job: job, threads: threads)
         let frame: Int
         let lastFrame = job.output.frameCount - 1
         if let at {
-            guard let index = preview.frameIndex(atSeconds: at) else {
+            guard let index = FramePreview(job: job).frameIndex(atSeconds: at) else {
                 throw args.usageError(
                     "--at \(OptionValue.double(at).text) is at or past the end of the job: it lasts "
                         + "\(secondsText(job.output.durationSeconds)) s (\(job.output.frameCount) frames), "
@@ -78,17 +73,16 @@ enum PreviewCommand: KilnSubcommand {
             Output.error("cannot write \(outURL.path): \(missing)")
             return ExitCode.unavailable
         }
-        if let problem = rules.outputProblem(outURL, jobFile: job.file, inputs: job.inputFiles) {
+        let session = ExportSession(stillOf: job, output: outURL, threads: threads)
+        if let problem = session.outputProblem(under: rules) {
             Output.error(problem)
             return ExitCode.cannotCreate
         }
         if NoClobber.keeps(outURL, args) { return ExitCode.ok }
         do {
             // Missing folders are created, as `render` creates them.
-            if let created = try AtomicOutputFile.createDirectory(for: outURL) {
-                Output.stderr("kiln: created directory \(created.path)")
-            }
-            try preview.writeStill(frame: frame, as: format, to: outURL)
+            try session.createOutputDirectory { Output.stderr("kiln: \($0)") }
+            try session.preview.writeStill(frame: frame, as: format, to: outURL)
             Output.stderr(
                 "kiln: wrote \(outURL.path) (frame \(frame) at \(secondsText(job.output.timelineTime(ofFrame: frame))) s, "
                     + "\(job.output.width)×\(job.output.height))")

@@ -85,15 +85,19 @@ enum RenderCommand: KilnSubcommand {
         installInterruptHandlers()
         let loaded: FingerprintedJob
         do {
-            loaded = try JobFiles.loadFingerprinted(
-                file: args.positionals[0],
+            loaded = try ExportSession.load(
+                .file(args.positionals[0]),
                 options: JobLoadOptions(variables: variables, limits: limits, pathRules: rules),
                 cancellation: interruption)
         } catch {
-            if let signal = interruption.cancelledBySignal { return interruptedWhileLoading(signal) }
-            return report(error)
+            switch error {
+            case .cancelled(let signal): return interruptedWhileLoading(signal)
+            case .job(let loadError): return report(loadError)
+            default:
+                Output.error(error.description)
+                return error.exitCode
+            }
         }
-        if let signal = interruption.cancelledBySignal { return interruptedWhileLoading(signal) }
         let formatted: FingerprintedJob
         switch OutputFormatChoice.choose(
             for: loaded.job.output, named: args.string(Self.format).flatMap(OutputFormat.init(rawValue:)),
@@ -137,60 +141,46 @@ enum RenderCommand: KilnSubcommand {
             args.string(Self.output).map { OutputLocation($0).url }
             ?? (draft == Draft()
                 ? (renamed ? job.output.path : nil) : Draft.outputPath(besides: job.output.path))
-        let format = job.output.format
-        if let output,
-            let problem = rules.outputProblem(
-                output, jobFile: job.file, inputs: job.inputFiles, folder: format == .pngSequence)
-        {
+        var session = ExportSession(
+            job: job, fingerprint: drafted.fingerprint, output: output, threads: threads)
+        if let problem = session.outputProblem(under: rules) {
             Output.error(problem)
             return ExitCode.cannotCreate
         }
-        let hashes: FrameHashLog?
         do {
-            hashes = try args.string(.frameHashes).map { path throws(ExportError) in
-                try FrameHashLog(path: path)
-            }
+            try session.logFrameHashes(at: args.string(.frameHashes))
         } catch {
             Output.error(error.description)
             return error.exitCode
         }
-        let export = VideoExport(job: job, output: output, threads: threads, frameHashes: hashes)
-        if NoClobber.keeps(export.output, args) { return ExitCode.ok }
+        if NoClobber.keeps(session.output, args) { return ExitCode.ok }
         do {
-            if let created = try AtomicOutputFile.createDirectory(for: export.output) {
-                Output.stderr("kiln: created directory \(created.path)")
-            }
+            try session.createOutputDirectory { Output.stderr("kiln: \($0)") }
         } catch {
             Output.error(error.description)
             return error.exitCode
         }
-        let plan = try segmentPlan(for: job.output, request: request, args: args)
+        let plan = try segmentPlan(for: session, request: request, args: args)
         let reporter = ProgressReporter(mode: mode)
         do throws(ExportError) {
-            let written: URL, frames: Int, seconds: Double
-            var detail = "", segments: Int?
-            if plan.isSegmented {
-                let segmented = SegmentedExport(export: export, fingerprint: drafted.fingerprint, plan: plan)
-                segmented.removeStaleTemporaries { _ in }
-                let summary = try segmented.run(cancellation: interruption) { reporter.update($0) }
-                (written, frames, seconds) = (summary.output, summary.frames, summary.elapsedSeconds)
-                segments = summary.segments
-                detail =
-                    ", \(summary.segments) segments"
-                    + (summary.reused > 0 ? ": \(summary.reused) reused, \(summary.rendered) rendered" : "")
-            } else {
-                StaleTemporaryFiles.remove(besides: export.output) { _ in }
-                let summary = try export.run(cancellation: interruption) { reporter.update($0) }
-                (written, frames, seconds) = (summary.output, summary.frames, summary.elapsedSeconds)
-            }
+            let summary = try session.run(
+                plan: plan, cancellation: interruption, progress: { reporter.update($0) })
+            let detail =
+                summary.segments.map { segments in
+                    ", \(segments) segments"
+                        + (summary.reused > 0
+                            ? ": \(summary.reused) reused, \(summary.rendered) rendered" : "")
+                } ?? ""
             reporter.finish()
-            reporter.done(output: written, frames: frames, seconds: seconds, segments: segments)
+            reporter.done(
+                output: summary.output, frames: summary.frames, seconds: summary.elapsedSeconds,
+                segments: summary.segments)
             if mode != .json {
                 Output.stderr(
-                    "kiln: wrote \(written.path) "
+                    "kiln: wrote \(summary.output.path) "
                         + WriteSummary(
-                            videoSeconds: job.output.time(ofFrame: frames), frames: frames, detail: detail,
-                            elapsedSeconds: seconds
+                            videoSeconds: job.output.time(ofFrame: summary.frames), frames: summary.frames,
+                            detail: detail, elapsedSeconds: summary.elapsedSeconds
                         ).text)
             }
             return ExitCode.ok
@@ -206,24 +196,24 @@ enum RenderCommand: KilnSubcommand {
         }
     }
 
-    /// The job's plan, in one piece for a format that cannot be joined from segments: asked for
-    /// segments, that is a usage error; a long video is rendered whole with a note.
-    static func segmentPlan(for output: OutputSettings, request: SegmentPlan.Request, args: ParsedArguments)
-        throws
-        -> SegmentPlan
+    /// The session's plan, in one piece for a format that cannot be joined from segments: asked
+    /// for segments, that is a usage error; a long video is rendered whole with a note.
+    static func segmentPlan(for session: ExportSession, request: SegmentPlan.Request, args: ParsedArguments)
+        throws -> SegmentPlan
     {
-        let plan = SegmentPlan(
-            frameCount: output.frameCount, framesPerSecond: output.frameRate.doubleValue, request: request)
-        guard plan.isSegmented, !output.format.supportsSegments else { return plan }
-        guard request == .automatic else {
+        let format = session.job.output.format.rawValue
+        switch session.segmentChoice(request) {
+        case .planned(let plan): return plan
+        case .refused:
             throw args.usageError(
-                "--segments/--segment-seconds: \(output.format.rawValue) is rendered in one piece; only h264 "
+                "--segments/--segment-seconds: \(format) is rendered in one piece; only h264 "
                     + "output is rendered in segments (they are joined by MP4 stream copy)")
+        case .onePiece(let plan):
+            Output.stderr(
+                "kiln: note: \(format) is rendered in one piece (only h264 is rendered in segments), "
+                    + "so an interrupted render starts again")
+            return plan
         }
-        Output.stderr(
-            "kiln: note: \(output.format.rawValue) is rendered in one piece (only h264 is rendered in segments), "
-                + "so an interrupted render starts again")
-        return SegmentPlan(ranges: [0..<output.frameCount])
     }
 
     /// What changing the job's format leaves behind: settings for another encoder, the soundtrack.

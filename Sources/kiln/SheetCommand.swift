@@ -39,21 +39,18 @@ enum SheetCommand: KilnSubcommand {
         }
         let rules = try PathOptions.localRules(args)
         let job: Job
-        switch loadJob(
-            args.positionals[0], variables: try variableSettings(args),
-            limits: try guardedLimitSettings(args),
-            rules: rules)
-        {
+        switch try StillOutput.job(args, rules: rules) {
         case .success(let loaded): job = loaded
         case .failure(let error): return report(error)
         }
         let target = explicit ?? (StillOutput.besideOutput(of: job, showing: "sheet"), ImageFormat.png)
-        if let problem = rules.outputProblem(target.url, jobFile: job.file, inputs: job.inputFiles) {
+        let session = ExportSession(stillOf: job, output: target.url, threads: args.int(.threads))
+        if let problem = session.outputProblem(under: rules) {
             Output.error(problem)
             return ExitCode.cannotCreate
         }
         if NoClobber.keeps(target.url, args) { return ExitCode.ok }
-        let sheet = ContactSheet(job: job, threads: args.int(.threads))
+        let sheet = session.contactSheet
         guard let frames = sheet.frames(spacing) else {
             throw args.usageError(
                 "that is more than \(ContactSheet.maximumCells) frames for a \(StillOutput.seconds(job.output.durationSeconds)) "
@@ -70,15 +67,12 @@ enum SheetCommand: KilnSubcommand {
             + "\(String(format: "%g", o.frameRate.doubleValue)) fps, \(StillOutput.seconds(o.durationSeconds))  ·  \(spacingText)"
         let columns = frames.count <= 4 ? frames.count : frames.count <= 9 ? 3 : frames.count <= 16 ? 4 : 5
         let grid = try StillOutput.grid(args, job: job, cells: frames.count, columns: columns, title: title)
-        if let problem = StillOutput.memoryProblem(
-            grid: grid, cells: frames.count, job: job,
-            threads: args.int(.threads) ?? ProcessInfo.processInfo.activeProcessorCount)
-        {
+        if let problem = session.memoryProblem(grid: grid, cells: frames.count) {
             Output.error(problem)
             return ExitCode.dataError
         }
         return StillOutput.write(
-            { () throws(ExportError) in try sheet.render(frames: frames, grid: grid) }, to: target.url,
+            { () throws(ExportError) in try sheet.render(frames: frames, grid: grid) }, with: session,
             as: target.format)
     }
 }

@@ -19,6 +19,18 @@ enum StillOutput {
         "--width", kind: .int(16...7680), placeholder: "W",
         help: "each cell's width in pixels (default: 480, or the job's width if smaller; at most the job's)")
 
+    /// The job of `preview` or `sheet`, loaded by the export session with the `--set`
+    /// variables, the `--limit`s under the memory guard, and `rules`.
+    static func job(_ args: ParsedArguments, rules: PathRules) throws -> Result<Job, JobLoadError> {
+        let options = JobLoadOptions(
+            variables: try variableSettings(args), limits: try guardedLimitSettings(args), pathRules: rules)
+        do {
+            return .success(try ExportSession.loadForStills(file: args.positionals[0], options: options))
+        } catch {
+            return .failure(error)
+        }
+    }
+
     /// -o's file and its format (nil without -o), or a usage error.
     static func target(_ args: ParsedArguments) throws -> (url: URL, format: ImageFormat)? {
         guard let path = args.string(output) else { return nil }
@@ -68,32 +80,13 @@ enum StillOutput {
         return grid
     }
 
-    /// The grid's memory against the job's budget (issue 41: 400 combinations of a 2560×1440 job
-    /// took 6.08 GB): the cells held until the sheet is composed, the sheet and its encoded
-    /// copies, and the full-size frames of the renders running at once (each with its job's
-    /// own estimate left to the load). nil when it fits.
-    static func memoryProblem(grid: FrameGrid, cells: Int, job: Job, threads: Int) -> String? {
-        let sheet = grid.size(cells: cells)
-        let cellBytes = Double(cells) * Double(grid.cellWidth) * Double(grid.cellHeight) * 4
-        let sheetBytes = Double(sheet.width) * Double(sheet.height) * 4 * 3
-        let frames = Double(max(threads, 1)) * Double(job.output.width) * Double(job.output.height) * 20
-        let total = cellBytes + sheetBytes + frames
-        let budget = MemoryBudget(limits: job.limits)
-        guard total > budget.limit else { return nil }
-        return "the grid of \(cells) cells of \(grid.cellWidth)x\(grid.cellHeight) needs about "
-            + "\(MemoryBudget.megabytes(total)) MB, over its memory budget (the limit memory-megabytes = "
-            + "\(ResourceLimits.text(job.limits[.memoryMegabytes])); fewer cells or a smaller --width, or raise it "
-            + "with --limit memory-megabytes=N)"
-    }
-
     /// Writes the picture (creating missing folders, as `render` does); the exit status.
-    static func write(_ image: () throws(ExportError) -> RGBA8Frame, to url: URL, as format: ImageFormat)
-        -> Int32
-    {
+    static func write(
+        _ image: () throws(ExportError) -> RGBA8Frame, with session: ExportSession, as format: ImageFormat
+    ) -> Int32 {
+        let url = session.destination
         do {
-            if let created = try AtomicOutputFile.createDirectory(for: url) {
-                Output.stderr("kiln: created directory \(created.path)")
-            }
+            try session.createOutputDirectory { Output.stderr("kiln: \($0)") }
             try StillImageFile.write(try image(), as: format, to: url)
             Output.stderr("kiln: wrote \(url.path)")
             return ExitCode.ok

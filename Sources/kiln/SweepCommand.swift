@@ -58,20 +58,19 @@ enum SweepCommand: KilnSubcommand {
             variables: try variableSettings(args), limits: try guardedLimitSettings(args),
             pathRules: try PathOptions.localRules(args))
         let base: Job
-        switch loadJob(file, variables: options.variables, limits: options.limits, rules: options.pathRules) {
-        case .success(let loaded): base = loaded
-        case .failure(let error): return report(error)
+        do {
+            base = try ExportSession.loadForStills(file: file, options: options)
+        } catch {
+            return report(error)
         }
         let target = explicit ?? (StillOutput.besideOutput(of: base, showing: "sweep"), ImageFormat.png)
-        if let problem = options.pathRules.outputProblem(
-            target.url, jobFile: base.file, inputs: base.inputFiles)
-        {
+        let session = ExportSession(stillOf: base, output: target.url, threads: args.int(.threads))
+        if let problem = session.outputProblem(under: options.pathRules) {
             Output.error(problem)
             return ExitCode.cannotCreate
         }
-        let preview = FramePreview(job: base)
         let frames = try seconds.map { time in
-            guard let frame = preview.frameIndex(atSeconds: time) else {
+            guard let frame = session.preview.frameIndex(atSeconds: time) else {
                 throw args.usageError(
                     "--at/--times \(String(format: "%g", time)) is at or past the end of the job "
                         + "(\(StillOutput.seconds(base.output.durationSeconds)))")
@@ -127,10 +126,7 @@ enum SweepCommand: KilnSubcommand {
             + "varying " + counts.joined(separator: " × ")
         let grid = try StillOutput.grid(
             args, job: base, cells: combinations.count * frames.count, columns: columns, title: title)
-        let threads = args.int(.threads) ?? ProcessInfo.processInfo.activeProcessorCount
-        if let problem = StillOutput.memoryProblem(
-            grid: grid, cells: combinations.count * frames.count, job: base, threads: threads)
-        {
+        if let problem = session.memoryProblem(grid: grid, cells: combinations.count * frames.count) {
             Output.error(problem)
             return ExitCode.dataError
         }
@@ -138,8 +134,8 @@ enum SweepCommand: KilnSubcommand {
             { () throws(ExportError) -> RGBA8Frame in
                 try sweep.render(
                     documents: varied, file: base.file, options: options, frames: frames,
-                    timeLabels: seconds.map { StillOutput.seconds($0) }, grid: grid, threads: threads)
-            }, to: target.url, as: target.format)
+                    timeLabels: seconds.map { StillOutput.seconds($0) }, grid: grid, threads: session.threads)
+            }, with: session, as: target.format)
     }
 
     /// A varied document is written anew, so its lines and columns are not the file's; the paths
