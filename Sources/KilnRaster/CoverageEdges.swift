@@ -10,6 +10,9 @@ struct CoverageEdges: Sendable {
     struct Edge: Sendable {
         // y0 < y1; x at y0 and the slope dx/dy; +1 downwards, −1 upwards.
         var y0: Float, y1: Float, x0: Float, slope: Float, direction: Float
+        /// Which polygon and which of its sides: pieces of neighbouring sides sharing a pixel
+        /// are one chain, which cannot make three windings there; any other pair may.
+        var contour: Int32 = 0, side: Int32 = 0
     }
 
     private(set) var edges: [Edge] = []
@@ -19,6 +22,8 @@ struct CoverageEdges: Sendable {
     let frameWidth: Int, frameHeight: Int
     private var minX = Double.infinity, maxX = -Double.infinity
     private var minY = Double.infinity, maxY = -Double.infinity
+    private var contourCount: Int32 = 0
+    private var side: Int32 = 0
 
     init(frameWidth: Int, frameHeight: Int) {
         self.frameWidth = max(frameWidth, 0)
@@ -29,8 +34,12 @@ struct CoverageEdges: Sendable {
     mutating func addPolygon(_ points: [SIMD2<Double>]) {
         guard points.count > 1 else { return }
         var previous = points[points.count - 1]
+        // Wraps for hostile counts: a false match only costs the exact pass, never a wrong sum.
+        contourCount &+= 1
+        side = 0
         for p in points {
             addLine(previous, p)
+            side &+= 1
             previous = p
         }
     }
@@ -69,7 +78,8 @@ struct CoverageEdges: Sendable {
             let x1 = x0 + (y1 - y0) * slope
             x0 = min(max(x0, 0), w)
             let edge = Edge(
-                y0: Float(y0), y1: Float(y1), x0: Float(x0), slope: Float(slope), direction: direction)
+                y0: Float(y0), y1: Float(y1), x0: Float(x0), slope: Float(slope), direction: direction,
+                contour: contourCount, side: side)
             guard edge.y0 < edge.y1 else { continue }
             edges.append(edge)
             minX = min(minX, x0, min(max(x1, 0), w))
@@ -104,7 +114,14 @@ struct CoverageEdges: Sendable {
     /// Adds the edges' area and cover to the cells of frame rows `firstRow..<firstRow+count`:
     /// row r's cells start at `cells + (r − firstRow) · stride`, cell i is column
     /// `columns.lowerBound + i`, and a row needs `columns.count + 2` cells.
-    func accumulate(into cells: UnsafeMutablePointer<Float>, stride: Int, firstRow: Int, count: Int) {
+    ///
+    /// It also finds the pixels where summing windings may be wrong: `marks` (laid out as the
+    /// cells, with no row of the call yet in them) records which chain last crossed a pixel,
+    /// and `ambiguous[r]` widens to every pixel that two chains cross (see `ExactRows`).
+    func accumulate(
+        into cells: UnsafeMutablePointer<Float>, stride: Int, firstRow: Int, count: Int,
+        marks: UnsafeMutablePointer<PixelMark>, ambiguous: UnsafeMutablePointer<SIMD2<Int32>>
+    ) {
         let bandTop = Float(firstRow), bandBottom = Float(firstRow + count)
         let left = Float(columns.lowerBound)
         // Float rounding may put an end a hair outside the columns; the cells stop there.
@@ -125,8 +142,39 @@ struct CoverageEdges: Sendable {
                     // Computed from the edge's top, not carried from the row above (see the type).
                     let xa = min(max(e.x0 + (ya - e.y0) * e.slope - left, 0), right)
                     let xb = min(max(e.x0 + (yb - e.y0) * e.slope - left, 0), right)
-                    Self.cell(row: cells + (y - firstRow) &* stride, from: xa, to: xb, area: dy * e.direction)
+                    let r = (y - firstRow) &* stride
+                    Self.cell(row: cells + r, from: xa, to: xb, area: dy * e.direction)
+                    Self.mark(
+                        marks + r, row: Int32(truncatingIfNeeded: y), from: xa, to: xb, edge: e,
+                        ambiguous: ambiguous + (y - firstRow))
                 }
+            }
+        }
+    }
+
+    /// Which chain last crossed a pixel of a row.
+    struct PixelMark: Sendable {
+        var row: Int32 = -1, contour: Int32 = 0, side: Int32 = 0
+    }
+
+    /// Notes the pixels a piece crosses; a pixel another chain crossed before widens the row's
+    /// ambiguous range.
+    @inline(__always)
+    static func mark(
+        _ marks: UnsafeMutablePointer<PixelMark>, row: Int32, from xa: Float, to xb: Float, edge e: Edge,
+        ambiguous: UnsafeMutablePointer<SIMD2<Int32>>
+    ) {
+        let lo = Int(min(xa, xb))
+        let hi = max(lo, Int(max(xa, xb).rounded(.up)) - 1)
+        for p in lo...hi {
+            let m = marks[p]
+            if m.row != row {
+                marks[p] = PixelMark(row: row, contour: e.contour, side: e.side)
+            } else if m.contour == e.contour, case let d = m.side &- e.side, d >= -1, d <= 1 {
+                marks[p].side = e.side
+            } else {
+                let p32 = Int32(truncatingIfNeeded: p)
+                ambiguous.pointee = SIMD2(min(ambiguous.pointee.x, p32), max(ambiguous.pointee.y, p32))
             }
         }
     }
