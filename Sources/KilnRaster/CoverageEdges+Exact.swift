@@ -60,28 +60,24 @@ extension CoverageEdges {
             }
         }
         scratch.pieces.sort { $0.lo < $1.lo }
-        var windingLeft: Float = 0
         var written: Range<Int>?
         var first = 0
         let count = scratch.pieces.count
         while first < count {
             var end = first
             var hi = scratch.pieces[first].hi
-            var net: Float = 0
             while end < count && scratch.pieces[end].lo <= hi {
                 hi = max(hi, scratch.pieces[end].hi)
-                net += scratch.pieces[end].direction * (scratch.pieces[end].yb - scratch.pieces[end].ya)
                 end += 1
             }
             let lo = scratch.pieces[first].lo
             if lo <= flagged.upperBound, hi >= flagged.lowerBound, end - first <= Self.exactPieceLimit {
                 exactCluster(
-                    first..<end, pixels: lo...hi, windingLeft: windingLeft.rounded(), fillRule: fillRule,
-                    area: area, coverage: coverage, scratch: &scratch)
+                    first..<end, pixels: lo...hi, fillRule: fillRule, area: area, coverage: coverage,
+                    scratch: &scratch)
                 // Clusters come left to right.
                 written = (written?.lowerBound ?? lo)..<(hi + 1)
             }
-            windingLeft += net
             first = end
         }
         return written ?? 0..<0
@@ -96,13 +92,18 @@ extension CoverageEdges {
         }
     }
 
+    /// The cluster of pieces `range`; the pieces before it lie wholly left of its pixels, and
+    /// give the winding it starts from, which changes down the row where one ends inside it
+    /// (at a vertex joined by a horizontal side).
     private func exactCluster(
-        _ range: Range<Int>, pixels: ClosedRange<Int>, windingLeft: Float, fillRule: FillRule,
+        _ range: Range<Int>, pixels: ClosedRange<Int>, fillRule: FillRule,
         area: UnsafeMutablePointer<Float>, coverage: UnsafeMutablePointer<Float>, scratch: inout ExactScratch
     ) {
         scratch.breaks.removeAll(keepingCapacity: true)
         scratch.pieces.withUnsafeBufferPointer { all in
-            for i in range {
+            scratch.breaks.append(all[range.lowerBound].ya.rounded(.down))
+            scratch.breaks.append(all[range.lowerBound].ya.rounded(.down) + 1)
+            for i in 0..<range.upperBound {
                 scratch.breaks.append(all[i].ya)
                 scratch.breaks.append(all[i].yb)
             }
@@ -120,10 +121,17 @@ extension CoverageEdges {
             }
         }
         scratch.breaks.sort()
+        var base: Float = 0
         var previous = scratch.breaks[0]
         for next in scratch.breaks.dropFirst() where next > previous {
             let top = previous, bottom = next
             previous = next
+            var windingLeft: Float = 0
+            for i in 0..<range.lowerBound {
+                let p = scratch.pieces[i]
+                if p.ya <= top, p.yb >= bottom { windingLeft += p.direction }
+            }
+            base += (bottom - top) * Self.filled(windingLeft, fillRule)
             scratch.slab.removeAll(keepingCapacity: true)
             for i in range {
                 let p = scratch.pieces[i]
@@ -143,7 +151,7 @@ extension CoverageEdges {
                 }
             }
         }
-        var sum = Self.filled(windingLeft, fillRule)
+        var sum = base
         for p in pixels {
             sum += area[p]
             area[p] = 0

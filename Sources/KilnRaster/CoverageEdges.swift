@@ -16,6 +16,25 @@ struct CoverageEdges: Sendable {
     }
 
     private(set) var edges: [Edge] = []
+    /// Horizontal sides strictly inside a row, sorted by y: they sweep no area, but one joins
+    /// the chains at its ends across the pixels it passes, so a pixel it shares with another
+    /// chain may hold three windings (a star's crossbar under its diagonal).
+    private(set) var horizontals: [Horizontal] = []
+
+    /// Whether `accumulate` looks for pixels that chains share (see `ExactRows`). A stroke's
+    /// outline is hundreds of overlapping pieces, so nearly every pixel of its edge would be
+    /// computed again; it keeps the summed coverage.
+    private(set) var findsCrossings = true
+
+    mutating func ignoreCrossings() {
+        findsCrossings = false
+        horizontals = []
+    }
+
+    struct Horizontal: Sendable {
+        var y: Float, x0: Float, x1: Float
+        var contour: Int32, side: Int32
+    }
     /// Frame bounds of the edges (pixels), clamped to the frame.
     private(set) var rows: Range<Int> = 0..<0
     private(set) var columns: Range<Int> = 0..<0
@@ -47,8 +66,16 @@ struct CoverageEdges: Sendable {
     /// Adds the part of p0→p1 inside the frame's rows; parts left or right of the frame are
     /// pressed onto its sides, which leaves every pixel's coverage inside as it was.
     mutating func addLine(_ p0: SIMD2<Double>, _ p1: SIMD2<Double>) {
-        guard p0.x.isFinite, p0.y.isFinite, p1.x.isFinite, p1.y.isFinite, p0.y != p1.y else { return }
+        guard p0.x.isFinite, p0.y.isFinite, p1.x.isFinite, p1.y.isFinite else { return }
         let h = Double(frameHeight), w = Double(frameWidth)
+        guard p0.y != p1.y else {
+            if p0.y > 0, p0.y < h, p0.y != p0.y.rounded(.down) {
+                let x0 = Float(min(max(min(p0.x, p1.x), 0), w)), x1 = Float(min(max(max(p0.x, p1.x), 0), w))
+                horizontals.append(
+                    Horizontal(y: Float(p0.y), x0: x0, x1: x1, contour: contourCount, side: side))
+            }
+            return
+        }
         let (top, bottom, direction): (SIMD2<Double>, SIMD2<Double>, Float) =
             p0.y < p1.y ? (p0, p1, 1) : (p1, p0, -1)
         guard bottom.y > 0, top.y < h else { return }
@@ -93,6 +120,7 @@ struct CoverageEdges: Sendable {
     mutating func finish() -> Bool {
         guard !edges.isEmpty else { return false }
         edges.sort { $0.y0 < $1.y0 }
+        horizontals.sort { $0.y < $1.y }
         let x0 = max(0, Int(minX.rounded(.down))), x1 = min(frameWidth, Int(maxX.rounded(.up)))
         let y0 = max(0, Int(minY.rounded(.down))), y1 = min(frameHeight, Int(maxY.rounded(.up)))
         guard x0 < x1, y0 < y1 else { return false }
@@ -127,6 +155,22 @@ struct CoverageEdges: Sendable {
         // Float rounding may put an end a hair outside the columns; the cells stop there.
         let right = Float(columns.count)
         let end = endOfEdges(above: bandBottom)
+        let marking = findsCrossings
+        if marking, !horizontals.isEmpty {
+            var lo = 0, hi = horizontals.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if horizontals[mid].y < bandTop { lo = mid + 1 } else { hi = mid }
+            }
+            for h in horizontals[lo...] {
+                guard h.y < bandBottom else { break }
+                let y = Int(h.y)
+                Self.mark(
+                    marks + (y - firstRow) &* stride, row: Int32(truncatingIfNeeded: y),
+                    from: min(max(h.x0 - left, 0), right), to: min(max(h.x1 - left, 0), right),
+                    contour: h.contour, side: h.side, ambiguous: ambiguous + (y - firstRow))
+            }
+        }
         edges.withUnsafeBufferPointer { all in
             for index in 0..<end {
                 let e = all[index]
@@ -144,9 +188,10 @@ struct CoverageEdges: Sendable {
                     let xb = min(max(e.x0 + (yb - e.y0) * e.slope - left, 0), right)
                     let r = (y - firstRow) &* stride
                     Self.cell(row: cells + r, from: xa, to: xb, area: dy * e.direction)
+                    guard marking else { continue }
                     Self.mark(
-                        marks + r, row: Int32(truncatingIfNeeded: y), from: xa, to: xb, edge: e,
-                        ambiguous: ambiguous + (y - firstRow))
+                        marks + r, row: Int32(truncatingIfNeeded: y), from: xa, to: xb, contour: e.contour,
+                        side: e.side, ambiguous: ambiguous + (y - firstRow))
                 }
             }
         }
@@ -161,17 +206,17 @@ struct CoverageEdges: Sendable {
     /// ambiguous range.
     @inline(__always)
     static func mark(
-        _ marks: UnsafeMutablePointer<PixelMark>, row: Int32, from xa: Float, to xb: Float, edge e: Edge,
-        ambiguous: UnsafeMutablePointer<SIMD2<Int32>>
+        _ marks: UnsafeMutablePointer<PixelMark>, row: Int32, from xa: Float, to xb: Float, contour: Int32,
+        side: Int32, ambiguous: UnsafeMutablePointer<SIMD2<Int32>>
     ) {
         let lo = Int(min(xa, xb))
         let hi = max(lo, Int(max(xa, xb).rounded(.up)) - 1)
         for p in lo...hi {
             let m = marks[p]
             if m.row != row {
-                marks[p] = PixelMark(row: row, contour: e.contour, side: e.side)
-            } else if m.contour == e.contour, case let d = m.side &- e.side, d >= -1, d <= 1 {
-                marks[p].side = e.side
+                marks[p] = PixelMark(row: row, contour: contour, side: side)
+            } else if m.contour == contour, case let d = m.side &- side, d >= -1, d <= 1 {
+                marks[p].side = side
             } else {
                 let p32 = Int32(truncatingIfNeeded: p)
                 ambiguous.pointee = SIMD2(min(ambiguous.pointee.x, p32), max(ambiguous.pointee.y, p32))

@@ -32,6 +32,11 @@ public struct PathPainter: Sendable {
     /// it, 1.4 code values for a diagonal pixel (0.1 px lost up to 30 on curves).
     public static let defaultTolerance = 1.0 / 256
 
+    /// A stroke's flattening, at least: its outline is overlapping pieces whose coverage is
+    /// summed (see `CoverageEdges.ignoreCrossings`), which errs more than this does, and at
+    /// 1/256 px its pieces made the shipped symbols three times slower to paint.
+    public static let strokeTolerance = 0.1
+
     /// nil when nothing of it lands on the frame. `tolerance`: flattening error in frame pixels.
     public init?(
         path: VectorPath, fillRule: FillRule, stroke: StrokeStyle?, frameFromLocal: Affine2D,
@@ -44,13 +49,14 @@ public struct PathPainter: Sendable {
             guard stroke.width > 0, stroke.width.isFinite else { return nil }
             let stretch = Self.largestStretch(frameFromLocal)
             guard stretch > 0, stretch.isFinite else { return nil }
-            let local = tolerance / stretch
+            let local = max(tolerance, Self.strokeTolerance) / stretch
             let stroker = PathStroker(style: stroke, tolerance: local)
             var sink = FrameStrokeSink(edges: edges, frameFromLocal: frameFromLocal)
             for line in path.polylines(tolerance: local) where !sink.isComplete {
                 stroker.add(line, into: &sink)
             }
             edges = sink.finished()
+            edges.ignoreCrossings()
             self.fillRule = .nonZero
         } else {
             for line in path.transformed(by: frameFromLocal).polylines(tolerance: tolerance) {

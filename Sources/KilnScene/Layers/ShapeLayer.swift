@@ -146,7 +146,9 @@ public struct ShapeLayer: LayerRendering {
             let width = widest(params.number("strokeWidth"), over: context.timelineDuration ?? 0)
             if width > 0 {
                 let style = StrokeStyle(width: width, cap: lineCap, join: lineJoin, miterLimit: miterLimit)
-                edges += points * Double(style.piecePoints(tolerance: tolerance) + 4)
+                let coarse = PathPainter.strokeTolerance
+                let strokePoints = Double(outline.flattenedPointCount(tolerance: coarse))
+                edges += strokePoints * Double(style.piecePoints(tolerance: coarse) + 4)
             }
             // An edge is 28 bytes; a flattened point 16 while it is stroked (as for symbols).
             guard

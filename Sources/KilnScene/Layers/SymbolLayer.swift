@@ -208,7 +208,9 @@ public struct SymbolLayer: LayerRendering {
                     let points = Double(shape.path.flattenedPointCount(tolerance: tolerance))
                     edges += points
                     if let stroke = shape.stroke {
-                        edges += points * Double(stroke.piecePoints(tolerance: tolerance) + 4)
+                        let coarse = PathPainter.strokeTolerance / pixelsPerUnit
+                        let strokePoints = Double(shape.path.flattenedPointCount(tolerance: coarse))
+                        edges += strokePoints * Double(stroke.piecePoints(tolerance: coarse) + 4)
                     }
                 }
             }
