@@ -10,15 +10,39 @@ struct CoverageEdges: Sendable {
     struct Edge: Sendable {
         // y0 < y1; x at y0 and the slope dx/dy; +1 downwards, −1 upwards.
         var y0: Float, y1: Float, x0: Float, slope: Float, direction: Float
+        /// Which polygon and which of its sides: pieces of neighbouring sides sharing a pixel
+        /// are one chain, which cannot make three windings there; any other pair may.
+        var contour: Int32 = 0, side: Int32 = 0
     }
 
     private(set) var edges: [Edge] = []
+    /// Horizontal sides strictly inside a row, sorted by y: they sweep no area, but one joins
+    /// the chains at its ends across the pixels it passes, so a pixel it shares with another
+    /// chain may hold three windings (a star's crossbar under its diagonal).
+    private(set) var horizontals: [Horizontal] = []
+
+    /// Whether `accumulate` looks for pixels that chains share (see `ExactRows`). A stroke's
+    /// outline is hundreds of overlapping pieces, so nearly every pixel of its edge would be
+    /// computed again; it keeps the summed coverage.
+    private(set) var findsCrossings = true
+
+    mutating func ignoreCrossings() {
+        findsCrossings = false
+        horizontals = []
+    }
+
+    struct Horizontal: Sendable {
+        var y: Float, x0: Float, x1: Float
+        var contour: Int32, side: Int32
+    }
     /// Frame bounds of the edges (pixels), clamped to the frame.
     private(set) var rows: Range<Int> = 0..<0
     private(set) var columns: Range<Int> = 0..<0
     let frameWidth: Int, frameHeight: Int
     private var minX = Double.infinity, maxX = -Double.infinity
     private var minY = Double.infinity, maxY = -Double.infinity
+    private var contourCount: Int32 = 0
+    private var side: Int32 = 0
 
     init(frameWidth: Int, frameHeight: Int) {
         self.frameWidth = max(frameWidth, 0)
@@ -29,8 +53,12 @@ struct CoverageEdges: Sendable {
     mutating func addPolygon(_ points: [SIMD2<Double>]) {
         guard points.count > 1 else { return }
         var previous = points[points.count - 1]
+        // Wraps for hostile counts: a false match only costs the exact pass, never a wrong sum.
+        contourCount &+= 1
+        side = 0
         for p in points {
             addLine(previous, p)
+            side &+= 1
             previous = p
         }
     }
@@ -38,8 +66,16 @@ struct CoverageEdges: Sendable {
     /// Adds the part of p0→p1 inside the frame's rows; parts left or right of the frame are
     /// pressed onto its sides, which leaves every pixel's coverage inside as it was.
     mutating func addLine(_ p0: SIMD2<Double>, _ p1: SIMD2<Double>) {
-        guard p0.x.isFinite, p0.y.isFinite, p1.x.isFinite, p1.y.isFinite, p0.y != p1.y else { return }
+        guard p0.x.isFinite, p0.y.isFinite, p1.x.isFinite, p1.y.isFinite else { return }
         let h = Double(frameHeight), w = Double(frameWidth)
+        guard p0.y != p1.y else {
+            if p0.y > 0, p0.y < h, p0.y != p0.y.rounded(.down) {
+                let x0 = Float(min(max(min(p0.x, p1.x), 0), w)), x1 = Float(min(max(max(p0.x, p1.x), 0), w))
+                horizontals.append(
+                    Horizontal(y: Float(p0.y), x0: x0, x1: x1, contour: contourCount, side: side))
+            }
+            return
+        }
         let (top, bottom, direction): (SIMD2<Double>, SIMD2<Double>, Float) =
             p0.y < p1.y ? (p0, p1, 1) : (p1, p0, -1)
         guard bottom.y > 0, top.y < h else { return }
@@ -69,7 +105,8 @@ struct CoverageEdges: Sendable {
             let x1 = x0 + (y1 - y0) * slope
             x0 = min(max(x0, 0), w)
             let edge = Edge(
-                y0: Float(y0), y1: Float(y1), x0: Float(x0), slope: Float(slope), direction: direction)
+                y0: Float(y0), y1: Float(y1), x0: Float(x0), slope: Float(slope), direction: direction,
+                contour: contourCount, side: side)
             guard edge.y0 < edge.y1 else { continue }
             edges.append(edge)
             minX = min(minX, x0, min(max(x1, 0), w))
@@ -83,6 +120,7 @@ struct CoverageEdges: Sendable {
     mutating func finish() -> Bool {
         guard !edges.isEmpty else { return false }
         edges.sort { $0.y0 < $1.y0 }
+        horizontals.sort { $0.y < $1.y }
         let x0 = max(0, Int(minX.rounded(.down))), x1 = min(frameWidth, Int(maxX.rounded(.up)))
         let y0 = max(0, Int(minY.rounded(.down))), y1 = min(frameHeight, Int(maxY.rounded(.up)))
         guard x0 < x1, y0 < y1 else { return false }
@@ -104,12 +142,35 @@ struct CoverageEdges: Sendable {
     /// Adds the edges' area and cover to the cells of frame rows `firstRow..<firstRow+count`:
     /// row r's cells start at `cells + (r − firstRow) · stride`, cell i is column
     /// `columns.lowerBound + i`, and a row needs `columns.count + 2` cells.
-    func accumulate(into cells: UnsafeMutablePointer<Float>, stride: Int, firstRow: Int, count: Int) {
+    ///
+    /// It also finds the pixels where summing windings may be wrong: `marks` (laid out as the
+    /// cells, with no row of the call yet in them) records which chain last crossed a pixel,
+    /// and `ambiguous[r]` widens to every pixel that two chains cross (see `ExactRows`).
+    func accumulate(
+        into cells: UnsafeMutablePointer<Float>, stride: Int, firstRow: Int, count: Int,
+        marks: UnsafeMutablePointer<PixelMark>, ambiguous: UnsafeMutablePointer<SIMD2<Int32>>
+    ) {
         let bandTop = Float(firstRow), bandBottom = Float(firstRow + count)
         let left = Float(columns.lowerBound)
         // Float rounding may put an end a hair outside the columns; the cells stop there.
         let right = Float(columns.count)
         let end = endOfEdges(above: bandBottom)
+        let marking = findsCrossings
+        if marking, !horizontals.isEmpty {
+            var lo = 0, hi = horizontals.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if horizontals[mid].y < bandTop { lo = mid + 1 } else { hi = mid }
+            }
+            for h in horizontals[lo...] {
+                guard h.y < bandBottom else { break }
+                let y = Int(h.y)
+                Self.mark(
+                    marks + (y - firstRow) &* stride, row: Int32(truncatingIfNeeded: y),
+                    from: min(max(h.x0 - left, 0), right), to: min(max(h.x1 - left, 0), right),
+                    contour: h.contour, side: h.side, ambiguous: ambiguous + (y - firstRow))
+            }
+        }
         edges.withUnsafeBufferPointer { all in
             for index in 0..<end {
                 let e = all[index]
@@ -125,8 +186,40 @@ struct CoverageEdges: Sendable {
                     // Computed from the edge's top, not carried from the row above (see the type).
                     let xa = min(max(e.x0 + (ya - e.y0) * e.slope - left, 0), right)
                     let xb = min(max(e.x0 + (yb - e.y0) * e.slope - left, 0), right)
-                    Self.cell(row: cells + (y - firstRow) &* stride, from: xa, to: xb, area: dy * e.direction)
+                    let r = (y - firstRow) &* stride
+                    Self.cell(row: cells + r, from: xa, to: xb, area: dy * e.direction)
+                    guard marking else { continue }
+                    Self.mark(
+                        marks + r, row: Int32(truncatingIfNeeded: y), from: xa, to: xb, contour: e.contour,
+                        side: e.side, ambiguous: ambiguous + (y - firstRow))
                 }
+            }
+        }
+    }
+
+    /// Which chain last crossed a pixel of a row.
+    struct PixelMark: Sendable {
+        var row: Int32 = -1, contour: Int32 = 0, side: Int32 = 0
+    }
+
+    /// Notes the pixels a piece crosses; a pixel another chain crossed before widens the row's
+    /// ambiguous range.
+    @inline(__always)
+    static func mark(
+        _ marks: UnsafeMutablePointer<PixelMark>, row: Int32, from xa: Float, to xb: Float, contour: Int32,
+        side: Int32, ambiguous: UnsafeMutablePointer<SIMD2<Int32>>
+    ) {
+        let lo = Int(min(xa, xb))
+        let hi = max(lo, Int(max(xa, xb).rounded(.up)) - 1)
+        for p in lo...hi {
+            let m = marks[p]
+            if m.row != row {
+                marks[p] = PixelMark(row: row, contour: contour, side: side)
+            } else if m.contour == contour, case let d = m.side &- side, d >= -1, d <= 1 {
+                marks[p].side = side
+            } else {
+                let p32 = Int32(truncatingIfNeeded: p)
+                ambiguous.pointee = SIMD2(min(ambiguous.pointee.x, p32), max(ambiguous.pointee.y, p32))
             }
         }
     }

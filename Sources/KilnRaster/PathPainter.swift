@@ -4,7 +4,9 @@
 /// Fills are flattened after the transform, in frame pixels, to within `tolerance`; strokes are
 /// outlined in the path's own space (so a non-uniform scale stretches them as SVG does) and
 /// flattened there with the tolerance divided by the map's largest stretch. Coverage is exact
-/// area per pixel (see `CoverageEdges`), non-zero as min(|winding|, 1), even-odd folded.
+/// area per pixel (see `CoverageEdges`): where one chain of edges crosses a pixel, the fill
+/// rule applied to the summed winding (non-zero as min(|winding|, 1), even-odd folded); where
+/// several do, the fill rule applied inside the pixel (`CoverageEdges+Exact`).
 public struct PathPainter: Sendable {
     let edges: CoverageEdges
     let fillRule: FillRule
@@ -25,25 +27,36 @@ public struct PathPainter: Sendable {
         return (mean + (half * half + mixed * mixed).squareRoot()).squareRoot()
     }
 
+    /// How far, in frame pixels, a flattened curve may stray from the curve: the chords lie
+    /// inside it, and a pixel the curve crosses loses at most this times the curve's length in
+    /// it, 1.4 code values for a diagonal pixel (0.1 px lost up to 30 on curves).
+    public static let defaultTolerance = 1.0 / 256
+
+    /// A stroke's flattening, at least: its outline is overlapping pieces whose coverage is
+    /// summed (see `CoverageEdges.ignoreCrossings`), which errs more than this does, and at
+    /// 1/256 px its pieces made the shipped symbols three times slower to paint.
+    public static let strokeTolerance = 0.1
+
     /// nil when nothing of it lands on the frame. `tolerance`: flattening error in frame pixels.
     public init?(
         path: VectorPath, fillRule: FillRule, stroke: StrokeStyle?, frameFromLocal: Affine2D,
-        paint: PathPaint, frameWidth: Int, frameHeight: Int, tolerance: Double = 0.1
+        paint: PathPaint, frameWidth: Int, frameHeight: Int, tolerance: Double = defaultTolerance
     ) {
         guard !path.isEmpty, frameFromLocal.isFinite, frameWidth > 0, frameHeight > 0 else { return nil }
-        let tolerance = tolerance.isFinite && tolerance > 0 ? tolerance : 0.1
+        let tolerance = tolerance.isFinite && tolerance > 0 ? tolerance : Self.defaultTolerance
         var edges = CoverageEdges(frameWidth: frameWidth, frameHeight: frameHeight)
         if let stroke {
             guard stroke.width > 0, stroke.width.isFinite else { return nil }
             let stretch = Self.largestStretch(frameFromLocal)
             guard stretch > 0, stretch.isFinite else { return nil }
-            let local = tolerance / stretch
+            let local = max(tolerance, Self.strokeTolerance) / stretch
             let stroker = PathStroker(style: stroke, tolerance: local)
             var sink = FrameStrokeSink(edges: edges, frameFromLocal: frameFromLocal)
             for line in path.polylines(tolerance: local) where !sink.isComplete {
                 stroker.add(line, into: &sink)
             }
             edges = sink.finished()
+            edges.ignoreCrossings()
             self.fillRule = .nonZero
         } else {
             for line in path.transformed(by: frameFromLocal).polylines(tolerance: tolerance) {
@@ -91,10 +104,50 @@ public struct PathPainter: Sendable {
 
     /// Adds the edges of rows `firstRow..<firstRow+count` into zeroed `cells` (rows of
     /// `cellStride`, cell 0 being column `cellOrigin`).
-    func accumulate(into cells: UnsafeMutablePointer<Float>, firstRow: Int, count: Int) {
+    func accumulate(
+        into cells: UnsafeMutablePointer<Float>, firstRow: Int, count: Int,
+        marks: UnsafeMutablePointer<CoverageEdges.PixelMark>, ambiguous: UnsafeMutablePointer<SIMD2<Int32>>
+    ) {
+        let shift = columns.lowerBound - cellOrigin
         edges.accumulate(
-            into: cells + (columns.lowerBound - cellOrigin), stride: cellStride, firstRow: firstRow,
-            count: count)
+            into: cells + shift, stride: cellStride, firstRow: firstRow, count: count, marks: marks + shift,
+            ambiguous: ambiguous)
+    }
+
+    /// A row's ambiguous range before any pixel is found.
+    static let noAmbiguity = SIMD2<Int32>(.max, -1)
+
+    /// What rows with ambiguous pixels need: made on the first such row of a `render`.
+    final class ExactRows {
+        var area: [Float]
+        /// Coverage by cell (as the cells), −1 where the summed coverage stands.
+        var coverage: [Float]
+        var scratch = CoverageEdges.ExactScratch()
+
+        init(stride: Int) {
+            area = [Float](repeating: 0, count: stride + 8)
+            coverage = [Float](repeating: -1, count: stride + 8)
+        }
+    }
+
+    /// Computes row `y`'s ambiguous pixels into `exact.coverage`; the frame columns written.
+    func exactRow(_ y: Int, ambiguous: SIMD2<Int32>, into exact: ExactRows) -> Range<Int> {
+        let shift = columns.lowerBound - cellOrigin
+        var written = 0..<0
+        exact.area.withUnsafeMutableBufferPointer { area in
+            exact.coverage.withUnsafeMutableBufferPointer { coverage in
+                written = edges.exactRow(
+                    y, flagged: Int(ambiguous.x)...Int(ambiguous.y), fillRule: fillRule,
+                    edgeEnd: edges.endOfEdges(above: Float(y + 1)), area: area.baseAddress!,
+                    coverage: coverage.baseAddress! + shift, scratch: &exact.scratch)
+            }
+        }
+        return (written.lowerBound + columns.lowerBound)..<(written.upperBound + columns.lowerBound)
+    }
+
+    /// Puts back the summed coverage's marker over `columns` after the row is painted.
+    func clearExact(_ exact: ExactRows, columns written: Range<Int>) {
+        for x in written { exact.coverage[x - cellOrigin] = -1 }
     }
 
     /// The coverage of eight pixels from the running sum of their cells, carried along the
@@ -159,20 +212,37 @@ public struct PathPainter: Sendable {
         return result
     }
 
-    /// The plain definition: each row's cells summed left to right, one pixel at a time.
-    func scalarCoverage(firstRow: Int, count: Int) -> [Float] {
+    /// The plain definition: each row's cells summed left to right, one pixel at a time, and
+    /// (`exact`) the ambiguous pixels computed again. Without it, the summed coverage that
+    /// FreeType's rasterizer also gives.
+    func scalarCoverage(firstRow: Int, count: Int, exact useExact: Bool = true) -> [Float] {
         let stride = cellStride
         var cells = [Float](repeating: 0, count: stride * count + 8)
-        cells.withUnsafeMutableBufferPointer {
-            accumulate(into: $0.baseAddress!, firstRow: firstRow, count: count)
+        var marks = [CoverageEdges.PixelMark](repeating: .init(), count: stride * count + 8)
+        var ambiguous = [SIMD2<Int32>](repeating: Self.noAmbiguity, count: count)
+        cells.withUnsafeMutableBufferPointer { cells in
+            marks.withUnsafeMutableBufferPointer { marks in
+                ambiguous.withUnsafeMutableBufferPointer {
+                    accumulate(
+                        into: cells.baseAddress!, firstRow: firstRow, count: count, marks: marks.baseAddress!,
+                        ambiguous: $0.baseAddress!)
+                }
+            }
         }
+        let exact = ExactRows(stride: stride)
         var result: [Float] = []
         for r in 0..<count {
             var sum: Float = 0
+            let written =
+                useExact && ambiguous[r].y >= 0
+                ? exactRow(firstRow + r, ambiguous: ambiguous[r], into: exact) : 0..<0
             for x in cellOrigin..<columns.upperBound {
                 sum += cells[r * stride + x - cellOrigin]
-                if x >= columns.lowerBound { result.append(resolveScalar(sum)) }
+                guard x >= columns.lowerBound else { continue }
+                let e = exact.coverage[x - cellOrigin]
+                result.append(e >= 0 ? e : resolveScalar(sum))
             }
+            clearExact(exact, columns: written)
         }
         return result
     }
@@ -204,26 +274,57 @@ public struct PathPainter: Sendable {
         withUnsafeTemporaryAllocation(of: Float.self, capacity: strip * stride + 8) { buffer in
             let cells = buffer.baseAddress!
             cells.initialize(repeating: 0, count: buffer.count)
-            var stripTop = top
-            while stripTop < bottom {
-                let stripCount = min(strip, bottom - stripTop)
-                accumulate(into: cells, firstRow: stripTop, count: stripCount)
-                for y in stripTop..<(stripTop + stripCount) {
-                    paintRow(
-                        y, cells: cells + (y - stripTop) &* stride, cellEnd: cellEnd, band: band,
-                        base: (y - firstRow) &* band.stride, span: span, window: window, opacity: opacity)
+            withUnsafeTemporaryAllocation(of: CoverageEdges.PixelMark.self, capacity: strip * stride + 8) {
+                markBuffer in
+                let marks = markBuffer.baseAddress!
+                marks.initialize(repeating: .init(), count: markBuffer.count)
+                withUnsafeTemporaryAllocation(of: SIMD2<Int32>.self, capacity: strip) { ambiguityBuffer in
+                    let ambiguous = ambiguityBuffer.baseAddress!
+                    ambiguous.initialize(repeating: Self.noAmbiguity, count: strip)
+                    var exact: ExactRows?
+                    var stripTop = top
+                    while stripTop < bottom {
+                        let stripCount = min(strip, bottom - stripTop)
+                        accumulate(
+                            into: cells, firstRow: stripTop, count: stripCount, marks: marks,
+                            ambiguous: ambiguous)
+                        for y in stripTop..<(stripTop + stripCount) {
+                            let flagged = ambiguous[y - stripTop]
+                            let rowCells = cells + (y - stripTop) &* stride
+                            let base = (y - firstRow) &* band.stride
+                            guard flagged.y >= 0 else {
+                                paintRow(
+                                    y, cells: rowCells, cellEnd: cellEnd, band: band, base: base, span: span,
+                                    window: window, opacity: opacity, exact: nil, exactColumns: 0..<0)
+                                continue
+                            }
+                            ambiguous[y - stripTop] = Self.noAmbiguity
+                            let rows = exact ?? ExactRows(stride: stride)
+                            exact = rows
+                            let written = exactRow(y, ambiguous: flagged, into: rows)
+                            rows.coverage.withUnsafeMutableBufferPointer {
+                                paintRow(
+                                    y, cells: rowCells, cellEnd: cellEnd, band: band, base: base, span: span,
+                                    window: window, opacity: opacity, exact: $0.baseAddress!,
+                                    exactColumns: written)
+                            }
+                            clearExact(rows, columns: written)
+                        }
+                        stripTop += stripCount
+                    }
                 }
-                stripTop += stripCount
             }
         }
     }
 
     /// One frame row: every chunk of the window written (paint) or composited onto (over),
     /// the chunks from the row's first cell on summed for the carry even left of the window.
+    /// `exact` (by cell, −1 for none) replaces the summed coverage over `exactColumns`.
     @inline(__always)
     func paintRow(
         _ y: Int, cells: UnsafeMutablePointer<Float>, cellEnd: Int, band: PlanarBand, base: Int,
-        span: Range<Int>, window: Range<Int>, opacity: Float?
+        span: Range<Int>, window: Range<Int>, opacity: Float?, exact: UnsafeMutablePointer<Float>?,
+        exactColumns: Range<Int>
     ) {
         let origin = cellOrigin
         let py = Float(y) + 0.5
@@ -246,6 +347,10 @@ public struct PathPainter: Sendable {
             var c = SIMD8<Float>()
             if cx < cellEnd {
                 c = resolve(windings(cells + (cx &- origin), carry: &carry))
+                if let exact, cx &+ 8 > exactColumns.lowerBound, cx < exactColumns.upperBound {
+                    let e = load(exact + (cx &- origin))
+                    c = c.replacing(with: e, where: e .>= 0)
+                }
                 if cx < columns.lowerBound || cx &+ 8 > columns.upperBound {
                     // Float residue past the last edge, and the padding before the first.
                     let inside =

@@ -122,7 +122,10 @@ struct PathStroker {
         let dot = (u0 * u1).sum()
         // Straight on: the quads already meet.
         if abs(cross) < 1e-12 && dot > 0 { return }
-        if style.join == .round {
+        // A turn so slight that the round's arc strays from the bevel's chord by no more than
+        // the flattening (sagitta h (1 − cos φ/2) ≈ h (1 − cos φ) / 4) takes the bevel: no
+        // circle at every point of a finely flattened curve.
+        if style.join == .round, halfWidth * (1 - dot) / 4 > tolerance {
             round(at: p, into: &sink)
             return
         }

@@ -5,9 +5,10 @@ struct Polyline {
 }
 
 extension VectorPath {
-    /// Most line segments one curve becomes: at that count even a curve spanning a 16 K frame
-    /// deviates less than a tenth of a pixel, and hostile control points cannot make millions.
-    static let maximumSegmentsPerCurve = 256
+    /// Most line segments one curve becomes: at that count even a quarter circle of a 16 K
+    /// frame's radius deviates less than 1/256 pixel, and hostile control points cannot make
+    /// millions.
+    static let maximumSegmentsPerCurve = 2048
 
     /// The path with every curve replaced by lines that stay within `tolerance` of it.
     public func flattened(tolerance: Double) -> VectorPath {

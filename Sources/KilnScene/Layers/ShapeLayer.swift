@@ -157,18 +157,20 @@ public struct ShapeLayer: LayerRendering {
         if form == .path {
             // The outline's edges, and the stroke's (each flattened point gets a join's or a cap's
             // piece) at the widest the stroke gets, charged before anything is flattened.
-            let tolerance = 0.1
+            let tolerance = PathPainter.defaultTolerance
             let points = Double(outline.flattenedPointCount(tolerance: tolerance))
             var edges = points
             let width = widest(params[Key.strokeWidth], over: context.timelineDuration ?? 0)
             if width > 0 {
                 let style = StrokeStyle(width: width, cap: lineCap, join: lineJoin, miterLimit: miterLimit)
-                edges += points * Double(style.piecePoints(tolerance: tolerance) + 4)
+                let coarse = PathPainter.strokeTolerance
+                let strokePoints = Double(outline.flattenedPointCount(tolerance: coarse))
+                edges += strokePoints * Double(style.piecePoints(tolerance: coarse) + 4)
             }
-            // An edge is 20 bytes; a flattened point 16 while it is stroked (as for symbols).
+            // An edge is 28 bytes; a flattened point 16 while it is stroked (as for symbols).
             guard
                 context.memory.charge(
-                    .path, 2 * edges * 36, "path outline (\(SaturatingConversion.int(edges)) edges)",
+                    .path, 2 * edges * 44, "path outline (\(SaturatingConversion.int(edges)) edges)",
                     at: params.path(Key.path))
             else { return nil }
         }

@@ -222,20 +222,22 @@ public struct SymbolLayer: LayerRendering {
         var edges = 0.0
         for artwork in artworks {
             let pixelsPerUnit = max(scale(of: artwork), 1e-9)
-            let tolerance = 0.1 / pixelsPerUnit
+            let tolerance = PathPainter.defaultTolerance / pixelsPerUnit
             for layer in artwork.layers {
                 for shape in layer.shapes {
                     let points = Double(shape.path.flattenedPointCount(tolerance: tolerance))
                     edges += points
                     if let stroke = shape.stroke {
-                        edges += points * Double(stroke.piecePoints(tolerance: tolerance) + 4)
+                        let coarse = PathPainter.strokeTolerance / pixelsPerUnit
+                        let strokePoints = Double(shape.path.flattenedPointCount(tolerance: coarse))
+                        edges += strokePoints * Double(stroke.piecePoints(tolerance: coarse) + 4)
                     }
                 }
             }
         }
-        // An edge is 20 bytes; a flattened point 16 while it is stroked.
+        // An edge is 28 bytes; a flattened point 16 while it is stroked.
         return budget.charge(
-            .path, 2 * edges * 36, "symbol outlines (\(SaturatingConversion.int(edges)) edges)", at: path)
+            .path, 2 * edges * 44, "symbol outlines (\(SaturatingConversion.int(edges)) edges)", at: path)
     }
 
     /// Pixels per view-box unit of `artwork`.
