@@ -182,6 +182,10 @@ enum RenderCommand: KilnSubcommand {
                 StaleTemporaryFiles.remove(besides: export.output) { _ in }
                 let summary = try export.run(cancellation: interruption) { reporter.update($0) }
                 (written, frames, seconds) = (summary.output, summary.frames, summary.elapsedSeconds)
+                if summary.stillFramesReused > 0 {
+                    detail =
+                        "; \(frames - summary.stillFramesReused) rendered, \(summary.stillFramesReused) still frames reused"
+                }
             }
             reporter.finish()
             reporter.done(output: written, frames: frames, seconds: seconds, segments: segments)
