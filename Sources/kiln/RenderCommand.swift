@@ -18,6 +18,10 @@ enum RenderCommand: KilnSubcommand {
             + "640×360 pixels of frame, at least 1M; none for no limit): "
             + "frames that would spend the budget faster than the video plays are left out, their time "
             + "given to the frame before, so motion gets choppier but every frame stays clean")
+    static let cache = OptionSpec(
+        "--cache", kind: .path, placeholder: "DIR",
+        help: "segmented renders: take every piece whose frames did not change from this chunk cache, and "
+            + "keep the pieces encoded there (kiln cache stats|prune|clear)")
     static let progress = OptionSpec(
         "--progress", kind: .choice(["auto", "bar", "json", "none"]), placeholder: "MODE",
         default: .string("auto"),
@@ -64,7 +68,8 @@ enum RenderCommand: KilnSubcommand {
             """,
         options: [output, format, gifMaxBytes, .threads, progress]
             + OptionSpec.draftSize + OptionSpec.draftSpan
-            + [.set, .segments, .segmentSeconds, .frameHashes, .limit, .noClobber] + OptionSpec.localRoots,
+            + [.set, .segments, .segmentSeconds, .frameHashes, cache, .limit, .noClobber]
+            + OptionSpec.localRoots,
         positionals: [.job],
         notes: """
             An output is never the job file, one of its inputs, the queue database ($KILN_QUEUE or the
@@ -170,7 +175,9 @@ enum RenderCommand: KilnSubcommand {
             let written: URL, frames: Int, seconds: Double
             var detail = "", segments: Int?
             if plan.isSegmented {
-                let segmented = SegmentedExport(export: export, fingerprint: drafted.fingerprint, plan: plan)
+                var segmented = SegmentedExport(export: export, fingerprint: drafted.fingerprint, plan: plan)
+                segmented.chunkCache = args.string(cache).map { ChunkCache(folder: URL(fileURLWithPath: $0)) }
+                segmented.cacheWarning = { Output.stderr("kiln: warning: \($0)") }
                 segmented.removeStaleTemporaries { _ in }
                 let summary = try segmented.run(cancellation: interruption) { reporter.update($0) }
                 (written, frames, seconds) = (summary.output, summary.frames, summary.elapsedSeconds)
