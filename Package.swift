@@ -45,6 +45,8 @@ let package = Package(
         .systemLibrary(
             name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CEBUR128", pkgConfig: "libebur128", providers: [.apt(["libebur128-dev"])]),
+        // OpenSSL's SHA-256: frame digests (KilnExport), stable across hosts and runs.
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // Header only: static inline wrappers of CPU intrinsics Swift cannot import directly.
         .systemLibrary(name: "CKilnIntrinsics"),
         .target(name: "KilnModel", swiftSettings: strict),
@@ -64,7 +66,7 @@ let package = Package(
         .target(name: "KilnQueue", dependencies: ["CSQLite", "CLibPQ"], swiftSettings: strict),
         .target(
             name: "KilnExport",
-            dependencies: ["KilnModel", "KilnRaster", "KilnScene", "KilnMedia", "KilnText"],
+            dependencies: ["CCrypto", "KilnModel", "KilnRaster", "KilnScene", "KilnMedia", "KilnText"],
             swiftSettings: strict),
         // `kiln studio`: the local preview server (libmicrohttpd) and its page.
         .target(

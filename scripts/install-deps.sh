@@ -17,15 +17,15 @@ esac
 # Text: FreeType, HarfBuzz, fontconfig and libunibreak, and the Noto fonts (Latin, CJK, colour
 # emoji) that jobs and tests name by family. Symbols: libxml2 parses the symbol SVG files.
 # Studio: libmicrohttpd serves `kiln studio`'s page. Audio: libebur128 measures a mix's loudness
-# (EBU R128) for `audio.loudness`.
+# (EBU R128) for `audio.loudness`. Frame digests: OpenSSL's SHA-256 (libssl-dev's libcrypto).
 # Output formats: Debian's libavcodec59 depends on libx265, libvpx, libopus and libwebp(mux), so
 # HEVC, VP9, Opus and animated WebP need no package of their own; ProRes, GIF and PNG are FFmpeg's
 # own encoders, and GIF palettes are made by Kiln (no libavfilter).
 fonts=(fontconfig fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji)
 runtime=(libavcodec59 libavformat59 libavutil57 libswscale6 libswresample4 libsqlite3-0 libpq5 tzdata libfreetype6 libharfbuzz0b libfontconfig1
-  libunibreak1 libxml2 libmicrohttpd12 libebur128-1 "${fonts[@]}" ca-certificates)
+  libunibreak1 libxml2 libmicrohttpd12 libebur128-1 libssl3 "${fonts[@]}" ca-certificates)
 build=(pkg-config libavcodec-dev libavformat-dev libavutil-dev libswscale-dev libswresample-dev libsqlite3-dev libpq-dev libfreetype-dev
-  libharfbuzz-dev libfontconfig-dev libunibreak-dev libxml2-dev libmicrohttpd-dev libebur128-dev)
+  libharfbuzz-dev libfontconfig-dev libunibreak-dev libxml2-dev libmicrohttpd-dev libebur128-dev libssl-dev)
 # The podcast demo's voice: scripts/make-podcast.py speaks its transcript with espeak-ng.
 demo=(python3 espeak-ng)
 # postgresql: the throwaway cluster the store tests also run against (scripts/postgres-test-cluster.sh).

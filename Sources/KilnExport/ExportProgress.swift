@@ -10,6 +10,8 @@ import KilnScene
 public struct FramesDone: Sendable, Equatable {
     public var rendered = 0
     public var written = 0
+    /// Of the rendered frames, those that took the pictures of the still frame before them.
+    public var stillsReused = 0
 
     public init(rendered: Int = 0, written: Int = 0) { (self.rendered, self.written) = (rendered, written) }
 

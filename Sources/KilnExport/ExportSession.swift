@@ -16,6 +16,11 @@ public struct ExportSession: Sendable {
     /// A still picture of the job rather than its video: a file even for a PNG-sequence job.
     public let isStill: Bool
     public private(set) var export: VideoExport
+    /// Where a segmented export finds and stores its encoded pieces by their frames' digests
+    /// (`kiln render --cache`); nil renders every piece.
+    public var chunkCache: ChunkCache?
+    /// Told what the cache could not do (an entry discarded, a write that failed): never an error.
+    public var cacheWarning: (@Sendable (String) -> Void)?
 
     public init(job: Job, fingerprint: String = "", output: URL? = nil, threads: Int? = nil) {
         self.init(job: job, fingerprint: fingerprint, output: output, threads: threads, isStill: false)
@@ -138,7 +143,10 @@ extension ExportSession {
     }
 
     public func segmented(_ plan: SegmentPlan) -> SegmentedExport {
-        SegmentedExport(export: export, fingerprint: fingerprint, plan: plan)
+        var segmented = SegmentedExport(export: export, fingerprint: fingerprint, plan: plan)
+        segmented.chunkCache = chunkCache
+        segmented.cacheWarning = cacheWarning
+        return segmented
     }
 }
 
@@ -154,6 +162,8 @@ extension ExportSession {
         public let segments: Int?
         public let reused: Int
         public let rendered: Int
+        /// Frames of a one-piece export copied from the identical frame before them.
+        public var stillFramesReused = 0
     }
 
     /// The whole export in this process, in one piece or in `plan`'s segments (resuming from
@@ -168,9 +178,11 @@ extension ExportSession {
             StaleTemporaryFiles.remove(besides: output, log: log)
             let summary = try export.run(
                 cancellation: cancellation, progress: progress, beforeCommit: beforeCommit)
-            return Summary(
+            var whole = Summary(
                 output: summary.output, frames: summary.frames, elapsedSeconds: summary.elapsedSeconds,
                 segments: nil, reused: 0, rendered: 1)
+            whole.stillFramesReused = summary.stillFramesReused
+            return whole
         }
         let segmented = segmented(plan)
         segmented.removeStaleTemporaries(log: log)

@@ -14,6 +14,20 @@ final class RenderedFrame: @unchecked Sendable {
     }
 }
 
+extension RenderedFrame {
+    /// Takes `other`'s pictures (a still frame shown again).
+    func copyPictures(of other: RenderedFrame) {
+        let yuv = self.yuv, source = other.yuv
+        precondition(yuv.width == source.width && yuv.height == source.height)
+        yuv.y.update(from: source.y, count: yuv.width * yuv.height)
+        yuv.u.update(from: source.u, count: yuv.chromaWidth * yuv.chromaHeight)
+        yuv.v.update(from: source.v, count: yuv.chromaWidth * yuv.chromaHeight)
+        if let rgba, let sourceRGBA = other.rgba {
+            rgba.bytes.update(from: sourceRGBA.bytes, count: rgba.stride * rgba.height)
+        }
+    }
+}
+
 /// Where rendered frames go, on the encoder thread: a video file or a folder of PNGs.
 protocol FrameSink: AnyObject, Sendable {
     /// Called on the writing thread after each frame is written, with the count so far.

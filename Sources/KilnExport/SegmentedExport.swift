@@ -12,6 +12,13 @@ public struct SegmentedExport: Sendable {
     public let export: VideoExport
     public let fingerprint: String
     public let plan: SegmentPlan
+    /// Where encoded pieces are kept between exports, keyed by their frames' digests
+    /// (`ChunkCache`); nil: pieces are only resumed, by the job's fingerprint.
+    public var chunkCache: ChunkCache?
+    /// Tells why the cache could not be read or written (the export goes on without it).
+    public var cacheWarning: (@Sendable (String) -> Void)?
+    /// Reads each asset once for every piece's key.
+    private let assets = AssetDigests()
 
     public init(export: VideoExport, fingerprint: String, plan: SegmentPlan) {
         self.export = export
@@ -152,21 +159,55 @@ public struct SegmentedExport: Sendable {
         defer { file.discard() }
         var settings = export.videoSettings
         settings.faststart = false  // an intermediate file: the assembly writes the index once
-        let writer: VideoFileWriter
-        do {
-            writer = try VideoFileWriter(
-                path: file.writablePath, settings: settings,
-                tags: FramesDigest.tags(jobFile: export.job.file, frames: plan.ranges[index].count))
-        } catch {
-            throw .media(error)
+        let cacheKey = chunkCache.map { _ in chunkKey(ofSegment: index, settings: settings) }
+        if let chunkCache, let cacheKey,
+            let payload = chunkCache.payload(for: cacheKey, discarded: cacheWarning)
+        {
+            try file.write(payload)
+            progress(FramesDone(rendered: plan.ranges[index].count, written: plan.ranges[index].count))
+        } else {
+            let writer: VideoFileWriter
+            do {
+                writer = try VideoFileWriter(
+                    path: file.writablePath, settings: settings,
+                    tags: FramesDigest.tags(jobFile: export.job.file, frames: plan.ranges[index].count))
+            } catch {
+                throw .media(error)
+            }
+            try export.encode(
+                frames: plan.ranges[index], renderer: renderer ?? export.makeRenderer(), writer: writer,
+                cancellation: cancellation, progress: progress)
         }
-        try export.encode(
-            frames: plan.ranges[index], renderer: renderer ?? export.makeRenderer(), writer: writer,
-            cancellation: cancellation, progress: progress)
         if let signal = cancellation.cancelledBySignal { throw .cancelled(signal: signal) }
         if let beforeCommit, !beforeCommit() { throw .cancelled(signal: CancellationFlag.leaseLost) }
         try file.commit()
+        if let chunkCache, let cacheKey, chunkCache.payload(for: cacheKey) == nil {
+            if let bytes = try? [UInt8](Data(contentsOf: url)),
+                let warning = chunkCache.store(bytes, for: cacheKey)
+            {
+                cacheWarning?(warning)
+            }
+        }
         return true
+    }
+
+    /// The cache key of piece `index`: its frames' digests and the settings it is encoded with,
+    /// and what its file says besides its pictures (its frames' numbers, which its frames
+    /// digest tag counts, the job file's name and Kiln's version in its tags), so a piece taken
+    /// from the cache is byte for byte the piece this export would encode.
+    func chunkKey(ofSegment index: Int, settings: VideoSettings) -> ChunkKey {
+        let range = plan.ranges[index], o = export.job.output
+        let digester = FrameDigester(job: export.job, files: .content(assets))
+        var frames = range.map { digester.digest(ofFrame: $0) }
+        var context = ContentDigest()
+        context.update(o.startFrame + range.lowerBound)
+        let tags = FramesDigest.tags(jobFile: export.job.file, frames: range.count)
+        for tag in tags.known {
+            context.update(tag.key)
+            context.update(tag.value)
+        }
+        frames.append(FrameDigest(bytes: Array(context.hex.utf8)))
+        return ChunkCache.key(frames: frames, settings: settings)
     }
 
     /// Removes what renders of this job killed on this host left half-written: the temp files

@@ -18,6 +18,10 @@ public struct VideoExport: Sendable {
     public let poolSize = 3
     /// When set, every rendered frame's digest is appended here (determinism checks).
     public var frameHashes: FrameHashLog?
+    /// A frame whose digest (`FrameDigester`) equals the frame before it takes that frame's
+    /// pictures instead of being drawn again: a title held for 3 s costs one frame's render.
+    /// Off only to compare against (the bytes are the same).
+    public var reusesStillFrames = true
 
     public init(job: Job, output: URL? = nil, threads: Int? = nil, frameHashes: FrameHashLog? = nil) {
         self.job = job
@@ -93,9 +97,11 @@ public struct VideoExport: Sendable {
             throw .media(error)
         }
         let o = job.output
+        let stillsReused = Mutex(0)
         try encode(
             frames: 0..<o.frameCount, renderer: makeRenderer(), writer: writer, cancellation: cancellation
         ) { done in
+            stillsReused.withLock { $0 = done.stillsReused }
             // The end is reported once the file is committed.
             if done.written < o.frameCount {
                 progress?(
@@ -112,7 +118,9 @@ public struct VideoExport: Sendable {
             ExportProgress(
                 frame: o.frameCount, totalFrames: o.frameCount, elapsedSeconds: elapsed,
                 videoFrameRate: o.frameRate.doubleValue))
-        return ExportSummary(output: output, frames: o.frameCount, elapsedSeconds: elapsed)
+        var summary = ExportSummary(output: output, frames: o.frameCount, elapsedSeconds: elapsed)
+        summary.stillFramesReused = stillsReused.withLock { $0 }
+        return summary
     }
 
     /// What the file says of how it was made (`ContainerTags`).
@@ -153,19 +161,26 @@ public struct VideoExport: Sendable {
         encoder.start()
         var failure: ExportError?
         var digest = FramesDigest()
+        var stills = StillFrames(job: job, enabled: reusesStillFrames, range: range)
         for n in range {
             if let signal = cancellation.cancelledBySignal {
                 failure = .cancelled(signal: signal)
                 break
             }
             guard let frame = encoder.takeFreeFrame() else { break }  // the encoder failed
-            let next = n + 1 < range.upperBound ? o.timelineTime(ofFrame: n + 1) : nil
-            renderer.render(
-                at: o.timelineTime(ofFrame: n), prefetching: next, yuv: frame.yuv, rgba: frame.rgba,
-                straightAlpha: true)
-            if let refusal = renderer.refusal {
-                failure = .overLimit(file: job.file, refusal)
-                break
+            if !stills.reuse(frame: n, into: frame) {
+                // Frame n+1 is prepared during frame n's bands, unless it will not be drawn.
+                let next =
+                    n + 1 < range.upperBound && !stills.repeatsFrame(before: n + 1)
+                    ? o.timelineTime(ofFrame: n + 1) : nil
+                renderer.render(
+                    at: o.timelineTime(ofFrame: n), prefetching: next, yuv: frame.yuv, rgba: frame.rgba,
+                    straightAlpha: true)
+                if let refusal = renderer.refusal {
+                    failure = .overLimit(file: job.file, refusal)
+                    break
+                }
+                stills.rendered(frame: n, frame)
             }
             // Numbered as the job's frames, so a draft's log lines up with the full render's.
             let frameDigest = FrameHashLog.digest(of: frame.yuv)
@@ -173,7 +188,10 @@ public struct VideoExport: Sendable {
             digest.add(frame: o.startFrame + n, digest: frameDigest)
             encoder.submit(frame)
             if let delay = FaultInjection.frameDelay { Thread.sleep(forTimeInterval: delay) }
-            count { $0.rendered = n + 1 - range.lowerBound }
+            count {
+                $0.rendered = n + 1 - range.lowerBound
+                $0.stillsReused = stills.reused
+            }
         }
         let encodeError = encoder.finish()
         if let encodeError, failure == nil { failure = .media(encodeError) }

@@ -23,7 +23,8 @@ enum CommandCatalog {
         LimitsCommand.self,
         DocsCommand.self, SchemaCommand.self,
         EnqueueCommand.self, WorkerCommand.self, StatusCommand.self, LogsCommand.self, CancelCommand.self,
-        RetryCommand.self, PruneCommand.self, RunCommand.self, ScheduleCommand.self, HelpCommand.self,
+        RetryCommand.self, PruneCommand.self, RunCommand.self, ScheduleCommand.self, CacheCommand.self,
+        HelpCommand.self,
         VersionCommand.self, CompletionCommand.self, RenderAttemptCommand.self, CheckDescriptionsCommand.self,
     ]
 

@@ -18,6 +18,10 @@ enum RenderCommand: KilnSubcommand {
             + "640×360 pixels of frame, at least 1M; none for no limit): "
             + "frames that would spend the budget faster than the video plays are left out, their time "
             + "given to the frame before, so motion gets choppier but every frame stays clean")
+    static let cache = OptionSpec(
+        "--cache", kind: .path, placeholder: "DIR",
+        help: "segmented renders: take every piece whose frames did not change from this chunk cache, and "
+            + "keep the pieces encoded there (kiln cache stats|prune|clear)")
     static let progress = OptionSpec(
         "--progress", kind: .choice(["auto", "bar", "json", "none"]), placeholder: "MODE",
         default: .string("auto"),
@@ -64,7 +68,8 @@ enum RenderCommand: KilnSubcommand {
             """,
         options: [output, format, gifMaxBytes, .threads, progress]
             + OptionSpec.draftSize + OptionSpec.draftSpan
-            + [.set, .segments, .segmentSeconds, .frameHashes, .limit, .noClobber] + OptionSpec.localRoots,
+            + [.set, .segments, .segmentSeconds, .frameHashes, cache, .limit, .noClobber]
+            + OptionSpec.localRoots,
         positionals: [.job],
         notes: """
             An output is never the job file, one of its inputs, the queue database ($KILN_QUEUE or the
@@ -163,6 +168,8 @@ enum RenderCommand: KilnSubcommand {
         let plan = try segmentPlan(for: session, request: request, args: args)
         let reporter = ProgressReporter(mode: mode)
         do throws(ExportError) {
+            session.chunkCache = args.string(cache).map { ChunkCache(folder: URL(fileURLWithPath: $0)) }
+            session.cacheWarning = { Output.stderr("kiln: warning: \($0)") }
             let summary = try session.run(
                 plan: plan, cancellation: interruption, progress: { reporter.update($0) })
             let detail =
@@ -170,7 +177,10 @@ enum RenderCommand: KilnSubcommand {
                     ", \(segments) segments"
                         + (summary.reused > 0
                             ? ": \(summary.reused) reused, \(summary.rendered) rendered" : "")
-                } ?? ""
+                }
+                ?? (summary.stillFramesReused > 0
+                    ? "; \(summary.frames - summary.stillFramesReused) rendered, "
+                        + "\(summary.stillFramesReused) still frames reused" : "")
             reporter.finish()
             reporter.done(
                 output: summary.output, frames: summary.frames, seconds: summary.elapsedSeconds,

@@ -34,6 +34,10 @@ public final class DecodeContext {
     var interruptedBy: Int32?
     /// Files the job reads, in the order they were resolved.
     public internal(set) var inputFiles: [URL] = []
+    /// The frame inputs of the layers being decoded, innermost last (`FrameInputs`).
+    var frameInputCollectors: [FrameInputCollector] = []
+    /// What was recorded outside any layer (the camera, the soundtrack's files).
+    public internal(set) var jobFrameInputs = FrameInputs()
     /// The output's `path` node, for diagnostics about the destination found after decoding.
     var outputPathNode: (node: JSONNode?, path: JSONPath)?
     /// The variables whose values the output path was built from, named when it is refused.

@@ -47,6 +47,7 @@ extension Job {
             file: file, output: try draft.applied(to: output), layers: layers, camera: camera, audio: audio,
             limits: limits)
         job.inputFiles = inputFiles
+        job.frameInputs = frameInputs
         return job
     }
 }

@@ -60,6 +60,7 @@ public struct EffectDecoder: Sendable {
         // so the effect's own checks (trigger lists, noise sources) report in the same run.
         let content = kind.make(parameters, stagePath, context)
         guard context.diagnostics.count == before, let content else { return nil }
+        context.recordFrameInput(effect: content)
         return EffectNode(kind: kind.name, content: content, path: stagePath)
     }
 }

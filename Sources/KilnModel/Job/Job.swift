@@ -18,6 +18,8 @@ public struct Job: Sendable {
     /// The job files played as compositions, with the bytes that were played: part of the
     /// job's fingerprint, as its own bytes are.
     public internal(set) var compositionFiles: [CompositionFile] = []
+    /// What the frames read outside any layer (the camera's values, the soundtrack's files).
+    public internal(set) var frameInputs = FrameInputs()
 
     public init(
         file: String, output: OutputSettings, layers: [LayerNode], camera: Camera? = nil,

@@ -32,6 +32,7 @@ struct JobDecoding {
             return nil
         }
         ObjectKeys.check(members, path: .root, allowed: JobLoader.topLevelKeys, context: context)
+        context.jobFrameInputs.source = CanonicalJSON.bytes(of: root, omitting: .jobOutsideLayers)
         checkVersion(root)
         readInlineCompositions(root)
 
@@ -143,11 +144,19 @@ struct JobDecoding {
         let before = context.diagnostics.count
         // The lifetime comes first: `"time": "layer"` values in the parameters, effects and
         // children count from this layer's `appear`.
-        let lifetime = ModifierDecoding.decodeLifetime(node, path: path, transitions: transitions)
-        return context.decodingLayer(appearingAt: lifetime?.appear) {
-            decodeLayerContents(
-                node, path: path, lifetime: lifetime, insideScroll: insideScroll, diagnosticsBefore: before)
+        let (decoded, inputs) = context.collectingFrameInputs(of: node) {
+            let lifetime = ModifierDecoding.decodeLifetime(node, path: path, transitions: transitions)
+            return context.decodingLayer(appearingAt: lifetime?.appear) {
+                decodeLayerContents(
+                    node, path: path, lifetime: lifetime, insideScroll: insideScroll,
+                    diagnosticsBefore: before)
+            }
         }
+        // Compositions decode their documents with contexts of their own; what they record
+        // stays with their layers.
+        var layer = decoded
+        layer?.frameInputs = inputs
+        return layer
     }
 
     private func decodeLayerContents(

@@ -137,6 +137,7 @@ public enum JobLoader {
         var (context, job) = decoding(estimatesOnly: false, reusing: estimate)
         if let decoded = job {
             job?.inputFiles = context.inputFiles
+            job?.frameInputs = context.jobFrameInputs
             job?.compositionFiles = context.compositions?.files ?? []
             OutputDecoding.checkDestination(
                 decoded.output.path, folder: decoded.output.format == .pngSequence, jobFile: file,

@@ -33,6 +33,8 @@ public struct LayerNode: Sendable {
     /// True when the layer drops the symbol effects inherited from enclosing layers.
     public let symbolEffectsRemoved: Bool
     public let path: JSONPath
+    /// What its pixels read besides its parents and children, for frame digests.
+    public internal(set) var frameInputs = FrameInputs()
 
     public init(
         kind: String, name: String?, opacity: Animated<Double>, blendMode: BlendMode = .normal,

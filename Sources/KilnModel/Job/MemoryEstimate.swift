@@ -27,11 +27,11 @@ public enum MemoryEstimate {
         of output: OutputSettings, layers: [LayerNode], into budget: MemoryBudget, limits: ResourceLimits
     ) {
         let pixels = Double(output.width) * Double(output.height)
-        // Three frames in flight (YUV, and RGBA for the formats that keep transparency), the
-        // next frame's preparation and the workers' bands.
+        // Three frames in flight and a still frame kept to be shown again (YUV, and RGBA for the
+        // formats that keep transparency), the next frame's preparation and the workers' bands.
         let keepsAlpha = [.prores4444, .gif, .webp, .pngSequence].contains(output.format)
         budget.chargeWorkingSet(
-            .frame, pixels * (3 * (1.5 + (keepsAlpha ? 4 : 0)) + 16),
+            .frame, pixels * (4 * (1.5 + (keepsAlpha ? 4 : 0)) + 16),
             "frames \(output.width)×\(output.height)",
             at: .root.key("output"))
         budget.chargeWorkingSet(

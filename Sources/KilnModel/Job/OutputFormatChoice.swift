@@ -95,6 +95,7 @@ extension Job {
             file: file, output: output.reformatted(as: format, keepingPath: keepingPath), layers: layers,
             camera: camera, audio: format.carriesAudio ? audio : nil, limits: limits)
         job.inputFiles = inputFiles
+        job.frameInputs = frameInputs
         return job
     }
 }
@@ -107,6 +108,7 @@ extension Job {
         var job = Job(
             file: file, output: output, layers: layers, camera: camera, audio: audio, limits: limits)
         job.inputFiles = inputFiles
+        job.frameInputs = frameInputs
         return job
     }
 }

@@ -54,7 +54,10 @@ public enum TransitionAnimation: Sendable, Hashable {
 
     /// Seconds after which the animation stays within 0.1 % of its end, when a removed layer is
     /// taken away.
-    public var settleTime: Double {
+    public var settleTime: Double { settleTime(within: 1e-3) }
+
+    /// Seconds after which the animation stays within `tolerance` of its end.
+    public func settleTime(within tolerance: Double) -> Double {
         switch self {
         case .eased(let duration, _):
             return duration
@@ -63,7 +66,7 @@ public enum TransitionAnimation: Sendable, Hashable {
             // visibly away from rest, overshoots included.
             let step = 1.0 / 1000, limit = 20.0
             var t = limit
-            while t > 0, abs(1 - spring.progress(at: t)) < 1e-3 { t -= step }
+            while t > 0, abs(1 - spring.progress(at: t)) < tolerance { t -= step }
             return min(t + step, limit)
         }
     }
@@ -79,6 +82,10 @@ public struct LayerLifetime: Sendable {
     public let animation: TransitionAnimation
     /// Cached: a spring's settling time is found numerically.
     public let settleTime: Double
+    /// When an entrance is over: from then on its phase is exactly 0, not a spring's last
+    /// millionths, so a layer that has entered and holds still draws the same frame again (and
+    /// its frames share a digest). A millionth of a slide across a 4K frame is 0.004 pixel.
+    public let entranceRestTime: Double
 
     public init(appear: Double?, disappear: Double?, transition: Transition, animation: TransitionAnimation) {
         self.appear = appear
@@ -86,6 +93,7 @@ public struct LayerLifetime: Sendable {
         self.transition = transition
         self.animation = animation
         self.settleTime = animation.settleTime
+        self.entranceRestTime = animation.settleTime(within: 1e-6)
     }
 
     /// The transition's modifiers at `time`, or nil when the layer is not shown. A removal that
@@ -139,6 +147,7 @@ public struct LayerLifetime: Sendable {
         }
         if let appear {
             if time < appear { return nil }
+            if time - appear >= entranceRestTime { return 0 }
             // A spring's overshoot past identity is dropped rather than read as a removal phase.
             return min(animation.progress(at: time - appear) - 1, 0)
         }

@@ -31,6 +31,7 @@ enum AssetResolution {
             return nil
         }
         context.inputFiles.append(url)
+        context.recordFrameInput(file: url)
         return url
     }
 

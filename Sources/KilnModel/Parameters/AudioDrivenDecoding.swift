@@ -69,8 +69,10 @@ enum AudioDrivenDecoding {
                 .first
         else { return nil }
         let values = reading.normalised(levels).map { mapped.x + $0 * (mapped.y - mapped.x) }
-        return .sampled(
+        let animated = Animated<Double>.sampled(
             SampledCurve(start: 0, step: 1 / AudioReading.rate, values: values.isEmpty ? [mapped.x] : values))
+        context.recordFrameInput(animated)
+        return animated
     }
 }
 

@@ -272,7 +272,9 @@ public enum ValueDecoding {
             source = TimeSourceDecoding.decode(timeNode, path: path.key("time"), context: context) ?? source
         }
         guard context.diagnostics.count == before, let result else { return nil }
-        return source == .global ? result : .retimed(result, source)
+        let animated = source == .global ? result : .retimed(result, source)
+        context.recordFrameInput(animated)
+        return animated
     }
 
     /// The keys an animation object may have. An effect stage whose object has only these keys

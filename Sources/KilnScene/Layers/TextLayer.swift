@@ -238,6 +238,7 @@ public struct TextLayer: LayerRendering {
                 wrap: TextLayout.Wrap(rawValue: p[Key.wrap]) ?? .greedy,
                 alignment: TextLayout.Alignment(rawValue: p[Key.alignment]) ?? .leading, library: library
             )
+            context.recordFonts(of: layout)
             var strokeWidth = 0.0
             var strokeColor = Animated<RGBA>.constant(RGBA(r: 0, g: 0, b: 0, a: 1))
             if let node = p.node(Key.stroke) {

@@ -115,9 +115,11 @@ public struct TranscriptLayer: LayerRendering {
             func layout(_ text: String, weight: Int, size: Double, wrap: TextLayout.Wrap?) throws(TextError)
                 -> TextLayout
             {
-                try TextLayout(
+                let made = try TextLayout(
                     text: text, font: FontDescriptor(family: family, weight: weight), size: size,
                     maxWidth: wrap == nil ? nil : width, wrap: wrap ?? .greedy, library: library)
+                context.recordFonts(of: made)
+                return made
             }
             var regular: [TextLayout] = [], bold: [TextLayout] = [], stamps: [TextLayout?] = []
             let stampSize = p[Key.timestampSize].value(at: 0)
