@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
-"""Makes the showcase's card pictures: landscape "photographs" (sky, sun glow, hazy ridges in
+"""Makes the demos' pictures. The showcase's card pictures: landscape "photographs" (sky, sun glow, hazy ridges in
 aerial perspective, mist, water) and two app screens, each written as a Kiln job to
 jobs/showcase/NAME.json and rendered by Kiln itself to jobs/showcase/NAME.jpg, so the repository
-stays self-contained. The ridges are seeded midpoint-displacement lines: rerunning gives the same
+stays self-contained; and the podcast's cover art (jobs/podcast/cover.jpg): big colour fields
+and bold type, so that blurred and warped behind the podcast and the audiogram it still reads as
+the same picture shown sharp beside the transcript. The ridges are seeded midpoint-displacement lines: rerunning gives the same
 jobs. Usage: scripts/make-photos.py [KILN]   (default: the release build's kiln)
 """
 import json
@@ -227,24 +229,45 @@ PICTURES = {
 }
 
 
+def podcast_cover():
+    side = 1080
+    wave = " ".join(f"L{x},{760 + 70 * math.sin(x / side * 6.283 * 1.2 + 0.8):.1f}" for x in range(0, side + 1, 12))
+    return [
+        {"type": "shape", "shape": "rect", "size": [side, side], "gradient": ["#1b1446", "#2a1b6b", "#3a1c71"]},
+        {"type": "shape", "shape": "circle", "size": [760, 760], "position": [690, 430],
+         "gradient": ["#ffd27a", "#ff7a3d", "#e0245e"], "gradientStart": [0.2, 0.1], "gradientEnd": [0.8, 0.95]},
+        {"type": "shape", "shape": "circle", "size": [230, 230], "position": [230, 250], "fill": "#2ee6c5"},
+        {"type": "shape", "shape": "path", "size": [side, side], "path": f"M0,{side} {wave} L{side},{side} Z",
+         "gradient": ["#00a8cc", "#0f3a8a"]},
+        {"type": "text", "text": "THE RENDER\nLOOP", "size": 150, "weight": "black", "color": "#ffffff",
+         "lineHeight": 0.95, "position": [80, 1000], "anchor": [0, 1]},
+        {"type": "text", "text": "EPISODE 12", "size": 40, "weight": "bold", "color": "#ffd27a",
+         "position": [84, 690], "anchor": [0, 1]},
+    ]
+
+
+def render(kiln, folder, name, size, layers, comment):
+    job = {
+        "kiln": 1,
+        "comment": comment + f" Written by scripts/make-photos.py and rendered by Kiln: kiln preview "
+                   f"{os.path.relpath(folder, ROOT)}/{name}.json --frame 0 -o {os.path.relpath(folder, ROOT)}/{name}.jpg",
+        "output": {"path": f"{name}.mp4", "width": size, "height": size, "fps": 1, "duration": {"frames": 1}},
+        "layers": layers,
+    }
+    path = os.path.join(folder, f"{name}.json")
+    with open(path, "w") as f:
+        json.dump(job, f, indent=1)
+        f.write("\n")
+    subprocess.run([kiln, "preview", path, "--frame", "0", "-o", os.path.join(folder, f"{name}.jpg")], check=True)
+
+
 def main():
     kiln = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, ".build", "release", "kiln")
     os.makedirs(FOLDER, exist_ok=True)
     for name, (make, seed) in PICTURES.items():
-        job = {
-            "kiln": 1,
-            "comment": f"A card picture ('{name}') for jobs/showcase.json, written by scripts/make-photos.py "
-                       f"and rendered by Kiln: kiln preview jobs/showcase/{name}.json --frame 0 "
-                       f"-o jobs/showcase/{name}.jpg",
-            "output": {"path": f"{name}.mp4", "width": SIZE, "height": SIZE, "fps": 1, "duration": {"frames": 1}},
-            "layers": make(random.Random(seed)),
-        }
-        path = os.path.join(FOLDER, f"{name}.json")
-        with open(path, "w") as f:
-            json.dump(job, f, indent=1)
-            f.write("\n")
-        subprocess.run([kiln, "preview", path, "--frame", "0", "-o", os.path.join(FOLDER, f"{name}.jpg")],
-                       check=True)
+        render(kiln, FOLDER, name, SIZE, make(random.Random(seed)), f"A card picture ('{name}') for jobs/showcase.json.")
+    render(kiln, os.path.join(ROOT, "jobs", "podcast"), "cover", 1080, podcast_cover(),
+           "The podcast's cover art, for jobs/podcast.json and jobs/audiogram.json.")
 
 
 if __name__ == "__main__":
