@@ -6,6 +6,8 @@
 #   out/symbols.mp4   animated symbols, every behaviour labelled (jobs/symbols.json)
 #   out/audiogram.mp4 the podcast scene breathing with its voice, with spectrum bars
 #                     (jobs/audiogram.json)
+# The showcase's card pictures and the podcast's cover art are committed Kiln renders: after
+# changing scripts/make-photos.py, run it (with a built kiln) to remake them.
 # Extra arguments go to every `kiln render` call (e.g. --threads 2, --progress json).
 source "$(dirname "$0")/common.sh"
 bash scripts/install-deps.sh

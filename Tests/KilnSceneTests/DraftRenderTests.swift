@@ -98,9 +98,9 @@ final class DraftRenderTests: XCTestCase {
         let job = try JobFiles.load(
             file: Fixture.repositoryRoot.appendingPathComponent("jobs/showcase.json").path)
         let draft = try job.drafted(Draft(size: .scale(0.5)))
-        // 3.5 s: 0.1 s into the carousel's second advance (every 1.4 s from its appear at 0.6 s).
-        let full = Fixture.render(job, at: 3.5)
-        let later = Self.compare(draft: Fixture.render(draft, at: 3.5 + 2.0 / 30), full: full, factor: 2)
+        // 4.0 s: 0.1 s into the carousel's second advance (every 1.3 s from its appear at 1.3 s).
+        let full = Fixture.render(job, at: 4.0)
+        let later = Self.compare(draft: Fixture.render(draft, at: 4.0 + 2.0 / 30), full: full, factor: 2)
         XCTAssertGreaterThan(later.mean, 1.5 * Self.meanTolerance)
 
         // The blurred cover alone, its 36-pixel blur scaled (the draft) or not (a draft that

@@ -56,8 +56,8 @@ final class GoldenImageTests: XCTestCase {
         }
     }
 
-    /// The banner titled; 5.0 s and 9.3 s are where an overshooting mesh once showed a hard lobe
-    /// and a crease.
+    /// The title card leaving, the carousel, and the end card; 5.0 s and 9.3 s are where an
+    /// overshooting mesh once showed a hard lobe and a crease.
     func testShowcaseFrames() throws { try checkJob("showcase", at: [0.9, 3.3, 5.0, 9.3]) }
 
     /// The podcast demo over its warped cover, where the wrap once left one-word lines
@@ -87,7 +87,7 @@ final class GoldenImageTests: XCTestCase {
             file: Fixture.repositoryRoot.appendingPathComponent("jobs/showcase.json").path)
         let sheet = ContactSheet(job: job, threads: 2)
         let frames = try XCTUnwrap(sheet.frames(.count(6)))
-        XCTAssertEqual(frames, [0, 60, 120, 179, 239, 299])
+        XCTAssertEqual(frames, [0, 66, 132, 197, 263, 329])
         try check(
             "sheet-showcase",
             try sheet.render(

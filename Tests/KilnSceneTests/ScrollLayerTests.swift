@@ -123,7 +123,7 @@ final class ScrollLayerTests: XCTestCase {
         XCTAssertEqual(offset(late, 2.7 + 3.9), -100, accuracy: 1e-6, "one page on, at rest")
     }
 
-    /// The showcase's carousel appears at 0.6 s and twirls out at 8.6 s: between them no frame
+    /// The showcase's carousel, between its appear and its disappear: no frame
     /// moves its cards further than the fastest frame of a one-page advance. Counted from t = 0,
     /// its sixth advance (8.4 s) whipped from the last card back to the first at about a card a
     /// frame, straight into the twirl-out.
@@ -162,6 +162,85 @@ final class ScrollLayerTests: XCTestCase {
             whole.step, onePage * 1.001,
             "the cards move \(Int(whole.step)) px in the frame to \(whole.at) s; a page turn moves at most \(Int(onePage))"
         )
+    }
+
+    /// The showcase as a viewer sees it, outside the time windows of its transitions (each
+    /// layer's entrance and removal, until its animation settles): no frame differs from the one
+    /// before by more than a page turn of the carousel does. A whip through the pages, a card
+    /// popping in or out, or a layer jumping shows as a spike in the mean absolute difference
+    /// between consecutive frames (measured on an eighth-size draft, over r, g and b).
+    func testShowcaseLargestFrameToFrameChangeOutsideTransitionsIsBounded() throws {
+        let showcase = Fixture.repositoryRoot.appendingPathComponent("jobs/showcase.json")
+        let (largest, measured) = try largestFrameChangeOutsideTransitions(
+            try JobFiles.load(file: showcase.path))
+        XCTAssertGreaterThan(measured, 120, "most of the film lies outside the transitions")
+        XCTAssertGreaterThan(largest.change, 5, "the page turns are measured")
+        XCTAssertLessThanOrEqual(
+            largest.change, 20, "mean change \(largest.change) in the frame at \(largest.at) s")
+
+        // The measure is not blind: the same carousel turning a page in 0.1 s instead of 0.7 s
+        // (a card in three frames, still far slower than the old whip back to the first card).
+        let text = try String(contentsOf: showcase, encoding: .utf8)
+        let fast = text.replacingOccurrences(of: #""advanceDuration": 0.7"#, with: #""advanceDuration": 0.1"#)
+        XCTAssertNotEqual(fast, text)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "showcase-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createSymbolicLink(
+            at: folder.appendingPathComponent("showcase"),
+            withDestinationURL: showcase.deletingLastPathComponent().appendingPathComponent("showcase"))
+        let file = folder.appendingPathComponent("showcase.json")
+        try fast.write(to: file, atomically: true, encoding: .utf8)
+        let whipping = try largestFrameChangeOutsideTransitions(try JobFiles.load(file: file.path)).largest
+        XCTAssertGreaterThan(whipping.change, 20, "a fast page turn at \(whipping.at) s")
+    }
+
+    /// The largest mean absolute difference of r, g and b between consecutive frames of an
+    /// eighth-size draft of `job`, leaving out every layer's entrance and removal until its
+    /// animation settles; and how many frame pairs were measured.
+    private func largestFrameChangeOutsideTransitions(_ full: Job) throws -> (
+        largest: (change: Double, at: Double), measured: Int
+    ) {
+        let job = try full.drafted(Draft(size: .scale(0.125)))
+        var transitions: [ClosedRange<Double>] = []
+        func collect(_ nodes: [LayerNode]) {
+            for node in nodes {
+                if let lifetime = node.lifetime {
+                    for start in [lifetime.appear, lifetime.disappear].compactMap({ $0 }) {
+                        transitions.append(start...(start + lifetime.settleTime))
+                    }
+                }
+                collect(node.children)
+            }
+        }
+        collect(job.layers)
+        let output = job.output
+        let canvas = Canvas(output: output)
+        let renderer = SceneRenderer(job: job, canvas: canvas, threads: 2)
+        let rgba = RGBA8Frame(width: canvas.width, height: canvas.height)
+        var largest = (change: 0.0, at: 0.0), measured = 0
+        var previous: [UInt8]?
+        for frame in 0..<output.frameCount {
+            let time = output.time(ofFrame: frame)
+            guard !transitions.contains(where: { $0.contains(time) }) else {
+                previous = nil
+                continue
+            }
+            renderer.render(at: time, yuv: nil, rgba: rgba)
+            let bytes = rgba.byteArray
+            if let previous {
+                var sum = 0
+                for i in stride(from: 0, to: bytes.count, by: 4) {
+                    for c in 0..<3 { sum += abs(Int(bytes[i + c]) - Int(previous[i + c])) }
+                }
+                let change = Double(sum) / Double(bytes.count / 4 * 3)
+                measured += 1
+                if change > largest.change { largest = (change, time) }
+            }
+            previous = bytes
+        }
+        return (largest, measured)
     }
 
     /// A spring advance moves until it has settled (within 0.1 % of a page), then stands exactly

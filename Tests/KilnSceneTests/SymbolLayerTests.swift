@@ -158,6 +158,37 @@ final class SymbolLayerTests: ScratchDirectoryTestCase {
         }
     }
 
+    /// The moon that enters and leaves its stack as a transition never touches its neighbour:
+    /// its sparkles reach beyond its slot on the right, so it stands last, where nothing is. In
+    /// every frame of its entrance and its removal, on a half-size draft, the moon's yellow ink
+    /// starts at least 4 pixels right of the circle's blue (before, the sparkles ran into it).
+    func testEnteringMoonNeverTouchesItsNeighbour() throws {
+        let full = try JobFiles.load(
+            file: Fixture.repositoryRoot.appendingPathComponent("jobs/symbols.json").path)
+        let job = try full.drafted(Draft(size: .scale(0.5)))
+        // The cell "disappear.down · as a transition": the middle third of the bottom row.
+        let cell = (x: 310..<620, y: 410..<530)
+        var checked = 0
+        for start in [2.0, 8.0] {
+            for time in stride(from: start, to: start + 1.2, by: 1.0 / 30) {
+                let frame = Fixture.render(job, at: time)
+                var circleRight = Int.min, moonLeft = Int.max
+                for y in cell.y {
+                    for x in cell.x {
+                        let p = SIMD4<Int>(truncatingIfNeeded: frame.pixel(x: x, y: y))
+                        if p[2] > 120 && p[0] < 80 { circleRight = max(circleRight, x) }
+                        if p[0] > 120 && p[1] > 100 && p[0] > p[2] + 60 { moonLeft = min(moonLeft, x) }
+                    }
+                }
+                XCTAssertGreaterThan(circleRight, Int.min, "the circle at \(time) s")
+                guard moonLeft < Int.max else { continue }
+                checked += 1
+                XCTAssertGreaterThanOrEqual(moonLeft - circleRight, 4, "at \(time) s")
+            }
+        }
+        XCTAssertGreaterThan(checked, 30, "frames with the moon on screen")
+    }
+
     func messages(_ keys: String) -> [String] {
         do {
             _ = try job(keys)
