@@ -3,7 +3,7 @@
 /// `position` and `zoom` keyframes, to be edited like any others.
 ///
 /// Actions (clicks, taps, drags, keys with a position) close in time are grouped while their
-/// box still fits the frame at `minimumZoom` or more; each group gets a view: the box's centre,
+/// box still fits the frame at `joinZoom` × `maxZoom` or more; each group gets a view: the box's centre,
 /// magnified as far as keeps every event of the group (moves between its actions included)
 /// `margin` screen pixels inside the frame, at most `maxZoom`, and never showing beyond the
 /// layout. The view is reached `lead` seconds before the group's first action and held at least
@@ -24,6 +24,8 @@ public enum ZoomPlan {
         public var ease = Easing.easeInOut
         /// A group whose box would be seen at less than this stays at the whole layout.
         public var minimumZoom = 1.15
+        /// Actions share a view while it magnifies at least this share of `maxZoom`.
+        public var joinZoom = 0.8
 
         public init(size: SIMD2<Double>) {
             self.size = size
@@ -152,7 +154,9 @@ public enum ZoomPlan {
                     }
                 }
                 let grown = Group(start: group.start, end: action.time, low: low, high: high)
-                if zoom(of: grown, settings: settings) >= settings.minimumZoom || action.time == group.end {
+                // Joined only while the view stays close: far-apart actions get views of their own.
+                let joined = max(settings.minimumZoom, settings.joinZoom * settings.maxZoom)
+                if zoom(of: grown, settings: settings) >= joined || action.time == group.end {
                     group = grown
                     groups[groups.count - 1] = group
                     continue
