@@ -19,6 +19,7 @@ public enum LayerRegistry {
         SymbolLayer.kind,
         AudiogramLayer.kind,
         CompositionLayer.kind,
+        PointerLayer.kind,
     ]
 
     public static let effects: [EffectKind] = [

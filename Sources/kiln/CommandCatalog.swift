@@ -20,6 +20,7 @@ enum CommandCatalog {
         ValidateCommand.self,
         LayersCommand.self,
         SymbolsCommand.self,
+        ZoomPlanCommand.self,
         LimitsCommand.self,
         DocsCommand.self, SchemaCommand.self,
         EnqueueCommand.self, WorkerCommand.self, StatusCommand.self, LogsCommand.self, CancelCommand.self,

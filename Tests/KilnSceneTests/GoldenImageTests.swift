@@ -173,6 +173,10 @@ final class GoldenImageTests: XCTestCase {
     /// turned on the users ring, the job's camera still at rest.
     func testCameraFrames() throws { try checkJob("camera", at: [1.1, 3.9]) }
 
+    /// The pointer demo: a click's ring over the sidebar with the camera pushed in, the ⌘K
+    /// badge, a card mid-drag with the cursor pressed, and the last click's ring.
+    func testPointerFrames() throws { try checkJob("pointer", at: [1.7, 3.8, 8.0, 10.0]) }
+
     /// The composed product demo (jobs/composition.json): each of the three lower thirds (one
     /// composition file with other variables) on its way in or holding, over the stage pushing in.
     func testCompositionFrames() throws { try checkJob("composition", at: [1.6, 4.2, 6.9]) }

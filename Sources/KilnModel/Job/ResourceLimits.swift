@@ -21,6 +21,8 @@ public struct ResourceLimits: Sendable, Equatable {
         case textPixels = "text-pixels"
         case transcriptBytes = "transcript-bytes"
         case transcriptEntries = "transcript-entries"
+        case eventLogBytes = "event-log-bytes"
+        case eventLogEvents = "event-log-events"
         case imagePixels = "image-pixels"
         case noisePixels = "noise-pixels"
         case audioSeconds = "audio-seconds"
@@ -44,6 +46,8 @@ public struct ResourceLimits: Sendable, Equatable {
             case .textPixels: 16 * 1024 * 1024
             case .transcriptBytes: 4 * 1024 * 1024
             case .transcriptEntries: 2_000
+            case .eventLogBytes: 4 * 1024 * 1024
+            case .eventLogEvents: 20_000
             case .imagePixels: 50_000_000
             case .noisePixels: 4096 * 4096
             case .audioSeconds: 6 * 3600
@@ -70,6 +74,8 @@ public struct ResourceLimits: Sendable, Equatable {
             case .textPixels: "pixels of one text layer's picture (its box with margins)"
             case .transcriptBytes: "bytes of a transcript file"
             case .transcriptEntries: "lines (cues, segments) of a transcript"
+            case .eventLogBytes: "bytes of a pointer event log file"
+            case .eventLogEvents: "events of a pointer event log"
             case .imagePixels:
                 "pixels of an image file or of a video clip's frame, read from its header before decoding"
             case .noisePixels: "pixels of a noise texture, generated or read from an image"
