@@ -31,74 +31,98 @@ public struct PointerLayer: LayerRendering {
     let ringWidth: Double
     let badges: KeyBadges?
 
+    enum Key {
+        static let events = ParameterKey<URL?>("events")
+        static let style = ParameterKey<String>("style")
+        static let show = ParameterKey<String>("show")
+        static let size = ParameterKey<Animated<Double>>("size")
+        static let color = ParameterKey<Animated<RGBA>>("color")
+        static let outline = ParameterKey<Animated<RGBA>>("outline")
+        static let shadow = ParameterKey<Animated<RGBA>>("shadow")
+        static let shadowRadius = ParameterKey<Animated<Double>>("shadowRadius")
+        static let moveDuration = ParameterKey<Animated<Double>>("moveDuration")
+        static let pressScale = ParameterKey<Animated<Double>>("pressScale")
+        static let ringColor = ParameterKey<Animated<RGBA>>("ringColor")
+        static let ringRadius = ParameterKey<Animated<Double>>("ringRadius")
+        static let ringWidth = ParameterKey<Animated<Double>>("ringWidth")
+        static let ringDuration = ParameterKey<Animated<Double>>("ringDuration")
+        static let clicks = ParameterKey<JSONNode?>("clicks")
+        static let font = ParameterKey<String>("font")
+        static let keySize = ParameterKey<Animated<Double>>("keySize")
+        static let keyColor = ParameterKey<Animated<RGBA>>("keyColor")
+        static let keyBackground = ParameterKey<Animated<RGBA>>("keyBackground")
+        static let keyDuration = ParameterKey<Animated<Double>>("keyDuration")
+        static let keyBottom = ParameterKey<Animated<Double>>("keyBottom")
+    }
+
     public static let parameters = ParameterTable([
         Parameter(
-            "events", .assetPath, default: .string(""),
+            Key.events, .assetPath, default: .string(""),
             defaultDescription: "none: the layer's position places it",
             help:
                 "pointer event log: JSON ([{\"t\", \"x\", \"y\", \"kind\", \"key\"}] or {\"events\": […]}) or CSV "
                 + "(t,x,y,kind[,key]) in the layout's pixels; kinds move, click, tap, drag, key"),
         Parameter(
-            "style", .choice(Style.allCases.map(\.rawValue)), default: .string("arrow"),
+            Key.style, .choice(Style.allCases.map(\.rawValue)), default: .string("arrow"),
             help: "arrow (a mouse cursor) or touch (a finger's dot)"),
         Parameter(
-            "show", .choice(Parts.allCases.map(\.rawValue)), default: .string("all"),
+            Key.show, .choice(Parts.allCases.map(\.rawValue)), default: .string("all"),
             help:
                 "all, pointer (cursor and click indicators) or keys (only the key badges: a layer outside a camera)"
         ),
         Parameter(
-            "size", .constantNumber(4...512), default: .number(32),
+            Key.size, .constantNumber(4...512), default: .number(32),
             help: "the arrow's height, or the touch dot's diameter, in pixels"),
         Parameter(
-            "color", .color, default: .color(RGBA(r: 0.04, g: 0.04, b: 0.05, a: 1)),
+            Key.color, .color, default: .color(RGBA(r: 0.04, g: 0.04, b: 0.05, a: 1)),
             help: "the arrow's fill, or the touch dot's"),
         Parameter(
-            "outline", .color, default: .color(RGBA(r: 1, g: 1, b: 1, a: 1)),
+            Key.outline, .color, default: .color(RGBA(r: 1, g: 1, b: 1, a: 1)),
             help: "the border around the arrow or the dot"),
         Parameter(
-            "shadow", .color, default: .color(RGBA(r: 0, g: 0, b: 0, a: 0.35)),
+            Key.shadow, .color, default: .color(RGBA(r: 0, g: 0, b: 0, a: 0.35)),
             help: "the soft shadow under the cursor; transparent for none"),
         Parameter(
-            "shadowRadius", .constantNumber(0...64), default: .number(4),
+            Key.shadowRadius, .constantNumber(0...64), default: .number(4),
             help: "how far the cursor's shadow spreads, pixels"),
         Parameter(
-            "moveDuration", .constantNumber(0.05...10), default: .number(0.6),
+            Key.moveDuration, .constantNumber(0.05...10), default: .number(0.6),
             help: "the longest a move between two events takes: further apart, the cursor waits, then moves"),
         Parameter(
-            "pressScale", .constantNumber(0.3...1), default: .number(0.82),
+            Key.pressScale, .constantNumber(0.3...1), default: .number(0.82),
             help: "the cursor's scale at the bottom of a press (clicks, taps, drags)"),
         Parameter(
-            "ringColor", .color, default: .color(RGBA(r: 0.23, g: 0.51, b: 0.96, a: 0.9)),
+            Key.ringColor, .color, default: .color(RGBA(r: 0.23, g: 0.51, b: 0.96, a: 0.9)),
             help: "the click ring's colour (and, fainter, a tap's ripple)"),
         Parameter(
-            "ringRadius", .constantNumber(2...1024), default: .number(34),
+            Key.ringRadius, .constantNumber(2...1024), default: .number(34),
             help: "the ring's radius when it has grown, pixels; it starts at 30 % of it"),
         Parameter(
-            "ringWidth", .constantNumber(0.5...64), default: .number(3.5),
+            Key.ringWidth, .constantNumber(0.5...64), default: .number(3.5),
             help: "the ring's line width, pixels"),
         Parameter(
-            "ringDuration", .constantNumber(0.05...10), default: .number(0.55),
+            Key.ringDuration, .constantNumber(0.05...10), default: .number(0.55),
             help: "seconds a ring grows and fades, from the click's frame"),
         Parameter(
-            "clicks", .structured("array of times", schema: clicksSchema), default: .string("none"),
+            Key.clicks, .structured("array of times", schema: clicksSchema), default: .string("none"),
             defaultDescription: "none",
             help: "without events: the seconds at which the cursor clicks, in time order"),
         Parameter(
-            "font", .string, default: .string("Noto Sans"), help: "the key badges' font family (bold)"),
+            Key.font, .string, default: .string("Noto Sans"), help: "the key badges' font family (bold)"),
         Parameter(
-            "keySize", .constantNumber(4...400), default: .number(40),
+            Key.keySize, .constantNumber(4...400), default: .number(40),
             help: "the key badges' text size, pixels"),
         Parameter(
-            "keyColor", .color, default: .color(RGBA(r: 1, g: 1, b: 1, a: 1)),
+            Key.keyColor, .color, default: .color(RGBA(r: 1, g: 1, b: 1, a: 1)),
             help: "the key badges' text colour"),
         Parameter(
-            "keyBackground", .color, default: .color(RGBA(r: 0.08, g: 0.08, b: 0.1, a: 0.82)),
+            Key.keyBackground, .color, default: .color(RGBA(r: 0.08, g: 0.08, b: 0.1, a: 0.82)),
             help: "the key badges' pill colour"),
         Parameter(
-            "keyDuration", .constantNumber(0.1...30), default: .number(1.2),
+            Key.keyDuration, .constantNumber(0.1...30), default: .number(1.2),
             help: "seconds a key badge stays (a later key replaces it)"),
         Parameter(
-            "keyBottom", .constantNumber(0...8192), default: .number(96),
+            Key.keyBottom, .constantNumber(0...8192), default: .number(96),
             help: "pixels from the bottom of the box to the bottom of the key badge"),
     ])
 
@@ -110,53 +134,53 @@ public struct PointerLayer: LayerRendering {
             "a cursor or touch dot along a smoothed path from an event log, with click rings and key badges",
         parameters: parameters
     ) { p, path, context in
-        let ringDuration = p.number("ringDuration").value(at: 0)
+        let ringDuration = p[Key.ringDuration].value(at: 0)
         var pointerPath: PointerPath?
         var timeline = PointerTimeline(clicks: [], ringDuration: ringDuration)
         var badges: KeyBadges?
-        if p.isPresent("events") {
-            if p.isPresent("clicks") {
+        if p.isPresent(Key.events) {
+            if p.isPresent(Key.clicks) {
                 context.error(
                     "`clicks` is only for a pointer without `events`; the log's click events press it",
-                    at: p.node("clicks"), path: p.path("clicks"))
+                    at: p.node(Key.clicks), path: p.path(Key.clicks))
                 return nil
             }
-            guard let url = p.asset("events") else { return nil }
+            guard let url = p[Key.events] else { return nil }
             let log: PointerEventLog
             do {
                 log = try PointerEventParser.load(file: url.path, limits: context.limits)
             } catch {
-                context.error("\(error)", at: p.node("events"), path: p.path("events"))
+                context.error("\(error)", at: p.node(Key.events), path: p.path(Key.events))
                 return nil
             }
             // A knot and a press are a few doubles each; the log itself is dropped after load.
             guard
                 context.memory.charge(
                     .path, Double(log.events.count) * 96, "pointer path of \(log.events.count) events",
-                    at: p.path("events"))
+                    at: p.path(Key.events))
             else { return nil }
-            pointerPath = PointerPath(events: log.events, moveDuration: p.number("moveDuration").value(at: 0))
+            pointerPath = PointerPath(events: log.events, moveDuration: p[Key.moveDuration].value(at: 0))
             timeline = PointerTimeline(
-                log: log, ringDuration: ringDuration, keyDuration: p.number("keyDuration").value(at: 0))
-            if !timeline.keys.isEmpty, p.string("show") != Parts.pointer.rawValue {
+                log: log, ringDuration: ringDuration, keyDuration: p[Key.keyDuration].value(at: 0))
+            if !timeline.keys.isEmpty, p[Key.show] != Parts.pointer.rawValue {
                 guard let made = KeyBadges.make(p, keys: timeline.keys, context: context, at: path) else {
                     return nil
                 }
                 badges = made
             }
-        } else if let node = p.node("clicks") {
-            guard let clicks = decodeClicks(node, path: p.path("clicks"), context: context) else {
+        } else if let node = p.node(Key.clicks) {
+            guard let clicks = decodeClicks(node, path: p.path(Key.clicks), context: context) else {
                 return nil
             }
             timeline = PointerTimeline(clicks: clicks, ringDuration: ringDuration)
         }
         return PointerLayer(
-            path: pointerPath, timeline: timeline, style: Style(rawValue: p.string("style")) ?? .arrow,
-            parts: Parts(rawValue: p.string("show")) ?? .all, size: p.number("size").value(at: 0),
-            color: p.color("color"), outline: p.color("outline"), shadow: p.color("shadow"),
-            shadowRadius: p.number("shadowRadius").value(at: 0),
-            pressScale: p.number("pressScale").value(at: 0), ringColor: p.color("ringColor"),
-            ringRadius: p.number("ringRadius").value(at: 0), ringWidth: p.number("ringWidth").value(at: 0),
+            path: pointerPath, timeline: timeline, style: Style(rawValue: p[Key.style]) ?? .arrow,
+            parts: Parts(rawValue: p[Key.show]) ?? .all, size: p[Key.size].value(at: 0),
+            color: p[Key.color], outline: p[Key.outline], shadow: p[Key.shadow],
+            shadowRadius: p[Key.shadowRadius].value(at: 0),
+            pressScale: p[Key.pressScale].value(at: 0), ringColor: p[Key.ringColor],
+            ringRadius: p[Key.ringRadius].value(at: 0), ringWidth: p[Key.ringWidth].value(at: 0),
             badges: badges)
     }
 
@@ -353,18 +377,19 @@ struct KeyBadges: Sendable {
     static func make(_ p: DecodedParameters, keys: [PointerEvent], context: DecodeContext, at path: JSONPath)
         -> KeyBadges?
     {
-        let size = p.number("keySize").value(at: 0)
+        let size = p[Key.keySize].value(at: 0)
         let texts = Array(Set(keys.compactMap(\.key))).sorted()
         var pictures: [String: TextImage] = [:]
         do {
             let library = try FontLibrary.shared()
             for text in texts {
                 if let problem = TextLimits.problem(text: text, limits: context.limits) {
-                    context.error("key \"\(text)\": \(problem)", at: p.node("events"), path: p.path("events"))
+                    context.error(
+                        "key \"\(text)\": \(problem)", at: p.node(Key.events), path: p.path(Key.events))
                     return nil
                 }
                 let layout = try TextLayout(
-                    text: text, font: FontDescriptor(family: p.string("font"), weight: 700), size: size,
+                    text: text, font: FontDescriptor(family: p[Key.font], weight: 700), size: size,
                     library: library)
                 let margin = SaturatingConversion.int(size * 0.5, .up)
                 guard
@@ -374,13 +399,13 @@ struct KeyBadges: Sendable {
                 pictures[text] = TextImage(layout, margin: margin)
             }
         } catch {
-            context.error("\(error)", at: p.node("font") ?? p.node("events"), path: p.path("font"))
+            context.error("\(error)", at: p.node(Key.font) ?? p.node(Key.events), path: p.path(Key.font))
             return nil
         }
         return KeyBadges(
-            pictures: pictures, fontSize: size, color: p.color("keyColor"),
-            background: p.color("keyBackground"),
-            bottom: p.number("keyBottom").value(at: 0))
+            pictures: pictures, fontSize: size, color: p[Key.keyColor],
+            background: p[Key.keyBackground],
+            bottom: p[Key.keyBottom].value(at: 0))
     }
 
     func items(
