@@ -56,7 +56,10 @@ final class TranscriptTests: XCTestCase {
             transcript.lines,
             [
                 TranscriptLine(start: 1, end: 2, text: "Hello & welcome"),
-                TranscriptLine(start: 3.5, end: 4, text: "Fish <3 > chips\u{A0}too\nand more"),
+                // The timestamp tag is a word time: "chips" (after "Fish <3 > ") from 3.75 s.
+                TranscriptLine(
+                    start: 3.5, end: 4, text: "Fish <3 > chips\u{A0}too\nand more",
+                    wordTimes: [.init(offset: 10, start: 3.75)]),
                 TranscriptLine(start: 43200, end: 43201, text: ""),
             ])
     }
@@ -273,6 +276,49 @@ final class TranscriptTests: XCTestCase {
         let longest = String(repeating: "é", count: TranscriptParser.maximumTextLength)
         XCTAssertEqual(
             try parsed("1\n00:00:00,000 --> 00:00:01,000\n\(longest)\n").lines.first?.text.count, 10_000)
+    }
+
+    /// WebVTT word times: each timestamp tag gives the offset in the plain text of the first
+    /// character after it; tags before a word, inside markup, on a second line and a tag with
+    /// nothing after it (dropped) each land where the word is.
+    func testWebVTTWordTimesPointAtTheWordsAfterThem() throws {
+        let text = """
+            WEBVTT
+
+            00:01.000 --> 00:04.000
+            Never <00:01.500><b>gonna</b> <00:00:02.000>give
+            <00:02.500>you <00:03.000>&amp; up<00:03.900>
+
+            """
+        let line = try XCTUnwrap(try parsed(text, file: "song.vtt").lines.first)
+        XCTAssertEqual(line.text, "Never gonna give\nyou & up")
+        let utf8 = Array(line.text.utf8)
+        let words = line.wordTimes.map { time in
+            (
+                String(decoding: utf8[time.offset...].prefix { $0 != 0x20 && $0 != 0x0A }, as: UTF8.self),
+                time.start
+            )
+        }
+        XCTAssertEqual(words.map(\.0), ["gonna", "give", "you", "&"])
+        XCTAssertEqual(words.map(\.1), [1.5, 2, 2.5, 3])
+    }
+
+    func testWebVTTWordTimesOutsideTheCueOrOutOfOrderNameTheirLine() {
+        assertFailure(
+            "WEBVTT\n\n00:01.000 --> 00:02.000\nA\nb <00:02.500>c\n", file: "late.vtt", line: 5,
+            message:
+                "expected word times in order from the cue's start 00:01.000 to its end 00:02.000, got <00:02.500>"
+        )
+        assertFailure(
+            "WEBVTT\n\n00:01.000 --> 00:03.000\na <00:02.000>b <00:01.500>c\n", file: "order.vtt", line: 4,
+            message:
+                "expected word times in order from the cue's start 00:01.000 to its end 00:03.000, got <00:01.500>"
+        )
+        assertFailure(
+            "WEBVTT\n\n00:01.000 --> 00:03.000\n<00:00.500>a\n", file: "early.vtt", line: 4,
+            message:
+                "expected word times in order from the cue's start 00:01.000 to its end 00:03.000, got <00:00.500>"
+        )
     }
 
     // MARK: Malformed WebVTT
