@@ -157,7 +157,9 @@ public struct CaptionsLayer: LayerRendering {
             help: "the fill, faded as one across the lines; animatable"),
         Parameter(
             TextLayer.BackgroundKey.padding, .point(0...400), default: .point(Point2(x: 22, y: 10)),
-            help: "[horizontal, vertical] pixels around each line's ink advance and height (the value at 0 s places the lines)"),
+            help:
+                "[horizontal, vertical] pixels around each line's ink advance and height (the value at 0 s places the lines)"
+        ),
         Parameter(
             TextLayer.BackgroundKey.cornerRadius, .number(0...8192), default: .number(14),
             help: "corner radius in pixels, at most half the pill's height; animatable"),
