@@ -321,6 +321,32 @@ final class TranscriptTests: XCTestCase {
         )
     }
 
+    /// JSON segments may list their words' times; each word is found in the text after the one
+    /// before it (so a repeated word is found again), and a word out of order or not in the text
+    /// is an error at its path.
+    func testJSONWordsGiveWordTimes() throws {
+        let json = #"""
+            {"segments": [{"start": 1, "text": "so so good", "words": [
+              {"start": 1, "text": "so"}, {"start": 1.4, "text": "so"}, {"start": 1.9, "text": "good"}]}]}
+            """#
+        let line = try XCTUnwrap(try parsed(json, file: "w.json").lines.first)
+        XCTAssertEqual(
+            line.wordTimes,
+            [.init(offset: 0, start: 1), .init(offset: 3, start: 1.4), .init(offset: 6, start: 1.9)])
+        assertFailure(
+            #"{"segments": [{"start": 1, "text": "a b", "words": [{"start": 2, "text": "b"}, {"start": 1.5, "text": "a"}]}]}"#,
+            file: "w.json", line: 1, column: 90,
+            message:
+                "segments[0].words[1].start: expected a number of seconds from the segment's start (or the word before) on, 2 or later"
+        )
+        assertFailure(
+            #"{"segments": [{"start": 1, "text": "a b", "words": [{"start": 2, "text": "c"}]}]}"#,
+            file: "w.json", line: 1, column: 74,
+            message:
+                "segments[0].words[0].text: expected the word's text in the segment's text after the words before it"
+        )
+    }
+
     // MARK: Malformed WebVTT
 
     func testWebVTTMissingHeader() {
@@ -404,7 +430,7 @@ final class TranscriptTests: XCTestCase {
             "{\"segments\": [\n  {\"start\": 0, \"text\": \"a\",\n   \"strat\": 1}]}", file: "t.json",
             line: 3, column: 4,
             message:
-                #"segments[0].strat: unknown key 'strat'; expected only "start" and "text"; did you mean 'start'?"#
+                #"segments[0].strat: unknown key 'strat'; expected only "start", "text" and "words"; did you mean 'start'?"#
         )
         assertFailure(
             "{\"segments\": [{\"start\": 0}]}", file: "t.json", line: 1, column: 15,
