@@ -104,6 +104,24 @@ final class CaptionsLayerTests: ScratchDirectoryTestCase {
             [1.0, 2.0, 2.0 + 4.0 / 6.0])
     }
 
+    /// A SubRip file has no word times: the first word starts with its cue, the others follow
+    /// through it in order, and the cue's written line breaks are laid out again.
+    func testSubRipCuesSpreadTheirWordsOverTheCue() throws {
+        let srt = try write("talk.srt", "1\n00:00:01,000 --> 00:00:03,000\nHello there,\nhow are you?\n")
+        let job = try Fixture.job(
+            """
+            {"kiln": 1, "output": {"width": 640, "height": 360, "fps": 30, "duration": 4},
+             "layers": [{"type": "captions", "path": "\(srt)"}]}
+            """)
+        let cue = try captions(job).cues[0]
+        let starts = cue.words.map(\.start)
+        XCTAssertEqual(starts.count, 5)
+        XCTAssertEqual(starts.first, 1)
+        XCTAssertEqual(starts, starts.sorted())
+        XCTAssertLessThan(starts.last!, 3)
+        XCTAssertEqual(cue.layout.lines.count, 1, "a short cue is one line at 640 px")
+    }
+
     /// Balanced lines differ in width less than greedy ones, in as many lines, each within the
     /// character limit.
     func testBalancedLinesAreCloserInWidthThanGreedyOnes() throws {
