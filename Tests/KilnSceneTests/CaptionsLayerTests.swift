@@ -122,6 +122,24 @@ final class CaptionsLayerTests: ScratchDirectoryTestCase {
         XCTAssertEqual(cue.layout.lines.count, 1, "a short cue is one line at 640 px")
     }
 
+    /// A cue of thousands of timed words loads in linear time: words find their glyphs and
+    /// their stretches by bisection and one pass, not by a search per glyph.
+    func testALongWordTimedCueLoadsQuickly() throws {
+        var text = ""
+        for k in 1...2_000 { text += String(format: "<00:%02d.%03d>w ", k / 1000, k % 1000) }
+        let file = try write("long.vtt", "WEBVTT\n\n00:00.000 --> 00:03.000\n" + text + "\n")
+        let started = Date()
+        let job = try Fixture.job(
+            """
+            {"kiln": 1, "output": {"width": 1920, "height": 1080, "fps": 30, "duration": 3},
+             "layers": [{"type": "captions", "path": "\(file)", "maxCharactersPerLine": 1000}]}
+            """)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 10)
+        let cue = try captions(job).cues[0]
+        XCTAssertEqual(cue.words.count, 2_000)
+        XCTAssertEqual(cue.words[1_233].start, 1.234, "word k (from 0) at (k + 1) ms")
+    }
+
     /// Balanced lines differ in width less than greedy ones, in as many lines, each within the
     /// character limit.
     func testBalancedLinesAreCloserInWidthThanGreedyOnes() throws {

@@ -435,7 +435,9 @@ extension CaptionsLayer {
                 of: spans.map { ($0.range.lowerBound, $0.characters) }, line: line, end: end)
             // A byte of the flat text sits after as many inserted line breaks as line starts
             // at or before it.
-            func moved(_ offset: Int) -> Int { offset + lineStarts.filter { $0 <= offset }.count }
+            func moved(_ offset: Int) -> Int {
+                offset + (lineStarts.firstIndex { $0 > offset } ?? lineStarts.count)
+            }
             var glyphsByWord = [[TextLayout.Glyph]](repeating: [], count: spans.count)
             var boxes = [(x: Double, width: Double, top: Double, height: Double)?](
                 repeating: nil, count: spans.count)
@@ -445,9 +447,7 @@ extension CaptionsLayer {
             for laid in layout.lines {
                 let glyphs = laid.runs.flatMap(\.glyphs)
                 for (k, glyph) in glyphs.enumerated() {
-                    guard let word = ranges.firstIndex(where: { $0.contains(glyph.cluster) }) else {
-                        continue
-                    }
+                    guard let word = Self.index(of: glyph.cluster, in: ranges) else { continue }
                     glyphsByWord[word].append(glyph)
                     let next = k + 1 < glyphs.count ? glyphs[k + 1].position.x : laid.x + laid.width
                     let low = min(glyph.position.x, next), high = max(glyph.position.x, next)
@@ -465,6 +465,17 @@ extension CaptionsLayer {
             }
         }
 
+        /// The range holding `offset`, found by bisection: the ranges are sorted and apart, and a
+        /// long cue has thousands of glyphs and words.
+        static func index(of offset: Int, in ranges: [Range<Int>]) -> Int? {
+            var (low, high) = (0, ranges.count)
+            while low < high {
+                let middle = (low + high) / 2
+                if ranges[middle].upperBound <= offset { low = middle + 1 } else { high = middle }
+            }
+            return low < ranges.count && ranges[low].contains(offset) ? low : nil
+        }
+
         /// When each word (its first byte and its characters) is said: the file's times (the
         /// cue's start, then its word times) each start a stretch that runs to the next time
         /// (the last to the cue's end); the words starting in a stretch share it by their
@@ -474,19 +485,23 @@ extension CaptionsLayer {
             -> [Double]
         {
             let marks = [TranscriptLine.WordTime(offset: 0, start: line.start)] + line.wordTimes
+            // Words and marks are both in text order: one pass gives each word its stretch.
+            var stretch = [Int](repeating: 0, count: words.count)
+            var characters = [Int](repeating: 0, count: marks.count)
+            var m = 0
+            for k in words.indices {
+                while m + 1 < marks.count, marks[m + 1].offset <= words[k].offset { m += 1 }
+                stretch[k] = m
+                characters[m] += words[k].characters
+            }
             var times = [Double](repeating: line.start, count: words.count)
-            for (m, mark) in marks.enumerated() {
+            var before = [Int](repeating: 0, count: marks.count)
+            for k in words.indices {
+                let m = stretch[k], mark = marks[m]
                 let stretchEnd = m + 1 < marks.count ? marks[m + 1].start : max(end, mark.start)
-                let nextOffset = m + 1 < marks.count ? marks[m + 1].offset : Int.max
-                let members = words.indices.filter {
-                    words[$0].offset >= mark.offset && words[$0].offset < nextOffset
-                }
-                let total = members.reduce(0) { $0 + words[$1].characters }
-                var before = 0
-                for k in members {
-                    times[k] = mark.start + (stretchEnd - mark.start) * Double(before) / Double(max(total, 1))
-                    before += words[k].characters
-                }
+                times[k] =
+                    mark.start + (stretchEnd - mark.start) * Double(before[m]) / Double(max(characters[m], 1))
+                before[m] += words[k].characters
             }
             return times
         }
