@@ -372,7 +372,7 @@ extension CaptionsLayer {
 
         /// Lays a cue out: its text on one line (line breaks written in the file are spaces:
         /// the lines are made again for the frame), broken by `CaptionBreaking`, centred, its
-        /// lines `padding` apart plus a tenth of the size, placed in the safe area.
+        /// line pills a tenth of the size apart, placed in the safe area.
         func layout(_ line: TranscriptLine, end: Double, in box: SIMD2<Double>, library: FontLibrary)
             throws(TextError) -> (layout: TextLayout, origin: SIMD2<Double>, words: [Word])
         {
