@@ -28,6 +28,8 @@ public enum JobFormatDocs {
                 ("text.reveal", TextLayer.revealTable),
                 ("text.stroke", TextLayer.strokeTable),
                 ("text.background", TextLayer.backgroundTable),
+                ("captions.highlight", CaptionsLayer.highlightTable),
+                ("captions.background", CaptionsLayer.backgroundTable),
                 ("video.trim", PlaybackTiming.trimTable(VideoLayer.wording)),
                 ("ripple.triggers", RippleEffect.triggerTable),
                 ("backgroundWarp.noise", BackgroundWarpEffect.noiseTable),

@@ -16,6 +16,7 @@ public enum LayerRegistry {
         VideoLayer.kind,
         TextLayer.kind,
         TranscriptLayer.kind,
+        CaptionsLayer.kind,
         SymbolLayer.kind,
         AudiogramLayer.kind,
         CompositionLayer.kind,

@@ -56,7 +56,10 @@ final class TranscriptTests: XCTestCase {
             transcript.lines,
             [
                 TranscriptLine(start: 1, end: 2, text: "Hello & welcome"),
-                TranscriptLine(start: 3.5, end: 4, text: "Fish <3 > chips\u{A0}too\nand more"),
+                // The timestamp tag is a word time: "chips" (after "Fish <3 > ") from 3.75 s.
+                TranscriptLine(
+                    start: 3.5, end: 4, text: "Fish <3 > chips\u{A0}too\nand more",
+                    wordTimes: [.init(offset: 10, start: 3.75)]),
                 TranscriptLine(start: 43200, end: 43201, text: ""),
             ])
     }
@@ -275,6 +278,75 @@ final class TranscriptTests: XCTestCase {
             try parsed("1\n00:00:00,000 --> 00:00:01,000\n\(longest)\n").lines.first?.text.count, 10_000)
     }
 
+    /// WebVTT word times: each timestamp tag gives the offset in the plain text of the first
+    /// character after it; tags before a word, inside markup, on a second line and a tag with
+    /// nothing after it (dropped) each land where the word is.
+    func testWebVTTWordTimesPointAtTheWordsAfterThem() throws {
+        let text = """
+            WEBVTT
+
+            00:01.000 --> 00:04.000
+            Never <00:01.500><b>gonna</b> <00:00:02.000>give
+            <00:02.500>you <00:03.000>&amp; up<00:03.900>
+
+            """
+        let line = try XCTUnwrap(try parsed(text, file: "song.vtt").lines.first)
+        XCTAssertEqual(line.text, "Never gonna give\nyou & up")
+        let utf8 = Array(line.text.utf8)
+        let words = line.wordTimes.map { time in
+            (
+                String(decoding: utf8[time.offset...].prefix { $0 != 0x20 && $0 != 0x0A }, as: UTF8.self),
+                time.start
+            )
+        }
+        XCTAssertEqual(words.map(\.0), ["gonna", "give", "you", "&"])
+        XCTAssertEqual(words.map(\.1), [1.5, 2, 2.5, 3])
+    }
+
+    func testWebVTTWordTimesOutsideTheCueOrOutOfOrderNameTheirLine() {
+        assertFailure(
+            "WEBVTT\n\n00:01.000 --> 00:02.000\nA\nb <00:02.500>c\n", file: "late.vtt", line: 5,
+            message:
+                "expected word times in order from the cue's start 00:01.000 to its end 00:02.000, got <00:02.500>"
+        )
+        assertFailure(
+            "WEBVTT\n\n00:01.000 --> 00:03.000\na <00:02.000>b <00:01.500>c\n", file: "order.vtt", line: 4,
+            message:
+                "expected word times in order from the cue's start 00:01.000 to its end 00:03.000, got <00:01.500>"
+        )
+        assertFailure(
+            "WEBVTT\n\n00:01.000 --> 00:03.000\n<00:00.500>a\n", file: "early.vtt", line: 4,
+            message:
+                "expected word times in order from the cue's start 00:01.000 to its end 00:03.000, got <00:00.500>"
+        )
+    }
+
+    /// JSON segments may list their words' times; each word is found in the text after the one
+    /// before it (so a repeated word is found again), and a word out of order or not in the text
+    /// is an error at its path.
+    func testJSONWordsGiveWordTimes() throws {
+        let json = #"""
+            {"segments": [{"start": 1, "text": "so so good", "words": [
+              {"start": 1, "text": "so"}, {"start": 1.4, "text": "so"}, {"start": 1.9, "text": "good"}]}]}
+            """#
+        let line = try XCTUnwrap(try parsed(json, file: "w.json").lines.first)
+        XCTAssertEqual(
+            line.wordTimes,
+            [.init(offset: 0, start: 1), .init(offset: 3, start: 1.4), .init(offset: 6, start: 1.9)])
+        assertFailure(
+            #"{"segments": [{"start": 1, "text": "a b", "words": [{"start": 2, "text": "b"}, {"start": 1.5, "text": "a"}]}]}"#,
+            file: "w.json", line: 1, column: 90,
+            message:
+                "segments[0].words[1].start: expected a number of seconds from the segment's start (or the word before) on, 2 or later"
+        )
+        assertFailure(
+            #"{"segments": [{"start": 1, "text": "a b", "words": [{"start": 2, "text": "c"}]}]}"#,
+            file: "w.json", line: 1, column: 74,
+            message:
+                "segments[0].words[0].text: expected the word's text in the segment's text after the words before it"
+        )
+    }
+
     // MARK: Malformed WebVTT
 
     func testWebVTTMissingHeader() {
@@ -358,7 +430,7 @@ final class TranscriptTests: XCTestCase {
             "{\"segments\": [\n  {\"start\": 0, \"text\": \"a\",\n   \"strat\": 1}]}", file: "t.json",
             line: 3, column: 4,
             message:
-                #"segments[0].strat: unknown key 'strat'; expected only "start" and "text"; did you mean 'start'?"#
+                #"segments[0].strat: unknown key 'strat'; expected only "start", "text" and "words"; did you mean 'start'?"#
         )
         assertFailure(
             "{\"segments\": [{\"start\": 0}]}", file: "t.json", line: 1, column: 15,

@@ -152,6 +152,10 @@ final class GoldenImageTests: XCTestCase {
     /// The transcript overlay over the warped cover: settled, and springing to the next line.
     func testTranscriptFrames() throws { try checkJob("transcript", at: [4.3, 4.6]) }
 
+    /// Captions: a word-timed cue mid-way (its fourth word on the pill), and the balanced
+    /// two-line cue with CJK and an emoji.
+    func testCaptionsFrames() throws { try checkJob("captions", at: [1.9, 7.5]) }
+
     /// Cards rotating at the edges, at rest and halfway through an advance.
     func testCarouselFrames() throws { try checkJob("carousel", at: [1.4, 1.8]) }
 

@@ -105,3 +105,13 @@ private struct TimestampScanner {
         return offset > start ? (value, offset - start) : nil
     }
 }
+
+extension CueTiming {
+    /// The seconds of a WebVTT timestamp written alone (`00:01.500`, `00:00:01.500`): the inside
+    /// of a cue text's timestamp tag. Nil for anything else.
+    static func timestamp(_ text: Substring) -> Double? {
+        var scanner = TimestampScanner(bytes: Array(text.utf8))
+        guard let seconds = scanner.timestamp(style: .webVTT), scanner.atEnd else { return nil }
+        return seconds
+    }
+}

@@ -1,8 +1,11 @@
 /// The JSON of the transcripts in `shared/seeds`:
 /// `{"segments": [{"start": seconds, "text": "…"}, …], …}` or a bare array of segments. A segment
-/// lasts until the next one starts.
+/// lasts until the next one starts. A segment may list when its words are said:
+/// `"words": [{"start": seconds, "text": "…"}]`, each word found in the segment's text after the
+/// one before it.
 enum JSONTranscriptParser {
-    static let segmentKeys = ["start", "text"]
+    static let segmentKeys = ["start", "text", "words"]
+    static let wordKeys = ["start", "text"]
 
     static func parse(_ bytes: [UInt8], file: String) throws(TranscriptError) -> Transcript {
         let root: JSONNode
@@ -77,7 +80,7 @@ enum JSONTranscriptParser {
             guard segmentKeys.contains(member.key) else {
                 let hint = Suggestion.hint(for: member.key, among: segmentKeys)
                 throw failure(
-                    "unknown key '\(member.key)'; expected only \"start\" and \"text\"" + hint,
+                    "unknown key '\(member.key)'; expected only \"start\", \"text\" and \"words\"" + hint,
                     location: member.keyLocation, path: path.key(member.key))
             }
             guard seen.insert(member.key).inserted else {
@@ -106,7 +109,74 @@ enum JSONTranscriptParser {
         if let problem = TranscriptParser.textProblem(text) {
             throw failure(problem, at: textNode, path: path.key("text"))
         }
-        return TranscriptLine(start: start, text: text)
+        guard let wordsNode = node["words"] else { return TranscriptLine(start: start, text: text) }
+        return TranscriptLine(
+            start: start, text: text,
+            wordTimes: try wordTimes(
+                wordsNode, in: text, after: start, path: path.key("words"), failure: failure))
+    }
+
+    /// Each word's place in the text: searched from where the word before it ended, so that a
+    /// word said twice is found twice.
+    private static func wordTimes(
+        _ node: JSONNode, in text: String, after segmentStart: Double, path: JSONPath, failure: Failure
+    ) throws(TranscriptError) -> [TranscriptLine.WordTime] {
+        guard let elements = node.elements else {
+            throw failure("expected an array of words, got \(node.value.typeName)", at: node, path: path)
+        }
+        let utf8 = Array(text.utf8)
+        var times: [TranscriptLine.WordTime] = []
+        var searchFrom = 0
+        var previousStart = segmentStart
+        for (index, element) in elements.enumerated() {
+            let wordPath = path.index(index)
+            guard let members = element.members else {
+                throw failure(
+                    "expected a word {\"start\": seconds, \"text\": \"…\"}, got \(element.value.typeName)",
+                    at: element, path: wordPath)
+            }
+            for member in members where !wordKeys.contains(member.key) {
+                throw failure(
+                    "unknown key '\(member.key)'; expected only \"start\" and \"text\""
+                        + Suggestion.hint(for: member.key, among: wordKeys),
+                    location: member.keyLocation, path: wordPath.key(member.key))
+            }
+            guard let startNode = element["start"], let wordStart = startNode.number,
+                wordStart >= previousStart, wordStart <= ValueDecoding.magnitudeRange.upperBound
+            else {
+                throw failure(
+                    "expected a number of seconds from the segment's start (or the word before) on, "
+                        + "\(NumberText.format(previousStart)) or later",
+                    at: element["start"] ?? element, path: wordPath.key("start"))
+            }
+            guard let word = element["text"]?.string, !word.isEmpty else {
+                throw failure(
+                    "expected the word's \"text\", a non-empty string", at: element["text"] ?? element,
+                    path: wordPath.key("text"))
+            }
+            let needle = Array(word.utf8)
+            guard let found = firstOffset(of: needle, in: utf8, from: searchFrom) else {
+                throw failure(
+                    "expected the word's text in the segment's text after the words before it",
+                    at: element["text"] ?? element, path: wordPath.key("text"))
+            }
+            times.append(TranscriptLine.WordTime(offset: found, start: wordStart))
+            searchFrom = found + needle.count
+            previousStart = wordStart
+        }
+        return times
+    }
+
+    /// Checked against the segment's text, which is at most `TranscriptParser.maximumTextLength`
+    /// characters: the plain search is cheap enough.
+    private static func firstOffset(of needle: [UInt8], in haystack: [UInt8], from start: Int) -> Int? {
+        guard needle.count <= haystack.count else { return nil }
+        var offset = start
+        while offset + needle.count <= haystack.count {
+            if haystack[offset..<offset + needle.count].elementsEqual(needle) { return offset }
+            offset += 1
+        }
+        return nil
     }
 
     /// Makes errors that point at a JSON value and name its path, like job diagnostics.

@@ -57,7 +57,22 @@ enum WebVTTParser {
             if let problem = TranscriptParser.textProblem(text) {
                 throw reader.error(problem, line: timingLineNumber + 1)
             }
-            lines.append(TranscriptLine(start: timing.start, end: timing.end, text: text))
+            let marks = CueWordTimes.marks(in: textLines)
+            var previousStart = timing.start
+            for mark in marks {
+                // As WebVTT asks: each after the cue's start (or the word before) and before its end.
+                guard mark.start >= previousStart, mark.start <= timing.end else {
+                    throw reader.error(
+                        "expected word times in order from the cue's start \(timing.startText) to its end "
+                            + "\(timing.endText), got <\(mark.written)>",
+                        line: timingLineNumber + 1 + mark.lineIndex)
+                }
+                previousStart = mark.start
+            }
+            lines.append(
+                TranscriptLine(
+                    start: timing.start, end: timing.end, text: text,
+                    wordTimes: CueWordTimes.wordTimes(marks, in: text)))
         }
         return Transcript(lines: lines)
     }
