@@ -19,6 +19,7 @@ public enum LayerRegistry {
         SymbolLayer.kind,
         AudiogramLayer.kind,
         CompositionLayer.kind,
+        DeviceLayer.kind,
     ]
 
     public static let effects: [EffectKind] = [
