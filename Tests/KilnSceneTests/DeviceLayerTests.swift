@@ -200,7 +200,8 @@ final class DeviceLayerTests: XCTestCase {
                    {"type": "device", "screen": {"type": "shape", "size": [1, 1], "fil": "#fff"}},
                    {"type": "device", "bezel": 1e308, "screen": {"type": "solid", "color": "#fff"}},
                    {"type": "device", "size": [10, 10], "bezel": 20, "screen": {"type": "solid", "color": "#fff"}},
-                   {"type": "device"}]}
+                   {"type": "device"},
+                   {"type": "device", "title": {"type": "text", "text": "x"}, "screen": {"type": "solid", "color": "#fff"}}]}
                 """)
         ) { error in
             let text = "\(error)"
@@ -208,6 +209,7 @@ final class DeviceLayerTests: XCTestCase {
                 "layers[0].device", "layers[1].screenSize: give either 'size'", "layers[2].screen.fil",
                 "did you mean 'fill'", "layers[3].bezel", "layers[4].size: the bezels leave no screen",
                 "layers[5]: missing required key 'screen'",
+                "layers[6].title: 'title' is only drawn by a browser or a window",
             ] {
                 XCTAssertTrue(text.contains(expected), "missing '\(expected)' in\n\(text)")
             }

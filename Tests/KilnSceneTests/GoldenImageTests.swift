@@ -61,7 +61,9 @@ final class GoldenImageTests: XCTestCase {
     func testDeviceFrames() throws {
         let finishes = [
             "phone": #", "reflection": true"#, "tablet": #", "style": "light""#, "laptop": "",
-            "browser": #", "style": "light""#, "window": "",
+            "browser": #", "style": "light""#,
+            "window":
+                ##", "title": {"type": "text", "text": "Release notes", "size": 11, "color": "#c9cad0"}"##,
         ]
         for kind in DeviceLayerTests.kinds {
             let job = try Fixture.job(DeviceLayerTests.kindJob(kind, extra: finishes[kind] ?? ""))

@@ -35,12 +35,16 @@ public struct DeviceLayer: NestedLayers {
     public let shadow: Bool
     public let reflection: Bool
     public let screen: LayerNode
+    /// A browser's tab title or a window's title: a layer placed in that box, cut to it.
+    public let title: LayerNode?
 
-    public var nestedLayers: [LayerNode] { [screen] }
+    /// The screen first, then the title: what `prepare` hands its child index for.
+    public var nestedLayers: [LayerNode] { [screen] + (title.map { [$0] } ?? []) }
 
     enum Key {
         static let device = ParameterKey<String>("device")
         static let screen = ParameterKey<JSONNode?>("screen")
+        static let title = ParameterKey<JSONNode?>("title")
         static let size = ParameterKey<Animated<Point2>>("size")
         static let screenSize = ParameterKey<Animated<Point2>>("screenSize")
         static let bezel = ParameterKey<Animated<Double>>("bezel")
@@ -67,6 +71,12 @@ public struct DeviceLayer: NestedLayers {
             Key.screen, .structured("layer", schema: .reference(.layer)),
             help:
                 "the layer shown on the screen (a video recording, an image, a composition, any kind), placed in the screen's box"
+        ),
+        Parameter(
+            Key.title, .structured("layer", schema: .reference(.layer)), default: .string("none"),
+            defaultDescription: "none",
+            help:
+                "browser and window only: a layer (usually text) placed in the active tab's label box or centred in the title bar, cut to it"
         ),
         Parameter(
             Key.size, .point(1...16_384), default: .point(Point2(x: 0, y: 0)),
@@ -146,6 +156,19 @@ public struct DeviceLayer: NestedLayers {
         guard let screenNode = params.node(Key.screen),
             let screen = context.decodeChildLayer(screenNode, path: params.path(Key.screen))
         else { return nil }
+        var title: LayerNode?
+        if let titleNode = params.node(Key.title) {
+            guard device == .browser || device == .window else {
+                context.error(
+                    "'title' is only drawn by a browser or a window", at: titleNode,
+                    path: params.path(Key.title))
+                return nil
+            }
+            guard let decoded = context.decodeChildLayer(titleNode, path: params.path(Key.title)) else {
+                return nil
+            }
+            title = decoded
+        }
         let shadow = params[Key.shadow]
         if shadow, let frame = context.frameSize {
             // The two shadows of the set each render into an offscreen image.
@@ -160,14 +183,15 @@ public struct DeviceLayer: NestedLayers {
             bodyColor: params.isPresent(Key.bodyColor) ? params[Key.bodyColor] : .constant(palette.body),
             bezelColor: params.isPresent(Key.bezelColor) ? params[Key.bezelColor] : .constant(palette.bezel),
             cutout: Cutout(rawValue: params[Key.cutout]) ?? .island, buttons: params[Key.buttons],
-            dots: params[Key.dots], shadow: shadow, reflection: params[Key.reflection], screen: screen)
+            dots: params[Key.dots], shadow: shadow, reflection: params[Key.reflection], screen: screen,
+            title: title)
     }
 
     public init(
         kind: Kind, style: Style, geometry: DeviceGeometry, bodyColor: Animated<RGBA>,
         bezelColor: Animated<RGBA>,
         cutout: Cutout,
-        buttons: Bool, dots: Bool, shadow: Bool, reflection: Bool, screen: LayerNode
+        buttons: Bool, dots: Bool, shadow: Bool, reflection: Bool, screen: LayerNode, title: LayerNode? = nil
     ) {
         self.kind = kind
         self.style = style
@@ -180,6 +204,7 @@ public struct DeviceLayer: NestedLayers {
         self.shadow = shadow
         self.reflection = reflection
         self.screen = screen
+        self.title = title
     }
 }
 
@@ -232,7 +257,7 @@ public struct DeviceGeometry: Sendable, Equatable {
     static let laptopBase = 2.4
     static let browserTabs = 4.4
     static let browserToolbar = 5.2
-    static let windowTitle = 3.8
+    static let windowTitle = 5.2
 
     static func defaultBezel(_ kind: DeviceLayer.Kind, unit u: Double) -> Double {
         switch kind {
@@ -313,7 +338,7 @@ extension DeviceLayer {
     /// layer's items cut to the screen, and what lies over the screen.
     func prepare(
         at time: Double, canvas: Canvas, transform: Affine2D,
-        screenItems: (_ place: Affine2D, _ size: SIMD2<Double>) -> [PreparedItem]
+        childItems: (_ child: Int, _ place: Affine2D, _ size: SIMD2<Double>) -> [PreparedItem]
     ) -> any PreparedLayer {
         let g = geometry, u = g.unit
         let bodyTint = bodyColor.value(at: time), bezelTint = bezelColor.value(at: time)
@@ -367,7 +392,14 @@ extension DeviceLayer {
         case .browser, .window:
             let radius = g.screenCornerRadius
             shell.shape(DeviceRect(origin: .zero, size: g.box), radius: radius, color: bodyTint)
-            addChrome(to: &parts, bezel: bezelTint)
+            let titleBox = addChrome(to: &parts, bezel: bezelTint)
+            if title != nil {
+                parts.clipped(to: titleBox) { inner in
+                    inner.items += childItems(
+                        1, transform.concatenating(.translation(titleBox.origin.x, titleBox.origin.y)),
+                        titleBox.size)
+                }
+            }
             // The page's colour under a screen layer that does not cover it.
             parts.screenClipped(screenRect, radius: radius, square: true) { inner in
                 inner.shape(screenRect, radius: 0, color: page)
@@ -378,7 +410,8 @@ extension DeviceLayer {
         items += parts.items
         var over = Parts(canvas: canvas, transform: transform)
         over.screenClipped(screenRect, radius: g.screenCornerRadius, square: g.squareTop) { inner in
-            inner.items += screenItems(
+            inner.items += childItems(
+                0,
                 transform.concatenating(.translation(g.screenOrigin.x, g.screenOrigin.y)), g.screenSize)
         }
         addScreenOverlays(to: &over, screen: screenRect, bezel: bezelTint)
@@ -410,7 +443,8 @@ extension DeviceLayer {
         }
     }
 
-    private func addChrome(to parts: inout Parts, bezel bezelTint: RGBA) {
+    /// Draws a browser's or window's chrome; returns the box its title is placed in.
+    private func addChrome(to parts: inout Parts, bezel bezelTint: RGBA) -> DeviceRect {
         let g = geometry, u = g.unit, w = g.box.x
         let bar = kind == .browser ? DeviceGeometry.browserTabs * u : DeviceGeometry.windowTitle * u
         var left = 1.6 * u
@@ -428,7 +462,8 @@ extension DeviceLayer {
             parts.shape(
                 DeviceRect(origin: SIMD2(0, bar - 0.1 * u), size: SIMD2(w, 0.1 * u)), radius: 0, color: border
             )
-            return
+            // Centred in the window: as far from its right edge as the dots are from its left.
+            return DeviceRect(origin: SIMD2(left, 0), size: SIMD2(max(w - 2 * left, 0), bar))
         }
         // The active tab rises from the toolbar, which shares its colour.
         let tab = DeviceRect(origin: SIMD2(left, 0.8 * u), size: SIMD2(min(24 * u, 0.3 * w), bar))
@@ -439,10 +474,15 @@ extension DeviceLayer {
                 origin: SIMD2(tab.minX + 1.4 * u, tab.minY + (bar - 0.8 * u - icon) / 2),
                 size: SIMD2(icon, icon)),
             radius: icon / 2, color: muted)
-        parts.shape(
-            DeviceRect(
-                origin: SIMD2(tab.minX + 3.6 * u, tab.minY + (bar - 0.8 * u) / 2 - 0.4 * u),
-                size: SIMD2(0.42 * tab.size.x, 0.8 * u)), radius: 0.4 * u, color: muted)
+        let label = DeviceRect(
+            origin: SIMD2(tab.minX + 3.6 * u, tab.minY),
+            size: SIMD2(max(tab.size.x - 5 * u, 0), bar - 0.8 * u))
+        if title == nil {
+            parts.shape(
+                DeviceRect(
+                    origin: SIMD2(label.minX, label.midY - 0.4 * u), size: SIMD2(0.42 * tab.size.x, 0.8 * u)),
+                radius: 0.4 * u, color: muted)
+        }
         let toolbar = DeviceRect(origin: SIMD2(0, bar), size: SIMD2(w, DeviceGeometry.browserToolbar * u))
         parts.shape(toolbar, radius: 0, color: bezelTint)
         let pill = DeviceRect(
@@ -464,6 +504,7 @@ extension DeviceLayer {
         parts.shape(
             DeviceRect(origin: SIMD2(0, toolbar.maxY - 0.1 * u), size: SIMD2(w, 0.1 * u)), radius: 0,
             color: border)
+        return label
     }
 
     private func addScreenOverlays(to parts: inout Parts, screen: DeviceRect, bezel bezelTint: RGBA) {

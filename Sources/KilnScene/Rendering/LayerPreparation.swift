@@ -211,13 +211,14 @@ extension LayerNode {
                 children: LayerStack(items: Self.items(of: children, in: inner)))
         }
         if let device = content as? DeviceLayer {
-            // The screen is a scene of its own box (solids fill it); scroll phases and symbol
-            // effects reach it as they reach a group's children.
-            return device.prepare(at: time, canvas: canvas, transform: place) { screenPlace, screenSize in
+            // The screen (and a title) is a scene of its own box (solids fill it); scroll phases
+            // and symbol effects reach it as they reach a group's children.
+            return device.prepare(at: time, canvas: canvas, transform: place) { index, childPlace, box in
+                guard children.indices.contains(index) else { return [] }
                 let inner = PlacementContext.scene(
-                    at: time, canvas: canvas.nested(size: screenSize), box: screenSize, parent: screenPlace,
+                    at: time, canvas: canvas.nested(size: box), box: box, parent: childPlace,
                     camera: nil, scrollPhase: context.scrollPhase, symbolEffects: context.symbolEffects)
-                return Self.items(of: children, in: inner)
+                return Self.items(of: [children[index]], in: inner)
             }
         }
         if let stack = content as? StackLayer {
