@@ -21,6 +21,7 @@ public enum LayerRegistry {
         AudiogramLayer.kind,
         CompositionLayer.kind,
         PointerLayer.kind,
+        DeviceLayer.kind,
     ]
 
     public static let effects: [EffectKind] = [

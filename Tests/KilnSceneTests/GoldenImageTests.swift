@@ -56,6 +56,27 @@ final class GoldenImageTests: XCTestCase {
         }
     }
 
+    /// Every device frame (dark and light finishes, the gloss, a notch) holding a mesh-gradient
+    /// screen, and the shipped example.
+    func testDeviceFrames() throws {
+        let finishes = [
+            "phone": #", "reflection": true"#, "tablet": #", "style": "light""#, "laptop": "",
+            "browser": #", "style": "light""#,
+            "window":
+                ##", "title": {"type": "text", "text": "Release notes", "size": 11, "color": "#c9cad0"}"##,
+        ]
+        for kind in DeviceLayerTests.kinds {
+            let job = try Fixture.job(DeviceLayerTests.kindJob(kind, extra: finishes[kind] ?? ""))
+            try check("device-\(kind)", Fixture.render(job))
+        }
+        try check(
+            "device-phone-notch",
+            Fixture.render(
+                try Fixture.job(
+                    DeviceLayerTests.kindJob("phone", extra: #", "cutout": "notch", "style": "light""#))))
+        try checkJob("device", at: [1.0], downsampledBy: 2)
+    }
+
     /// The title card leaving, the carousel, and the end card; 5.0 s and 9.3 s are where an
     /// overshooting mesh once showed a hard lobe and a crease.
     func testShowcaseFrames() throws { try checkJob("showcase", at: [0.9, 3.3, 5.0, 9.3]) }

@@ -377,7 +377,7 @@ struct KeyBadges: Sendable {
     static func make(_ p: DecodedParameters, keys: [PointerEvent], context: DecodeContext, at path: JSONPath)
         -> KeyBadges?
     {
-        let size = p[Key.keySize].value(at: 0)
+        let size = p[PointerLayer.Key.keySize].value(at: 0)
         let texts = Array(Set(keys.compactMap(\.key))).sorted()
         var pictures: [String: TextImage] = [:]
         do {
@@ -385,11 +385,13 @@ struct KeyBadges: Sendable {
             for text in texts {
                 if let problem = TextLimits.problem(text: text, limits: context.limits) {
                     context.error(
-                        "key \"\(text)\": \(problem)", at: p.node(Key.events), path: p.path(Key.events))
+                        "key \"\(text)\": \(problem)", at: p.node(PointerLayer.Key.events),
+                        path: p.path(PointerLayer.Key.events))
                     return nil
                 }
                 let layout = try TextLayout(
-                    text: text, font: FontDescriptor(family: p[Key.font], weight: 700), size: size,
+                    text: text, font: FontDescriptor(family: p[PointerLayer.Key.font], weight: 700),
+                    size: size,
                     library: library)
                 let margin = SaturatingConversion.int(size * 0.5, .up)
                 guard
@@ -399,13 +401,15 @@ struct KeyBadges: Sendable {
                 pictures[text] = TextImage(layout, margin: margin)
             }
         } catch {
-            context.error("\(error)", at: p.node(Key.font) ?? p.node(Key.events), path: p.path(Key.font))
+            context.error(
+                "\(error)", at: p.node(PointerLayer.Key.font) ?? p.node(PointerLayer.Key.events),
+                path: p.path(PointerLayer.Key.font))
             return nil
         }
         return KeyBadges(
-            pictures: pictures, fontSize: size, color: p[Key.keyColor],
-            background: p[Key.keyBackground],
-            bottom: p[Key.keyBottom].value(at: 0))
+            pictures: pictures, fontSize: size, color: p[PointerLayer.Key.keyColor],
+            background: p[PointerLayer.Key.keyBackground],
+            bottom: p[PointerLayer.Key.keyBottom].value(at: 0))
     }
 
     func items(

@@ -210,6 +210,17 @@ extension LayerNode {
                 at: local, canvas: canvas, box: size, transform: place,
                 children: LayerStack(items: Self.items(of: children, in: inner)))
         }
+        if let device = content as? DeviceLayer {
+            // The screen (and a title) is a scene of its own box (solids fill it); scroll phases
+            // and symbol effects reach it as they reach a group's children.
+            return device.prepare(at: time, canvas: canvas, transform: place) { index, childPlace, box in
+                guard children.indices.contains(index) else { return [] }
+                let inner = PlacementContext.scene(
+                    at: time, canvas: canvas.nested(size: box), box: box, parent: childPlace,
+                    camera: nil, scrollPhase: context.scrollPhase, symbolEffects: context.symbolEffects)
+                return Self.items(of: [children[index]], in: inner)
+            }
+        }
         if let stack = content as? StackLayer {
             let slots = stackSlots(at: time, canvas: canvas)
             let origins = stack.layout(slots, at: time).origins
@@ -257,6 +268,7 @@ extension LayerNode {
     public func layoutSize(at time: Double, canvas: Canvas) -> SIMD2<Double> {
         if let group = content as? GroupLayer { return group.boxSize(at: time, canvas: canvas) }
         if let composition = content as? CompositionLayer { return composition.size }
+        if let device = content as? DeviceLayer { return device.geometry.box }
         if let scroll = content as? ScrollLayer { return scroll.viewportSize(at: time, canvas: canvas) }
         if let stack = content as? StackLayer {
             return stack.layout(stackSlots(at: time, canvas: canvas), at: time).box
