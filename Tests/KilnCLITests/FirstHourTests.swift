@@ -16,15 +16,16 @@ final class FirstHourTests: QueueTestCase {
     }
 
     /// "wrote … (180 frames, 12.9 s)" read as the video's length: the video's own length and
-    /// frames come first, then the render's time and its pace.
+    /// frames come first (with the still frames reused, if any), then the render's time and its
+    /// pace.
     func testRenderSaysTheVideosLengthThenTheRenderTime() throws {
         let result = try kiln(["render", try smallJob(frames: 6)])
         XCTAssertEqual(result.status, 0, result.stderr)
         let line = try XCTUnwrap(result.stderr.split(separator: "\n").last.map(String.init))
         XCTAssertNotNil(
-            line.firstMatch(
-                of: #/wrote .*small\.mp4 \(0\.6 s, 6 frames\) in \d+\.\d s, \d+\.\d\d× real time$/#),
+            line.firstMatch(of: #/wrote .*small\.mp4 \(0\.6 s, 6 frames(; \d+ rendered, [^)]+)?\) in /#),
             line)
+        XCTAssertNotNil(line.firstMatch(of: #/ in \d+\.\d s, \d+\.\d\d× real time$/#), line)
     }
 
     /// `validate` counts in the singular too ("1 layers").
